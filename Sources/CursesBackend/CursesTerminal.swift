@@ -1,0 +1,179 @@
+@preconcurrency import CursesShim
+import Glibc
+import TerminalUI
+
+/// The terminal, through ncurses: draws Frames, reads keys, follows resizes. The only
+/// Swift type that calls ncurses; use it from one thread (the UI thread) only.
+public final class CursesTerminal {
+    public enum Input: Equatable, Sendable {
+        case key(Key)
+        case resize
+    }
+
+    public struct OpenError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    private var screen: OpaquePointer?
+    /// The descriptor keys arrive on, for the event loop to poll.
+    public let inputDescriptor: Int32
+    private var pairs: [Role: Int16] = [:]
+    private var attributes: [Role: Int32] = [:]
+    private let keyCodes: [Int32: Key]
+
+    /// Opens the terminal named by `term` (default `$TERM`) on the given descriptors.
+    /// Fails with a plain reason for an unknown type or one without cursor addressing.
+    public init(term: String?, theme: Theme, inputDescriptor: Int32 = 0, outputDescriptor: Int32 = 1) throws {
+        // LINES/COLUMNS in the environment would pin the size and break resizing.
+        self.inputDescriptor = inputDescriptor
+        unsetenv("LINES")
+        unsetenv("COLUMNS")
+        guard let term, !term.isEmpty else {
+            throw OpenError(description: "TERM is not set, so Onboard cannot tell how to draw on this terminal")
+        }
+        var reason = [CChar](repeating: 0, count: 256)
+        guard let opened = onboard_open_terminal(term, inputDescriptor, outputDescriptor, &reason, Int32(reason.count)) else {
+            throw OpenError(description: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        screen = opened
+        var codes: [Int32: Key] = [:]
+        let names: [(String, Key)] = [
+            ("up", .up), ("down", .down), ("left", .left), ("right", .right), ("backtab", .backTab),
+            ("backspace", .backspace), ("delete", .delete), ("enter", .enter), ("home", .home), ("end", .end),
+            ("pageup", .pageUp), ("pagedown", .pageDown), ("f1", .function(1)),
+        ]
+        for (name, key) in names { codes[onboard_key_code(name)] = key }
+        keyCodes = codes
+        apply(theme)
+    }
+
+    deinit { close() }
+
+    /// Leaves curses mode and gives the terminal back as it was.
+    public func close() {
+        guard let screen else { return }
+        onboard_close_terminal(screen)
+        self.screen = nil
+    }
+
+    public var size: (width: Int, height: Int) {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        onboard_size(&rows, &columns)
+        return (Int(columns), Int(rows))
+    }
+
+    public var colourCount: Int { Int(COLORS) }
+
+    /// Sets up colour pairs and attributes for each role. Colours the terminal lacks
+    /// fall back to their 8-colour relative.
+    public func apply(_ theme: Theme) {
+        pairs = [:]
+        attributes = [:]
+        let colours = Int(COLORS)
+        let useColour = has_colors() && theme.usesColour
+        for (index, role) in Role.allCases.enumerated() {
+            let style = theme.style(role)
+            var flags: Int32 = 0
+            if style.bold { flags |= Int32(ONBOARD_ATTR_BOLD) }
+            if style.underline { flags |= Int32(ONBOARD_ATTR_UNDERLINE) }
+            if style.reverse { flags |= Int32(ONBOARD_ATTR_REVERSE) }
+            if style.dim { flags |= Int32(ONBOARD_ATTR_DIM) }
+            attributes[role] = flags
+            guard useColour, style.foreground != nil || style.background != nil else { continue }
+            let pair = Int16(index + 1)
+            init_pair(pair, Self.fit(style.foreground, colours), Self.fit(style.background, colours))
+            pairs[role] = pair
+        }
+    }
+
+    static func fit(_ colour: Int?, _ available: Int) -> Int16 {
+        guard let colour else { return -1 }
+        if colour < available { return Int16(colour) }
+        if colour < 16 { return Int16(colour - 8) }
+        return 7
+    }
+
+    /// Draws a whole frame. ncurses compares with what is on screen and sends only
+    /// the difference.
+    public func draw(_ frame: Frame) {
+        erase()
+        for y in 0..<frame.height {
+            var x = 0
+            while x < frame.width {
+                let role = frame[x, y].role
+                var run: [wchar_t] = []
+                let start = x
+                while x < frame.width, frame[x, y].role == role {
+                    for scalar in frame[x, y].text.unicodeScalars { run.append(wchar_t(bitPattern: scalar.value)) }
+                    x += 1
+                }
+                run.withUnsafeBufferPointer { buffer in
+                    onboard_draw_run(Int32(y), Int32(start), buffer.baseAddress, Int32(buffer.count), attributes[role] ?? 0, pairs[role] ?? 0)
+                }
+            }
+        }
+        if let cursor = frame.cursor {
+            move(Int32(cursor.y), Int32(cursor.x))
+            curs_set(1)
+        } else {
+            curs_set(0)
+        }
+        refresh()
+    }
+
+    /// Forces a full repaint next time (after a suspend, or when the screen was
+    /// disturbed from outside).
+    public func invalidate() {
+        clearok(curscr, true)
+    }
+
+    /// Every key waiting, without blocking.
+    public func pendingInputs() -> [Input] {
+        var inputs: [Input] = []
+        var value: Int32 = 0
+        while true {
+            let kind = onboard_read_key(&value)
+            if kind == 0 { break }
+            if kind == 2 {
+                if value == onboard_key_code("resize") {
+                    inputs.append(.resize)
+                } else if let key = keyCodes[value] {
+                    inputs.append(.key(key))
+                }
+                continue
+            }
+            if let key = Self.key(forCharacter: value) { inputs.append(.key(key)) }
+            if inputs.count > 4096 { break } // a huge paste is read over several turns
+        }
+        return inputs
+    }
+
+    static func key(forCharacter value: Int32) -> Key? {
+        switch value {
+        case 13, 10: return .enter
+        case 9: return .tab
+        case 27: return .escape
+        case 127, 8: return .backspace
+        case 1...26: return .control(Character(UnicodeScalar(UInt8(value + 96))))
+        case 0, 28...31: return nil
+        default:
+            guard let scalar = UnicodeScalar(UInt32(bitPattern: value)) else { return nil }
+            if scalar.properties.generalCategory == .control { return nil }
+            return .character(Character(scalar))
+        }
+    }
+
+    /// Ctrl-Z: leave curses mode, stop, and come back redrawn when continued.
+    public func suspend() {
+        onboard_suspend_self()
+        invalidate()
+    }
+
+    /// Routes SIGTERM, SIGHUP, SIGINT and SIGCONT to a descriptor the event loop
+    /// polls, and restores the terminal if the process crashes.
+    public static func installSignalHandlers(notifying descriptor: Int32) {
+        onboard_install_signal_pipe(descriptor)
+        onboard_install_crash_restore()
+    }
+}

@@ -1,0 +1,120 @@
+import ScreenTable
+
+/// What the user means by a key, after the key map has read it.
+public enum Intent: Equatable, Sendable {
+    case focusNext
+    case focusPrevious
+    /// Left / Right: change a value widget, or move along a row of buttons.
+    case left
+    case right
+    case activate
+    case back
+    case quit
+    case insert(String)
+    case deleteBackward
+    /// A printable key that is not typed into a field: an action's shortcut.
+    case shortcut(Character)
+}
+
+/// What the runtime found on disk at launch.
+public struct Launch: Equatable, Sendable {
+    public var session: Session?
+    public var progress: SavedProgress?
+    /// A fresh placeholder for analytics, used unless progress carries one.
+    public var placeholderUserID: String
+    /// Plain-language notes to show, such as a corrupt state file set aside.
+    public var warnings: [String]
+
+    public init(session: Session?, progress: SavedProgress?, placeholderUserID: String, warnings: [String] = []) {
+        self.session = session
+        self.progress = progress
+        self.placeholderUserID = placeholderUserID
+        self.warnings = warnings
+    }
+}
+
+/// A failed service call, as the engine sees it.
+public struct ServiceFailure: Error, Equatable, Sendable {
+    /// A stable code from `ResultCode.serviceErrors`.
+    public var code: String
+    public var message: String
+    public var retryAfter: Int?
+
+    public init(code: String, message: String, retryAfter: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.retryAfter = retryAfter
+    }
+
+    public var isTransient: Bool {
+        ["network", "timeout", "server_error", "rate_limited", "bad_response"].contains(code)
+    }
+}
+
+/// What a successful call gives back to the flow.
+public struct CallOutput: Equatable, Sendable {
+    public var session: Session?
+    public var values: [String: Value]
+
+    public init(session: Session? = nil, values: [String: Value] = [:]) {
+        self.session = session
+        self.values = values
+    }
+}
+
+public enum FlowEvent: Equatable, Sendable {
+    case launched(Launch)
+    case intent(Intent)
+    case callFinished(id: Int, result: Result<CallOutput, ServiceFailure>)
+    /// The process was stopped (Ctrl-Z) and continued.
+    case resumed
+    /// Time passed; lets the engine retry a renewal that is due.
+    case tick
+}
+
+/// A service call for the runtime to make.
+public struct CallRequest: Equatable, Sendable {
+    public var id: Int
+    public var operation: Operation
+    public var session: Session?
+    /// Context text values the operation reads (see `Operation.inputs`).
+    public var inputs: [String: String]
+
+    public init(id: Int, operation: Operation, session: Session?, inputs: [String: String]) {
+        self.id = id
+        self.operation = operation
+        self.session = session
+        self.inputs = inputs
+    }
+}
+
+/// An analytics event. The runtime adds `app_version` when writing it.
+public struct AnalyticsRecord: Equatable, Sendable {
+    public enum Property: Equatable, Sendable {
+        case text(String)
+        case number(Int64)
+    }
+
+    public var name: String
+    public var userID: String
+    public var timestamp: Int64
+    public var properties: [String: Property]
+
+    public init(name: String, userID: String, timestamp: Int64, properties: [String: Property] = [:]) {
+        self.name = name
+        self.userID = userID
+        self.timestamp = timestamp
+        self.properties = properties
+    }
+}
+
+/// Side effects as values: the reducer never performs them.
+public enum Effect: Equatable, Sendable {
+    case call(CallRequest)
+    case saveSession(Session?)
+    case saveProgress(SavedProgress?)
+    case track(AnalyticsRecord)
+    /// Rewrites earlier events' placeholder user id with the id the service assigned.
+    case backfillAnalytics(placeholder: String, userID: String)
+    case quit
+}

@@ -1,0 +1,434 @@
+import ScreenTable
+
+/// The pure reducer every flow runs on: (state, event, now) -> (state, effects).
+/// It performs no I/O; the runtime carries out the effects and feeds results back.
+public struct FlowEngine: Sendable {
+    public let flow: Flow
+    /// Silent renewal attempts on launch before giving up for now.
+    public static let renewalAttempts = 3
+    /// How long to wait before trying again a renewal the network prevented (ms).
+    public static let renewalRetryDelay: Int64 = 60_000
+
+    private let secretKeys: Set<String>
+
+    public init(flow: Flow) {
+        self.flow = flow
+        secretKeys = Set(flow.screens.flatMap(\.fields).filter { $0.kind == .password || $0.kind == .code }.map(\.id))
+    }
+
+    public func currentScreen(_ state: FlowState) -> Screen? {
+        state.screenID.flatMap(flow.screen)
+    }
+
+    /// Applies one event at time `now` (ms since 1970) and returns the effects to run.
+    public func reduce(_ state: inout FlowState, _ event: FlowEvent, now: Int64) -> [Effect] {
+        var effects: [Effect] = []
+        switch event {
+        case .launched(let launch):
+            launchFlow(&state, launch, now: now, effects: &effects)
+        case .intent(let intent):
+            handle(intent, &state, now: now, effects: &effects)
+        case .callFinished(let id, let result):
+            finish(callID: id, result, &state, now: now, effects: &effects)
+        case .resumed:
+            if var pending = state.pending, !state.silentRetryUsed {
+                state.silentRetryUsed = true
+                pending.id = issue(pending.call.operation, &state, effects: &effects)
+                state.pending = pending
+            }
+        case .tick:
+            if let due = state.renewalDueAt, due <= now, state.renewalCallID == nil, state.session != nil {
+                state.renewalDueAt = nil
+                state.renewalCallID = issue(.refreshSession, &state, effects: &effects)
+            }
+        }
+        return effects
+    }
+
+    // MARK: Launch and the entry decision
+
+    private func launchFlow(_ state: inout FlowState, _ launch: Launch, now: Int64, effects: inout [Effect]) {
+        state = FlowState()
+        state.session = launch.session
+        state.warnings = launch.warnings
+        state.placeholderUserID = launch.progress?.placeholderUserID ?? launch.placeholderUserID
+        if let progress = launch.progress {
+            state.context = progress.context
+            state.onboardingComplete = progress.onboardingComplete
+            state.startedAt = progress.startedAt
+        }
+        if launch.session?.onboardingComplete == true { state.onboardingComplete = true }
+        if let session = launch.session, session.accessExpired(atMilliseconds: now) {
+            state.phase = .renewing(attempt: 1)
+            state.progressAfterRenewal = launch.progress
+            state.renewalCallID = issue(.refreshSession, &state, effects: &effects)
+            return
+        }
+        enterFlow(&state, resumeAt: launch.progress, now: now, effects: &effects)
+    }
+
+    /// Saved progress first, then a usable session goes to the signed-in screen, else
+    /// the first-launch screen.
+    private func enterFlow(_ state: inout FlowState, resumeAt progress: SavedProgress?, now: Int64, effects: inout [Effect]) {
+        state.phase = .showing
+        if flow.entry.resume, let progress, !state.onboardingComplete,
+           let screen = flow.screen(progress.screen), screen.resumable,
+           state.session != nil || !progress.requiresSession {
+            arrive(at: screen.id, &state, now: now, effects: &effects)
+            return
+        }
+        if state.session != nil, let signedIn = flow.entry.signedIn {
+            arrive(at: signedIn, &state, now: now, effects: &effects)
+            return
+        }
+        if state.session == nil { state.context = [:] }
+        arrive(at: flow.entry.firstLaunch, &state, now: now, effects: &effects)
+    }
+
+    // MARK: Arriving at a screen
+
+    private func go(to id: String, _ state: inout FlowState, message: FlowState.Message? = nil, now: Int64, effects: inout [Effect]) {
+        if let current = state.screenID, current != id, let screen = flow.screen(current), screen.resumable {
+            state.history.append(current)
+        }
+        arrive(at: id, &state, message: message, now: now, effects: &effects)
+    }
+
+    private func arrive(at id: String, _ state: inout FlowState, message: FlowState.Message? = nil, now: Int64, effects: inout [Effect]) {
+        guard let screen = flow.screen(id) else { return }
+        if state.screenID != nil, state.screenID != id { state.warnings = [] }
+        state.screenID = id
+        state.fieldErrors = [:]
+        state.message = message
+        state.focus = 0
+        state.phase = .showing
+
+        if id == flow.entry.firstLaunch, !state.onboardingComplete {
+            if state.startedAt == nil { state.startedAt = now }
+            if let start = flow.analytics.start { track(start, &state, now: now, effects: &effects) }
+        }
+        for name in screen.track { track(name, &state, now: now, effects: &effects) }
+
+        if screen.completesOnboarding, !state.onboardingComplete {
+            state.onboardingComplete = true
+            state.failedOrigin = nil
+            state.retryCount = 0
+            if var session = state.session {
+                session.onboardingComplete = true
+                state.session = session
+                effects.append(.saveSession(session))
+            }
+            if let complete = flow.analytics.complete {
+                let duration = state.startedAt.map { max(0, now - $0) } ?? 0
+                track(complete, with: ["duration_ms": .number(duration)], &state, now: now, effects: &effects)
+            }
+        }
+        if screen.resumable {
+            effects.append(.saveProgress(progress(at: id, state)))
+        }
+        if let call = screen.call {
+            start(call, from: .arrival(screen: id), &state, effects: &effects)
+        }
+        for operation in screen.load {
+            let callID = issue(operation, &state, effects: &effects)
+            state.backgroundCalls[callID] = operation
+        }
+    }
+
+    private func progress(at screen: String, _ state: FlowState) -> SavedProgress {
+        SavedProgress(
+            screen: screen, context: state.context.filter { !secretKeys.contains($0.key) },
+            onboardingComplete: state.onboardingComplete, startedAt: state.startedAt,
+            placeholderUserID: state.placeholderUserID, requiresSession: state.session != nil
+        )
+    }
+
+    // MARK: Calls
+
+    private func start(_ call: ServiceCall, from origin: FlowState.Origin, _ state: inout FlowState, effects: inout [Effect]) {
+        state.silentRetryUsed = false
+        let id = issue(call.operation, &state, effects: &effects)
+        state.pending = FlowState.PendingCall(id: id, call: call, origin: origin)
+    }
+
+    /// Emits a call effect and returns its id.
+    private func issue(_ operation: Operation, _ state: inout FlowState, effects: inout [Effect]) -> Int {
+        let id = state.nextCallID
+        state.nextCallID += 1
+        var inputs: [String: String] = [:]
+        for key in operation.inputs { inputs[key] = state.context[key]?.text }
+        effects.append(.call(CallRequest(id: id, operation: operation, session: state.session, inputs: inputs)))
+        return id
+    }
+
+    private func finish(callID: Int, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        if callID == state.renewalCallID {
+            finishRenewal(result, &state, now: now, effects: &effects)
+        } else if let operation = state.backgroundCalls.removeValue(forKey: callID) {
+            // Background results only fill the context; a failure leaves the fallback text.
+            if case .success(let output) = result, operation != .refreshSession {
+                state.context.merge(output.values) { _, new in new }
+            }
+        } else if let pending = state.pending, pending.id == callID {
+            state.pending = nil
+            switch result {
+            case .success(let output):
+                apply(output, &state, effects: &effects)
+                let outcome = pending.call.outcome(for: "success")
+                follow(outcome, &state, now: now, effects: &effects)
+            case .failure(let failure):
+                fail(pending, failure, &state, now: now, effects: &effects)
+            }
+        }
+        // Anything else answers a call that was superseded (a silent retry); drop it.
+    }
+
+    private func finishRenewal(_ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        state.renewalCallID = nil
+        let onLaunch: Int? = if case .renewing(let attempt) = state.phase { attempt } else { nil }
+        switch result {
+        case .success(let output):
+            if var session = output.session {
+                session.onboardingComplete = session.onboardingComplete || state.onboardingComplete
+                state.session = session
+                effects.append(.saveSession(session))
+            }
+            if onLaunch != nil { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
+        case .failure(let failure) where failure.isTransient:
+            if let attempt = onLaunch, attempt < Self.renewalAttempts {
+                state.phase = .renewing(attempt: attempt + 1)
+                state.renewalCallID = issue(.refreshSession, &state, effects: &effects)
+            } else {
+                // Never throw a session away for a network error: keep it, try later.
+                state.renewalDueAt = now + Self.renewalRetryDelay
+                if onLaunch != nil { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
+            }
+        case .failure:
+            // The service rejected the session: start over quietly, with no error shown.
+            state.session = nil
+            state.context = [:]
+            state.onboardingComplete = false
+            state.startedAt = nil
+            state.pending = nil
+            state.history = []
+            effects.append(.saveSession(nil))
+            effects.append(.saveProgress(nil))
+            state.screenID = nil
+            enterFlow(&state, resumeAt: nil, now: now, effects: &effects)
+        }
+    }
+
+    /// The progress the launch brought: renewal happens before the entry decision.
+    private func savedProgress(_ state: inout FlowState) -> SavedProgress? {
+        defer { state.progressAfterRenewal = nil }
+        return state.progressAfterRenewal
+    }
+
+    private func apply(_ output: CallOutput, _ state: inout FlowState, effects: inout [Effect]) {
+        state.context.merge(output.values) { _, new in new }
+        guard var session = output.session else { return }
+        let firstSession = state.session == nil
+        session.onboardingComplete = state.onboardingComplete
+        state.session = session
+        state.renewalDueAt = nil
+        effects.append(.saveSession(session))
+        if firstSession {
+            effects.append(.backfillAnalytics(placeholder: state.placeholderUserID, userID: session.userID))
+        }
+    }
+
+    private func fail(_ pending: FlowState.PendingCall, _ failure: ServiceFailure, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        state.context["error_code"] = .text(failure.code)
+        state.context["error_message"] = .text(failure.message)
+        state.failedOrigin = pending.origin
+        if let name = flow.analytics.error {
+            let code = flow.analytics.errorCodes[failure.code] ?? failure.code
+            track(name, with: ["error_code": .text(code)], &state, now: now, effects: &effects)
+        }
+        if let outcome = pending.call.outcome(for: failure.code) {
+            if outcome.go == nil, outcome.message == nil {
+                state.message = .error(failure.message)
+            } else {
+                follow(outcome, &state, now: now, effects: &effects, isError: true)
+            }
+        } else {
+            state.message = .error(failure.message)
+        }
+        if case .arrival = pending.origin, flow.screen(state.screenID ?? "")?.kind == .progress {
+            // A progress screen with nowhere to go would spin forever: show the failure there.
+            state.message = .error(failure.message)
+        }
+    }
+
+    private func follow(_ outcome: Outcome?, _ state: inout FlowState, now: Int64, effects: inout [Effect], isError: Bool = false) {
+        let message = outcome?.message.map { isError ? FlowState.Message.error($0) : .notice($0) }
+        if let target = outcome?.go {
+            go(to: target, &state, message: message, now: now, effects: &effects)
+        } else if let message {
+            state.message = message
+        }
+    }
+
+    // MARK: Keys
+
+    private func handle(_ intent: Intent, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        if intent == .quit {
+            state.phase = .finished
+            effects.append(.quit)
+            return
+        }
+        guard !state.isBusy, let screen = currentScreen(state) else { return }
+        let items = focusables(of: screen, state)
+        let focused = items.indices.contains(state.focus) ? items[state.focus] : nil
+        switch intent {
+        case .focusNext:
+            if !items.isEmpty { state.focus = (state.focus + 1) % items.count }
+        case .focusPrevious:
+            if !items.isEmpty { state.focus = (state.focus - 1 + items.count) % items.count }
+        case .left, .right:
+            // Along a row of buttons; value widgets take Left/Right when they exist.
+            if case .action(let index) = focused {
+                let target = index + (intent == .right ? 1 : -1)
+                if let next = items.firstIndex(of: .action(target)) { state.focus = next }
+            }
+        case .activate:
+            switch focused {
+            case .field:
+                state.focus = min(state.focus + 1, items.count - 1)
+            case .option(let index):
+                pick(option: index, on: screen, &state, now: now, effects: &effects)
+            case .action(let index):
+                run(screen.actions[index].step, on: screen, &state, now: now, effects: &effects)
+            case nil:
+                break
+            }
+        case .back:
+            if screen.allowsBack, let previous = state.history.popLast() {
+                arrive(at: previous, &state, now: now, effects: &effects)
+            }
+        case .insert(let text):
+            guard case .field(let index) = focused else {
+                if let character = text.first, text.count == 1 {
+                    handle(.shortcut(character), &state, now: now, effects: &effects)
+                }
+                return
+            }
+            type(text, into: screen.fields[index], &state)
+        case .deleteBackward:
+            guard case .field(let index) = focused else { return }
+            let id = screen.fields[index].id
+            var value = state.context[id]?.text ?? ""
+            if !value.isEmpty { value.removeLast() }
+            state.context[id] = .text(value)
+            state.fieldErrors[id] = nil
+        case .shortcut(let character):
+            if let action = screen.actions.first(where: { $0.key == character }) {
+                run(action.step, on: screen, &state, now: now, effects: &effects)
+            }
+        case .quit:
+            break
+        }
+    }
+
+    private func type(_ text: String, into field: Field, _ state: inout FlowState) {
+        let printable = String(text.filter { character in
+            !character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        })
+        var value = state.context[field.id]?.text ?? ""
+        let room = field.maxLength - value.count
+        if printable.count > room {
+            value += printable.prefix(max(0, room))
+            state.fieldErrors[field.id] = "Only \(field.maxLength) characters fit here; the rest was left out."
+        } else {
+            value += printable
+            state.fieldErrors[field.id] = nil
+        }
+        state.context[field.id] = .text(value)
+    }
+
+    private func pick(option index: Int, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard let choice = screen.choice else { return }
+        let options = self.options(of: choice, state)
+        guard options.indices.contains(index) else { return }
+        state.context[choice.store] = .text(options[index])
+        run(choice.then, on: screen, &state, now: now, effects: &effects)
+    }
+
+    private func run(_ step: Step, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        state.message = nil
+        switch step {
+        case .go(let target):
+            guard validate(screen, &state) else { return }
+            go(to: target, &state, now: now, effects: &effects)
+        case .back:
+            if let previous = state.history.popLast() { arrive(at: previous, &state, now: now, effects: &effects) }
+        case .call(let call):
+            guard validate(screen, &state) else { return }
+            start(call, from: .step(screen: screen.id, call: call), &state, effects: &effects)
+        case .retry:
+            retry(&state, now: now, effects: &effects)
+        case .notice(let text):
+            state.message = .notice(text)
+        case .quit:
+            state.phase = .finished
+            effects.append(.quit)
+        }
+    }
+
+    private func retry(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard let origin = state.failedOrigin else { return }
+        state.retryCount += 1
+        if let name = flow.analytics.retry {
+            track(name, with: ["attempt_number": .number(Int64(state.retryCount))], &state, now: now, effects: &effects)
+        }
+        switch origin {
+        case .arrival(let screen):
+            arrive(at: screen, &state, now: now, effects: &effects)
+        case .step(let screen, let call):
+            if state.screenID != screen { arrive(at: screen, &state, now: now, effects: &effects) }
+            start(call, from: origin, &state, effects: &effects)
+        }
+    }
+
+    /// Runs every field's rules; the first failure of each field is shown under it.
+    private func validate(_ screen: Screen, _ state: inout FlowState) -> Bool {
+        guard screen.kind == .form else { return true }
+        var values: [String: String] = [:]
+        for field in screen.fields { values[field.id] = state.context[field.id]?.text ?? "" }
+        state.fieldErrors = [:]
+        for field in screen.fields {
+            if let message = Validation.firstFailure(of: field, values: values) {
+                state.fieldErrors[field.id] = message
+            }
+        }
+        if let firstBad = screen.fields.firstIndex(where: { state.fieldErrors[$0.id] != nil }) {
+            state.focus = firstBad
+            return false
+        }
+        return true
+    }
+
+    private func track(_ name: String, with properties: [String: AnalyticsRecord.Property] = [:], _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        let user = state.session?.userID ?? state.placeholderUserID
+        effects.append(.track(AnalyticsRecord(name: name, userID: user, timestamp: now, properties: properties)))
+    }
+
+    // MARK: Reading a screen
+
+    /// Fields, then options, then actions: the Tab order.
+    public func focusables(of screen: Screen, _ state: FlowState) -> [Focusable] {
+        var items = screen.fields.indices.map(Focusable.field)
+        if let choice = screen.choice {
+            items += options(of: choice, state).indices.map(Focusable.option)
+        }
+        items += screen.actions.indices.map(Focusable.action)
+        return items
+    }
+
+    public func options(of choice: Choice, _ state: FlowState) -> [String] {
+        switch choice.options {
+        case .fixed(let options): options
+        case .context(let key): state.context[key]?.list ?? []
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ScreenTable
+
+/// Everything the engine knows about a running flow. The renderer reads it; only the
+/// reducer changes it.
+public struct FlowState: Equatable, Sendable {
+    public enum Phase: Equatable, Sendable {
+        /// Before `launched`.
+        case idle
+        /// Renewing an expired session silently on launch; `attempt` counts from 1.
+        case renewing(attempt: Int)
+        /// A screen is shown.
+        case showing
+        /// The user quit.
+        case finished
+    }
+
+    /// A banner on the current screen.
+    public enum Message: Equatable, Sendable {
+        case notice(String)
+        case error(String)
+    }
+
+    /// Where a call was made from, so Try Again can make it again from there.
+    public enum Origin: Equatable, Sendable {
+        /// A progress screen's call on arrival.
+        case arrival(screen: String)
+        /// An action's call, or a choice's `then` call.
+        case step(screen: String, call: ServiceCall)
+    }
+
+    public struct PendingCall: Equatable, Sendable {
+        public var id: Int
+        public var call: ServiceCall
+        public var origin: Origin
+    }
+
+    public var phase: Phase = .idle
+    public var screenID: String?
+    /// Screens Esc can go back to.
+    public var history: [String] = []
+    public var context: [String: Value] = [:]
+    public var session: Session?
+    public var onboardingComplete = false
+    /// Index into `FlowEngine.focusables(of:)` of the current screen.
+    public var focus = 0
+    public var fieldErrors: [String: String] = [:]
+    public var message: Message?
+    /// Notes from launch (a corrupt file set aside), shown until the first screen changes.
+    public var warnings: [String] = []
+    /// The call the user is waiting for; keys other than quit are ignored meanwhile.
+    public var pending: PendingCall?
+    /// Where the last failed call came from.
+    public var failedOrigin: Origin?
+    public var retryCount = 0
+    /// After a suspend, a call still under way is retried silently once.
+    public var silentRetryUsed = false
+    /// Calls whose results only fill the context (Home's message).
+    public var backgroundCalls: [Int: Operation] = [:]
+    /// The in-flight renewal, on launch or later.
+    public var renewalCallID: Int?
+    /// When a renewal that failed for want of a network is due again (ms).
+    public var renewalDueAt: Int64?
+    public var startedAt: Int64?
+    /// Saved progress held while the launch renews the session.
+    public var progressAfterRenewal: SavedProgress?
+    public var placeholderUserID = ""
+    public var nextCallID = 1
+
+    public init() {}
+
+    public var isBusy: Bool { pending != nil || phase != .showing }
+}
+
+/// An item that can hold focus on a screen, in Tab order.
+public enum Focusable: Equatable, Sendable {
+    case field(Int)
+    case option(Int)
+    case action(Int)
+}

@@ -1,0 +1,52 @@
+import ScreenTable
+
+/// The behaviour behind the validation rule names a flow file may use.
+public enum Validation {
+    /// The message of the first rule the field's value breaks, or nil when it passes.
+    public static func firstFailure(of field: Field, values: [String: String]) -> String? {
+        let value = values[field.id] ?? ""
+        for rule in field.rules where !passes(rule, value: value, values: values) {
+            return rule.message
+        }
+        return nil
+    }
+
+    static func passes(_ rule: Rule, value: String, values: [String: String]) -> Bool {
+        let trimmed = value.trimmingWhitespace
+        switch rule.name {
+        case .required:
+            return !trimmed.isEmpty
+        case .minLength:
+            return value.count >= (rule.count ?? 0)
+        case .maxLength:
+            return value.count <= (rule.count ?? Int.max)
+        case .email:
+            return trimmed.isEmpty || isEmail(trimmed)
+        case .digits:
+            return trimmed.isEmpty || (trimmed.count == rule.count && trimmed.allSatisfy(\.isASCIIDigit))
+        case .matches:
+            return value == values[rule.field ?? ""] ?? ""
+        }
+    }
+
+    /// local@domain.tld: one @, no spaces, a dot in the domain with text either side.
+    static func isEmail(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !text.contains(where: \.isWhitespace) else { return false }
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text = text.dropFirst() }
+        while text.last?.isWhitespace == true { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,162 @@
+import FlowEngine
+import Foundation
+import TerminalUI
+
+/// A screen Onboard can draw on and read keys from. The ncurses terminal is one; a
+/// headless one can be another.
+public protocol TerminalDevice: AnyObject {
+    var size: (width: Int, height: Int) { get }
+    /// Polled for keys alongside the mailbox.
+    var inputDescriptor: Int32 { get }
+    func draw(_ frame: Frame)
+    func readInputs() -> [TerminalInput]
+    /// Stops the process as Ctrl-Z does; returns once continued.
+    func suspend()
+    /// Repaints everything on the next draw.
+    func invalidate()
+}
+
+public enum TerminalInput: Equatable, Sendable {
+    case key(Key)
+    case resize
+}
+
+/// Runs one flow on one terminal: the UI thread's loop. Keys become events, the
+/// reducer returns effects, service calls run in detached tasks and come back through
+/// the mailbox, state is saved as it changes, and every change is drawn.
+public final class FlowRunner {
+    public enum Ending: Equatable, Sendable {
+        case quit
+        case signal(Int32)
+    }
+
+    private let engine: FlowEngine
+    private let store: StateStore
+    private let operations: OperationRunner
+    private let clock: RuntimeClock
+    private let renderer: Renderer
+    private let terminal: TerminalDevice
+    private let mailbox: Mailbox
+    private var state = FlowState()
+    private var ending: Ending?
+    private var storageWarnings: [String] = []
+
+    public init(
+        engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock,
+        renderer: Renderer, terminal: TerminalDevice, mailbox: Mailbox, extraWarnings: [String] = []
+    ) {
+        storageWarnings = extraWarnings
+        self.engine = engine
+        self.store = store
+        self.operations = operations
+        self.clock = clock
+        self.renderer = renderer
+        self.terminal = terminal
+        self.mailbox = mailbox
+    }
+
+    public var currentState: FlowState { state }
+
+    public func run() -> Ending {
+        let saved = store.load()
+        let launch = Launch(
+            session: saved.session, progress: saved.progress,
+            placeholderUserID: "local-" + UUID().uuidString.lowercased(), warnings: saved.warnings + storageWarnings)
+        storageWarnings = []
+        dispatch(.launched(launch))
+        draw()
+        while ending == nil {
+            waitForInput()
+            for signal in mailbox.readSignals() {
+                switch signal {
+                case SIGCONT:
+                    terminal.invalidate()
+                    dispatch(.resumed)
+                default:
+                    ending = .signal(signal)
+                }
+            }
+            for event in mailbox.drain() { dispatch(event) }
+            handle(terminal.readInputs())
+            if let due = state.renewalDueAt, due <= clock.nowMilliseconds() { dispatch(.tick) }
+            if ending == nil { draw() }
+        }
+        return ending ?? .quit
+    }
+
+    private func waitForInput() {
+        let view = ScreenView.make(engine: engine, state: state)
+        // The spinner animates at 10 frames a second; otherwise wake once a second.
+        let timeout: Int32 = view.busy ? 100 : 1000
+        var descriptors = [
+            pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: mailbox.readDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
+    }
+
+    private func handle(_ inputs: [TerminalInput]) {
+        var typed = ""
+        func flushTyped() {
+            guard !typed.isEmpty else { return }
+            dispatch(.intent(.insert(typed)))
+            typed = ""
+        }
+        for input in inputs {
+            guard case .key(let key) = input else { continue } // a resize just redraws
+            if case .character(let character) = key {
+                typed.append(character) // a paste arrives as one insert, not thousands
+                continue
+            }
+            flushTyped()
+            if key == .control("z") {
+                terminal.suspend()
+                continue
+            }
+            if let intent = KeyMap.intent(for: key) { dispatch(.intent(intent)) }
+        }
+        flushTyped()
+    }
+
+    public func dispatch(_ event: FlowEvent) {
+        let effects = engine.reduce(&state, event, now: clock.nowMilliseconds())
+        perform(effects)
+    }
+
+    private func perform(_ effects: [Effect]) {
+        for effect in effects {
+            do {
+                switch effect {
+                case .call(let request):
+                    let operations = self.operations
+                    let mailbox = self.mailbox
+                    Task.detached {
+                        let result = await operations.run(request)
+                        mailbox.post(.callFinished(id: request.id, result: result))
+                    }
+                case .saveSession(let session):
+                    try store.save(session: session)
+                case .saveProgress(let progress):
+                    try store.save(progress: progress)
+                case .track(let record):
+                    try store.analytics.append(record)
+                case .backfillAnalytics(let placeholder, let userID):
+                    try store.analytics.backfill(placeholder: placeholder, userID: userID)
+                case .quit:
+                    ending = .quit
+                }
+            } catch {
+                let warning = "Onboard could not save its state (\(error)). Your progress may not survive a restart."
+                if !storageWarnings.contains(warning) { storageWarnings.append(warning) }
+            }
+        }
+    }
+
+    private func draw() {
+        var view = ScreenView.make(engine: engine, state: state)
+        view.warnings += storageWarnings
+        let size = terminal.size
+        let tick = Int(clock.nowMilliseconds() / 100)
+        terminal.draw(renderer.render(view, width: size.width, height: size.height, tick: tick))
+    }
+}

@@ -1,0 +1,29 @@
+/// A failure with a stable code that clients branch on, and a plain message.
+public struct ServiceError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
+    public enum Code: String, Sendable, Codable, CaseIterable {
+        case network
+        case timeout
+        case serverError = "server_error"
+        case rateLimited = "rate_limited"
+        case unauthorized
+        case invalidInput = "invalid_input"
+        case notFound = "not_found"
+        case conflict
+        case badResponse = "bad_response"
+    }
+
+    public var code: Code
+    public var message: String
+    /// Seconds to wait before trying again (rate limits).
+    public var retryAfter: Int?
+
+    public init(_ code: Code, _ message: String, retryAfter: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.retryAfter = retryAfter
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    public static let sessionRejected = ServiceError(.unauthorized, "Your session is no longer valid. Please sign in again.")
+}

@@ -1,0 +1,34 @@
+/// Words associated with happiness and motivation, from which the service makes
+/// fictional names (BR-ONB-004), and the messages Home shows.
+enum WordLibrary {
+    static let adjectives = [
+        "Sunny", "Brave", "Bright", "Cheerful", "Gentle", "Hopeful", "Joyful", "Kind",
+        "Lively", "Merry", "Mighty", "Playful", "Radiant", "Steady", "Calm", "Bold",
+        "Glowing", "Golden", "Happy", "Eager", "Curious", "Daring", "Fearless", "Gleeful",
+        "Grateful", "Jolly", "Lucky", "Peaceful", "Proud", "Serene", "Sparkling", "Spirited",
+        "Sprightly", "Sturdy", "Sweet", "Tender", "Upbeat", "Vivid", "Warm", "Zesty",
+    ]
+
+    static let nouns = [
+        "Otter", "Sunrise", "Spark", "Meadow", "Comet", "Harbor", "Lantern", "Maple",
+        "Panda", "Pebble", "Rainbow", "River", "Robin", "Sparrow", "Summit", "Sunflower",
+        "Tiger", "Tulip", "Voyager", "Willow", "Beacon", "Blossom", "Breeze", "Canyon",
+        "Dolphin", "Ember", "Falcon", "Firefly", "Garden", "Horizon", "Koala", "Lark",
+        "Lotus", "Orchard", "Phoenix", "Puffin", "Quokka", "Seedling", "Starling", "Wave",
+    ]
+
+    static let motivations = [
+        "Every small step counts. You are doing great.",
+        "Be proud of how far you have come.",
+        "Today is a good day to be kind to yourself.",
+        "Progress, not perfection.",
+        "You are stronger than you think.",
+        "Little by little, a little becomes a lot.",
+        "Your feelings are valid, and you are not alone.",
+        "Breathe in courage, breathe out doubt.",
+        "Showing up is half the journey.",
+        "Small joys are still joys. Notice one today.",
+        "You have survived every hard day so far.",
+        "Rest is productive too.",
+    ]
+}

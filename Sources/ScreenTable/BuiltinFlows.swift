@@ -1,0 +1,36 @@
+import Foundation
+
+/// The flows that ship inside Onboard, as package resources.
+public enum BuiltinFlows {
+    /// Ids in the order the picker lists them.
+    public static let ids = ["oklah"]
+
+    public static func url(for id: String) -> URL? {
+        Bundle.module.url(forResource: id, withExtension: "yaml", subdirectory: "BuiltinFlows")
+    }
+
+    /// Loads a built-in flow. A built-in flow that does not load is a bug the tests catch.
+    public static func load(_ id: String) throws -> Flow {
+        guard let url = url(for: id) else {
+            throw FlowFileError(problems: [Problem("no built-in flow named '\(id)'; built in: \(ids.joined(separator: ", "))", at: SourceLocation(file: id, line: 1, column: 1))])
+        }
+        return try FlowFiles.load(url: url, displayName: "\(id).yaml")
+    }
+}
+
+/// Reading flow files from disk.
+public enum FlowFiles {
+    public static func load(url: URL, displayName: String? = nil) throws -> Flow {
+        let name = displayName ?? url.path
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw FlowFileError(problems: [Problem("cannot read the file: \(error.localizedDescription)", at: SourceLocation(file: name, line: 1, column: 1))])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw FlowFileError(problems: [Problem("the file is not UTF-8 text", at: SourceLocation(file: name, line: 1, column: 1))])
+        }
+        return try FlowLoader.load(yaml: text, file: name).get()
+    }
+}

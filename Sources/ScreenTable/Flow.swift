@@ -1,0 +1,82 @@
+/// A flow as the screen table declares it: screens, how a launch enters them, the
+/// service calls they make and the analytics they emit. Flows are data; this is their
+/// validated, typed form.
+public struct Flow: Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var summary: String
+    public var entry: Entry
+    public var tokens: TokenSettings
+    public var analytics: AnalyticsNames
+    public var screens: [Screen]
+
+    public init(
+        id: String, title: String, summary: String = "", entry: Entry,
+        tokens: TokenSettings = TokenSettings(), analytics: AnalyticsNames = AnalyticsNames(),
+        screens: [Screen]
+    ) {
+        self.id = id
+        self.title = title
+        self.summary = summary
+        self.entry = entry
+        self.tokens = tokens
+        self.analytics = analytics
+        self.screens = screens
+    }
+
+    public func screen(_ id: String) -> Screen? {
+        screens.first { $0.id == id }
+    }
+}
+
+/// The entry decision on launch.
+public struct Entry: Sendable, Equatable {
+    /// Where a first launch (no session, nothing to resume) begins.
+    public var firstLaunch: String
+    /// Where a launch with a usable session goes once onboarding is complete.
+    public var signedIn: String?
+    /// Whether saved progress brings the user back to their last resume point.
+    public var resume: Bool
+
+    public init(firstLaunch: String, signedIn: String? = nil, resume: Bool = true) {
+        self.firstLaunch = firstLaunch
+        self.signedIn = signedIn
+        self.resume = resume
+    }
+}
+
+/// Token lifetimes the flow asks of the service, in seconds; nil means never expires.
+public struct TokenSettings: Sendable, Equatable {
+    public var accessLifetime: Int64
+    public var refreshLifetime: Int64?
+
+    public init(accessLifetime: Int64 = 24 * 3600, refreshLifetime: Int64? = nil) {
+        self.accessLifetime = accessLifetime
+        self.refreshLifetime = refreshLifetime
+    }
+}
+
+/// Names of the analytics events the engine emits at the flow's milestones.
+public struct AnalyticsNames: Sendable, Equatable {
+    /// On display of the first-launch screen, with a placeholder user id backfilled later.
+    public var start: String?
+    /// On first arrival at a screen marked `complete`, with `duration_ms`.
+    public var complete: String?
+    /// When a service call fails and the failure is shown, with `error_code`.
+    public var error: String?
+    /// When the user retries after an error, with `attempt_number`.
+    public var retry: String?
+    /// The flow's own error codes for service error codes (`network` -> `ERR-ONB-001`).
+    public var errorCodes: [String: String]
+
+    public init(
+        start: String? = nil, complete: String? = nil, error: String? = nil, retry: String? = nil,
+        errorCodes: [String: String] = [:]
+    ) {
+        self.start = start
+        self.complete = complete
+        self.error = error
+        self.retry = retry
+        self.errorCodes = errorCodes
+    }
+}

@@ -1,0 +1,24 @@
+/// Something wrong with a flow file, at a place in it.
+public struct Problem: Sendable, Equatable, CustomStringConvertible {
+    public var location: SourceLocation
+    public var message: String
+
+    public init(_ message: String, at location: SourceLocation) {
+        self.message = message
+        self.location = location
+    }
+
+    /// The compiler-style form editors and terminals link to: `file:line:column: error: …`.
+    public var description: String { "\(location): error: \(message)" }
+}
+
+/// Loading found problems; the flow is not used.
+public struct FlowFileError: Error, Sendable, CustomStringConvertible {
+    public var problems: [Problem]
+
+    public init(problems: [Problem]) {
+        self.problems = problems
+    }
+
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}

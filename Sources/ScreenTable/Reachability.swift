@@ -1,0 +1,31 @@
+/// Which screens a flow can arrive at, from its entry screens along every step and outcome.
+public enum Reachability {
+    public static func screens(from flow: Flow) -> Set<String> {
+        var reached: Set<String> = []
+        var pending = [flow.entry.firstLaunch] + (flow.entry.signedIn.map { [$0] } ?? [])
+        while let id = pending.popLast() {
+            guard reached.insert(id).inserted, let screen = flow.screen(id) else { continue }
+            pending.append(contentsOf: targets(of: screen))
+        }
+        return reached
+    }
+
+    /// The screens one screen can lead to directly.
+    public static func targets(of screen: Screen) -> [String] {
+        var steps = screen.actions.map(\.step)
+        if let choice = screen.choice { steps.append(choice.then) }
+        var calls = screen.call.map { [$0] } ?? []
+        var result: [String] = []
+        for step in steps {
+            switch step {
+            case .go(let target): result.append(target)
+            case .call(let call): calls.append(call)
+            case .back, .retry, .notice, .quit: break
+            }
+        }
+        for call in calls {
+            result.append(contentsOf: call.outcomes.values.compactMap(\.go))
+        }
+        return result
+    }
+}

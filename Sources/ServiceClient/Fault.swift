@@ -1,0 +1,41 @@
+/// A failure QA can inject, by name on the command line (`--fault KIND`).
+public enum Fault: Equatable, Sendable, CustomStringConvertible {
+    /// Every call fails as if the network were down.
+    case network
+    /// Every call fails with a server error.
+    case serverError
+    /// Every call is rate limited, with a retry-after.
+    case rateLimit
+    /// Every call is delayed by this many milliseconds.
+    case slow(milliseconds: Int)
+    /// The first N calls fail as if the network were down; later ones pass.
+    case failFirst(Int)
+    /// The service rejects every refresh (a revoked or unknown session).
+    case reauthFail
+
+    public static let kinds = ["network", "server-error", "rate-limit", "slow=MS", "fail-first=N", "reauth-fail"]
+
+    public init?(argument: String) {
+        let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+        switch (parts.first ?? "", parts.count > 1 ? Int(parts[1]) : nil) {
+        case ("network", nil) where parts.count == 1: self = .network
+        case ("server-error", nil) where parts.count == 1: self = .serverError
+        case ("rate-limit", nil) where parts.count == 1: self = .rateLimit
+        case ("reauth-fail", nil) where parts.count == 1: self = .reauthFail
+        case ("slow", let value?) where value >= 0: self = .slow(milliseconds: value)
+        case ("fail-first", let value?) where value >= 0: self = .failFirst(value)
+        default: return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .network: "network"
+        case .serverError: "server-error"
+        case .rateLimit: "rate-limit"
+        case .slow(let milliseconds): "slow=\(milliseconds)"
+        case .failFirst(let count): "fail-first=\(count)"
+        case .reauthFail: "reauth-fail"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import FlowEngine
+
+/// A key as the backend reads it, before the key map gives it a meaning.
+public enum Key: Equatable, Sendable, Hashable {
+    case character(Character)
+    case enter, tab, backTab, up, down, left, right
+    case backspace, delete, escape, home, end, pageUp, pageDown
+    /// Ctrl plus a letter, lowercased: `.control("c")`.
+    case control(Character)
+    case function(Int)
+}
+
+/// The one key map every flow uses, and the help line made from it.
+public enum KeyMap {
+    public static func intent(for key: Key) -> Intent? {
+        switch key {
+        case .tab, .down: .focusNext
+        case .backTab, .up: .focusPrevious
+        case .left: .left
+        case .right: .right
+        case .enter: .activate
+        case .escape: .back
+        case .control("c"): .quit
+        case .backspace, .control("h"): .deleteBackward
+        case .character(let character): .insert(String(character))
+        default: nil
+        }
+    }
+
+    /// What the keys do on this screen, most useful first.
+    public static func help(for view: ScreenView) -> [(keys: String, meaning: String)] {
+        var items: [(String, String)] = []
+        if view.busy {
+            return [("Ctrl-C", "quit")]
+        }
+        if !view.options.isEmpty {
+            items.append(("↑/↓", "choose"))
+            items.append(("Enter", "select"))
+        } else if !view.fields.isEmpty {
+            items.append(("Tab", "next field"))
+            items.append(("Enter", view.buttons.isEmpty ? "next" : "next / press"))
+        } else if !view.buttons.isEmpty {
+            if view.buttons.count > 1 { items.append(("←/→", "move")) }
+            items.append(("Enter", view.buttons.count == 1 ? view.buttons[0].label.lowercased() : "press"))
+        }
+        if view.canGoBack { items.append(("Esc", "back")) }
+        items.append(("Ctrl-Z", "suspend"))
+        items.append(("Ctrl-C", "quit"))
+        return items
+    }
+
+    public static func helpLine(for view: ScreenView, ascii: Bool) -> String {
+        help(for: view).map { item in
+            let keys = ascii ? item.keys.replacingOccurrences(of: "↑/↓", with: "Up/Down").replacingOccurrences(of: "←/→", with: "Left/Right") : item.keys
+            return "\(keys) \(item.meaning)"
+        }.joined(separator: ascii ? " | " : " · ")
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

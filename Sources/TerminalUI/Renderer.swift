@@ -1,0 +1,241 @@
+/// Characters for borders, bullets and the spinner: Unicode, or ASCII when the
+/// terminal's locale is not UTF-8.
+public struct Glyphs: Equatable, Sendable {
+    public var topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical: String
+    public var bullet, pointer, errorMark, noticeMark, ellipsis: String
+    public var spinner: [String]
+    public var ascii: Bool
+
+    public static let unicode = Glyphs(
+        topLeft: "╭", topRight: "╮", bottomLeft: "╰", bottomRight: "╯", horizontal: "─", vertical: "│",
+        bullet: "•", pointer: "❯", errorMark: "✗", noticeMark: "ℹ", ellipsis: "…",
+        spinner: ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"], ascii: false)
+
+    public static let plain = Glyphs(
+        topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", horizontal: "-", vertical: "|",
+        bullet: "*", pointer: ">", errorMark: "x", noticeMark: "i", ellipsis: "...",
+        spinner: ["|", "/", "-", "\\"], ascii: true)
+}
+
+/// Draws a `ScreenView` into a `Frame`: a centred card that reads well at 80x24 and
+/// still works at 40x12, with the help line on the bottom row.
+public struct Renderer: Sendable {
+    /// Below this the screen shows only "Terminal too small".
+    public static let minimumWidth = 30
+    public static let minimumHeight = 10
+    public static let maximumCardWidth = 64
+
+    public var glyphs: Glyphs
+
+    public init(glyphs: Glyphs = .unicode) {
+        self.glyphs = glyphs
+    }
+
+    /// `tick` advances the spinner (one step per 100 ms of time is usual).
+    public func render(_ view: ScreenView, width: Int, height: Int, tick: Int = 0) -> Frame {
+        var frame = Frame(width: width, height: height)
+        guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
+            drawTooSmall(&frame)
+            return frame
+        }
+        let cardWidth = min(width - 2, Self.maximumCardWidth)
+        let inner = cardWidth - 6
+        var lines = layout(view, width: inner, tick: tick)
+        let available = height - 1 - 2 // help line, card borders
+        fit(&lines, into: available)
+        let cardHeight = lines.count + 2
+        let left = (width - cardWidth) / 2
+        let top = max(0, (height - 1 - cardHeight) / 2)
+        drawBorder(&frame, x: left, y: top, width: cardWidth, height: cardHeight)
+        for (index, line) in lines.enumerated() {
+            draw(line, &frame, x: left + 3, y: top + 1 + index, width: inner)
+        }
+        if let cursor = lines.firstIndex(where: { $0.cursorColumn != nil }) {
+            let line = lines[cursor]
+            frame.cursor = Frame.Position(x: left + 3 + (line.cursorColumn ?? 0), y: top + 1 + cursor)
+        }
+        let help = TextMetrics.truncate(KeyMap.helpLine(for: view, ascii: glyphs.ascii), to: width - 2, ellipsis: glyphs.ellipsis)
+        frame.put(help, x: 1, y: height - 1, role: .help)
+        return frame
+    }
+
+    // MARK: Layout
+
+    /// One row of the card's content.
+    struct Line {
+        enum Alignment { case left, center }
+        enum Kind { case spacer, body, fixed }
+
+        var spans: [(text: String, role: Role)]
+        var alignment: Alignment = .left
+        var kind: Kind = .fixed
+        /// Paint the whole row in this role first (input boxes).
+        var fillRole: Role?
+        var cursorColumn: Int?
+
+        static let spacer = Line(spans: [], kind: .spacer)
+
+        static func text(_ text: String, _ role: Role, _ alignment: Alignment = .left, kind: Kind = .fixed) -> Line {
+            Line(spans: [(text, role)], alignment: alignment, kind: kind)
+        }
+    }
+
+    func layout(_ view: ScreenView, width: Int, tick: Int) -> [Line] {
+        var lines: [Line] = [.spacer]
+        for warning in view.warnings {
+            lines += wrapped("\(glyphs.errorMark) \(warning)", role: .error, width: width, kind: .body)
+            lines.append(.spacer)
+        }
+        if let label = view.busyLabel, view.kind == .progress || view.kind == nil {
+            let frameIndex = tick % glyphs.spinner.count
+            lines.append(.spacer)
+            lines.append(Line(spans: [(glyphs.spinner[frameIndex], .spinner), (label.isEmpty ? "" : "  " + label, .text)], alignment: .center))
+            lines.append(.spacer)
+            lines.append(.spacer)
+            return lines
+        }
+        for row in view.logo {
+            lines.append(.text(row, .logo, .center))
+        }
+        if !view.logo.isEmpty { lines.append(.spacer) }
+        if !view.title.isEmpty {
+            lines += TextMetrics.wrap(view.title, to: width).map { .text($0, .title, .center) }
+            lines.append(.spacer)
+        }
+        if !view.body.isEmpty {
+            if view.kind == .error {
+                lines += wrapped("\(glyphs.errorMark) \(view.body)", role: .error, width: width, kind: .body, hanging: 2)
+            } else {
+                lines += wrapped(view.body, role: .text, width: width, kind: .body)
+            }
+            lines.append(.spacer)
+        }
+        for bullet in view.bullets {
+            lines += wrapped("\(glyphs.bullet) \(bullet)", role: .text, width: width, kind: .body, hanging: 2)
+        }
+        if !view.bullets.isEmpty { lines.append(.spacer) }
+        for field in view.fields {
+            lines.append(.text(field.label, field.focused ? .accent : .text))
+            lines.append(inputLine(field, width: width))
+            if let error = field.error {
+                lines += wrapped("\(glyphs.errorMark) \(error)", role: .error, width: width, kind: .fixed, hanging: 2)
+            }
+            lines.append(.spacer)
+        }
+        for option in view.options {
+            let marker = option.focused ? glyphs.pointer + " " : "  "
+            let text = TextMetrics.truncate(option.label, to: width - 2, ellipsis: glyphs.ellipsis)
+            lines.append(Line(spans: [(marker, .accent), (text, option.focused ? .optionFocused : .option)]))
+        }
+        if !view.options.isEmpty { lines.append(.spacer) }
+        switch view.message {
+        case .error(let text)?:
+            lines += wrapped("\(glyphs.errorMark) \(text)", role: .error, width: width, kind: .fixed, hanging: 2)
+            lines.append(.spacer)
+        case .notice(let text)?:
+            lines += wrapped("\(glyphs.noticeMark) \(text)", role: .notice, width: width, kind: .fixed, hanging: 2)
+            lines.append(.spacer)
+        case nil:
+            break
+        }
+        if let label = view.busyLabel {
+            let spinner = glyphs.spinner[tick % glyphs.spinner.count]
+            lines.append(Line(spans: [(spinner, .spinner), ("  " + label, .muted)], alignment: .center))
+            lines.append(.spacer)
+        } else if !view.buttons.isEmpty {
+            lines.append(buttonRow(view.buttons, width: width))
+            lines.append(.spacer)
+        }
+        return lines
+    }
+
+    func wrapped(_ text: String, role: Role, width: Int, kind: Line.Kind, hanging: Int = 0) -> [Line] {
+        let first = TextMetrics.wrap(text, to: width)
+        guard hanging > 0, first.count > 1 else { return first.map { .text($0, role, kind: kind) } }
+        // Continuation lines indent under the text, not the bullet.
+        let head = first[0]
+        let rest = String(text.dropFirst(head.count)).drop { $0 == " " }
+        let tail = TextMetrics.wrap(String(rest), to: width - hanging).map { String(repeating: " ", count: hanging) + $0 }
+        return ([head] + tail).map { .text($0, role, kind: kind) }
+    }
+
+    func inputLine(_ field: ScreenView.FieldView, width: Int) -> Line {
+        let shown = field.secret ? String(repeating: "•", count: field.value.count) : field.value
+        let room = width - 1
+        var visible = shown
+        while TextMetrics.width(of: visible) > room { visible.removeFirst() }
+        let role: Role = field.focused ? .inputFocused : .input
+        if visible.isEmpty, !field.focused, !field.placeholder.isEmpty {
+            var line = Line.text(TextMetrics.truncate(field.placeholder, to: room, ellipsis: glyphs.ellipsis), .muted)
+            line.fillRole = role
+            return line
+        }
+        var line = Line.text(visible, role)
+        line.fillRole = role
+        if field.focused { line.cursorColumn = TextMetrics.width(of: visible) }
+        return line
+    }
+
+    func buttonRow(_ buttons: [ScreenView.ItemView], width: Int) -> Line {
+        var spans: [(String, Role)] = []
+        for (index, button) in buttons.enumerated() {
+            if index > 0 { spans.append(("  ", .text)) }
+            let label = button.focused ? "> \(button.label) <" : "[ \(button.label) ]"
+            spans.append((label, button.focused ? .buttonFocused : .button))
+        }
+        return Line(spans: spans, alignment: .center)
+    }
+
+    /// Makes the lines fit the height: blank spacers go first, then body text is cut
+    /// (ending with an ellipsis line) so fields and buttons always stay reachable.
+    func fit(_ lines: inout [Line], into height: Int) {
+        while lines.count > height, let spacer = lines.lastIndex(where: { $0.kind == .spacer }) {
+            lines.remove(at: spacer)
+        }
+        guard lines.count > height else { return }
+        let bodyIndices = lines.indices.filter { lines[$0].kind == .body }
+        var excess = lines.count - height + 1
+        for index in bodyIndices.reversed() where excess > 0 {
+            lines.remove(at: index)
+            excess -= 1
+            if excess == 0 {
+                lines.insert(.text(glyphs.ellipsis, .muted, kind: .fixed), at: index)
+            }
+        }
+        if lines.count > height { lines.removeLast(lines.count - height) }
+    }
+
+    // MARK: Drawing
+
+    func draw(_ line: Line, _ frame: inout Frame, x: Int, y: Int, width: Int) {
+        if let fill = line.fillRole { frame.fill(x: x, y: y, count: width, role: fill) }
+        let total = line.spans.reduce(0) { $0 + TextMetrics.width(of: $1.text) }
+        var column = line.alignment == .center ? x + max(0, (width - total) / 2) : x
+        for span in line.spans {
+            column = frame.put(span.text, x: column, y: y, role: span.role, limit: x + width)
+        }
+    }
+
+    func drawBorder(_ frame: inout Frame, x: Int, y: Int, width: Int, height: Int) {
+        let horizontal = String(repeating: glyphs.horizontal, count: width - 2)
+        frame.put(glyphs.topLeft + horizontal + glyphs.topRight, x: x, y: y, role: .border)
+        for row in (y + 1)..<(y + height - 1) {
+            frame.put(glyphs.vertical, x: x, y: row, role: .border)
+            frame.put(glyphs.vertical, x: x + width - 1, y: row, role: .border)
+        }
+        frame.put(glyphs.bottomLeft + horizontal + glyphs.bottomRight, x: x, y: y + height - 1, role: .border)
+    }
+
+    func drawTooSmall(_ frame: inout Frame) {
+        let lines = [
+            "Terminal too small",
+            "Need \(Self.minimumWidth)x\(Self.minimumHeight), have \(frame.width)x\(frame.height)",
+            "Enlarge the window or press Ctrl-C",
+        ]
+        let top = max(0, (frame.height - lines.count) / 2)
+        for (index, line) in lines.enumerated() where top + index < frame.height {
+            let text = TextMetrics.truncate(line, to: frame.width, ellipsis: "")
+            frame.put(text, x: max(0, (frame.width - TextMetrics.width(of: text)) / 2), y: top + index, role: index == 0 ? .error : .text)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// What a cell is, for the theme to style: the renderer never picks colours itself.
+public enum Role: String, Sendable, CaseIterable, Hashable {
+    case background
+    case text
+    case title
+    case muted
+    case accent
+    case logo
+    case border
+    case button
+    case buttonFocused = "button_focused"
+    case option
+    case optionFocused = "option_focused"
+    case input
+    case inputFocused = "input_focused"
+    case error
+    case notice
+    case spinner
+    case help
+}

@@ -1,0 +1,79 @@
+import TextWidth
+
+/// Column widths by the rule ncurses uses (libc `wcwidth` per code point), so the
+/// Frame and the terminal agree on where every character lands.
+public enum TextMetrics {
+    /// Columns a grapheme takes. Zero-width ones join the previous cell, as in ncurses.
+    public static func width(of character: Character) -> Int {
+        var total = 0
+        for scalar in character.unicodeScalars {
+            let width = Int(onboard_wcwidth(scalar.value))
+            if width > 0 {
+                total += width
+            } else if width < 0, scalar.value >= 0x80, onboard_locale_is_utf8() == 0 {
+                total += 1 // no UTF-8 locale: libc knows no widths, assume one column
+            }
+        }
+        return total
+    }
+
+    public static func width(of text: some StringProtocol) -> Int {
+        text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    /// The longest prefix that fits in `columns`, with `…` when cut.
+    public static func truncate(_ text: String, to columns: Int, ellipsis: String = "…") -> String {
+        guard width(of: text) > columns else { return text }
+        guard columns > 0 else { return "" }
+        let room = columns - width(of: ellipsis)
+        var result = ""
+        var used = 0
+        for character in text {
+            let characterWidth = width(of: character)
+            if used + characterWidth > room { break }
+            result.append(character)
+            used += characterWidth
+        }
+        return result + (room >= 0 ? ellipsis : "")
+    }
+
+    /// Word-wraps to `columns`, keeping explicit line breaks; words longer than a line
+    /// are broken.
+    public static func wrap(_ text: String, to columns: Int) -> [String] {
+        guard columns > 0 else { return [] }
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            var lineWidth = 0
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
+                var word = String(word)
+                var wordWidth = width(of: word)
+                while wordWidth > columns {
+                    if !line.isEmpty {
+                        lines.append(line)
+                        line = ""
+                        lineWidth = 0
+                    }
+                    let head = truncate(word, to: columns, ellipsis: "")
+                    lines.append(head)
+                    word = String(word.dropFirst(head.count))
+                    wordWidth = width(of: word)
+                }
+                if word.isEmpty { continue }
+                if lineWidth == 0 {
+                    line = word
+                    lineWidth = wordWidth
+                } else if lineWidth + 1 + wordWidth <= columns {
+                    line += " " + word
+                    lineWidth += 1 + wordWidth
+                } else {
+                    lines.append(line)
+                    line = word
+                    lineWidth = wordWidth
+                }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import CursesBackend
+import FlowEngine
+import Foundation
+import OnboardRuntime
+import ScreenTable
+import ServiceClient
+import TerminalUI
+import TextWidth
+
+/// Builds what a run needs — terminal, theme, service, state — runs flows on it, and
+/// always gives the terminal back.
+final class Launcher {
+    let options: RunOptions
+    let environment = ProcessInfo.processInfo.environment
+    private var terminal: CursesTerminal?
+    private let mailbox = Mailbox()
+    private var warnings: [String] = []
+    let glyphs: Glyphs
+
+    init(options: RunOptions) {
+        self.options = options
+        // Sessions, progress, analytics and the mock database are private to the user.
+        umask(0o077)
+        // Wide characters need a UTF-8 locale; without the user's own, draw ASCII.
+        glyphs = onboard_setup_locale() == 2 ? .unicode : .plain
+    }
+
+    /// Opens the terminal, or exits 2 with a plain reason.
+    func openTerminal() throws -> CursesTerminal {
+        let theme: Theme
+        do {
+            theme = try Themes.load(options.theme, environment: environment)
+        } catch {
+            printError("onboard: theme: \(error); using the default theme")
+            theme = try Themes.load(nil, environment: environment)
+        }
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            printError("onboard: standard input and output must be a terminal to draw onboarding screens")
+            throw ExitCode(2)
+        }
+        do {
+            let terminal = try CursesTerminal(term: environment["TERM"], theme: theme)
+            CursesTerminal.installSignalHandlers(notifying: mailbox.writeDescriptor)
+            self.terminal = terminal
+            return terminal
+        } catch {
+            printError("onboard: cannot draw on this terminal: \(error).")
+            printError("Use a terminal with cursor addressing, for example TERM=xterm-256color.")
+            throw ExitCode(2)
+        }
+    }
+
+    func close() {
+        terminal?.close()
+        terminal = nil
+    }
+
+    /// Runs one flow to its end on the open terminal.
+    func run(_ flow: Flow) throws -> FlowRunner.Ending {
+        try runWithState(flow).ending
+    }
+
+    /// The picker is a flow too; its pick is read from the final state.
+    func runPicker(_ flow: Flow) throws -> (ending: FlowRunner.Ending, state: FlowState) {
+        try runWithState(flow)
+    }
+
+    private func runWithState(_ flow: Flow) throws -> (ending: FlowRunner.Ending, state: FlowState) {
+        let terminal = try terminal ?? openTerminal()
+        let stateFolder = options.stateFolder(environment: environment)
+        let offset = try options.clockOffsetSeconds()
+        let service = try makeService(for: flow, stateFolder: stateFolder, offset: offset)
+        let runner = FlowRunner(
+            engine: FlowEngine(flow: flow),
+            store: StateStore(stateDirectory: stateFolder, flowID: flow.id),
+            operations: OperationRunner(service: service, flowID: flow.id),
+            clock: RuntimeClock(offsetSeconds: offset),
+            renderer: Renderer(glyphs: glyphs),
+            terminal: terminal,
+            mailbox: mailbox,
+            extraWarnings: warnings)
+        warnings = []
+        let ending = runner.run()
+        return (ending, runner.currentState)
+    }
+
+    /// The embedded mock over its SQLite file, with the QA faults wrapped around it.
+    func makeService(for flow: Flow, stateFolder: String, offset: Int64) throws -> any AuthService {
+        let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
+        try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
+        let database: ServiceDatabase.Queue
+        do {
+            database = try ServiceDatabase.open(path: path)
+        } catch {
+            // A damaged mock backend is set aside, like any unreadable state file.
+            let aside = StateStore.setAside(path)
+            warnings.append("The mock service's database could not be opened (\(error)), so it starts empty. The old file was kept as \(aside ?? path).")
+            database = try ServiceDatabase.open(path: path)
+        }
+        let policy = TokenPolicy(accessLifetime: flow.tokens.accessLifetime, refreshLifetime: flow.tokens.refreshLifetime)
+        let mock = InProcessTransport(
+            service: OnboardService(database: database, clock: SystemClock(offset: offset)),
+            policies: [flow.id: policy])
+        return options.faults.isEmpty ? mock : FaultInjectingService(wrapping: mock, faults: options.faults)
+    }
+
+    /// Exits as the ending asks: 0 for a quit, 128 + N for signal N.
+    static func exit(for ending: FlowRunner.Ending) throws {
+        if case .signal(let number) = ending { throw ExitCode(128 + number) }
+    }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Loads a flow named on the command line: a built-in id, or a file with `--flow`.
+func loadFlow(id: String?, file: String?) throws -> Flow {
+    do {
+        if let file { return try FlowFiles.load(url: URL(fileURLWithPath: file), displayName: file) }
+        return try BuiltinFlows.load(id ?? "oklah")
+    } catch let error as FlowFileError {
+        printError(error.description)
+        throw ExitCode(1)
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import OnboardRuntime
+
+@main
+struct Onboard: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "onboard",
+        abstract: "Terminal onboarding: walk the built-in flows against an embedded mock service.",
+        discussion: """
+            With no subcommand, shows a picker of the built-in flows.
+            Keys: Tab/Shift-Tab or Up/Down move focus, Left/Right move along buttons,
+            Enter activates, Esc goes back where the flow allows, Ctrl-Z suspends,
+            Ctrl-C quits.
+            """,
+        version: OnboardVersion.current,
+        subcommands: [Pick.self, Run.self, Flows.self, Lint.self, Reset.self],
+        defaultSubcommand: Pick.self
+    )
+}

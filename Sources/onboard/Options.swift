@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import ScreenTable
+import ServiceClient
+
+/// Options every command that runs a flow takes.
+struct RunOptions: ParsableArguments {
+    @Option(name: .customLong("state-dir"), help: "Folder for sessions, progress and analytics (default: $ONBOARD_STATE_DIR, else $XDG_STATE_HOME/onboard).")
+    var stateDirectory: String?
+
+    @Option(help: "The service: 'mock' (the embedded mock, default).")
+    var service: String?
+
+    @Option(name: .customLong("mock-db"), help: "The embedded mock's SQLite file (default: mock.sqlite in the state folder). Two terminals with different state folders can share one.")
+    var mockDatabase: String?
+
+    @Option(help: "Theme name (default, mono) or theme file. NO_COLOR set means mono.")
+    var theme: String?
+
+    @Option(name: .customLong("clock-offset"), help: "Run as if this much later, e.g. 25h, 90m, 2d. Moves the client's clock and the embedded mock's.")
+    var clockOffset: String?
+
+    @Option(
+        name: .customLong("fault"),
+        help: "Inject a fault, repeatable: network, server-error, rate-limit, slow=MS, fail-first=N, reauth-fail.",
+        transform: { text in
+            guard let fault = Fault(argument: text) else {
+                throw ValidationError("unknown fault '\(text)'; known: \(Fault.kinds.joined(separator: ", "))")
+            }
+            return fault
+        })
+    var faults: [Fault] = []
+
+    func stateFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let stateDirectory { return stateDirectory }
+        if let fromEnvironment = environment["ONBOARD_STATE_DIR"], !fromEnvironment.isEmpty { return fromEnvironment }
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return xdg + "/onboard" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/onboard"
+    }
+
+    func clockOffsetSeconds() throws -> Int64 {
+        guard let clockOffset else { return 0 }
+        guard let seconds = DurationText.seconds(clockOffset) else {
+            throw ValidationError("--clock-offset '\(clockOffset)' is not a duration like 25h, 90m or 2d")
+        }
+        return seconds
+    }
+
+    func validate() throws {
+        _ = try clockOffsetSeconds()
+        let serviceName = service ?? ProcessInfo.processInfo.environment["ONBOARD_SERVICE"] ?? "mock"
+        if serviceName != "mock" {
+            throw ValidationError("--service '\(serviceName)': only the embedded mock ('mock') is available in this build")
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import CursesBackend
+import OnboardRuntime
+import TerminalUI
+
+extension CursesTerminal: TerminalDevice {
+    public func readInputs() -> [TerminalInput] {
+        pendingInputs().map { input in
+            switch input {
+            case .key(let key): .key(key)
+            case .resize: .resize
+            }
+        }
+    }
+}
