@@ -61,7 +61,7 @@ let package = Package(
         ),
         .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable"]),
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable"]),
-        .testTarget(name: "OnboardServiceTests", dependencies: ["OnboardService", "ServiceClient"]),
+        .testTarget(name: "OnboardServiceTests", dependencies: ["OnboardService", "ServiceClient", "ScreenTable"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable"]),
         .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceClient", "FlowEngine"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI"]),

@@ -33,6 +33,7 @@ public struct FlowEngine: Sendable {
         case .resumed:
             if var pending = state.pending, !state.silentRetryUsed {
                 state.silentRetryUsed = true
+                pending.replacedID = pending.id
                 pending.id = issue(pending.call.operation, &state, effects: &effects)
                 state.pending = pending
             }
@@ -148,7 +149,7 @@ public struct FlowEngine: Sendable {
     private func start(_ call: ServiceCall, from origin: FlowState.Origin, _ state: inout FlowState, effects: inout [Effect]) {
         state.silentRetryUsed = false
         let id = issue(call.operation, &state, effects: &effects)
-        state.pending = FlowState.PendingCall(id: id, call: call, origin: origin)
+        state.pending = FlowState.PendingCall(id: id, replacedID: nil, call: call, origin: origin)
     }
 
     /// Emits a call effect and returns its id.
@@ -169,7 +170,10 @@ public struct FlowEngine: Sendable {
             if case .success(let output) = result, operation != .refreshSession {
                 state.context.merge(output.values) { _, new in new }
             }
-        } else if let pending = state.pending, pending.id == callID {
+        } else if let pending = state.pending, pending.replacedID == callID, case .failure = result {
+            // The replaced call failed; the silent retry is still under way.
+            state.pending?.replacedID = nil
+        } else if let pending = state.pending, pending.id == callID || pending.replacedID == callID {
             state.pending = nil
             switch result {
             case .success(let output):

@@ -30,6 +30,8 @@ public struct FlowState: Equatable, Sendable {
 
     public struct PendingCall: Equatable, Sendable {
         public var id: Int
+        /// The call a silent retry replaced: its success still counts, its failure not.
+        public var replacedID: Int?
         public var call: ServiceCall
         public var origin: Origin
     }

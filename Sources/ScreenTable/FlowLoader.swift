@@ -170,7 +170,7 @@ struct FlowReader {
         if screen.kind != .progress, screen.call != nil {
             problems.append(Problem("only progress screens make a call on arrival; use an action with 'call' in \(context)", at: location(map["call"]!)))
         }
-        if screen.kind != .progress, screen.kind != .choice, screen.actions.isEmpty, !screen.completesOnboarding {
+        if screen.kind != .progress, screen.kind != .choice, map["actions"] == nil, !screen.completesOnboarding {
             problems.append(Problem("\(context) has no actions, so nothing leads away from it", at: location(node)))
         }
     }

@@ -1,0 +1,162 @@
+import Foundation
+import OnboardService
+import ScreenTable
+import ServiceClient
+import Synchronization
+import Testing
+
+/// A clock QA can move: the mock's "adjustable clock".
+final class TestClock: ServiceClock {
+    let seconds = Mutex<Int64>(1_800_000_000)
+    func now() -> Int64 { seconds.withLock { $0 } }
+    func advance(_ delta: Int64) { seconds.withLock { $0 += delta } }
+}
+
+func temporaryDatabasePath() -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-service-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.appendingPathComponent("mock.sqlite").path
+}
+
+@Suite struct OnboardServiceTests {
+    let path = temporaryDatabasePath()
+    let clock = TestClock()
+
+    func service() throws -> OnboardService {
+        OnboardService(database: try ServiceDatabase.open(path: path), clock: clock)
+    }
+
+    @Test func anonymousSignInGivesAnOpaqueIdServerTimeTokensAndThreeNames() async throws {
+        let signIn = try await service().signInAnonymously(policy: .anonymous)
+        #expect(signIn.session.userID.hasPrefix("u_"))
+        #expect(signIn.session.userID.count == 34)
+        #expect(!signIn.session.userID.contains(ProcessInfo.processInfo.hostName))
+        #expect(signIn.session.createdAt == clock.now())
+        #expect(signIn.session.accessExpiresAt == clock.now() + 24 * 3600)
+        #expect(signIn.session.refreshExpiresAt == nil)
+        #expect(signIn.session.isAnonymous)
+        #expect(signIn.nameOptions.count == 3)
+        #expect(Set(signIn.nameOptions).count == 3)
+    }
+
+    @Test func noTwoUsersAreEverOfferedTheSameName() async throws {
+        let service = try service()
+        var offered: [String] = []
+        for _ in 0..<400 {
+            offered += try await service.signInAnonymously(policy: .anonymous).nameOptions
+        }
+        #expect(offered.count == 1200)
+        #expect(Set(offered).count == 1200)
+    }
+
+    @Test func tokensAreStoredOnlyAsHashes() async throws {
+        let signIn = try await service().signInAnonymously(policy: .anonymous)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains(signIn.session.accessToken))
+        #expect(!text.contains(signIn.session.refreshToken))
+    }
+
+    @Test func choosingANameNeedsOneOfYourOwnOffers() async throws {
+        let service = try service()
+        let mine = try await service.signInAnonymously(policy: .anonymous)
+        let theirs = try await service.signInAnonymously(policy: .anonymous)
+        await #expect(throws: ServiceError(.invalidInput, "Please pick one of the names offered to you.")) {
+            try await service.chooseName(accessToken: mine.session.accessToken, name: theirs.nameOptions[0])
+        }
+        let profile = try await service.chooseName(accessToken: mine.session.accessToken, name: mine.nameOptions[1])
+        #expect(profile.displayName == mine.nameOptions[1])
+        #expect(try await service.profile(accessToken: mine.session.accessToken).displayName == mine.nameOptions[1])
+    }
+
+    @Test func refreshRotatesKeepsTheUserAndRejectsTheOldToken() async throws {
+        let service = try service()
+        let signIn = try await service.signInAnonymously(policy: .anonymous)
+        clock.advance(25 * 3600)
+        await #expect(throws: ServiceError.sessionRejected) {
+            try await service.motivation(accessToken: signIn.session.accessToken)
+        }
+        let renewed = try await service.refresh(refreshToken: signIn.session.refreshToken)
+        #expect(renewed.userID == signIn.session.userID)
+        #expect(renewed.createdAt == signIn.session.createdAt)
+        #expect(renewed.accessExpiresAt == clock.now() + 24 * 3600)
+        #expect(!(try await service.motivation(accessToken: renewed.accessToken)).isEmpty)
+        await #expect(throws: ServiceError.sessionRejected) {
+            try await service.refresh(refreshToken: signIn.session.refreshToken)
+        }
+    }
+
+    @Test func anAnonymousRefreshTokenNeverExpires() async throws {
+        let service = try service()
+        let signIn = try await service.signInAnonymously(policy: .anonymous)
+        clock.advance(3 * 365 * 86_400)
+        let renewed = try await service.refresh(refreshToken: signIn.session.refreshToken)
+        #expect(renewed.userID == signIn.session.userID)
+    }
+
+    @Test func aLimitedRefreshTokenExpires() async throws {
+        let service = try service()
+        let signIn = try await service.signInAnonymously(policy: TokenPolicy(accessLifetime: 60, refreshLifetime: 3600))
+        clock.advance(3601)
+        await #expect(throws: ServiceError.sessionRejected) {
+            try await service.refresh(refreshToken: signIn.session.refreshToken)
+        }
+    }
+
+    @Test func twoRacingRefreshesCannotBothSucceed() async throws {
+        let service = try service()
+        let token = try await service.signInAnonymously(policy: .anonymous).session.refreshToken
+        async let first = Result { try await service.refresh(refreshToken: token) }
+        async let second = Result { try await service.refresh(refreshToken: token) }
+        let results = await [first, second]
+        #expect(results.filter { if case .success = $0 { true } else { false } }.count == 1)
+    }
+
+    @Test func theBackendSurvivesARestart() async throws {
+        let signIn = try await service().signInAnonymously(policy: .anonymous)
+        let reopened = try service()
+        let renewed = try await reopened.refresh(refreshToken: signIn.session.refreshToken)
+        #expect(renewed.userID == signIn.session.userID)
+    }
+
+    @Test func faultsWrapTheTransport() async throws {
+        let mock = InProcessTransport(service: try service())
+        let down = FaultInjectingService(wrapping: mock, faults: [.network])
+        await #expect(throws: ServiceError.self) { try await down.health() }
+        let flaky = FaultInjectingService(wrapping: mock, faults: [.failFirst(2)])
+        for _ in 0..<2 {
+            do { _ = try await flaky.health(); Issue.record("should fail") } catch let error as ServiceError { #expect(error.code == .network) }
+        }
+        #expect(try await flaky.health() == "ok")
+        let limited = FaultInjectingService(wrapping: mock, faults: [.rateLimit])
+        do { _ = try await limited.health(); Issue.record("should fail") } catch let error as ServiceError {
+            #expect(error.code == .rateLimited)
+            #expect(error.retryAfter == 30)
+        }
+        let rejecting = FaultInjectingService(wrapping: mock, faults: [.reauthFail])
+        let signIn = try await rejecting.signInAnonymously(flow: "oklah")
+        do { _ = try await rejecting.refresh(refreshToken: signIn.session.refreshToken); Issue.record("should fail") } catch let error as ServiceError {
+            #expect(error.code == .unauthorized)
+        }
+    }
+
+    @Test func faultNamesParseAsOnTheCommandLine() {
+        #expect(Fault(argument: "slow=250") == .slow(milliseconds: 250))
+        #expect(Fault(argument: "fail-first=3") == .failFirst(3))
+        #expect(Fault(argument: "server-error") == .serverError)
+        #expect(Fault(argument: "slow") == nil)
+        #expect(Fault(argument: "network=1") == nil)
+        #expect(Fault(argument: "gremlins") == nil)
+    }
+
+    @Test func serviceErrorCodesAreTheOnesFlowsBranchOn() {
+        // The screen table lints `on:` keys against its own list; the two must agree.
+        #expect(Set(ServiceError.Code.allCases.map(\.rawValue)) == ResultCode.serviceErrors)
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
