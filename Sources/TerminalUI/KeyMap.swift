@@ -49,11 +49,18 @@ public enum KeyMap {
         return items
     }
 
-    public static func helpLine(for view: ScreenView, ascii: Bool) -> String {
-        help(for: view).map { item in
+    /// The help line, fitted to `width`: the least useful hints (suspend, then the
+    /// others from the right) drop out before anything is cut; quit always stays.
+    public static func helpLine(for view: ScreenView, ascii: Bool, width: Int = .max) -> String {
+        var items = help(for: view).map { item in
             let keys = ascii ? item.keys.replacingOccurrences(of: "↑/↓", with: "Up/Down").replacingOccurrences(of: "←/→", with: "Left/Right") : item.keys
             return "\(keys) \(item.meaning)"
-        }.joined(separator: ascii ? " | " : " · ")
+        }
+        let separator = ascii ? " | " : " · "
+        while items.count > 1, TextMetrics.width(of: items.joined(separator: separator)) > width {
+            items.remove(at: items.count - 2)
+        }
+        return items.joined(separator: separator)
     }
 }
 

@@ -54,7 +54,7 @@ public struct Renderer: Sendable {
             let line = lines[cursor]
             frame.cursor = Frame.Position(x: left + 3 + (line.cursorColumn ?? 0), y: top + 1 + cursor)
         }
-        let help = TextMetrics.truncate(KeyMap.helpLine(for: view, ascii: glyphs.ascii), to: width - 2, ellipsis: glyphs.ellipsis)
+        let help = TextMetrics.truncate(KeyMap.helpLine(for: view, ascii: glyphs.ascii, width: width - 2), to: width - 2, ellipsis: glyphs.ellipsis)
         frame.put(help, x: 1, y: height - 1, role: .help)
         return frame
     }
@@ -227,15 +227,15 @@ public struct Renderer: Sendable {
     }
 
     func drawTooSmall(_ frame: inout Frame) {
-        let lines = [
-            "Terminal too small",
-            "Need \(Self.minimumWidth)x\(Self.minimumHeight), have \(frame.width)x\(frame.height)",
-            "Enlarge the window or press Ctrl-C",
+        let message = [
+            ("Terminal too small", Role.error),
+            ("Need \(Self.minimumWidth)x\(Self.minimumHeight), have \(frame.width)x\(frame.height)", Role.text),
+            ("Enlarge the window or press Ctrl-C", Role.muted),
         ]
+        let lines = message.flatMap { text, role in TextMetrics.wrap(text, to: frame.width).map { ($0, role) } }
         let top = max(0, (frame.height - lines.count) / 2)
-        for (index, line) in lines.enumerated() where top + index < frame.height {
-            let text = TextMetrics.truncate(line, to: frame.width, ellipsis: "")
-            frame.put(text, x: max(0, (frame.width - TextMetrics.width(of: text)) / 2), y: top + index, role: index == 0 ? .error : .text)
+        for (index, (text, role)) in lines.enumerated() where top + index < frame.height {
+            frame.put(text, x: max(0, (frame.width - TextMetrics.width(of: text)) / 2), y: top + index, role: role)
         }
     }
 }

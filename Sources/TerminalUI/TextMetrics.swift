@@ -3,6 +3,25 @@ import TextWidth
 /// Column widths by the rule ncurses uses (libc `wcwidth` per code point), so the
 /// Frame and the terminal agree on where every character lands.
 public enum TextMetrics {
+    public enum LocaleSupport: Sendable {
+        /// The user's locale is UTF-8: draw Unicode.
+        case utf8
+        /// Only the C.UTF-8 fallback is: measure wide characters, but draw ASCII.
+        case fallback
+        case none
+    }
+
+    /// Sets the process locale from the environment (call once, first thing), falling
+    /// back to C.UTF-8 so wide characters can still be read and measured.
+    @discardableResult
+    public static func prepareLocale() -> LocaleSupport {
+        switch onboard_setup_locale() {
+        case 2: .utf8
+        case 1: .fallback
+        default: .none
+        }
+    }
+
     /// Columns a grapheme takes. Zero-width ones join the previous cell, as in ncurses.
     public static func width(of character: Character) -> Int {
         var total = 0

@@ -6,7 +6,6 @@ import OnboardRuntime
 import ScreenTable
 import ServiceClient
 import TerminalUI
-import TextWidth
 
 /// Builds what a run needs — terminal, theme, service, state — runs flows on it, and
 /// always gives the terminal back.
@@ -23,7 +22,7 @@ final class Launcher {
         // Sessions, progress, analytics and the mock database are private to the user.
         umask(0o077)
         // Wide characters need a UTF-8 locale; without the user's own, draw ASCII.
-        glyphs = onboard_setup_locale() == 2 ? .unicode : .plain
+        glyphs = TextMetrics.prepareLocale() == .utf8 ? .unicode : .plain
     }
 
     /// Opens the terminal, or exits 2 with a plain reason.
