@@ -62,9 +62,10 @@ let package = Package(
         .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable"]),
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable"]),
         .testTarget(name: "OnboardServiceTests", dependencies: ["OnboardService", "ServiceClient", "ScreenTable"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable"]),
+        .testTarget(
+            name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable"], exclude: ["__Snapshots__"]),
         .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceClient", "FlowEngine"]),
-        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "TerminalUI"]),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CursesShim", "TerminalUI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["onboard"]),
     ],
     swiftLanguageModes: [.v6]

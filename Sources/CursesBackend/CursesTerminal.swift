@@ -132,9 +132,17 @@ public final class CursesTerminal {
     public func pendingInputs() -> [Input] {
         var inputs: [Input] = []
         var value: Int32 = 0
+        var misses = 0
         while true {
             let kind = onboard_read_key(&value)
-            if kind == 0 { break }
+            if kind == 0 {
+                // Invalid UTF-8 also reads as "nothing" while more bytes wait in ncurses'
+                // own buffer, where poll() cannot see them: ask again before stopping.
+                misses += 1
+                if misses > 2 { break }
+                continue
+            }
+            misses = 0
             if kind == 2 {
                 if value == onboard_key_code("resize") {
                     inputs.append(.resize)
@@ -162,6 +170,17 @@ public final class CursesTerminal {
             if scalar.properties.generalCategory == .control { return nil }
             return .character(Character(scalar))
         }
+    }
+
+    /// Row `y` as ncurses holds it, for tests that read the screen back.
+    public func row(_ y: Int) -> String {
+        var buffer = [wchar_t](repeating: 0, count: size.width + 1)
+        let count = onboard_read_row(Int32(y), &buffer, Int32(size.width))
+        guard count > 0 else { return "" }
+        let scalars = buffer.prefix(Int(count)).compactMap { UnicodeScalar(UInt32(bitPattern: $0)) }
+        var text = String(String.UnicodeScalarView(scalars))
+        while text.last == " " { text.removeLast() }
+        return text
     }
 
     /// Ctrl-Z: leave curses mode, stop, and come back redrawn when continued.

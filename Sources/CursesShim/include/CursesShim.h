@@ -7,9 +7,10 @@
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
-#include <ncursesw/curses.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <wchar.h>
+#include <ncursesw/curses.h>
 
 // Opens the terminal with newterm on the given streams. Returns NULL and fills
 // `reason` when the terminal type is unknown or cannot address the cursor.
@@ -41,5 +42,19 @@ void onboard_install_crash_restore(void);
 
 // Stops the process as Ctrl-Z would, after leaving curses mode; returns once continued.
 void onboard_suspend_self(void);
+
+// Reads back row `y` of the screen as ncurses holds it (for tests).
+int onboard_read_row(int y, wchar_t *buffer, int length);
+
+// Test helpers: a pseudo-terminal of the given size; returns 0 on success.
+int onboard_open_pty(int *leader, int *follower, int rows, int cols);
+int onboard_set_pty_size(int fd, int rows, int cols);
+
+// Reads back row `y` of the screen as ncurses holds it (for tests).
+int onboard_read_row(int y, wchar_t *buffer, int length);
+
+// Test helpers: a pseudo-terminal of the given size; returns 0 on success.
+int onboard_open_pty(int *leader, int *follower, int rows, int cols);
+int onboard_set_pty_size(int fd, int rows, int cols);
 
 #endif

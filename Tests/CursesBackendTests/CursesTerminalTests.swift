@@ -1,0 +1,100 @@
+import CursesBackend
+@preconcurrency import CursesShim
+import Foundation
+import TerminalUI
+import Testing
+
+/// ncurses is not thread-safe: everything that opens a terminal lives in this one
+/// serialized suite.
+@Suite(.serialized) struct CursesTerminalTests {
+    init() {
+        TextMetrics.prepareLocale()
+    }
+
+    /// A pseudo-terminal pair; the test plays the user on the leader side.
+    struct PTY {
+        var leader: Int32 = -1
+        var follower: Int32 = -1
+
+        init(width: Int, height: Int) throws {
+            guard onboard_open_pty(&leader, &follower, Int32(height), Int32(width)) == 0 else {
+                throw POSIXError(.ENODEV)
+            }
+            _ = fcntl(leader, F_SETFL, fcntl(leader, F_GETFL) | O_NONBLOCK)
+        }
+
+        func type(_ text: String) {
+            _ = text.utf8CString.withUnsafeBufferPointer { write(leader, $0.baseAddress, $0.count - 1) }
+        }
+
+        /// Reads what the program sent to the terminal, so its buffer never fills.
+        func drain() -> Int {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            var total = 0
+            while true {
+                let count = read(leader, &buffer, buffer.count)
+                if count <= 0 { return total }
+                total += count
+            }
+        }
+
+        func close() {
+            Foundation.close(leader)
+            Foundation.close(follower)
+        }
+    }
+
+    @Test func drawsAFrameAndReadsKeysOnARealTerminal() throws {
+        let pty = try PTY(width: 40, height: 12)
+        defer { pty.close() }
+        let terminal = try CursesTerminal(term: "xterm-256color", theme: try Themes.builtin("default"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
+        defer { terminal.close() }
+        #expect(terminal.size.width == 40)
+        #expect(terminal.size.height == 12)
+
+        var frame = Frame(width: 40, height: 12)
+        frame.put("Welcome to OKLah", x: 2, y: 1, role: .title)
+        frame.put("日本語 and e\u{301}", x: 2, y: 3, role: .text)
+        frame.put("> Start <", x: 15, y: 5, role: .buttonFocused)
+        terminal.draw(frame)
+        #expect(pty.drain() > 0)
+        #expect(terminal.row(1) == "  Welcome to OKLah")
+        #expect(terminal.row(3) == "  日本語 and e\u{301}")
+        #expect(terminal.row(5) == "               > Start <")
+
+        pty.type("\t\u{1B}OAa\u{03}\r")
+        usleep(100_000)
+        let inputs = terminal.pendingInputs()
+        #expect(inputs == [.key(.tab), .key(.up), .key(.character("a")), .key(.control("c")), .key(.enter)])
+    }
+
+    @Test func garbageBytesDoNotBecomeKeysOrCrash() throws {
+        let pty = try PTY(width: 40, height: 12)
+        defer { pty.close() }
+        let terminal = try CursesTerminal(term: "xterm-256color", theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
+        defer { terminal.close() }
+        _ = [UInt8]([0xFF, 0xC3, 0x28, 0x00, 0x1F, 0x41]).withUnsafeBufferPointer { write(pty.leader, $0.baseAddress, $0.count) }
+        usleep(100_000)
+        var inputs = terminal.pendingInputs()
+        pty.type("B")
+        usleep(100_000)
+        inputs += terminal.pendingInputs()
+        // ncurses drops an invalid sequence; what follows is read normally.
+        #expect(inputs.last == .key(.character("B")))
+        #expect(!inputs.contains(.key(.character("\u{0}"))))
+    }
+
+    @Test func aTerminalWithoutCursorAddressingIsRefusedInPlainWords() throws {
+        let pty = try PTY(width: 40, height: 12)
+        defer { pty.close() }
+        #expect(throws: CursesTerminal.OpenError.self) {
+            _ = try CursesTerminal(term: "dumb", theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
+        }
+        do {
+            _ = try CursesTerminal(term: "no-such-terminal", theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
+            Issue.record("an unknown terminal opened")
+        } catch {
+            #expect("\(error)" == "the terminal type 'no-such-terminal' is unknown to this system")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import FlowEngine
+import Foundation
+import OnboardRuntime
+import ServiceClient
+import Testing
+
+/// A service that never answers, or answers with an error that is not a ServiceError.
+struct Misbehaving: AuthService {
+    var hang = false
+    func health() async throws -> String {
+        if hang { try await Task.sleep(for: .seconds(3600)) }
+        throw CocoaError(.fileReadCorruptFile)
+    }
+    func signInAnonymously(flow: String) async throws -> AnonymousSignIn { throw CancellationError() }
+    func chooseName(accessToken: String, name: String) async throws -> Profile { throw CancellationError() }
+    func refresh(refreshToken: String) async throws -> IssuedSession { throw CancellationError() }
+    func motivation(accessToken: String) async throws -> String { throw CancellationError() }
+}
+
+@Suite struct OperationRunnerTests {
+    func mock() throws -> InProcessTransport {
+        InProcessTransport(service: OnboardService(database: try ServiceDatabase.inMemory()))
+    }
+
+    @Test func signInFillsTheSessionAndTheNames() async throws {
+        let runner = OperationRunner(service: try mock(), flowID: "oklah")
+        let result = await runner.run(CallRequest(id: 1, operation: .signInAnonymously, session: nil, inputs: [:]))
+        let output = try result.get()
+        #expect(output.session?.isAnonymous == true)
+        #expect(output.values["name_options"]?.list?.count == 3)
+    }
+
+    @Test func aServiceThatNeverAnswersTimesOut() async {
+        let runner = OperationRunner(service: Misbehaving(hang: true), flowID: "x", timeout: .milliseconds(200))
+        let result = await runner.run(CallRequest(id: 1, operation: .health, session: nil, inputs: [:]))
+        #expect(result == .failure(ServiceFailure(code: "timeout", message: "The service did not answer in time.")))
+    }
+
+    @Test func anUnexpectedErrorBecomesAServerErrorNotACrash() async {
+        let runner = OperationRunner(service: Misbehaving(), flowID: "x")
+        let result = await runner.run(CallRequest(id: 1, operation: .health, session: nil, inputs: [:]))
+        guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
+        #expect(failure.code == "server_error")
+    }
+
+    @Test func anOperationThatNeedsASessionFailsWithoutOne() async throws {
+        let runner = OperationRunner(service: try mock(), flowID: "oklah")
+        let result = await runner.run(CallRequest(id: 1, operation: .motivation, session: nil, inputs: [:]))
+        guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
+        #expect(failure.code == "unauthorized")
+    }
+}

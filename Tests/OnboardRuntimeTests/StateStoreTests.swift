@@ -1,0 +1,72 @@
+import FlowEngine
+import Foundation
+import OnboardRuntime
+import Testing
+
+@Suite struct StateStoreTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-state-\(UUID().uuidString)").path
+
+    let session = Session(userID: "u_1", accessToken: "at_secret", accessExpiresAt: 10, refreshToken: "rt_secret", refreshExpiresAt: nil, isAnonymous: true, createdAt: 1, lastAuthenticated: 2, onboardingComplete: true)
+
+    @Test func savedStateComesBackAndIsPrivate() throws {
+        let store = StateStore(stateDirectory: folder, flowID: "oklah")
+        let progress = SavedProgress(screen: "pick_name", context: ["name_options": .list(["A", "B", "C"])], onboardingComplete: false, startedAt: 5, placeholderUserID: "p", requiresSession: true)
+        try store.save(session: session)
+        try store.save(progress: progress)
+        let loaded = StateStore(stateDirectory: folder, flowID: "oklah").load()
+        #expect(loaded.session == session)
+        #expect(loaded.progress == progress)
+        #expect(loaded.warnings.isEmpty)
+        let attributes = try FileManager.default.attributesOfItem(atPath: store.sessionPath)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let folderAttributes = try FileManager.default.attributesOfItem(atPath: store.folder)
+        #expect((folderAttributes[.posixPermissions] as? Int) == 0o700)
+        // No temp files are left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).sorted() == ["progress.json", "session.json"])
+    }
+
+    @Test func aCorruptFileIsSetAsideAndReportedInPlainWords() throws {
+        let store = StateStore(stateDirectory: folder, flowID: "oklah")
+        try store.save(session: session)
+        try Data("{\"userID\": tru".utf8).write(to: URL(fileURLWithPath: store.sessionPath))
+        let loaded = store.load()
+        #expect(loaded.session == nil)
+        #expect(loaded.warnings.count == 1)
+        #expect(loaded.warnings[0].hasPrefix("Your saved session (session.json) could not be read, so this starts fresh. The old file was kept as session.json.corrupt-"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: store.folder)
+        let aside = try #require(files.first { $0.hasPrefix("session.json.corrupt-") })
+        #expect(try String(contentsOfFile: store.folder + "/" + aside, encoding: .utf8) == "{\"userID\": tru")
+    }
+
+    @Test func invalidUTF8InAStateFileIsSetAsideToo() throws {
+        let store = StateStore(stateDirectory: folder, flowID: "oklah")
+        try AtomicFile.write(Data([0xFF, 0xFE, 0x00, 0x80]), to: store.progressPath)
+        let loaded = store.load()
+        #expect(loaded.progress == nil)
+        #expect(loaded.warnings.first?.contains("saved progress") == true)
+    }
+
+    @Test func analyticsAreJSONLinesWithVersionAndNoSecrets() throws {
+        let store = StateStore(stateDirectory: folder, flowID: "oklah")
+        try store.analytics.append(AnalyticsRecord(name: "onboarding_start", userID: "local-1", timestamp: 1_800_000_000_000))
+        try store.analytics.append(AnalyticsRecord(name: "onboarding_error", userID: "local-1", timestamp: 1_800_000_000_500, properties: ["error_code": .text("ERR-ONB-001")]))
+        try store.analytics.backfill(placeholder: "local-1", userID: "u_9")
+        try store.analytics.append(AnalyticsRecord(name: "onboarding_complete", userID: "u_9", timestamp: 1_800_000_001_000, properties: ["duration_ms": .number(1000)]))
+        let events = store.analytics.events()
+        #expect(events.map { $0["event"] as? String } == ["onboarding_start", "onboarding_error", "onboarding_complete"])
+        #expect(events.allSatisfy { $0["user_id"] as? String == "u_9" })
+        #expect(events.allSatisfy { $0["app_version"] as? String == OnboardVersion.current })
+        #expect(events[0]["timestamp"] as? String == "2027-01-15T08:00:00.000Z")
+        #expect(events[2]["duration_ms"] as? Int == 1000)
+    }
+
+    @Test func resetForgetsTheFlow() throws {
+        let store = StateStore(stateDirectory: folder, flowID: "oklah")
+        try store.save(session: session)
+        try store.analytics.append(AnalyticsRecord(name: "x", userID: "u", timestamp: 0))
+        try store.reset()
+        let loaded = store.load()
+        #expect(loaded.session == nil)
+        #expect(store.analytics.events().isEmpty)
+    }
+}
