@@ -1,5 +1,6 @@
 #define _GNU_SOURCE 1
 #include "CursesShim.h"
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -127,6 +128,13 @@ void onboard_install_signal_pipe(int fd) {
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGCONT, &action, NULL);
     signal(SIGPIPE, SIG_IGN);
+    // A parent may have started us with signals blocked (the mask is inherited);
+    // resizing and clean exits depend on receiving these.
+    sigset_t wanted;
+    sigemptyset(&wanted);
+    int numbers[] = { SIGTERM, SIGHUP, SIGINT, SIGCONT, SIGWINCH, SIGTSTP };
+    for (unsigned i = 0; i < sizeof numbers / sizeof numbers[0]; i++) sigaddset(&wanted, numbers[i]);
+    pthread_sigmask(SIG_UNBLOCK, &wanted, NULL);
 }
 
 static void restore_and_die(int number) {

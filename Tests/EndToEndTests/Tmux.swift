@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// Runs the real `onboard` binary in a private tmux server and reads the screen the
+/// way a person would: send keys, capture the pane.
+final class Tmux {
+    let socket = "onboard-e2e-\(UUID().uuidString.prefix(8))"
+    let stateDirectory: String
+
+    init(stateDirectory: String? = nil) {
+        self.stateDirectory = stateDirectory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("onboard-e2e-\(UUID().uuidString)").path
+    }
+
+    deinit {
+        _ = Self.tmux(["-L", socket, "kill-server"])
+    }
+
+    /// The `onboard` binary SwiftPM built beside the test bundle.
+    static let binary: String = {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("onboard").path
+        if FileManager.default.isExecutableFile(atPath: besideTests) { return besideTests }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return package.appendingPathComponent(".build/debug/onboard").path
+    }()
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// Starts `onboard ARGUMENTS` (with this test's state folder) in a shell that
+    /// prints `[exit N]` when it ends.
+    func start(_ arguments: String, width: Int = 80, height: Int = 24, environment: String = "") {
+        let command = "cd \(Self.packageRoot) && env LANG=C.UTF-8 \(environment) \(Self.binary) \(arguments) --state-dir \(stateDirectory); echo \"[exit $?]\"; sleep 600"
+        if Self.tmux(["-L", socket, "has-session", "-t", "main"]).status == 0 {
+            _ = Self.tmux(["-L", socket, "respawn-pane", "-k", "-t", "main", command])
+            _ = Self.tmux(["-L", socket, "resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)"])
+        } else {
+            _ = Self.tmux(["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", command])
+        }
+    }
+
+    func send(_ keys: String...) {
+        _ = Self.tmux(["-L", socket, "send-keys", "-t", "main"] + keys)
+    }
+
+    /// Types text literally (no key names).
+    func type(_ text: String) {
+        _ = Self.tmux(["-L", socket, "send-keys", "-t", "main", "-l", text])
+    }
+
+    func resize(width: Int, height: Int) {
+        _ = Self.tmux(["-L", socket, "resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    var screen: String {
+        Self.tmux(["-L", socket, "capture-pane", "-p", "-t", "main"]).output
+    }
+
+    /// Waits until the screen shows `text`; records an issue with the screen if it never
+    /// does. A generous limit for a slow machine, not a speed test.
+    @discardableResult
+    func waitFor(_ text: String, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            last = screen
+            if last.contains(text) { return last }
+            usleep(50_000)
+        }
+        Issue.record("'\(text)' never appeared. The screen:\n\(last)", sourceLocation: sourceLocation)
+        return last
+    }
+
+    /// The process id of the running onboard, for sending it signals.
+    var onboardPID: Int32? {
+        let result = Self.run("/usr/bin/pgrep", ["-f", "state-dir \(stateDirectory)$"])
+        return result.output.split(separator: "\n").compactMap { Int32($0) }.first
+    }
+
+    /// The three names the service offered, from the saved progress.
+    var offeredNames: [String] {
+        guard let data = FileManager.default.contents(atPath: stateDirectory + "/oklah/progress.json"),
+              let progress = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let context = progress["context"] as? [String: Any] else { return [] }
+        return context["name_options"] as? [String] ?? []
+    }
+
+    var sessionFile: [String: Any]? {
+        guard let data = FileManager.default.contents(atPath: stateDirectory + "/oklah/session.json") else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    @discardableResult
+    static func tmux(_ arguments: [String]) -> (status: Int32, output: String) {
+        run("/usr/bin/env", ["tmux"] + arguments)
+    }
+
+    /// posix_spawn and waitpid: Foundation's Process waits on a run loop that a test
+    /// thread does not run, and hangs when a child (tmux) leaves a daemon behind.
+    static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-e2e-out-\(UUID().uuidString)").path
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" }.map { "\($0.key)=\($0.value)" }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        // The test runner blocks some signals; the child must start with none blocked.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, executable, &actions, &attributes, argv, envp) == 0 else { return (-1, "cannot run \(executable)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+        let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+        return (exitCode, String(decoding: data, as: UTF8.self))
+    }
+}
