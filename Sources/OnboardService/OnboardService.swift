@@ -87,7 +87,7 @@ public final class OnboardService: Sendable {
         }
     }
 
-    /// Revokes every token of the user behind this refresh token.
+    /// Revokes every session of a user (their refresh and access tokens).
     public func revokeSessions(userID: String) async throws {
         let now = clock.now()
         try await write { db in
@@ -108,18 +108,17 @@ public final class OnboardService: Sendable {
     // MARK: Internals
 
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await database.write(body)
-        } catch let error as ServiceError {
-            throw error
-        } catch {
-            throw ServiceError(.serverError, "The service's database failed: \(error)")
-        }
+        try await translatingErrors { try await database.write(body) }
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await translatingErrors { try await database.read(body) }
+    }
+
+    /// Service errors pass through; anything the database throws becomes a server error.
+    private func translatingErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            return try await database.read(body)
+            return try await body()
         } catch let error as ServiceError {
             throw error
         } catch {
