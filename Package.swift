@@ -6,12 +6,19 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "onboard", targets: ["onboard"]),
+        .executable(name: "onboard-server", targets: ["onboard-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         // C: the only place that includes ncurses.h (wide-character build).
@@ -35,10 +42,38 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ]
         ),
         // The one protocol the runtime calls, its transports and fault injection.
-        .target(name: "ServiceClient", dependencies: ["OnboardService"]),
+        .target(
+            name: "ServiceClient",
+            dependencies: [
+                "OnboardService",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // HTTP routes around OnboardService: the remote service's behaviour is the mock's.
+        .target(
+            name: "OnboardServer",
+            dependencies: [
+                "OnboardService",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "onboard-server",
+            dependencies: [
+                "OnboardServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Pure rendering to a Frame of cells; themes; key map. No ncurses.
         .target(
             name: "TerminalUI",
@@ -66,7 +101,16 @@ let package = Package(
             name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable"], exclude: ["__Snapshots__"]),
         .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceClient", "FlowEngine"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CursesShim", "TerminalUI"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["onboard"]),
+        .testTarget(
+            name: "ContractTests",
+            dependencies: [
+                "ServiceClient", "OnboardServer", "OnboardService",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(name: "EndToEndTests", dependencies: ["onboard", "onboard-server"]),
     ],
     swiftLanguageModes: [.v6]
 )

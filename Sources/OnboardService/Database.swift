@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Opens the service's SQLite file and brings its schema up to date.
@@ -51,6 +52,42 @@ public enum ServiceDatabase {
                 );
                 """)
         }
+        migrator.registerMigration("v2: signed access tokens, rotation families, accounts, outbox") { db in
+            try db.execute(sql: """
+                DROP TABLE access_tokens;
+                CREATE TABLE service_keys (
+                    name TEXT PRIMARY KEY,
+                    secret BLOB NOT NULL
+                );
+                ALTER TABLE refresh_tokens ADD COLUMN family_id TEXT NOT NULL DEFAULT '';
+                ALTER TABLE refresh_tokens ADD COLUMN rotated_at INTEGER;
+                CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id);
+                ALTER TABLE users ADD COLUMN email TEXT;
+                ALTER TABLE users ADD COLUMN password_hash TEXT;
+                ALTER TABLE users ADD COLUMN name TEXT;
+                CREATE UNIQUE INDEX users_email ON users(email);
+                CREATE TABLE outbox (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL,
+                    destination TEXT NOT NULL,
+                    code TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
+    }
+
+    /// The secret access tokens are signed with, made once per database.
+    static func signingSecret(in queue: DatabaseQueue) throws -> [UInt8] {
+        try queue.write { db in
+            var generator = SystemRandomNumberGenerator()
+            let fresh = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            try db.execute(
+                sql: "INSERT INTO service_keys (name, secret) VALUES ('access', ?) ON CONFLICT DO NOTHING",
+                arguments: [Data(fresh)])
+            let stored = try Data.fetchOne(db, sql: "SELECT secret FROM service_keys WHERE name = 'access'")
+            return [UInt8](stored ?? Data(fresh))
+        }
     }
 }

@@ -9,17 +9,40 @@ public struct IssuedSession: Equatable, Sendable, Codable {
     public var isAnonymous: Bool
     public var createdAt: Int64
     public var issuedAt: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id", accessToken = "access_token", accessExpiresAt = "access_expires_at"
+        case refreshToken = "refresh_token", refreshExpiresAt = "refresh_expires_at"
+        case isAnonymous = "is_anonymous", createdAt = "created_at", issuedAt = "issued_at"
+    }
 }
 
 /// An anonymous sign-in: the session and three names to choose from (BR-ONB-004).
 public struct AnonymousSignIn: Equatable, Sendable, Codable {
     public var session: IssuedSession
     public var nameOptions: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case session, nameOptions = "name_options"
+    }
 }
 
 public struct Profile: Equatable, Sendable, Codable {
     public var userID: String
     public var displayName: String?
+    public var email: String?
+    public var isAnonymous: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id", displayName = "display_name", email, isAnonymous = "is_anonymous"
+    }
+
+    public init(userID: String, displayName: String?, email: String? = nil, isAnonymous: Bool) {
+        self.userID = userID
+        self.displayName = displayName
+        self.email = email
+        self.isAnonymous = isAnonymous
+    }
 }
 
 /// How long a flow's tokens live, in seconds; nil refresh lifetime never expires.
@@ -34,6 +57,9 @@ public struct TokenPolicy: Equatable, Sendable, Codable {
 
     /// Anonymous guests: access 24 h, refresh never expires, so a guest is never orphaned.
     public static let anonymous = TokenPolicy(accessLifetime: 24 * 3600, refreshLifetime: nil)
+    /// Named accounts: access 24 h, refresh 30 days, renewed with each use (so a user is
+    /// logged out after 30 days unused).
+    public static let named = TokenPolicy(accessLifetime: 24 * 3600, refreshLifetime: 30 * 86_400)
 }
 
 /// The service's time source. The offset lets QA run "as if later" to expire tokens.
@@ -56,6 +82,25 @@ public struct SystemClock: ServiceClock {
     }
 }
 
+/// A clock QA can move while the service runs (`onboard-server --dev`).
+public final class AdjustableClock: ServiceClock {
+    private let offset: Mutex<Int64>
+
+    public init(offset: Int64 = 0) {
+        self.offset = Mutex(offset)
+    }
+
+    public var offsetSeconds: Int64 {
+        get { offset.withLock { $0 } }
+        set { offset.withLock { $0 = newValue } }
+    }
+
+    public func now() -> Int64 {
+        SystemClock(offset: offsetSeconds).now()
+    }
+}
+
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -17,6 +17,10 @@ public struct ServiceError: Error, Equatable, Sendable, Codable, CustomStringCon
     /// Seconds to wait before trying again (rate limits).
     public var retryAfter: Int?
 
+    enum CodingKeys: String, CodingKey {
+        case code, message, retryAfter = "retry_after"
+    }
+
     public init(_ code: Code, _ message: String, retryAfter: Int? = nil) {
         self.code = code
         self.message = message

@@ -84,8 +84,19 @@ final class Launcher {
         return (ending, runner.currentState)
     }
 
-    /// The embedded mock over its SQLite file, with the QA faults wrapped around it.
+    /// The embedded mock over its SQLite file, or an onboard-server over HTTP; the QA
+    /// faults wrap whichever it is.
     func makeService(for flow: Flow, stateFolder: String, offset: Int64) throws -> any AuthService {
+        let base: any AuthService
+        if options.serviceName == "mock" {
+            base = try makeMock(for: flow, stateFolder: stateFolder, offset: offset)
+        } else {
+            base = try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: options.caCertificate.map { [$0] } ?? [])
+        }
+        return options.faults.isEmpty ? base : FaultInjectingService(wrapping: base, faults: options.faults)
+    }
+
+    private func makeMock(for flow: Flow, stateFolder: String, offset: Int64) throws -> InProcessTransport {
         let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
         try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
         let database: ServiceDatabase.Queue
@@ -98,10 +109,9 @@ final class Launcher {
             database = try ServiceDatabase.open(path: path)
         }
         let policy = TokenPolicy(accessLifetime: flow.tokens.accessLifetime, refreshLifetime: flow.tokens.refreshLifetime)
-        let mock = InProcessTransport(
-            service: OnboardService(database: database, clock: SystemClock(offset: offset)),
+        return InProcessTransport(
+            service: try OnboardService(database: database, clock: SystemClock(offset: offset)),
             policies: [flow.id: policy])
-        return options.faults.isEmpty ? mock : FaultInjectingService(wrapping: mock, faults: options.faults)
     }
 
     /// Exits as the ending asks: 0 for a quit, 128 + N for signal N.

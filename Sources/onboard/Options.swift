@@ -8,8 +8,14 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("state-dir"), help: "Folder for sessions, progress and analytics (default: $ONBOARD_STATE_DIR, else $XDG_STATE_HOME/onboard).")
     var stateDirectory: String?
 
-    @Option(help: "The service: 'mock' (the embedded mock, default).")
+    @Option(help: "The service: 'mock' (the embedded mock, default) or an onboard-server address like http://127.0.0.1:8080 (also ONBOARD_SERVICE).")
     var service: String?
+
+    @Flag(help: "Allow plain http:// to a host other than this machine (passwords and tokens travel unencrypted).")
+    var insecure = false
+
+    @Option(name: .customLong("ca-cert"), help: "Trust this PEM certificate for https:// (a self-signed onboard-server).")
+    var caCertificate: String?
 
     @Option(name: .customLong("mock-db"), help: "The embedded mock's SQLite file (default: mock.sqlite in the state folder). Two terminals with different state folders can share one.")
     var mockDatabase: String?
@@ -46,11 +52,19 @@ struct RunOptions: ParsableArguments {
         return seconds
     }
 
+    /// `mock`, or the address of an onboard-server.
+    var serviceName: String {
+        service ?? ProcessInfo.processInfo.environment["ONBOARD_SERVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "mock"
+    }
+
     func validate() throws {
         _ = try clockOffsetSeconds()
-        let serviceName = service ?? ProcessInfo.processInfo.environment["ONBOARD_SERVICE"] ?? "mock"
         if serviceName != "mock" {
-            throw ValidationError("--service '\(serviceName)': only the embedded mock ('mock') is available in this build")
+            do {
+                _ = try HTTPTransport(base: serviceName, insecure: insecure, trustRoots: caCertificate.map { [$0] } ?? [])
+            } catch {
+                throw ValidationError("--service: \(error)")
+            }
         }
     }
 }

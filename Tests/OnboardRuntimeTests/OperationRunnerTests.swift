@@ -15,11 +15,16 @@ struct Misbehaving: AuthService {
     func chooseName(accessToken: String, name: String) async throws -> Profile { throw CancellationError() }
     func refresh(refreshToken: String) async throws -> IssuedSession { throw CancellationError() }
     func motivation(accessToken: String) async throws -> String { throw CancellationError() }
+    func profile(accessToken: String) async throws -> Profile { throw CancellationError() }
+    func register(flow: String, name: String, email: String, password: String) async throws -> IssuedSession { throw CancellationError() }
+    func login(flow: String, email: String, password: String) async throws -> IssuedSession { throw CancellationError() }
+    func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession { throw CancellationError() }
+    func logout(refreshToken: String) async throws { throw CancellationError() }
 }
 
 @Suite struct OperationRunnerTests {
     func mock() throws -> InProcessTransport {
-        InProcessTransport(service: OnboardService(database: try ServiceDatabase.inMemory()))
+        InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory()))
     }
 
     @Test func signInFillsTheSessionAndTheNames() async throws {

@@ -1,0 +1,17 @@
+import Hummingbird
+import NIOCore
+
+/// Per-request context: the client's address (for per-address rate limits) and a small
+/// body limit (a huge body is refused with 413 before it is read).
+public struct APIContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let clientAddress: String
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    /// Every request of the API is small JSON.
+    public var maxUploadSize: Int { 64 * 1024 }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import OnboardService
+
+/// Every failure leaves the server as one JSON envelope, `{code, message, retry_after?}`,
+/// with a stable code: service errors, malformed or oversized bodies, unknown routes.
+/// Anything unexpected is logged and answered as `server_error`, never a crash.
+struct ErrorEnvelopeMiddleware: RouterMiddleware {
+    typealias Context = APIContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as ServiceError {
+            return Self.response(for: error)
+        } catch let error as HTTPError {
+            return Self.response(for: Self.translate(error))
+        } catch let error as any HTTPResponseError {
+            return Self.response(for: ServiceError(.invalidInput, "The request was not accepted (HTTP \(error.status.code))."), status: error.status)
+        } catch is DecodingError {
+            return Self.response(for: ServiceError(.invalidInput, "The request body is not the JSON this endpoint expects."))
+        } catch {
+            context.logger.error("unexpected error", metadata: ["error": "\(type(of: error))"])
+            return Self.response(for: ServiceError(.serverError, "The service failed unexpectedly."))
+        }
+    }
+
+    static func translate(_ error: HTTPError) -> ServiceError {
+        switch error.status {
+        case .notFound: ServiceError(.notFound, "There is no such endpoint.")
+        case .contentTooLarge: ServiceError(.invalidInput, "The request body is too large.")
+        case .methodNotAllowed: ServiceError(.notFound, "That method is not allowed here.")
+        case .unauthorized: ServiceError.sessionRejected
+        default: ServiceError(.invalidInput, error.body ?? "The request is not valid.")
+        }
+    }
+
+    static func status(for code: ServiceError.Code) -> HTTPResponse.Status {
+        switch code {
+        case .invalidInput: .badRequest
+        case .unauthorized: .unauthorized
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .rateLimited: .tooManyRequests
+        case .network: .serviceUnavailable
+        case .timeout: .gatewayTimeout
+        case .serverError, .badResponse: .internalServerError
+        }
+    }
+
+    static func response(for error: ServiceError, status: HTTPResponse.Status? = nil) -> Response {
+        let body = (try? JSONEncoder().encode(error)) ?? Data("{\"code\":\"server_error\",\"message\":\"\"}".utf8)
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        let chosen = error.code == .invalidInput && status != nil ? status! : Self.status(for: error.code)
+        return Response(status: chosen, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Hummingbird
+import OnboardService
+
+/// `/api/v1`: the HTTP face of `OnboardService`. Handlers only decode, call and encode;
+/// the behaviour is the service's, the same the embedded mock runs.
+struct Routes {
+    let service: OnboardService
+    let clock: AdjustableClock
+    let faults: ServerFaults
+    let dev: Bool
+    let openAPI: Data
+
+    func register(on router: Router<APIContext>) {
+        let api = router.group("api/v1")
+        api.get("health") { _, _ in JSONReply(["status": "ok"]) }
+        api.get("openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: openAPI)))
+        }
+
+        api.post("auth/anonymous") { request, context in
+            let body = try await request.decode(as: FlowRequest.self, context: context)
+            return JSONReply(try await service.signInAnonymously(policy: Self.anonymousPolicy(body.flow), client: context.clientAddress))
+        }
+        api.post("auth/register") { request, context in
+            let body = try await request.decode(as: RegisterRequest.self, context: context)
+            return JSONReply(try await service.register(name: body.name, email: body.email, password: body.password, policy: .named, client: context.clientAddress))
+        }
+        api.post("auth/login") { request, context in
+            let body = try await request.decode(as: LoginRequest.self, context: context)
+            return JSONReply(try await service.login(email: body.email, password: body.password, policy: .named, client: context.clientAddress))
+        }
+        api.post("auth/link-email") { request, context in
+            let body = try await request.decode(as: LoginRequest.self, context: context)
+            return JSONReply(try await service.linkEmail(accessToken: try Self.bearer(request), email: body.email, password: body.password, policy: .named))
+        }
+        api.post("auth/refresh") { request, context in
+            let body = try await request.decode(as: RefreshRequest.self, context: context)
+            return JSONReply(try await service.refresh(refreshToken: body.refreshToken))
+        }
+        api.post("auth/logout") { request, context in
+            let body = try await request.decode(as: RefreshRequest.self, context: context)
+            try await service.logout(refreshToken: body.refreshToken)
+            return JSONReply(EmptyReply())
+        }
+        api.get("user/profile") { request, _ in
+            JSONReply(try await service.profile(accessToken: try Self.bearer(request)))
+        }
+        api.post("user/name") { request, context in
+            let body = try await request.decode(as: NameRequest.self, context: context)
+            return JSONReply(try await service.chooseName(accessToken: try Self.bearer(request), name: body.name))
+        }
+        api.get("content/motivation") { request, _ in
+            JSONReply(["message": try await service.motivation(accessToken: try Self.bearer(request))])
+        }
+
+        guard dev else { return }
+        // QA controls: off unless the server runs with --dev.
+        api.get("dev/outbox") { _, _ in JSONReply(try await service.outbox()) }
+        api.post("dev/reset") { _, _ in
+            try await service.reset()
+            faults.set([])
+            clock.offsetSeconds = 0
+            return JSONReply(EmptyReply())
+        }
+        api.post("dev/clock") { request, context in
+            let body = try await request.decode(as: ClockRequest.self, context: context)
+            clock.offsetSeconds = body.offsetSeconds
+            return JSONReply(["offset_seconds": body.offsetSeconds])
+        }
+        api.post("dev/faults") { request, context in
+            let body = try await request.decode(as: FaultsRequest.self, context: context)
+            var parsed: [Fault] = []
+            for name in body.faults {
+                guard let fault = Fault(argument: name) else {
+                    throw ServiceError(.invalidInput, "Unknown fault '\(name)'; known: \(Fault.kinds.joined(separator: ", ")).")
+                }
+                parsed.append(fault)
+            }
+            faults.set(parsed)
+            return JSONReply(["faults": parsed.map(\.description)])
+        }
+    }
+
+    /// Lifetimes are the server's to decide: guests of every flow keep a refresh token
+    /// that never expires, so a permanent guest is never orphaned.
+    static func anonymousPolicy(_ flow: String?) -> TokenPolicy { .anonymous }
+
+    static func bearer(_ request: Request) throws -> String {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count > 7 else {
+            throw ServiceError(.unauthorized, "This needs a signed-in session (an Authorization: Bearer token).")
+        }
+        return String(header.dropFirst(7))
+    }
+}
+
+// MARK: Bodies
+
+struct FlowRequest: Decodable { var flow: String? }
+struct NameRequest: Decodable { var name: String }
+struct RegisterRequest: Decodable { var flow: String?; var name: String; var email: String; var password: String }
+struct LoginRequest: Decodable { var flow: String?; var email: String; var password: String }
+struct RefreshRequest: Decodable {
+    var refreshToken: String
+    enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
+}
+struct ClockRequest: Decodable {
+    var offsetSeconds: Int64
+    enum CodingKeys: String, CodingKey { case offsetSeconds = "offset_seconds" }
+}
+struct FaultsRequest: Decodable { var faults: [String] }
+struct EmptyReply: Encodable {}
+
+/// Any Encodable as a JSON response.
+struct JSONReply<Value: Encodable>: ResponseGenerator {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let data = try JSONEncoder().encode(value)
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

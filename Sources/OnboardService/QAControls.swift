@@ -1,0 +1,42 @@
+import GRDB
+
+/// A code the service sent (an SMS or an invite), kept for QA in plain text.
+public struct OutboxEntry: Equatable, Sendable, Codable {
+    public var kind: String
+    public var destination: String
+    public var code: String
+    public var createdAt: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case kind, destination, code, createdAt = "created_at"
+    }
+}
+
+/// QA controls, on the embedded mock and on `onboard-server --dev`: read the outbox of
+/// codes, reset everything.
+extension OnboardService {
+    public func outbox() async throws -> [OutboxEntry] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT kind, destination, code, created_at FROM outbox ORDER BY id").map { row in
+                OutboxEntry(kind: row["kind"], destination: row["destination"], code: row["code"], createdAt: row["created_at"])
+            }
+        }
+    }
+
+    /// Deletes every account, token, name and code; keeps the signing secret.
+    public func reset() async throws {
+        try await write { db in
+            for table in ["refresh_tokens", "name_offers", "outbox", "users"] {
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
+        }
+        limiter.reset()
+    }
+
+    func recordOutbox(kind: String, destination: String, code: String, in db: Database, now: Int64) throws {
+        guard settings.keepsOutbox else { return }
+        try db.execute(
+            sql: "INSERT INTO outbox (kind, destination, code, created_at) VALUES (?, ?, ?, ?)",
+            arguments: [kind, destination, code, now])
+    }
+}

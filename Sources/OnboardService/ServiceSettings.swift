@@ -1,0 +1,28 @@
+/// Tunable rules of the service, with documented defaults. Demo hosts and load tests send
+/// many users from one address, so every threshold can be changed.
+public struct ServiceSettings: Sendable, Equatable {
+    /// bcrypt cost: 10 is OWASP's floor and about 60 ms a hash on a 2-core machine.
+    public var bcryptCost = 10
+    /// Seconds a rotated refresh token still works, so a lost reply or two terminals
+    /// sharing a session never log the user out. Reuse after this revokes the family.
+    public var refreshGrace: Int64 = 10
+    /// Sign-in attempts (anonymous, register, login) per client address.
+    public var signInPerAddress = RateLimit(limit: 60, window: 60)
+    /// Failed logins per account (email), against password guessing.
+    public var loginFailuresPerAccount = RateLimit(limit: 10, window: 900)
+    /// Whether codes are also kept in plain text in the outbox (the mock and `--dev`).
+    public var keepsOutbox = true
+
+    public init() {}
+}
+
+/// At most `limit` events per `window` seconds.
+public struct RateLimit: Sendable, Equatable, Codable {
+    public var limit: Int
+    public var window: Int64
+
+    public init(limit: Int, window: Int64) {
+        self.limit = limit
+        self.window = window
+    }
+}

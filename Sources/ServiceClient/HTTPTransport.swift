@@ -1,0 +1,172 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOFoundationCompat
+import NIOSSL
+
+/// The remote service over HTTP(S): `onboard-server`'s `/api/v1`. An unreachable or
+/// silent server becomes `network` or `timeout` within seconds; anything that is not
+/// the API's JSON becomes `bad_response`, never a crash.
+public final class HTTPTransport: AuthService {
+    public let baseURL: String
+    private let client: HTTPClient
+    private let ownsClient: Bool
+    private let deadline: TimeAmount
+    /// Largest response body read; a bigger one is a bad response.
+    static let maximumResponse = 1 << 20
+
+    public struct AddressError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// `base` is `http(s)://host:port`. Plain HTTP to anything but this machine is
+    /// refused unless `insecure`: passwords and tokens would cross the network in clear.
+    public init(base: String, insecure: Bool = false, trustRoots: [String] = [], timeout: Duration = .seconds(10)) throws {
+        guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), let host = url.host, ["http", "https"].contains(scheme) else {
+            throw AddressError(description: "'\(base)' is not a service address like http://127.0.0.1:8080 or https://example.org")
+        }
+        if scheme == "http", !insecure, !Self.isLoopback(host) {
+            throw AddressError(description: "plain http:// to \(host) would send passwords and tokens unencrypted; use https://, or --insecure if you accept that")
+        }
+        baseURL = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let seconds = Int64(timeout.components.seconds)
+        deadline = .seconds(max(1, seconds))
+        if trustRoots.isEmpty {
+            var configuration = HTTPClient.Configuration()
+            configuration.timeout = .init(connect: .seconds(3), read: .seconds(max(1, seconds)))
+            client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        } else {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .certificates(try trustRoots.flatMap { try NIOSSLCertificate.fromPEMFile($0) })
+            var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+            configuration.timeout = .init(connect: .seconds(3), read: .seconds(max(1, seconds)))
+            client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        }
+        ownsClient = true
+    }
+
+    deinit {
+        if ownsClient { try? client.syncShutdown() }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    }
+
+    // MARK: Operations
+
+    public func health() async throws -> String {
+        let reply: Health = try await send(.GET, "/health")
+        return reply.status
+    }
+
+    public func signInAnonymously(flow: String) async throws -> AnonymousSignIn {
+        try await send(.POST, "/auth/anonymous", body: ["flow": flow])
+    }
+
+    public func chooseName(accessToken: String, name: String) async throws -> Profile {
+        try await send(.POST, "/user/name", body: ["name": name], bearer: accessToken)
+    }
+
+    public func profile(accessToken: String) async throws -> Profile {
+        try await send(.GET, "/user/profile", bearer: accessToken)
+    }
+
+    public func register(flow: String, name: String, email: String, password: String) async throws -> IssuedSession {
+        try await send(.POST, "/auth/register", body: ["flow": flow, "name": name, "email": email, "password": password])
+    }
+
+    public func login(flow: String, email: String, password: String) async throws -> IssuedSession {
+        try await send(.POST, "/auth/login", body: ["flow": flow, "email": email, "password": password])
+    }
+
+    public func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession {
+        try await send(.POST, "/auth/link-email", body: ["flow": flow, "email": email, "password": password], bearer: accessToken)
+    }
+
+    public func refresh(refreshToken: String) async throws -> IssuedSession {
+        try await send(.POST, "/auth/refresh", body: ["refresh_token": refreshToken])
+    }
+
+    public func logout(refreshToken: String) async throws {
+        let _: Empty = try await send(.POST, "/auth/logout", body: ["refresh_token": refreshToken])
+    }
+
+    public func motivation(accessToken: String) async throws -> String {
+        let reply: Message = try await send(.GET, "/content/motivation", bearer: accessToken)
+        return reply.message
+    }
+
+    // MARK: QA controls (`onboard-server --dev`)
+
+    public func outbox() async throws -> [OutboxEntry] {
+        try await send(.GET, "/dev/outbox")
+    }
+
+    public func reset() async throws {
+        let _: Empty = try await send(.POST, "/dev/reset")
+    }
+
+    public func setClockOffset(seconds: Int64) async throws {
+        let _: Empty = try await send(.POST, "/dev/clock", body: ["offset_seconds": seconds])
+    }
+
+    public func setFaults(_ faults: [Fault]) async throws {
+        let _: Empty = try await send(.POST, "/dev/faults", body: ["faults": faults.map(\.description)])
+    }
+
+    // MARK: The wire
+
+    struct Health: Decodable { var status: String }
+    struct Message: Decodable { var message: String }
+    struct Empty: Decodable {}
+
+    private func send<Reply: Decodable>(
+        _ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)? = nil, bearer: String? = nil
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: baseURL + "/api/v1" + path)
+        request.method = method
+        request.headers.add(name: "Accept", value: "application/json")
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        }
+        let response: HTTPClientResponse
+        var data: ByteBuffer
+        do {
+            response = try await client.execute(request, timeout: deadline)
+            data = try await response.body.collect(upTo: Self.maximumResponse)
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+            throw ServiceError(.timeout, "The service at \(baseURL) did not answer in time.")
+        } catch let error as NIOTooManyBytesError {
+            throw ServiceError(.badResponse, "The service at \(baseURL) sent a reply too large to read (\(error)).")
+        } catch {
+            throw ServiceError(.network, "Cannot reach the service at \(baseURL) (\(error)).")
+        }
+        let bytes = data.readData(length: data.readableBytes) ?? Data()
+        guard (200..<300).contains(response.status.code) else {
+            throw Self.failure(status: response.status, body: bytes, base: baseURL)
+        }
+        if Reply.self == Empty.self { return Empty() as! Reply }
+        do {
+            return try JSONDecoder().decode(Reply.self, from: bytes)
+        } catch {
+            throw ServiceError(.badResponse, "The service at \(baseURL) answered with something Onboard cannot read (HTTP \(response.status.code)).")
+        }
+    }
+
+    /// The API's error envelope, or a code from the status when there is none.
+    static func failure(status: HTTPResponseStatus, body: Data, base: String) -> ServiceError {
+        if let envelope = try? JSONDecoder().decode(ServiceError.self, from: body) { return envelope }
+        switch status.code {
+        case 401, 403: return ServiceError.sessionRejected
+        case 429: return ServiceError(.rateLimited, "Too many attempts. Please wait and try again.")
+        case 502, 503, 504: return ServiceError(.network, "The service at \(base) is unavailable (HTTP \(status.code)).")
+        case 500..<600: return ServiceError(.serverError, "The service at \(base) failed (HTTP \(status.code)).")
+        default: return ServiceError(.badResponse, "The service at \(base) answered HTTP \(status.code) without an explanation.")
+        }
+    }
+}

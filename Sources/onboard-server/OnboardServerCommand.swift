@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import OnboardServer
+import OnboardService
+
+@main
+struct OnboardServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "onboard-server",
+        abstract: "The Onboard auth service over HTTP(S): the same behaviour as the embedded mock.",
+        discussion: """
+            API under /api/v1 (JSON, errors as {code, message, retry_after?}); the OpenAPI
+            document is served at /api/v1/openapi.yaml. SIGTERM or Ctrl-C finishes the
+            requests in flight, then stops.
+            """)
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free one (printed on start).")
+    var port = 8080
+
+    @Option(help: "SQLite database file (created if missing).")
+    var db = "onboard-server.sqlite"
+
+    @Flag(help: "Enable the QA endpoints under /api/v1/dev: outbox, reset, clock, faults.")
+    var dev = false
+
+    @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve HTTPS.")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert.")
+    var tlsKey: String?
+
+    @Option(name: .customLong("bcrypt-cost"), help: "bcrypt cost for passwords (10 to 14).")
+    var bcryptCost = 10
+
+    @Option(name: .customLong("sign-in-limit"), help: "Sign-in attempts allowed per client address per minute.")
+    var signInLimit = 60
+
+    @Option(name: .customLong("login-failure-limit"), help: "Failed logins allowed per account per 15 minutes.")
+    var loginFailureLimit = 10
+
+    func validate() throws {
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together")
+        }
+        if !(10...14).contains(bcryptCost) { throw ValidationError("--bcrypt-cost must be between 10 and 14") }
+    }
+
+    func run() async throws {
+        var configuration = ServerConfiguration(databasePath: db)
+        configuration.host = host
+        configuration.port = port
+        configuration.dev = dev
+        configuration.tlsCertificate = tlsCertificate
+        configuration.tlsKey = tlsKey
+        configuration.settings.bcryptCost = bcryptCost
+        configuration.settings.signInPerAddress = RateLimit(limit: signInLimit, window: 60)
+        configuration.settings.loginFailuresPerAccount = RateLimit(limit: loginFailureLimit, window: 900)
+        let scheme = tlsCertificate == nil ? "http" : "https"
+        let host = self.host
+        let devNote = dev ? " (dev)" : ""
+        var logger = Logger(label: "onboard-server")
+        logger.logLevel = .info
+        let application = try OnboardServer.application(configuration, logger: logger) { port in
+            // Tests and scripts read this line for the port.
+            FileHandle.standardOutput.write(Data("onboard-server listening on \(scheme)://\(host):\(port)\(devNote)\n".utf8))
+        }
+        try await application.runService()
+    }
+}

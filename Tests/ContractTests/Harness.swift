@@ -1,0 +1,85 @@
+import Foundation
+import Logging
+import OnboardServer
+import OnboardService
+import ServiceClient
+
+/// Settings both transports run with in the contract tests: fast hashing, low limits.
+let contractSettings: ServiceSettings = {
+    var settings = ServiceSettings()
+    settings.bcryptCost = 4
+    settings.loginFailuresPerAccount = RateLimit(limit: 3, window: 900)
+    return settings
+}()
+
+func temporaryPath(_ name: String) -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-contract-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.appendingPathComponent(name).path
+}
+
+/// A real onboard-server on a free loopback port, in this process.
+final class RunningServer: Sendable {
+    let port: Int
+    private let task: Task<Void, any Error>
+
+    private init(port: Int, task: Task<Void, any Error>) {
+        self.port = port
+        self.task = task
+    }
+
+    static func start(dev: Bool = true, settings: ServiceSettings = contractSettings, tls: (certificate: String, key: String)? = nil) async throws -> RunningServer {
+        var configuration = ServerConfiguration(databasePath: temporaryPath("server.sqlite"))
+        configuration.port = 0
+        configuration.dev = dev
+        configuration.settings = settings
+        configuration.tlsCertificate = tls?.certificate
+        configuration.tlsKey = tls?.key
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "contract-server")
+        logger.logLevel = .critical
+        let application = try OnboardServer.application(configuration, logger: logger) { port in continuation.yield(port) }
+        let task = Task { try await application.runService(gracefulShutdownSignals: []) }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw ServiceError(.network, "the server did not start") }
+        return RunningServer(port: port, task: task)
+    }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    func stop() {
+        task.cancel()
+    }
+}
+
+/// One transport under test, with the QA control the contract needs: moving the
+/// service's clock.
+struct Subject {
+    let service: any AuthService
+    let advanceClock: @Sendable (Int64) async throws -> Void
+    let server: RunningServer?
+
+    static func make(_ kind: String) async throws -> Subject {
+        switch kind {
+        case "in-process":
+            let clock = AdjustableClock()
+            let service = try OnboardService(database: ServiceDatabase.open(path: temporaryPath("mock.sqlite")), clock: clock, settings: contractSettings)
+            return Subject(service: InProcessTransport(service: service), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
+        default:
+            let server = try await RunningServer.start()
+            let transport = try HTTPTransport(base: server.base)
+            let offset = Offset()
+            return Subject(service: transport, advanceClock: { seconds in
+                try await transport.setClockOffset(seconds: offset.add(seconds))
+            }, server: server)
+        }
+    }
+}
+
+/// The server's clock offset as the test has set it.
+final class Offset: Sendable {
+    private let value = Mutex<Int64>(0)
+    func add(_ seconds: Int64) -> Int64 { value.withLock { $0 += seconds; return $0 } }
+}
+
+import Synchronization

@@ -1,0 +1,213 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import OnboardServer
+import OnboardService
+import ServiceClient
+import Testing
+
+/// The server's edges: bad input gets a 4xx with the error envelope, never a 5xx or a
+/// crash; QA endpoints exist only with --dev; the client turns bad servers into codes.
+@Suite struct ServerBoundaryTests {
+    struct Reply {
+        var status: Int
+        var headers: [String: String]
+        var body: [String: Any]
+    }
+
+    func raw(_ server: RunningServer, _ method: HTTPMethod, _ path: String, body: Data? = nil, contentType: String = "application/json") async throws -> Reply {
+        var request = HTTPClientRequest(url: server.base + path)
+        request.method = method
+        if let body {
+            request.headers.add(name: "Content-Type", value: contentType)
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        var buffer = try await response.body.collect(upTo: 1 << 20)
+        let data = buffer.readData(length: buffer.readableBytes) ?? Data()
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        var headers: [String: String] = [:]
+        for header in response.headers { headers[header.name.lowercased()] = header.value }
+        return Reply(status: Int(response.status.code), headers: headers, body: object)
+    }
+
+    @Test func malformedJSONWrongTypesAndUnknownRoutesGetTheEnvelope() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        let malformed = try await raw(server, .POST, "/api/v1/auth/login", body: Data("{\"email\": ".utf8))
+        #expect(malformed.status == 400)
+        #expect(malformed.body["code"] as? String == "invalid_input")
+        let wrongTypes = try await raw(server, .POST, "/api/v1/auth/login", body: Data("{\"email\": 5, \"password\": []}".utf8))
+        #expect(wrongTypes.status == 400)
+        #expect(wrongTypes.body["code"] as? String == "invalid_input")
+        let unknown = try await raw(server, .GET, "/api/v1/no/such/thing")
+        #expect(unknown.status == 404)
+        #expect(unknown.body["code"] as? String == "not_found")
+        let noToken = try await raw(server, .GET, "/api/v1/user/profile")
+        #expect(noToken.status == 401)
+        #expect(noToken.body["code"] as? String == "unauthorized")
+    }
+
+    @Test func aHugeBodyIsRefusedNotRead() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        let huge = Data("{\"email\":\"".utf8) + Data(repeating: 0x61, count: 2 << 20) + Data("\"}".utf8)
+        let reply = try await raw(server, .POST, "/api/v1/auth/login", body: huge)
+        #expect((400..<500).contains(reply.status))
+        #expect(reply.body["code"] as? String == "invalid_input")
+    }
+
+    @Test func rateLimitedAnswersCarryRetryAfter() async throws {
+        var settings = contractSettings
+        settings.signInPerAddress = RateLimit(limit: 2, window: 60)
+        let server = try await RunningServer.start(settings: settings)
+        defer { server.stop() }
+        for _ in 0..<2 { _ = try await raw(server, .POST, "/api/v1/auth/anonymous", body: Data("{}".utf8)) }
+        let limited = try await raw(server, .POST, "/api/v1/auth/anonymous", body: Data("{}".utf8))
+        #expect(limited.status == 429)
+        #expect(limited.body["code"] as? String == "rate_limited")
+        #expect(Int(limited.headers["retry-after"] ?? "") ?? 0 > 0)
+        #expect(limited.body["retry_after"] as? Int == Int(limited.headers["retry-after"] ?? ""))
+    }
+
+    @Test func qaEndpointsExistOnlyWithDev() async throws {
+        let production = try await RunningServer.start(dev: false)
+        defer { production.stop() }
+        #expect(try await raw(production, .GET, "/api/v1/dev/outbox").status == 404)
+        #expect(try await raw(production, .POST, "/api/v1/dev/reset").status == 404)
+        let dev = try await RunningServer.start(dev: true)
+        defer { dev.stop() }
+        #expect(try await raw(dev, .GET, "/api/v1/dev/outbox").status == 200)
+    }
+
+    @Test func injectedServerFaultsReachTheClientAsTheirCodes() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        let client = try HTTPTransport(base: server.base)
+        let expectations: [(Fault, ServiceError.Code)] = [(.network, .network), (.serverError, .serverError), (.rateLimit, .rateLimited)]
+        for (fault, code) in expectations {
+            try await client.setFaults([fault])
+            do {
+                _ = try await client.signInAnonymously(flow: "oklah")
+                Issue.record("\(fault) did not fail the call")
+            } catch let error as ServiceError {
+                #expect(error.code == code)
+            }
+        }
+        try await client.setFaults([.reauthFail])
+        let session = try await client.signInAnonymously(flow: "oklah").session
+        do {
+            _ = try await client.refresh(refreshToken: session.refreshToken)
+            Issue.record("reauth-fail did not reject the refresh")
+        } catch let error as ServiceError {
+            #expect(error.code == .unauthorized)
+        }
+        try await client.reset()
+        #expect(try await client.health() == "ok")
+    }
+
+    @Test func theOpenAPIDocumentNamesEveryRoute() async throws {
+        let server = try await RunningServer.start(dev: true)
+        defer { server.stop() }
+        var request = HTTPClientRequest(url: server.base + "/api/v1/openapi.yaml")
+        request.method = .GET
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        var buffer = try await response.body.collect(upTo: 1 << 20)
+        let document = buffer.readString(length: buffer.readableBytes) ?? ""
+        var documented: Set<String> = []
+        var path = ""
+        for line in document.split(separator: "\n") {
+            if line.hasPrefix("  /"), line.hasSuffix(":") { path = String(line.dropFirst(2).dropLast()) }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("    "), !line.hasPrefix("     "), ["get:", "post:", "put:", "delete:"].contains(trimmed) {
+                documented.insert("\(trimmed.dropLast().uppercased()) \(path)")
+            }
+        }
+        let served = Set(try OnboardServer.routeList(dev: true))
+        #expect(!served.isEmpty)
+        #expect(documented == served, "documented, not served: \(documented.subtracting(served).sorted()); served, not documented: \(served.subtracting(documented).sorted())")
+    }
+
+    @Test func aServerThatAnswersGarbageIsABadResponse() async throws {
+        let garbage = try await GarbageServer.start()
+        defer { garbage.stop() }
+        let client = try HTTPTransport(base: "http://127.0.0.1:\(garbage.port)")
+        do {
+            _ = try await client.health()
+            Issue.record("garbage was accepted")
+        } catch let error as ServiceError {
+            #expect(error.code == .badResponse)
+        }
+    }
+
+    @Test func aServerThatNeverAnswersTimesOut() async throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let client = try HTTPTransport(base: "http://127.0.0.1:\(silent.port)", timeout: .seconds(1))
+        do {
+            _ = try await client.health()
+            Issue.record("a silent server answered")
+        } catch let error as ServiceError {
+            #expect(error.code == .timeout || error.code == .network)
+        }
+    }
+
+    @Test func nothingListeningIsANetworkError() async throws {
+        let closed = try SilentListener()
+        let port = closed.port
+        closed.close()
+        let client = try HTTPTransport(base: "http://127.0.0.1:\(port)")
+        do {
+            _ = try await client.health()
+            Issue.record("a closed port answered")
+        } catch let error as ServiceError {
+            #expect(error.code == .network)
+        }
+    }
+
+    @Test func plainHTTPToAnotherHostIsRefusedUnlessInsecure() throws {
+        #expect(throws: HTTPTransport.AddressError.self) { _ = try HTTPTransport(base: "http://example.org:8080") }
+        _ = try HTTPTransport(base: "http://example.org:8080", insecure: true)
+        _ = try HTTPTransport(base: "https://example.org")
+        _ = try HTTPTransport(base: "http://localhost:8080")
+        _ = try HTTPTransport(base: "http://[::1]:8080")
+        #expect(throws: HTTPTransport.AddressError.self) { _ = try HTTPTransport(base: "ftp://example.org") }
+    }
+
+    @Test func httpsWorksWithASelfSignedCertificateMadeNow() async throws {
+        let folder = temporaryPath("tls")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let certificate = folder + "/cert.pem"
+        let key = folder + "/key.pem"
+        let made = run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                                            "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+        try #require(made == 0, "openssl could not make a certificate")
+        let server = try await RunningServer.start(tls: (certificate, key))
+        defer { server.stop() }
+        let client = try HTTPTransport(base: "https://localhost:\(server.port)", trustRoots: [certificate])
+        #expect(try await client.health() == "ok")
+        let untrusting = try HTTPTransport(base: "https://localhost:\(server.port)")
+        do {
+            _ = try await untrusting.health()
+            Issue.record("an untrusted certificate was accepted")
+        } catch let error as ServiceError {
+            #expect(error.code == .network)
+        }
+    }
+
+    func run(_ executable: String, _ arguments: [String]) -> Int32 {
+        var pid: pid_t = 0
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return (status >> 8) & 0xff
+    }
+}
