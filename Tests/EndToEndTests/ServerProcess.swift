@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// The real `onboard-server` binary on a free loopback port.
+final class ServerProcess {
+    let pid: pid_t
+    let port: Int
+    let outputPath: String
+
+    static var binary: String {
+        URL(fileURLWithPath: Tmux.binary).deletingLastPathComponent().appendingPathComponent("onboard-server").path
+    }
+
+    init(arguments: [String] = ["--dev"]) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-server-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        outputPath = folder + "/output.txt"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = ([Self.binary, "--port", "0", "--db", folder + "/server.sqlite"] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, Self.binary, &actions, &attributes, argv, environ) == 0 else { throw POSIXError(.ENOENT) }
+        self.pid = pid
+        // The server prints "onboard-server listening on http://127.0.0.1:PORT".
+        var found: Int?
+        for _ in 0..<400 where found == nil {
+            usleep(50_000)
+            let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            if let range = output.range(of: "listening on http://127.0.0.1:") {
+                found = Int(output[range.upperBound...].prefix { $0.isNumber })
+            }
+        }
+        guard let found else {
+            kill(pid, SIGKILL)
+            throw POSIXError(.ETIMEDOUT)
+        }
+        port = found
+    }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+
+    /// Sends SIGTERM and returns the exit status (0 after a graceful shutdown).
+    func terminate() -> Int32 {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    deinit {
+        if kill(pid, 0) == 0 { _ = terminate() }
+    }
+}
