@@ -10,11 +10,17 @@ public struct OperationRunner: Sendable {
     public let flowID: String
     /// A call that has not answered by then fails as `timeout`.
     public let timeout: Duration
+    public let clock: RuntimeClock
+    private let refresher: SessionRefresher
+    /// An access token this close to expiry (seconds) is renewed before it is used.
+    public static let renewalMargin: Int64 = 60
 
-    public init(service: any AuthService, flowID: String, timeout: Duration = .seconds(15)) {
+    public init(service: any AuthService, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(), timeout: Duration = .seconds(15)) {
         self.service = service
         self.flowID = flowID
         self.timeout = timeout
+        self.clock = clock
+        refresher = SessionRefresher(service: service, file: sessionFile)
     }
 
     public func run(_ request: CallRequest) async -> Result<CallOutput, ServiceFailure> {
@@ -22,12 +28,38 @@ public struct OperationRunner: Sendable {
             return .failure(ServiceFailure(code: "unauthorized", message: "You are not signed in."))
         }
         do {
-            let output = try await withTimeout { try await perform(request) }
+            let output = try await withTimeout { try await performRenewingFirst(request) }
             return .success(output)
         } catch let error as ServiceError {
             return .failure(ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter))
         } catch {
             return .failure(ServiceFailure(code: "server_error", message: "The service failed: \(error)"))
+        }
+    }
+
+    /// Renews a session about to expire before using it, and once more if the service
+    /// turns the token down; the renewed session goes back to the engine with the result.
+    private func performRenewingFirst(_ request: CallRequest) async throws -> CallOutput {
+        guard request.operation.needsSession, request.operation != .refreshSession, var session = request.session else {
+            return try await perform(request)
+        }
+        let now = clock.nowMilliseconds() / 1000
+        var renewed = false
+        if session.accessExpiresAt - now < Self.renewalMargin {
+            session = try await refresher.refresh(session, nowSeconds: now)
+            renewed = true
+        }
+        var current = request
+        current.session = session
+        do {
+            var output = try await perform(current)
+            if renewed { output.session = session }
+            return output
+        } catch let error as ServiceError where error.code == .unauthorized && !renewed {
+            current.session = try await refresher.refresh(session, nowSeconds: now)
+            var output = try await perform(current)
+            output.session = current.session
+            return output
         }
     }
 
@@ -45,8 +77,7 @@ public struct OperationRunner: Sendable {
             let profile = try await service.chooseName(accessToken: request.session!.accessToken, name: name)
             return CallOutput(values: ["display_name": .text(profile.displayName ?? name)])
         case .refreshSession:
-            let issued = try await service.refresh(refreshToken: request.session!.refreshToken)
-            return CallOutput(session: Session(issued))
+            return CallOutput(session: try await refresher.refresh(request.session!, nowSeconds: clock.nowMilliseconds() / 1000))
         case .motivation:
             let message = try await service.motivation(accessToken: request.session!.accessToken)
             return CallOutput(values: ["motivation": .text(message)])

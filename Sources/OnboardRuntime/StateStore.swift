@@ -6,7 +6,8 @@ import Foundation
 /// aside under a new name and reported, never deleted and never a crash.
 public final class StateStore {
     public let folder: String
-    public var sessionPath: String { folder + "/session.json" }
+    public var sessionPath: String { sessionFile.path }
+    public var sessionFile: SessionFile { SessionFile(path: folder + "/session.json") }
     public var progressPath: String { folder + "/progress.json" }
     public let analytics: AnalyticsLog
 
@@ -24,7 +25,7 @@ public final class StateStore {
     }
 
     public func save(session: Session?) throws {
-        try save(session, to: sessionPath)
+        try sessionFile.save(session)
     }
 
     public func save(progress: SavedProgress?) throws {

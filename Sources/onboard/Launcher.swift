@@ -73,7 +73,10 @@ final class Launcher {
         let runner = FlowRunner(
             engine: FlowEngine(flow: flow),
             store: StateStore(stateDirectory: stateFolder, flowID: flow.id),
-            operations: OperationRunner(service: service, flowID: flow.id),
+            operations: OperationRunner(
+                service: service, flowID: flow.id,
+                sessionFile: StateStore(stateDirectory: stateFolder, flowID: flow.id).sessionFile,
+                clock: RuntimeClock(offsetSeconds: offset)),
             clock: RuntimeClock(offsetSeconds: offset),
             renderer: Renderer(glyphs: glyphs),
             terminal: terminal,

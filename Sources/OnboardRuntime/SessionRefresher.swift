@@ -1,0 +1,44 @@
+import FlowEngine
+import ServiceClient
+
+/// Renews sessions so that two refreshes never race: one at a time within the process
+/// (callers wanting the same renewal share it), and across processes through the
+/// session file's lock — a process that finds the file already renewed by another uses
+/// that instead of spending the refresh token again.
+public actor SessionRefresher {
+    private let service: any AuthService
+    private let file: SessionFile?
+    private var inFlight: [String: Task<Session, any Error>] = [:]
+
+    public init(service: any AuthService, file: SessionFile?) {
+        self.service = service
+        self.file = file
+    }
+
+    public func refresh(_ session: Session, nowSeconds: Int64) async throws -> Session {
+        if let running = inFlight[session.refreshToken] { return try await running.value }
+        let service = self.service
+        let file = self.file
+        let task = Task<Session, any Error> {
+            guard let file else { return try await Self.renew(session, with: service) }
+            return try await file.withLock {
+                if let stored = try? file.load(), stored.userID == session.userID,
+                   stored.refreshToken != session.refreshToken, stored.accessExpiresAt > nowSeconds {
+                    return stored // another process renewed it meanwhile
+                }
+                let renewed = try await Self.renew(session, with: service)
+                try file.save(renewed)
+                return renewed
+            }
+        }
+        inFlight[session.refreshToken] = task
+        defer { inFlight[session.refreshToken] = nil }
+        return try await task.value
+    }
+
+    private static func renew(_ session: Session, with service: any AuthService) async throws -> Session {
+        var renewed = Session(try await service.refresh(refreshToken: session.refreshToken))
+        renewed.onboardingComplete = session.onboardingComplete
+        return renewed
+    }
+}

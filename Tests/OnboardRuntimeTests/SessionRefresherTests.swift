@@ -1,0 +1,84 @@
+import FlowEngine
+import Foundation
+import OnboardRuntime
+import ServiceClient
+import Synchronization
+import Testing
+
+/// Counts refreshes, slowly, so overlapping callers really overlap.
+final class CountingService: AuthService {
+    let base: InProcessTransport
+    let refreshes = Mutex(0)
+
+    init() throws {
+        base = InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory()))
+    }
+
+    func refresh(refreshToken: String) async throws -> IssuedSession {
+        refreshes.withLock { $0 += 1 }
+        try await Task.sleep(for: .milliseconds(100))
+        return try await base.refresh(refreshToken: refreshToken)
+    }
+
+    func health() async throws -> String { try await base.health() }
+    func signInAnonymously(flow: String) async throws -> AnonymousSignIn { try await base.signInAnonymously(flow: flow) }
+    func chooseName(accessToken: String, name: String) async throws -> Profile { try await base.chooseName(accessToken: accessToken, name: name) }
+    func profile(accessToken: String) async throws -> Profile { try await base.profile(accessToken: accessToken) }
+    func register(flow: String, name: String, email: String, password: String) async throws -> IssuedSession { try await base.register(flow: flow, name: name, email: email, password: password) }
+    func login(flow: String, email: String, password: String) async throws -> IssuedSession { try await base.login(flow: flow, email: email, password: password) }
+    func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession { try await base.linkEmail(flow: flow, accessToken: accessToken, email: email, password: password) }
+    func logout(refreshToken: String) async throws { try await base.logout(refreshToken: refreshToken) }
+    func motivation(accessToken: String) async throws -> String { try await base.motivation(accessToken: accessToken) }
+}
+
+@Suite struct SessionRefresherTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-refresh-\(UUID().uuidString)").path
+
+    func signedIn(_ service: CountingService) async throws -> Session {
+        let signIn = try await service.signInAnonymously(flow: "oklah")
+        return Session(
+            userID: signIn.session.userID, accessToken: signIn.session.accessToken, accessExpiresAt: signIn.session.accessExpiresAt,
+            refreshToken: signIn.session.refreshToken, refreshExpiresAt: nil, isAnonymous: true,
+            createdAt: signIn.session.createdAt, lastAuthenticated: signIn.session.issuedAt)
+    }
+
+    @Test func concurrentRefreshesInOneProcessShareOneCall() async throws {
+        let service = try CountingService()
+        let session = try await signedIn(service)
+        let refresher = SessionRefresher(service: service, file: SessionFile(path: folder + "/session.json"))
+        async let first = refresher.refresh(session, nowSeconds: 0)
+        async let second = refresher.refresh(session, nowSeconds: 0)
+        let (a, b) = try await (first, second)
+        #expect(a == b)
+        #expect(service.refreshes.withLock { $0 } == 1)
+    }
+
+    @Test func asecondProcessFindsTheSessionAlreadyRenewedAndDoesNotSpendTheTokenAgain() async throws {
+        let service = try CountingService()
+        let session = try await signedIn(service)
+        let file = SessionFile(path: folder + "/session.json")
+        try file.save(session)
+        // Two refreshers stand for two processes: they share only the file and its lock.
+        let one = SessionRefresher(service: service, file: file)
+        let other = SessionRefresher(service: service, file: file)
+        async let first = one.refresh(session, nowSeconds: 0)
+        async let second = other.refresh(session, nowSeconds: 0)
+        let (a, b) = try await (first, second)
+        #expect(a.refreshToken == b.refreshToken)
+        #expect(service.refreshes.withLock { $0 } == 1)
+        #expect(try file.load()?.refreshToken == a.refreshToken)
+    }
+
+    @Test func aTokenAboutToExpireIsRenewedBeforeTheCall() async throws {
+        let service = try CountingService()
+        var session = try await signedIn(service)
+        let now = RuntimeClock().nowMilliseconds() / 1000
+        session.accessExpiresAt = now + 10
+        let runner = OperationRunner(service: service, flowID: "oklah", sessionFile: SessionFile(path: folder + "/session.json"))
+        let output = try await runner.run(CallRequest(id: 1, operation: .motivation, session: session, inputs: [:])).get()
+        #expect(output.values["motivation"] != nil)
+        #expect(output.session?.userID == session.userID)
+        #expect(output.session?.accessToken != session.accessToken)
+        #expect(service.refreshes.withLock { $0 } == 1)
+    }
+}
