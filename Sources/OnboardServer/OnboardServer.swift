@@ -66,8 +66,9 @@ public enum OnboardServer {
         let service = try OnboardService(database: ServiceDatabase.inMemory())
         Routes(service: service, clock: AdjustableClock(), faults: ServerFaults(), dev: dev, openAPI: Data()).register(on: router)
         return router.routes.map { route in
-            let path = route.path.description
-            return "\(route.method.rawValue) \(path.hasPrefix("/api/v1") ? String(path.dropFirst(7)) : path)"
+            // Hummingbird writes parameters as :name, OpenAPI as {name}.
+            let path = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
+            return "\(route.method.rawValue) /" + path.dropFirst(2).joined(separator: "/")
         }
     }
 

@@ -43,15 +43,60 @@ struct Routes {
             try await service.logout(refreshToken: body.refreshToken)
             return JSONReply(EmptyReply())
         }
+        api.post("auth/phone/send") { request, context in
+            let body = try await request.decode(as: PhoneRequest.self, context: context)
+            return JSONReply(try await service.sendPhoneCode(phone: body.phone, client: context.clientAddress))
+        }
+        api.post("auth/phone/verify") { request, context in
+            let body = try await request.decode(as: PhoneVerifyRequest.self, context: context)
+            return JSONReply(try await service.verifyPhoneCode(phone: body.phone, code: body.code, policy: .named))
+        }
+        api.post("auth/social") { request, context in
+            let body = try await request.decode(as: SocialRequest.self, context: context)
+            return JSONReply(try await service.socialSignIn(provider: body.provider, idToken: body.idToken, policy: .named))
+        }
+        api.get("app/config") { _, _ in JSONReply(try await service.appConfig()) }
         api.get("user/profile") { request, _ in
             JSONReply(try await service.profile(accessToken: try Self.bearer(request)))
+        }
+        api.put("user/profile") { request, context in
+            let body = try await request.decode(as: ProfileRequest.self, context: context)
+            return JSONReply(try await service.updateProfile(accessToken: try Self.bearer(request), fields: body.fields))
         }
         api.post("user/name") { request, context in
             let body = try await request.decode(as: NameRequest.self, context: context)
             return JSONReply(try await service.chooseName(accessToken: try Self.bearer(request), name: body.name))
         }
-        api.get("content/motivation") { request, _ in
+        api.get("children") { request, _ in
+            JSONReply(try await service.children(accessToken: try Self.bearer(request)))
+        }
+        api.post("children") { request, context in
+            let body = try await request.decode(as: ChildRequest.self, context: context)
+            return JSONReply(try await service.addChild(accessToken: try Self.bearer(request), name: body.name, birthDate: body.birthDate))
+        }
+        api.post("invites") { request, context in
+            let body = try await request.decode(as: InviteRequest.self, context: context)
+            return JSONReply(try await service.createInvite(accessToken: try Self.bearer(request), childID: body.childID))
+        }
+        api.post("invites/accept") { request, context in
+            let body = try await request.decode(as: AcceptRequest.self, context: context)
+            return JSONReply(try await service.acceptInvite(accessToken: try Self.bearer(request), code: body.code, client: context.clientAddress))
+        }
+        api.get("records") { request, _ in
+            JSONReply(try await service.records(accessToken: try Self.bearer(request)))
+        }
+        api.put("records/:key") { request, context in
+            let body = try await request.decode(as: RecordRequest.self, context: context)
+            let key = try context.parameters.require("key")
+            try await service.putRecord(accessToken: try Self.bearer(request), key: key, value: body.value)
+            return JSONReply(EmptyReply())
+        }
+        api.get("content/motivation/random") { request, _ in
             JSONReply(["message": try await service.motivation(accessToken: try Self.bearer(request))])
+        }
+        api.get("content/:kind") { request, context in
+            _ = try await service.profile(accessToken: try Self.bearer(request))
+            return JSONReply(try await service.content(kind: try context.parameters.require("kind")))
         }
 
         guard dev else { return }
@@ -109,6 +154,26 @@ struct ClockRequest: Decodable {
     enum CodingKeys: String, CodingKey { case offsetSeconds = "offset_seconds" }
 }
 struct FaultsRequest: Decodable { var faults: [String] }
+struct PhoneRequest: Decodable { var phone: String }
+struct PhoneVerifyRequest: Decodable { var flow: String?; var phone: String; var code: String }
+struct SocialRequest: Decodable {
+    var flow: String?
+    var provider: String
+    var idToken: String
+    enum CodingKeys: String, CodingKey { case flow, provider, idToken = "id_token" }
+}
+struct ProfileRequest: Decodable { var fields: [String: FieldValue] }
+struct ChildRequest: Decodable {
+    var name: String
+    var birthDate: String?
+    enum CodingKeys: String, CodingKey { case name, birthDate = "birth_date" }
+}
+struct InviteRequest: Decodable {
+    var childID: String
+    enum CodingKeys: String, CodingKey { case childID = "child_id" }
+}
+struct AcceptRequest: Decodable { var code: String }
+struct RecordRequest: Decodable { var value: FieldValue }
 struct EmptyReply: Encodable {}
 
 /// Any Encodable as a JSON response.

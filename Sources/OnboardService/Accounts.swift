@@ -133,9 +133,11 @@ extension OnboardService {
     }
 
     static func profile(of userID: String, in db: Database) throws -> Profile {
-        guard let row = try Row.fetchOne(db, sql: "SELECT display_name, name, email, is_anonymous FROM users WHERE id = ?", arguments: [userID])
+        guard let row = try Row.fetchOne(db, sql: "SELECT display_name, name, email, phone, is_anonymous FROM users WHERE id = ?", arguments: [userID])
         else { throw ServiceError.sessionRejected }
-        return Profile(userID: userID, displayName: row["display_name"] ?? row["name"], email: row["email"], isAnonymous: row["is_anonymous"])
+        return Profile(
+            userID: userID, displayName: row["display_name"] ?? row["name"], email: row["email"], phone: row["phone"],
+            isAnonymous: row["is_anonymous"], fields: try fields(of: userID, in: db))
     }
 
     /// Reserves names service-wide: a name offered to one user is never offered to another.

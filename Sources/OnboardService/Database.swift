@@ -75,6 +75,56 @@ public enum ServiceDatabase {
                 );
                 """)
         }
+        migrator.registerMigration("v3: phone codes, social identities, profiles, children, invites, records") { db in
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN phone TEXT;
+                CREATE UNIQUE INDEX users_phone ON users(phone);
+                ALTER TABLE users ADD COLUMN auth_provider TEXT;
+                ALTER TABLE users ADD COLUMN provider_subject TEXT;
+                CREATE UNIQUE INDEX users_provider ON users(auth_provider, provider_subject);
+                CREATE TABLE phone_codes (
+                    phone TEXT PRIMARY KEY,
+                    code_hash TEXT NOT NULL,
+                    sent_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE profiles (
+                    user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                    data TEXT NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                CREATE TABLE children (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    birth_date TEXT,
+                    created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE child_members (
+                    child_id TEXT NOT NULL REFERENCES children(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    granted_by TEXT,
+                    PRIMARY KEY (child_id, user_id)
+                );
+                CREATE TABLE invites (
+                    code_hash TEXT PRIMARY KEY,
+                    child_id TEXT NOT NULL REFERENCES children(id) ON DELETE CASCADE,
+                    created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    used_at INTEGER,
+                    used_by TEXT
+                );
+                CREATE TABLE records (
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    key TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, key)
+                );
+                """)
+        }
         return migrator
     }
 

@@ -31,17 +31,22 @@ public struct Profile: Equatable, Sendable, Codable {
     public var userID: String
     public var displayName: String?
     public var email: String?
+    public var phone: String?
     public var isAnonymous: Bool
+    /// Profile fields beyond the account (ABBY's basic and extended profile).
+    public var fields: [String: FieldValue]
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", displayName = "display_name", email, isAnonymous = "is_anonymous"
+        case userID = "user_id", displayName = "display_name", email, phone, isAnonymous = "is_anonymous", fields
     }
 
-    public init(userID: String, displayName: String?, email: String? = nil, isAnonymous: Bool) {
+    public init(userID: String, displayName: String?, email: String? = nil, phone: String? = nil, isAnonymous: Bool, fields: [String: FieldValue] = [:]) {
         self.userID = userID
         self.displayName = displayName
         self.email = email
+        self.phone = phone
         self.isAnonymous = isAnonymous
+        self.fields = fields
     }
 }
 

@@ -26,7 +26,7 @@ extension OnboardService {
     /// Deletes every account, token, name and code; keeps the signing secret.
     public func reset() async throws {
         try await write { db in
-            for table in ["refresh_tokens", "name_offers", "outbox", "users"] {
+            for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers", "outbox", "users"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }

@@ -10,6 +10,16 @@ public struct ServiceSettings: Sendable, Equatable {
     public var signInPerAddress = RateLimit(limit: 60, window: 60)
     /// Failed logins per account (email), against password guessing.
     public var loginFailuresPerAccount = RateLimit(limit: 10, window: 900)
+    /// SMS codes sent per client address, against SMS pumping.
+    public var smsPerAddress = RateLimit(limit: 10, window: 3600)
+    /// Invite redemptions tried per client address and per account.
+    public var invitesPerAddress = RateLimit(limit: 20, window: 3600)
+    /// How long an SMS code lives, the wait before another can be sent, and tries per code.
+    public var smsCodeLifetime: Int64 = 300
+    public var smsResendAfter: Int64 = 60
+    public var smsAttempts = 5
+    /// How long an invite link stays valid.
+    public var inviteLifetime: Int64 = 7 * 86_400
     /// Whether codes are also kept in plain text in the outbox (the mock and `--dev`).
     public var keepsOutbox = true
 

@@ -31,4 +31,20 @@ enum WordLibrary {
         "You have survived every hard day so far.",
         "Rest is productive too.",
     ]
+
+    /// MIGA's mindfulness entries, cached for the hub.
+    static let mindfulness: [(String, String)] = [
+        ("Three breaths", "Before you open an app, take three slow breaths."),
+        ("Name the urge", "Notice the pull to scroll and name it: 'I want distraction.'"),
+        ("Five senses", "Find five things you see, four you hear, three you feel."),
+        ("Put it down", "Set the phone face down for one minute and look around."),
+        ("Why now?", "Ask what you hoped to find before you unlock."),
+        ("Body scan", "Relax your jaw, your shoulders, your hands."),
+        ("One thing", "Do one thing at a time for the next ten minutes."),
+        ("Kind thought", "Think of someone and wish them well."),
+        ("Outside", "Look out of a window for thirty seconds."),
+        ("Stretch", "Stand up and stretch before you scroll."),
+        ("Gratitude", "Name one thing that went well today."),
+        ("Slow down", "Read the next message twice as slowly."),
+    ]
 }

@@ -62,16 +62,16 @@ public final class HTTPTransport: AuthService {
         return reply.status
     }
 
+    public func appConfig() async throws -> [String: FieldValue] {
+        try await send(.GET, "/app/config")
+    }
+
     public func signInAnonymously(flow: String) async throws -> AnonymousSignIn {
         try await send(.POST, "/auth/anonymous", body: ["flow": flow])
     }
 
     public func chooseName(accessToken: String, name: String) async throws -> Profile {
         try await send(.POST, "/user/name", body: ["name": name], bearer: accessToken)
-    }
-
-    public func profile(accessToken: String) async throws -> Profile {
-        try await send(.GET, "/user/profile", bearer: accessToken)
     }
 
     public func register(flow: String, name: String, email: String, password: String) async throws -> IssuedSession {
@@ -86,6 +86,18 @@ public final class HTTPTransport: AuthService {
         try await send(.POST, "/auth/link-email", body: ["flow": flow, "email": email, "password": password], bearer: accessToken)
     }
 
+    public func sendPhoneCode(phone: String) async throws -> PhoneCodeSent {
+        try await send(.POST, "/auth/phone/send", body: ["phone": phone])
+    }
+
+    public func verifyPhoneCode(flow: String, phone: String, code: String) async throws -> SignIn {
+        try await send(.POST, "/auth/phone/verify", body: ["flow": flow, "phone": phone, "code": code])
+    }
+
+    public func socialSignIn(flow: String, provider: String, idToken: String) async throws -> SignIn {
+        try await send(.POST, "/auth/social", body: ["flow": flow, "provider": provider, "id_token": idToken])
+    }
+
     public func refresh(refreshToken: String) async throws -> IssuedSession {
         try await send(.POST, "/auth/refresh", body: ["refresh_token": refreshToken])
     }
@@ -94,9 +106,51 @@ public final class HTTPTransport: AuthService {
         let _: Empty = try await send(.POST, "/auth/logout", body: ["refresh_token": refreshToken])
     }
 
+    public func profile(accessToken: String) async throws -> Profile {
+        try await send(.GET, "/user/profile", bearer: accessToken)
+    }
+
+    public func updateProfile(accessToken: String, fields: [String: FieldValue]) async throws -> Profile {
+        try await send(.PUT, "/user/profile", body: ["fields": fields], bearer: accessToken)
+    }
+
+    public func addChild(accessToken: String, name: String, birthDate: String?) async throws -> Child {
+        try await send(.POST, "/children", body: NewChild(name: name, birthDate: birthDate), bearer: accessToken)
+    }
+
+    public func children(accessToken: String) async throws -> [Child] {
+        try await send(.GET, "/children", bearer: accessToken)
+    }
+
+    public func createInvite(accessToken: String, childID: String) async throws -> Invite {
+        try await send(.POST, "/invites", body: ["child_id": childID], bearer: accessToken)
+    }
+
+    public func acceptInvite(accessToken: String, code: String) async throws -> InviteAcceptance {
+        try await send(.POST, "/invites/accept", body: ["code": code], bearer: accessToken)
+    }
+
+    public func putRecord(accessToken: String, key: String, value: FieldValue) async throws {
+        let _: Empty = try await send(.PUT, "/records/\(key.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? key)", body: ["value": value], bearer: accessToken)
+    }
+
+    public func records(accessToken: String) async throws -> [String: FieldValue] {
+        try await send(.GET, "/records", bearer: accessToken)
+    }
+
     public func motivation(accessToken: String) async throws -> String {
-        let reply: Message = try await send(.GET, "/content/motivation", bearer: accessToken)
+        let reply: Message = try await send(.GET, "/content/motivation/random", bearer: accessToken)
         return reply.message
+    }
+
+    public func content(accessToken: String, kind: String) async throws -> [ContentEntry] {
+        try await send(.GET, "/content/\(kind.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? kind)", bearer: accessToken)
+    }
+
+    struct NewChild: Encodable, Sendable {
+        var name: String
+        var birthDate: String?
+        enum CodingKeys: String, CodingKey { case name, birthDate = "birth_date" }
     }
 
     // MARK: QA controls (`onboard-server --dev`)

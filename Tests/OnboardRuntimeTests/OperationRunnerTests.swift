@@ -5,21 +5,14 @@ import ServiceClient
 import Testing
 
 /// A service that never answers, or answers with an error that is not a ServiceError.
-struct Misbehaving: AuthService {
+struct Misbehaving: AuthServiceDecorator {
     var hang = false
-    func health() async throws -> String {
+    let base: any AuthService = InProcessTransport(service: try! OnboardService(database: try! ServiceDatabase.inMemory()))
+
+    func around<T: Sendable>(_ operation: String, _ call: @Sendable () async throws -> T) async throws -> T {
         if hang { try await Task.sleep(for: .seconds(3600)) }
         throw CocoaError(.fileReadCorruptFile)
     }
-    func signInAnonymously(flow: String) async throws -> AnonymousSignIn { throw CancellationError() }
-    func chooseName(accessToken: String, name: String) async throws -> Profile { throw CancellationError() }
-    func refresh(refreshToken: String) async throws -> IssuedSession { throw CancellationError() }
-    func motivation(accessToken: String) async throws -> String { throw CancellationError() }
-    func profile(accessToken: String) async throws -> Profile { throw CancellationError() }
-    func register(flow: String, name: String, email: String, password: String) async throws -> IssuedSession { throw CancellationError() }
-    func login(flow: String, email: String, password: String) async throws -> IssuedSession { throw CancellationError() }
-    func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession { throw CancellationError() }
-    func logout(refreshToken: String) async throws { throw CancellationError() }
 }
 
 @Suite struct OperationRunnerTests {

@@ -6,29 +6,21 @@ import Synchronization
 import Testing
 
 /// Counts refreshes, slowly, so overlapping callers really overlap.
-final class CountingService: AuthService {
-    let base: InProcessTransport
+final class CountingService: AuthServiceDecorator {
+    let base: any AuthService
     let refreshes = Mutex(0)
 
     init() throws {
         base = InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory()))
     }
 
-    func refresh(refreshToken: String) async throws -> IssuedSession {
-        refreshes.withLock { $0 += 1 }
-        try await Task.sleep(for: .milliseconds(100))
-        return try await base.refresh(refreshToken: refreshToken)
+    func around<T: Sendable>(_ operation: String, _ call: @Sendable () async throws -> T) async throws -> T {
+        if operation == "refresh" {
+            refreshes.withLock { $0 += 1 }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return try await call()
     }
-
-    func health() async throws -> String { try await base.health() }
-    func signInAnonymously(flow: String) async throws -> AnonymousSignIn { try await base.signInAnonymously(flow: flow) }
-    func chooseName(accessToken: String, name: String) async throws -> Profile { try await base.chooseName(accessToken: accessToken, name: name) }
-    func profile(accessToken: String) async throws -> Profile { try await base.profile(accessToken: accessToken) }
-    func register(flow: String, name: String, email: String, password: String) async throws -> IssuedSession { try await base.register(flow: flow, name: name, email: email, password: password) }
-    func login(flow: String, email: String, password: String) async throws -> IssuedSession { try await base.login(flow: flow, email: email, password: password) }
-    func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession { try await base.linkEmail(flow: flow, accessToken: accessToken, email: email, password: password) }
-    func logout(refreshToken: String) async throws { try await base.logout(refreshToken: refreshToken) }
-    func motivation(accessToken: String) async throws -> String { try await base.motivation(accessToken: accessToken) }
 }
 
 @Suite struct SessionRefresherTests {

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+
+public struct ContentEntry: Equatable, Sendable, Codable {
+    public var id: String
+    public var title: String
+    public var body: String
+}
+
+/// App configuration (validation limits, feature switches) and content libraries.
+extension OnboardService {
+    /// The values clients validate against (ABBY) and MIGA's remote-config keys.
+    public func appConfig() async throws -> [String: FieldValue] {
+        [
+            "min_age": .number(18), "max_age": .number(99),
+            "full_name_min": .number(2), "full_name_max": .number(50),
+            "display_name_min": .number(2), "display_name_max": .number(30),
+            "sms_code_length": .number(6), "sms_resend_after": .number(Double(settings.smsResendAfter)),
+            "password_min": .number(8),
+            "content_sync_enabled": .flag(true), "onboarding_flow_version": .text("1.0"),
+        ]
+    }
+
+    /// A content library by kind: `motivation` (OKLah) or `mindfulness` (MIGA).
+    public func content(kind: String) async throws -> [ContentEntry] {
+        switch kind {
+        case "motivation":
+            return WordLibrary.motivations.enumerated().map { ContentEntry(id: "m\($0.offset + 1)", title: "Motivation", body: $0.element) }
+        case "mindfulness":
+            return WordLibrary.mindfulness.enumerated().map { ContentEntry(id: "p\($0.offset + 1)", title: $0.element.0, body: $0.element.1) }
+        default:
+            throw ServiceError(.notFound, "There is no content of kind '\(kind)'.")
+        }
+    }
+}
+
+/// Small per-user records (RuckTracker's workouts and purchases): they belong to the
+/// user id, so they stay with a guest who later adds an email.
+extension OnboardService {
+    public func putRecord(accessToken: String, key: String, value: FieldValue) async throws {
+        let (userID, _) = try await authenticate(accessToken)
+        let now = clock.now()
+        guard (1...64).contains(key.count), key.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw ServiceError(.invalidInput, "A record key is 1 to 64 letters, digits, '-', '_' or '.'.")
+        }
+        let data = try JSONEncoder().encode(value)
+        guard data.count <= 16 * 1024 else { throw ServiceError(.invalidInput, "The record is too large.") }
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                arguments: [userID, key, String(decoding: data, as: UTF8.self), now])
+        }
+    }
+
+    public func records(accessToken: String) async throws -> [String: FieldValue] {
+        let (userID, _) = try await authenticate(accessToken)
+        return try await read { db in
+            var result: [String: FieldValue] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM records WHERE user_id = ?", arguments: [userID]) {
+                let text: String = row["value"]
+                result[row["key"]] = try? JSONDecoder().decode(FieldValue.self, from: Data(text.utf8))
+            }
+            return result
+        }
+    }
+}

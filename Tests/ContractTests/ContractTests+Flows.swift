@@ -1,0 +1,177 @@
+import Foundation
+import OnboardService
+import ServiceClient
+import Testing
+
+/// The operations the other four flows stand on, over both transports.
+extension ContractTests {
+    /// The SMS code the service sent, as QA reads it from the outbox.
+    func lastCode(_ subject: Subject, kind: String) async throws -> String {
+        let entries: [OutboxEntry]
+        if let transport = subject.service as? HTTPTransport {
+            entries = try await transport.outbox()
+        } else {
+            entries = try await (subject.service as! InProcessTransport).service.outbox()
+        }
+        return try #require(entries.last { $0.kind == kind }).code
+    }
+
+    @Test(arguments: transports) func phoneCodesExpireAllowFiveTriesAndResendAfterAMinute(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        await expectError(.invalidInput, "Please enter a valid phone number") { _ = try await subject.service.sendPhoneCode(phone: "12345") }
+        let sent = try await subject.service.sendPhoneCode(phone: "+1 (415) 555-0100")
+        #expect(sent.phone == "+14155550100")
+        #expect(sent.expiresIn == 300)
+        await expectError(.rateLimited) { _ = try await subject.service.sendPhoneCode(phone: "+14155550100") }
+        let code = try await lastCode(subject, kind: "sms")
+        #expect(code.count == 6)
+        let wrong = code == "000000" ? "111111" : "000000"
+        await expectError(.invalidInput, "That code is not right. 4 tries left.") {
+            _ = try await subject.service.verifyPhoneCode(flow: "abby", phone: "+14155550100", code: wrong)
+        }
+        let signIn = try await subject.service.verifyPhoneCode(flow: "abby", phone: "+14155550100", code: code)
+        #expect(signIn.isNewUser)
+        #expect(!signIn.session.isAnonymous)
+        #expect(try await subject.service.profile(accessToken: signIn.session.accessToken).phone == "+14155550100")
+
+        // A code used once is gone; a new one after a minute signs the same user in.
+        try await subject.advanceClock(61)
+        _ = try await subject.service.sendPhoneCode(phone: "+14155550100")
+        let second = try await lastCode(subject, kind: "sms")
+        let again = try await subject.service.verifyPhoneCode(flow: "abby", phone: "+14155550100", code: second)
+        #expect(!again.isNewUser)
+        #expect(again.session.userID == signIn.session.userID)
+
+        // Expired after five minutes.
+        try await subject.advanceClock(61)
+        _ = try await subject.service.sendPhoneCode(phone: "+14155550100")
+        let stale = try await lastCode(subject, kind: "sms")
+        try await subject.advanceClock(301)
+        await expectError(.invalidInput, "This code has expired. Request a new one.") {
+            _ = try await subject.service.verifyPhoneCode(flow: "abby", phone: "+14155550100", code: stale)
+        }
+    }
+
+    @Test(arguments: transports) func aFifthWrongCodeUsesTheCodeUp(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        _ = try await subject.service.sendPhoneCode(phone: "+447700900123")
+        let code = try await lastCode(subject, kind: "sms")
+        let wrong = code == "000000" ? "111111" : "000000"
+        for left in (1...4).reversed() {
+            await expectError(.invalidInput, "That code is not right. \(left) \(left == 1 ? "try" : "tries") left.") {
+                _ = try await subject.service.verifyPhoneCode(flow: "abby", phone: "+447700900123", code: wrong)
+            }
+        }
+        await expectError(.rateLimited, "Too many wrong codes. Request a new code.") {
+            _ = try await subject.service.verifyPhoneCode(flow: "abby", phone: "+447700900123", code: wrong)
+        }
+        await expectError(.rateLimited, "Too many wrong codes. Request a new code.") {
+            _ = try await subject.service.verifyPhoneCode(flow: "abby", phone: "+447700900123", code: code)
+        }
+    }
+
+    @Test(arguments: transports) func socialSignInThroughTheMockProvider(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let first = try await subject.service.socialSignIn(flow: "abby", provider: "google", idToken: "mock-idp:google:g-42:gail@example.org")
+        #expect(first.isNewUser)
+        let again = try await subject.service.socialSignIn(flow: "abby", provider: "google", idToken: "mock-idp:google:g-42")
+        #expect(!again.isNewUser)
+        #expect(again.session.userID == first.session.userID)
+        #expect(try await subject.service.profile(accessToken: first.session.accessToken).email == "gail@example.org")
+        await expectError(.unauthorized, "Sign in with Apple could not be verified. Please try again.") {
+            _ = try await subject.service.socialSignIn(flow: "abby", provider: "apple", idToken: "mock-idp:apple:denied")
+        }
+        await expectError(.unauthorized) { _ = try await subject.service.socialSignIn(flow: "abby", provider: "apple", idToken: "mock-idp:google:x") }
+        await expectError(.invalidInput) { _ = try await subject.service.socialSignIn(flow: "abby", provider: "myspace", idToken: "x") }
+    }
+
+    @Test(arguments: transports) func profileFieldsMergeAndDisplayNamesAreUnique(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let one = try await subject.service.socialSignIn(flow: "abby", provider: "apple", idToken: "mock-idp:apple:one").session
+        let two = try await subject.service.socialSignIn(flow: "abby", provider: "apple", idToken: "mock-idp:apple:two").session
+        _ = try await subject.service.updateProfile(accessToken: one.accessToken, fields: ["full_name": .text("Ann Lee"), "display_name": .text("annie")])
+        let merged = try await subject.service.updateProfile(accessToken: one.accessToken, fields: ["seeking_genders": .list(["woman", "man"]), "preferred_age_min": .number(25)])
+        #expect(merged.fields["full_name"] == .text("Ann Lee"))
+        #expect(merged.fields["seeking_genders"] == .list(["woman", "man"]))
+        #expect(merged.fields["preferred_age_min"] == .number(25))
+        #expect(merged.displayName == "annie")
+        await expectError(.conflict, "That display name is taken. Please choose another.") {
+            _ = try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text("Annie")])
+        }
+        let config = try await subject.service.appConfig()
+        #expect(config["min_age"] == .number(18))
+    }
+
+    @Test(arguments: transports) func childrenAndSingleUseInvites(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let johnny = try await subject.service.register(flow: "babybasics", name: "Johnny", email: "johnny@example.org", password: "long enough")
+        let child = try await subject.service.addChild(accessToken: johnny.accessToken, name: "Baby Ray", birthDate: "2026-10-01")
+        #expect(try await subject.service.children(accessToken: johnny.accessToken) == [child])
+        await expectError(.invalidInput) { _ = try await subject.service.addChild(accessToken: johnny.accessToken, name: "X", birthDate: "yesterday") }
+        let invite = try await subject.service.createInvite(accessToken: johnny.accessToken, childID: child.id)
+        #expect(invite.code.count >= 32)
+
+        let partner = try await subject.service.register(flow: "babybasics", name: "Pat", email: "pat@example.org", password: "long enough")
+        let accepted = try await subject.service.acceptInvite(accessToken: partner.accessToken, code: invite.code)
+        #expect(accepted.child == child)
+        #expect(accepted.sharedBy == "Johnny")
+        #expect(try await subject.service.children(accessToken: partner.accessToken) == [child])
+
+        let message = "This invite link is invalid or has already been used."
+        let third = try await subject.service.register(flow: "babybasics", name: "Tri", email: "tri@example.org", password: "long enough")
+        await expectError(.notFound, message) { _ = try await subject.service.acceptInvite(accessToken: third.accessToken, code: invite.code) }
+        await expectError(.notFound, message) { _ = try await subject.service.acceptInvite(accessToken: third.accessToken, code: "no-such-code") }
+        let expiring = try await subject.service.createInvite(accessToken: johnny.accessToken, childID: child.id)
+        try await subject.advanceClock(8 * 86_400)
+        let renewed = try await subject.service.refresh(refreshToken: third.refreshToken)
+        await expectError(.notFound, message) { _ = try await subject.service.acceptInvite(accessToken: renewed.accessToken, code: expiring.code) }
+    }
+
+    @Test(arguments: transports) func twoConcurrentRedemptionsOfOneInviteHaveOneWinner(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let owner = try await subject.service.register(flow: "babybasics", name: "Own", email: "own@example.org", password: "long enough")
+        let child = try await subject.service.addChild(accessToken: owner.accessToken, name: "Kit", birthDate: nil)
+        let invite = try await subject.service.createInvite(accessToken: owner.accessToken, childID: child.id)
+        let a = try await subject.service.register(flow: "babybasics", name: "A", email: "a@example.org", password: "long enough")
+        let b = try await subject.service.register(flow: "babybasics", name: "B", email: "b@example.org", password: "long enough")
+        let service = subject.service
+        async let first = Result { try await service.acceptInvite(accessToken: a.accessToken, code: invite.code) }
+        async let second = Result { try await service.acceptInvite(accessToken: b.accessToken, code: invite.code) }
+        let results = await [first, second]
+        #expect(results.filter { if case .success = $0 { true } else { false } }.count == 1)
+    }
+
+    @Test(arguments: transports) func recordsStayWithAGuestWhoAddsAnEmail(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let guest = try await subject.service.signInAnonymously(flow: "rucktracker").session
+        try await subject.service.putRecord(accessToken: guest.accessToken, key: "premium", value: .flag(true))
+        try await subject.service.putRecord(accessToken: guest.accessToken, key: "workouts", value: .list(["5 km", "8 km"]))
+        let linked = try await subject.service.linkEmail(flow: "rucktracker", accessToken: guest.accessToken, email: "g@example.org", password: "long enough")
+        let records = try await subject.service.records(accessToken: linked.accessToken)
+        #expect(records == ["premium": .flag(true), "workouts": .list(["5 km", "8 km"])])
+        await expectError(.invalidInput) { try await subject.service.putRecord(accessToken: guest.accessToken, key: "bad key!", value: .flag(true)) }
+    }
+
+    @Test(arguments: transports) func contentLibraries(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let guest = try await subject.service.signInAnonymously(flow: "miga").session
+        let entries = try await subject.service.content(accessToken: guest.accessToken, kind: "mindfulness")
+        #expect((10...20).contains(entries.count))
+        await expectError(.notFound) { _ = try await subject.service.content(accessToken: guest.accessToken, kind: "gossip") }
+        await expectError(.unauthorized) { _ = try await subject.service.content(accessToken: "nope", kind: "mindfulness") }
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
