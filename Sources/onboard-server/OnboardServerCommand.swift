@@ -43,11 +43,20 @@ struct OnboardServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("login-failure-limit"), help: "Failed logins allowed per account per 15 minutes.")
     var loginFailureLimit = 10
 
+    @Option(name: .customLong("sms-limit"), help: "SMS codes sent per client address per hour.")
+    var smsLimit = 10
+
+    @Option(name: .customLong("invite-limit"), help: "Invite redemptions tried per client address, and per account, per hour.")
+    var inviteLimit = 20
+
     func validate() throws {
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
         if !(10...14).contains(bcryptCost) { throw ValidationError("--bcrypt-cost must be between 10 and 14") }
+        for (name, value) in [("--sign-in-limit", signInLimit), ("--login-failure-limit", loginFailureLimit), ("--sms-limit", smsLimit), ("--invite-limit", inviteLimit)] where value < 1 {
+            throw ValidationError("\(name) must be at least 1")
+        }
     }
 
     func run() async throws {
@@ -60,6 +69,8 @@ struct OnboardServerCommand: AsyncParsableCommand {
         configuration.settings.bcryptCost = bcryptCost
         configuration.settings.signInPerAddress = RateLimit(limit: signInLimit, window: 60)
         configuration.settings.loginFailuresPerAccount = RateLimit(limit: loginFailureLimit, window: 900)
+        configuration.settings.smsPerAddress = RateLimit(limit: smsLimit, window: 3600)
+        configuration.settings.invitesPerAddress = RateLimit(limit: inviteLimit, window: 3600)
         let scheme = tlsCertificate == nil ? "http" : "https"
         let host = self.host
         let devNote = dev ? " (dev)" : ""

@@ -31,6 +31,19 @@ import Testing
         #expect(!server.output.contains(before["refreshToken"] as? String ?? "no token"), "tokens never reach the log")
     }
 
+    @Test func sigtermLetsARequestInFlightFinish() async throws {
+        let server = try ServerProcess()
+        let base = server.base
+        // Every answer takes 1.5 s; SIGTERM arrives while one is being answered.
+        #expect(ServerProcess.post(base + "/api/v1/dev/faults", json: #"{"faults":["slow=1500"]}"#) == 200)
+        async let reply = Task.detached { ServerProcess.post(base + "/api/v1/auth/anonymous", json: "{}") }.value
+        try await Task.sleep(for: .milliseconds(500))
+        kill(server.pid, SIGTERM)
+        #expect(await reply == 200)
+        #expect(server.terminate() == 0)
+        #expect(!server.output.contains("\"refresh_token\""))
+    }
+
     @Test func aServerThatGoesAwayShowsTheRetryableErrorNotACrash() throws {
         let server = try ServerProcess()
         let base = server.base

@@ -61,6 +61,14 @@ final class ServerProcess {
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
+    /// POSTs JSON through python3's urllib (every machine here has it): an HTTP client
+    /// independent of ours. Returns the status, or 0 when there was no answer.
+    static func post(_ url: String, json: String) -> Int {
+        let script = "import sys,urllib.request as u\ntry:\n r=u.urlopen(u.Request(sys.argv[1],data=sys.argv[2].encode(),headers={'Content-Type':'application/json'}),timeout=20); print(r.status)\nexcept Exception as e:\n print(getattr(e,'code',0))"
+        let result = Tmux.run("/usr/bin/env", ["python3", "-c", script, url, json])
+        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     deinit {
         if kill(pid, 0) == 0 { _ = terminate() }
     }
