@@ -15,7 +15,7 @@ public struct OperationRunner: Sendable {
     /// An access token this close to expiry (seconds) is renewed before it is used.
     public static let renewalMargin: Int64 = 60
 
-    public init(service: any AuthService, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(), timeout: Duration = .seconds(15)) {
+    public init(service: any AuthService, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(), timeout: Duration = .seconds(10)) {
         self.service = service
         self.flowID = flowID
         self.timeout = timeout

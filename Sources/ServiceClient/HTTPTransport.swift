@@ -22,7 +22,7 @@ public final class HTTPTransport: AuthService {
 
     /// `base` is `http(s)://host:port`. Plain HTTP to anything but this machine is
     /// refused unless `insecure`: passwords and tokens would cross the network in clear.
-    public init(base: String, insecure: Bool = false, trustRoots: [String] = [], timeout: Duration = .seconds(10)) throws {
+    public init(base: String, insecure: Bool = false, trustRoots: [String] = [], timeout: Duration = .seconds(5)) throws {
         guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), let host = url.host, ["http", "https"].contains(scheme) else {
             throw AddressError(description: "'\(base)' is not a service address like http://127.0.0.1:8080 or https://example.org")
         }

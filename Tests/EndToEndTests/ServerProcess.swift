@@ -15,23 +15,9 @@ final class ServerProcess {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-server-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         outputPath = folder + "/output.txt"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = ([Self.binary, "--port", "0", "--db", folder + "/server.sqlite"] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, Self.binary, &actions, &attributes, argv, environ) == 0 else { throw POSIXError(.ENOENT) }
+        guard let pid = Tmux.spawn(Self.binary, ["--port", "0", "--db", folder + "/server.sqlite"] + arguments, output: outputPath) else {
+            throw POSIXError(.ENOENT)
+        }
         self.pid = pid
         // The server prints "onboard-server listening on http://127.0.0.1:PORT".
         var found: Int?

@@ -94,22 +94,28 @@ final class Tmux {
         run("/usr/bin/env", ["tmux"] + arguments)
     }
 
-    /// posix_spawn and waitpid: Foundation's Process waits on a run loop that a test
-    /// thread does not run, and hangs when a child (tmux) leaves a daemon behind.
+    /// Runs a command to its end; returns its exit status and output.
     static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-e2e-out-\(UUID().uuidString)").path
         defer { unlink(outputPath) }
+        guard let pid = spawn(executable, arguments, output: outputPath) else { return (-1, "cannot run \(executable)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+        let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+        return (exitCode, String(decoding: data, as: UTF8.self))
+    }
+
+    /// posix_spawn with stdout and stderr to `output`, no signals blocked (the test runner
+    /// blocks some, and children inherit the mask). Foundation's Process waits on a run
+    /// loop a test thread does not run, and hangs when a child (tmux) leaves a daemon.
+    static func spawn(_ executable: String, _ arguments: [String], output: String) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" }.map { "\($0.key)=\($0.value)" }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        // The test runner blocks some signals; the child must start with none blocked.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -117,12 +123,12 @@ final class Tmux {
         sigemptyset(&noSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" }.map { "\($0.key)=\($0.value)" }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, &attributes, argv, envp) == 0 else { return (-1, "cannot run \(executable)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
-        let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
-        return (exitCode, String(decoding: data, as: UTF8.self))
+        guard posix_spawn(&pid, executable, &actions, &attributes, argv, envp) == 0 else { return nil }
+        return pid
     }
 }
