@@ -291,9 +291,9 @@ public struct FlowEngine: Sendable {
             if !items.isEmpty { state.focus = (state.focus - 1 + items.count) % items.count }
         case .left, .right:
             // Along a row of buttons; value widgets take Left/Right when they exist.
-            if case .action(let index) = focused {
-                let target = index + (intent == .right ? 1 : -1)
-                if let next = items.firstIndex(of: .action(target)) { state.focus = next }
+            if case .action = focused {
+                let next = state.focus + (intent == .right ? 1 : -1)
+                if items.indices.contains(next), case .action = items[next] { state.focus = next }
             }
         case .activate:
             switch focused {
@@ -318,6 +318,7 @@ public struct FlowEngine: Sendable {
                 return
             }
             type(text, into: screen.fields[index], &state)
+            revalidate(screen.fields[index], on: screen, &state)
         case .deleteBackward:
             guard case .field(let index) = focused else { return }
             let id = screen.fields[index].id
@@ -325,8 +326,9 @@ public struct FlowEngine: Sendable {
             if !value.isEmpty { value.removeLast() }
             state.context[id] = .text(value)
             state.fieldErrors[id] = nil
+            revalidate(screen.fields[index], on: screen, &state)
         case .shortcut(let character):
-            if let action = screen.actions.first(where: { $0.key == character }) {
+            if let action = screen.actions.first(where: { $0.key == character && holds($0.when, state) }) {
                 run(action.step, on: screen, &state, now: now, effects: &effects)
             }
         case .quit:
@@ -348,6 +350,24 @@ public struct FlowEngine: Sendable {
             state.fieldErrors[field.id] = nil
         }
         state.context[field.id] = .text(value)
+    }
+
+    /// As you type: a field whose format can be judged (email, a match, a number) is
+    /// checked once it has text, and so is any field that must match it.
+    private func revalidate(_ field: Field, on screen: Screen, _ state: inout FlowState) {
+        var values: [String: String] = [:]
+        for each in screen.fields { values[each.id] = state.context[each.id]?.text ?? "" }
+        let judged: Set<Rule.Name> = [.email, .matches, .positiveNumber]
+        let dependents = screen.fields.filter { other in other.rules.contains { $0.name == .matches && $0.field == field.id } }
+        for candidate in [field] + dependents where !(values[candidate.id] ?? "").isEmpty {
+            guard state.fieldErrors[candidate.id] == nil || candidate.id != field.id || !text(overflowed: state.fieldErrors[candidate.id]) else { continue }
+            let live = Field(id: candidate.id, kind: candidate.kind, label: candidate.label, rules: candidate.rules.filter { judged.contains($0.name) })
+            state.fieldErrors[candidate.id] = Validation.firstFailure(of: live, values: values)
+        }
+    }
+
+    private func text(overflowed message: String?) -> Bool {
+        message?.hasPrefix("Only ") == true
     }
 
     private func pick(option index: Int, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
@@ -376,7 +396,23 @@ public struct FlowEngine: Sendable {
         case .quit:
             state.phase = .finished
             effects.append(.quit)
+        case .branch(let branches):
+            guard validate(screen, &state), let target = branches.first(where: { holds($0.when, state) })?.go else { return }
+            go(to: target, &state, now: now, effects: &effects)
         }
+    }
+
+    /// Whether a guard holds; no guard always does.
+    public func holds(_ guardian: Guard?, _ state: FlowState) -> Bool {
+        guard let guardian else { return true }
+        let value: Bool
+        switch guardian.name {
+        case .isAnonymous: value = state.session?.isAnonymous ?? false
+        case .isSignedIn: value = state.session.map { !$0.isAnonymous } ?? false
+        case .hasPro: value = state.context["pro"]?.text == "true"
+        case .hasChildren: value = !(state.context["children"]?.list ?? []).isEmpty
+        }
+        return value != guardian.negated
     }
 
     private func retry(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
@@ -425,7 +461,7 @@ public struct FlowEngine: Sendable {
         if let choice = screen.choice {
             items += options(of: choice, state).indices.map(Focusable.option)
         }
-        items += screen.actions.indices.map(Focusable.action)
+        items += screen.actions.indices.filter { holds(screen.actions[$0].when, state) }.map(Focusable.action)
         return items
     }
 

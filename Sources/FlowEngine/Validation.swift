@@ -26,6 +26,8 @@ public enum Validation {
             return trimmed.isEmpty || (trimmed.count == rule.count && trimmed.allSatisfy(\.isASCIIDigit))
         case .matches:
             return value == values[rule.field ?? ""] ?? ""
+        case .positiveNumber:
+            return trimmed.isEmpty || (Double(trimmed).map { $0 > 0 && $0.isFinite } ?? false)
         }
     }
 

@@ -1,4 +1,5 @@
 import FlowEngine
+import Foundation
 import ScreenTable
 import ServiceClient
 
@@ -81,7 +82,60 @@ public struct OperationRunner: Sendable {
         case .motivation:
             let message = try await service.motivation(accessToken: request.session!.accessToken)
             return CallOutput(values: ["motivation": .text(message)])
+        case .loadAccount:
+            return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken))
+        case .logRuck:
+            let access = request.session!.accessToken
+            let distance = Double(request.inputs["distance_km"] ?? "") ?? 0
+            let minutes = Double(request.inputs["duration_min"] ?? "") ?? 0
+            var rucks = try await service.records(accessToken: access)["rucks"].flatMap(Self.list) ?? []
+            rucks.append(Self.describeRuck(kilometres: distance, minutes: minutes))
+            try await service.putRecord(accessToken: access, key: "rucks", value: .list(rucks))
+            return CallOutput(values: ["rucks": .list(rucks), "distance_km": .text(""), "duration_min": .text("")])
+        case .linkEmail:
+            let issued = try await service.linkEmail(
+                flow: flowID, accessToken: request.session!.accessToken,
+                email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "")
+            return CallOutput(session: Session(issued), values: try await accountValues(accessToken: issued.accessToken))
+        case .logIn:
+            let issued = try await service.login(flow: flowID, email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "")
+            return CallOutput(session: Session(issued), values: try await accountValues(accessToken: issued.accessToken))
+        case .signOut:
+            // The new guest first: offline, this fails and nothing has changed.
+            let guest = try await service.signInAnonymously(flow: flowID)
+            try? await service.logout(refreshToken: request.session!.refreshToken)
+            return CallOutput(session: Session(guest.session), values: try await accountValues(accessToken: guest.session.accessToken))
+        case .purchasePro:
+            try await service.putRecord(accessToken: request.session!.accessToken, key: "pro", value: .flag(true))
+            return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken))
+        case .setUsername:
+            let username = (request.inputs["username"] ?? "").trimmingCharacters(in: .whitespaces)
+            _ = try await service.updateProfile(accessToken: request.session!.accessToken, fields: ["display_name": .text(username)])
+            return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken))
         }
+    }
+
+    /// The account as the flow shows it: email, username, status, Pro, rucks.
+    private func accountValues(accessToken: String) async throws -> [String: Value] {
+        let profile = try await service.profile(accessToken: accessToken)
+        let records = try await service.records(accessToken: accessToken)
+        let pro = records["pro"] == .flag(true)
+        let status = profile.isAnonymous ? "Guest" : (pro ? "Premium" : "Signed In")
+        return [
+            "email": .text(profile.email ?? ""), "username": .text(profile.displayName ?? ""),
+            "account_status": .text(status), "pro": .text(pro ? "true" : "false"),
+            "rucks": .list(records["rucks"].flatMap(Self.list) ?? []), "user_id": .text(profile.userID),
+        ]
+    }
+
+    static func list(_ value: FieldValue) -> [String]? {
+        if case .list(let items) = value { return items }
+        return nil
+    }
+
+    static func describeRuck(kilometres: Double, minutes: Double) -> String {
+        let distance = (kilometres * 10).rounded() / 10
+        return "\(distance) km in \(Int(minutes.rounded())) min"
     }
 
     private func withTimeout<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {

@@ -118,7 +118,7 @@ struct FlowReader {
     mutating func readScreen(_ node: Node) -> Screen? {
         guard let map = mapping(node, "a screen") else { return nil }
         let keys = ["id", "kind", "title", "logo", "body", "bullets", "fields", "actions", "choice", "call", "on",
-                    "load", "back", "resumable", "complete", "track"]
+                    "load", "back", "resumable", "complete", "track", "items", "empty"]
         checkKeys(map, allowed: Set(keys), in: "a screen")
         guard let id = requiredString(map, "id", in: "a screen") else { return nil }
         let context = "screen '\(id)'"
@@ -132,7 +132,7 @@ struct FlowReader {
             body: string(map, "body") ?? "", bullets: strings(map, "bullets"),
             allowsBack: bool(map, "back") ?? false, resumable: bool(map, "resumable"),
             completesOnboarding: bool(map, "complete") ?? false, track: strings(map, "track"),
-            location: location(node)
+            items: string(map, "items"), empty: string(map, "empty") ?? "", location: location(node)
         )
         if let fields = map["fields"]?.sequence {
             screen.fields = fields.compactMap { readField($0, in: context) }
@@ -226,7 +226,7 @@ struct FlowReader {
 
     mutating func readAction(_ node: Node, in context: String) -> Action? {
         guard let map = mapping(node, "an action") else { return nil }
-        checkKeys(map, allowed: ["label", "key", "go", "back", "call", "on", "retry", "notice", "quit"], in: "an action of \(context)")
+        checkKeys(map, allowed: ["label", "key", "when", "go", "back", "call", "on", "retry", "notice", "quit", "branch"], in: "an action of \(context)")
         guard let label = string(map, "label"), !label.isEmpty else {
             problems.append(Problem("an action of \(context) has no 'label'", at: location(node)))
             return nil
@@ -238,7 +238,8 @@ struct FlowReader {
             }
         }
         guard let step = readStep(map, node: node, in: "action '\(label)' of \(context)") else { return nil }
-        return Action(label: label, key: key, step: step, location: location(node))
+        let when = map["when"].flatMap { readGuard($0) }
+        return Action(label: label, key: key, step: step, when: when, location: location(node))
     }
 
     mutating func readChoice(_ node: Node, in context: String) -> Choice? {
@@ -260,17 +261,17 @@ struct FlowReader {
             problems.append(Problem("the choice of \(context) needs 'then' (what a pick does)", at: location(node)))
             return nil
         }
-        checkKeys(thenMap, allowed: ["go", "back", "call", "on", "retry", "notice", "quit"], in: "'then' of \(context)")
+        checkKeys(thenMap, allowed: ["go", "back", "call", "on", "retry", "notice", "quit", "branch"], in: "'then' of \(context)")
         guard let step = readStep(thenMap, node: thenNode, in: "'then' of \(context)") else { return nil }
         return Choice(options: options, store: store, then: step)
     }
 
-    /// Exactly one of go / back / call (+ on) / retry / notice / quit.
+    /// Exactly one of go / back / call (+ on) / retry / notice / quit / branch.
     mutating func readStep(_ map: Node.Mapping, node: Node, in context: String) -> Step? {
-        let kinds = ["go", "back", "call", "retry", "notice", "quit"].filter { map[$0] != nil }
+        let kinds = ["go", "back", "call", "retry", "notice", "quit", "branch"].filter { map[$0] != nil }
         guard kinds.count == 1, let kind = kinds.first else {
             let what = kinds.isEmpty ? "says nothing it does" : "says several things (\(kinds.joined(separator: ", ")))"
-            problems.append(Problem("\(context) \(what); give exactly one of go, back, call, retry, notice, quit", at: location(node)))
+            problems.append(Problem("\(context) \(what); give exactly one of go, back, call, retry, notice, quit, branch", at: location(node)))
             return nil
         }
         if kind != "call", let on = map["on"] {
@@ -285,6 +286,7 @@ struct FlowReader {
         case "retry": return .retry
         case "quit": return .quit
         case "notice": return .notice(string(map, "notice") ?? "")
+        case "branch": return readBranch(map["branch"]!, in: context)
         default:
             guard let call = readCall(operation: map["call"]!, outcomes: map["on"], in: context) else { return nil }
             return .call(call)
@@ -318,6 +320,34 @@ struct FlowReader {
             problems.append(Problem("the call '\(operation.rawValue)' in \(context) has no 'success' outcome", at: location(outcomes)))
         }
         return ServiceCall(operation: operation, outcomes: result)
+    }
+
+    /// `branch: [{when: GUARD, go: SCREEN}, …, {go: SCREEN}]`; the last needs no guard.
+    mutating func readBranch(_ node: Node, in context: String) -> Step? {
+        guard let items = node.sequence, !items.isEmpty else {
+            problems.append(Problem("'branch' in \(context) must be a list of {when, go}", at: location(node)))
+            return nil
+        }
+        var branches: [Branch] = []
+        for item in items {
+            guard let map = mapping(item, "a branch") else { continue }
+            checkKeys(map, allowed: ["when", "go"], in: "a branch of \(context)")
+            guard let target = requiredString(map, "go", in: "a branch of \(context)") else { continue }
+            references.append((target, location(map["go"]!)))
+            branches.append(Branch(when: map["when"].flatMap { readGuard($0) }, go: target))
+        }
+        if branches.last?.when != nil {
+            problems.append(Problem("the last branch in \(context) needs no 'when', so some screen always follows", at: location(node)))
+        }
+        return .branch(branches)
+    }
+
+    mutating func readGuard(_ node: Node) -> Guard? {
+        guard let text = node.string, let parsed = Guard(text: text) else {
+            problems.append(Problem("unknown guard '\(node.string ?? "")'; use one of \(Guard.Name.allCases.map(\.rawValue).joined(separator: ", ")), optionally after 'not'", at: location(node)))
+            return nil
+        }
+        return parsed
     }
 
     mutating func readOperation(_ node: Node) -> Operation? {

@@ -20,6 +20,7 @@ public enum Reachability {
             switch step {
             case .go(let target): result.append(target)
             case .call(let call): calls.append(call)
+            case .branch(let branches): result.append(contentsOf: branches.map(\.go))
             case .back, .retry, .notice, .quit: break
             }
         }

@@ -37,6 +37,9 @@ public struct Screen: Sendable, Equatable {
     public var completesOnboarding: Bool
     /// Analytics events emitted on arrival.
     public var track: [String]
+    /// A context list shown as rows (a log of rucks), and the text when it is empty.
+    public var items: String?
+    public var empty: String
     public var location: SourceLocation?
 
     public init(
@@ -44,7 +47,7 @@ public struct Screen: Sendable, Equatable {
         bullets: [String] = [], fields: [Field] = [], actions: [Action] = [], choice: Choice? = nil,
         call: ServiceCall? = nil, load: [Operation] = [], allowsBack: Bool = false,
         resumable: Bool? = nil, completesOnboarding: Bool = false, track: [String] = [],
-        location: SourceLocation? = nil
+        items: String? = nil, empty: String = "", location: SourceLocation? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -61,6 +64,8 @@ public struct Screen: Sendable, Equatable {
         self.resumable = resumable ?? (kind != .progress && kind != .error)
         self.completesOnboarding = completesOnboarding
         self.track = track
+        self.items = items
+        self.empty = empty
         self.location = location
     }
 }
@@ -98,11 +103,13 @@ public struct Rule: Sendable, Equatable {
         case email
         case digits
         case matches
+        /// A number above zero, decimals allowed (`5`, `7.5`).
+        case positiveNumber = "positive_number"
 
         /// What the parameter must be, for the loader and linter.
         public var parameter: ParameterKind {
             switch self {
-            case .required, .email: .none
+            case .required, .email, .positiveNumber: .none
             case .minLength, .maxLength, .digits: .count
             case .matches: .fieldID
             }
@@ -129,12 +136,15 @@ public struct Action: Sendable, Equatable {
     public var label: String
     public var key: Character?
     public var step: Step
+    /// Shown only when this holds.
+    public var when: Guard?
     public var location: SourceLocation?
 
-    public init(label: String, key: Character? = nil, step: Step, location: SourceLocation? = nil) {
+    public init(label: String, key: Character? = nil, step: Step, when: Guard? = nil, location: SourceLocation? = nil) {
         self.label = label
         self.key = key
         self.step = step
+        self.when = when
         self.location = location
     }
 }
@@ -149,6 +159,18 @@ public enum Step: Sendable, Equatable {
     /// Shows a short message on the current screen.
     case notice(String)
     case quit
+    /// Goes to the first target whose guard holds (a nil guard always holds).
+    case branch([Branch])
+}
+
+public struct Branch: Sendable, Equatable {
+    public var when: Guard?
+    public var go: String
+
+    public init(when: Guard?, go: String) {
+        self.when = when
+        self.go = go
+    }
 }
 
 public struct Choice: Sendable, Equatable {

@@ -11,11 +11,29 @@ public enum Operation: String, Sendable, CaseIterable {
     case refreshSession = "refresh_session"
     /// A random motivational message; fills `motivation`.
     case motivation
+    /// The account and its records; fills `email`, `username`, `account_status`, `pro`,
+    /// `rucks`.
+    case loadAccount = "load_account"
+    /// Appends a ruck (`distance_km`, `duration_min`) to the account's records; fills `rucks`.
+    case logRuck = "log_ruck"
+    /// Adds `email` and `password` to the guest account, keeping its user id.
+    case linkEmail = "link_email"
+    /// Logs in with `email` and `password`.
+    case logIn = "log_in"
+    /// Ends a named session and starts a new guest one at once.
+    case signOut = "sign_out"
+    /// A simulated purchase, recorded by the service as the account's entitlement.
+    case purchasePro = "purchase_pro"
+    /// Sets the account's `username` (its display name).
+    case setUsername = "set_username"
 
     /// Context keys the operation reads.
     public var inputs: [String] {
         switch self {
         case .chooseName: ["chosen_name"]
+        case .logRuck: ["distance_km", "duration_min"]
+        case .linkEmail, .logIn: ["email", "password"]
+        case .setUsername: ["username"]
         default: []
         }
     }
@@ -23,8 +41,42 @@ public enum Operation: String, Sendable, CaseIterable {
     /// Whether the operation needs a signed-in session.
     public var needsSession: Bool {
         switch self {
-        case .chooseName, .refreshSession, .motivation: true
-        case .health, .signInAnonymously: false
+        case .health, .signInAnonymously, .logIn: false
+        default: true
+        }
+    }
+}
+
+/// Predicates over the session and context that actions and branches may test.
+public struct Guard: Sendable, Equatable {
+    public enum Name: String, Sendable, CaseIterable {
+        /// The session is a guest's.
+        case isAnonymous = "is_anonymous"
+        /// The session belongs to a named account.
+        case isSignedIn = "is_signed_in"
+        /// The account has Pro (`pro` is `true` in the context).
+        case hasPro = "has_pro"
+        /// The account has children (`children` is a non-empty list).
+        case hasChildren = "has_children"
+    }
+
+    public var name: Name
+    public var negated: Bool
+
+    public init(_ name: Name, negated: Bool = false) {
+        self.name = name
+        self.negated = negated
+    }
+
+    /// `is_anonymous` or `not is_anonymous`.
+    public init?(text: String) {
+        let words = text.split(separator: " ").map(String.init)
+        if words.count == 2, words[0] == "not", let name = Name(rawValue: words[1]) {
+            self.init(name, negated: true)
+        } else if words.count == 1, let name = Name(rawValue: words[0]) {
+            self.init(name)
+        } else {
+            return nil
         }
     }
 }

@@ -114,6 +114,13 @@ public struct Renderer: Sendable {
             lines += wrapped("\(glyphs.bullet) \(bullet)", role: .text, width: width, kind: .body, hanging: 2)
         }
         if !view.bullets.isEmpty { lines.append(.spacer) }
+        for item in view.items {
+            lines += wrapped("\(glyphs.bullet) \(item)", role: .text, width: width, kind: .body, hanging: 2)
+        }
+        if !view.emptyItems.isEmpty {
+            lines += wrapped(view.emptyItems, role: .muted, width: width, kind: .body)
+        }
+        if !view.items.isEmpty || !view.emptyItems.isEmpty { lines.append(.spacer) }
         for field in view.fields {
             lines.append(.text(field.label, field.focused ? .accent : .text))
             lines.append(inputLine(field, width: width))
@@ -143,7 +150,7 @@ public struct Renderer: Sendable {
             lines.append(Line(spans: [(spinner, .spinner), ("  " + label, .muted)], alignment: .center))
             lines.append(.spacer)
         } else if !view.buttons.isEmpty {
-            lines.append(buttonRow(view.buttons, width: width))
+            lines += buttonRows(view.buttons, width: width)
             lines.append(.spacer)
         }
         return lines
@@ -176,14 +183,28 @@ public struct Renderer: Sendable {
         return line
     }
 
-    func buttonRow(_ buttons: [ScreenView.ItemView], width: Int) -> Line {
+    /// Buttons side by side, wrapped onto more rows when they do not fit the width.
+    func buttonRows(_ buttons: [ScreenView.ItemView], width: Int) -> [Line] {
+        var rows: [Line] = []
         var spans: [(String, Role)] = []
-        for (index, button) in buttons.enumerated() {
-            if index > 0 { spans.append(("  ", .text)) }
-            let label = button.focused ? "> \(button.label) <" : "[ \(button.label) ]"
+        var used = 0
+        for button in buttons {
+            let label = TextMetrics.truncate(button.focused ? "> \(button.label) <" : "[ \(button.label) ]", to: width, ellipsis: glyphs.ellipsis)
+            let labelWidth = TextMetrics.width(of: label)
+            if !spans.isEmpty, used + 2 + labelWidth > width {
+                rows.append(Line(spans: spans, alignment: .center))
+                spans = []
+                used = 0
+            }
+            if !spans.isEmpty {
+                spans.append(("  ", .text))
+                used += 2
+            }
             spans.append((label, button.focused ? .buttonFocused : .button))
+            used += labelWidth
         }
-        return Line(spans: spans, alignment: .center)
+        if !spans.isEmpty { rows.append(Line(spans: spans, alignment: .center)) }
+        return rows
     }
 
     /// Makes the lines fit the height: blank spacers go first, then body text is cut

@@ -23,6 +23,9 @@ public struct ScreenView: Equatable, Sendable {
     public var title = ""
     public var body = ""
     public var bullets: [String] = []
+    /// Rows of a context list, or the text shown when it is empty.
+    public var items: [String] = []
+    public var emptyItems = ""
     public var fields: [FieldView] = []
     public var options: [ItemView] = []
     public var buttons: [ItemView] = []
@@ -64,8 +67,13 @@ public struct ScreenView: Equatable, Sendable {
                 ItemView(label: option, focused: focused == .option(index))
             }
         }
-        view.buttons = screen.actions.enumerated().map { index, action in
+        view.buttons = screen.actions.enumerated().filter { engine.holds($0.element.when, state) }.map { index, action in
             ItemView(label: action.label, focused: focused == .action(index))
+        }
+        if let key = screen.items {
+            let rows = state.context[key]?.list ?? []
+            view.items = rows.isEmpty ? [] : rows
+            view.emptyItems = rows.isEmpty ? fill(screen.empty) : ""
         }
         view.message = state.message
         view.canGoBack = screen.allowsBack && !state.history.isEmpty
