@@ -178,6 +178,7 @@ public struct FlowEngine: Sendable {
             switch result {
             case .success(let output):
                 apply(output, &state, effects: &effects)
+                forgetSecrets(typedOn: pending.origin, &state)
                 let outcome = pending.call.outcome(for: "success")
                 follow(outcome, &state, now: now, effects: &effects)
             case .failure(let failure):
@@ -238,6 +239,17 @@ public struct FlowEngine: Sendable {
         effects.append(.saveSession(session))
         if firstSession {
             effects.append(.backfillAnalytics(placeholder: state.placeholderUserID, userID: session.userID))
+        }
+    }
+
+    /// Passwords and codes are dropped once the call they were typed for succeeded, so
+    /// they neither linger in memory nor pre-fill the next form that uses the same key.
+    private func forgetSecrets(typedOn origin: FlowState.Origin, _ state: inout FlowState) {
+        let screenID: String = switch origin {
+        case .arrival(let screen), .step(let screen, _): screen
+        }
+        for field in flow.screen(screenID)?.fields ?? [] where secretKeys.contains(field.id) {
+            state.context[field.id] = nil
         }
     }
 

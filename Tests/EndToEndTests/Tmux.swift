@@ -84,9 +84,15 @@ final class Tmux {
         return context["name_options"] as? [String] ?? []
     }
 
-    var sessionFile: [String: Any]? {
-        guard let data = FileManager.default.contents(atPath: stateDirectory + "/oklah/session.json") else { return nil }
+    var sessionFile: [String: Any]? { session(of: "oklah") }
+
+    func session(of flow: String) -> [String: Any]? {
+        guard let data = FileManager.default.contents(atPath: stateDirectory + "/\(flow)/session.json") else { return nil }
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    func userID(of flow: String) -> String? {
+        session(of: flow)?["userID"] as? String
     }
 
     @discardableResult

@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+/// RuckTracker in the real binary: a guest never loses data. On the mock, and the main
+/// journey against onboard-server too.
+@Suite(.serialized) struct RuckTrackerEndToEndTests {
+    func logRuck(_ tmux: Tmux, km: String, minutes: String) {
+        tmux.send("l")
+        tmux.waitFor("Log a ruck")
+        tmux.type(km)
+        tmux.send("Tab")
+        tmux.type(minutes)
+        tmux.send("Tab")
+        tmux.send("Enter")
+        tmux.waitFor("\(km.contains(".") ? km : km + ".0") km in \(minutes) min")
+    }
+
+    func quit(_ tmux: Tmux) {
+        tmux.send("C-c")
+        tmux.waitFor("[exit 0]")
+    }
+
+    func addEmail(_ tmux: Tmux, _ email: String, password: String = "march on!") {
+        tmux.send("p")
+        tmux.waitFor("Guest User")
+        tmux.send("Enter") // Add Email to Sync
+        tmux.waitFor("Secure My Account")
+        tmux.type(email)
+        tmux.send("Tab")
+        tmux.type(password)
+        tmux.send("Tab")
+        tmux.type(password)
+        tmux.send("Tab")
+        tmux.send("Enter")
+    }
+
+    func logIn(_ tmux: Tmux, _ email: String, password: String = "march on!") {
+        tmux.send("p")
+        tmux.waitFor("Guest User")
+        tmux.send("Right")
+        tmux.send("Right")
+        tmux.send("Enter") // Log In
+        tmux.waitFor("Log in to an account")
+        tmux.type(email)
+        tmux.send("Tab")
+        tmux.type(password)
+        tmux.send("Tab")
+        tmux.send("Enter")
+    }
+
+    /// Guest, a ruck, restart, add email, restart: same user id, same rucks.
+    func guestJourney(service: String = "") throws {
+        let tmux = Tmux()
+        tmux.start("run rucktracker \(service)")
+        let first = tmux.waitFor("No rucks yet")
+        #expect(!first.contains("Sign in"), "no auth wall")
+        logRuck(tmux, km: "5.5", minutes: "60")
+        quit(tmux)
+        let guest = try #require(tmux.userID(of: "rucktracker"))
+        #expect(tmux.session(of: "rucktracker")?["isAnonymous"] as? Bool == true)
+
+        tmux.start("run rucktracker \(service)")
+        tmux.waitFor("5.5 km in 60 min")
+        #expect(tmux.userID(of: "rucktracker") == guest, "a restart keeps the guest")
+        addEmail(tmux, "ruck@example.org")
+        tmux.waitFor("Your account is secured")
+        quit(tmux)
+        #expect(tmux.userID(of: "rucktracker") == guest, "linking keeps the user id")
+
+        tmux.start("run rucktracker \(service)")
+        let home = tmux.waitFor("5.5 km in 60 min")
+        #expect(home.components(separatedBy: " km in ").count == 2, "one ruck, as before")
+        tmux.send("p")
+        let profile = tmux.waitFor("Signed In")
+        #expect(profile.contains("Email: ruck@example.org"))
+        #expect(profile.contains("Sign Out"))
+        #expect(tmux.userID(of: "rucktracker") == guest)
+    }
+
+    @Test func aGuestKeepsItsRucksThroughRestartsAndLinking() throws {
+        try guestJourney()
+    }
+
+    @Test func aGuestKeepsItsRucksThroughRestartsAndLinkingAgainstOnboardServer() throws {
+        let server = try ServerProcess()
+        try guestJourney(service: "--service \(server.base)")
+    }
+
+    @Test func signingOutStartsANewGuestAndLoggingInBringsTheRucksBack() throws {
+        let tmux = Tmux()
+        tmux.start("run rucktracker")
+        tmux.waitFor("No rucks yet")
+        logRuck(tmux, km: "8", minutes: "95")
+        addEmail(tmux, "back@example.org")
+        tmux.waitFor("Your account is secured")
+        tmux.send("Enter")
+        tmux.waitFor("8.0 km in 95 min")
+        let named = try #require(tmux.userID(of: "rucktracker"))
+        tmux.send("p")
+        tmux.waitFor("Signed In")
+        tmux.send("Enter") // Sign Out
+        tmux.waitFor("Signing out will create a new guest account")
+        tmux.send("Right")
+        tmux.send("Enter")
+        tmux.waitFor("You're now using a new guest account")
+        tmux.waitFor("No rucks yet")
+        let newGuest = try #require(tmux.userID(of: "rucktracker"))
+        #expect(newGuest != named)
+        #expect(tmux.session(of: "rucktracker")?["isAnonymous"] as? Bool == true)
+
+        logIn(tmux, "back@example.org")
+        tmux.waitFor("8.0 km in 95 min")
+        #expect(tmux.userID(of: "rucktracker") == named)
+    }
+
+    @Test func offlineTheGuestKeepsWorkingAndLinkingFailsWithNothingLost() throws {
+        let tmux = Tmux()
+        tmux.start("run rucktracker")
+        tmux.waitFor("No rucks yet")
+        logRuck(tmux, km: "3", minutes: "40")
+        quit(tmux)
+        let guest = try #require(tmux.userID(of: "rucktracker"))
+
+        tmux.start("run rucktracker --fault network --clock-offset 25h")
+        tmux.waitFor("3.0 km in 40 min")
+        addEmail(tmux, "offline@example.org")
+        tmux.waitFor("You're offline")
+        quit(tmux)
+        #expect(tmux.userID(of: "rucktracker") == guest)
+
+        tmux.start("run rucktracker")
+        tmux.waitFor("3.0 km in 40 min")
+        tmux.send("p")
+        tmux.waitFor("Guest User")
+        #expect(tmux.userID(of: "rucktracker") == guest)
+    }
+
+    @Test func signingOutOfflineIsRefused() throws {
+        let tmux = Tmux()
+        tmux.start("run rucktracker")
+        tmux.waitFor("No rucks yet")
+        addEmail(tmux, "stay@example.org")
+        tmux.waitFor("Your account is secured")
+        quit(tmux)
+        let named = try #require(tmux.userID(of: "rucktracker"))
+        tmux.start("run rucktracker --fault network")
+        tmux.waitFor("Your rucks")
+        tmux.send("p")
+        tmux.waitFor("Signed In")
+        tmux.send("Enter")
+        tmux.waitFor("Sign out?")
+        tmux.send("Right")
+        tmux.send("Enter")
+        tmux.waitFor("nothing has changed")
+        quit(tmux)
+        #expect(tmux.userID(of: "rucktracker") == named)
+    }
+
+    @Test func twoDevicesOnOneAccountSeeTheSameRucks() throws {
+        let mock = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-shared-\(UUID().uuidString).sqlite").path
+        let phone = Tmux()
+        phone.start("run rucktracker --mock-db \(mock)")
+        phone.waitFor("No rucks yet")
+        logRuck(phone, km: "10", minutes: "120")
+        addEmail(phone, "two@example.org")
+        phone.waitFor("Your account is secured")
+
+        let laptop = Tmux()
+        laptop.start("run rucktracker --mock-db \(mock)")
+        laptop.waitFor("No rucks yet")
+        logIn(laptop, "two@example.org")
+        laptop.waitFor("10.0 km in 120 min")
+        #expect(laptop.userID(of: "rucktracker") == phone.userID(of: "rucktracker"))
+    }
+
+    @Test func proBoughtAsAGuestPromptsForAnEmailAndSurvivesLinking() throws {
+        let tmux = Tmux()
+        tmux.start("run rucktracker")
+        tmux.waitFor("No rucks yet")
+        tmux.send("g")
+        tmux.waitFor("RuckTracker Pro")
+        tmux.send("Enter")
+        let prompt = tmux.waitFor("Welcome to Pro!")
+        #expect(prompt.contains("Secure Your Subscription"))
+        #expect(prompt.contains("Add an email to secure your premium subscription..."))
+        tmux.send("Right")
+        tmux.send("Enter") // Skip
+        let home = tmux.waitFor("Your rucks")
+        #expect(!home.contains("Go Pro"), "Pro stays active after skipping")
+        addEmail(tmux, "pro@example.org")
+        tmux.waitFor("Your account is secured")
+        tmux.send("Enter")
+        tmux.waitFor("Your rucks")
+        tmux.send("p")
+        tmux.waitFor("Account Status: Premium")
+    }
+}
