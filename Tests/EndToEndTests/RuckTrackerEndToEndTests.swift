@@ -4,6 +4,24 @@ import Testing
 /// RuckTracker in the real binary: a guest never loses data. On the mock, and the main
 /// journey against onboard-server too.
 @Suite(.serialized) struct RuckTrackerEndToEndTests {
+    static let backends = ["mock", "server"]
+
+    /// Where a test's clients get their service: the embedded mock (one shared database
+    /// file, so two state folders are two devices on one backend) or an onboard-server.
+    final class Backend {
+        let server: ServerProcess?
+        let mockDatabase = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-ruck-\(UUID().uuidString).sqlite").path
+
+        init(_ kind: String) throws {
+            server = kind == "server" ? try ServerProcess() : nil
+        }
+
+        var arguments: String {
+            if let server { return "--service \(server.base)" }
+            return "--mock-db \(mockDatabase)"
+        }
+    }
+
     func logRuck(_ tmux: Tmux, km: String, minutes: String) {
         tmux.send("l")
         tmux.waitFor("Log a ruck")
@@ -77,18 +95,15 @@ import Testing
         #expect(tmux.userID(of: "rucktracker") == guest)
     }
 
-    @Test func aGuestKeepsItsRucksThroughRestartsAndLinking() throws {
-        try guestJourney()
+    @Test(arguments: backends) func aGuestKeepsItsRucksThroughRestartsAndLinking(backend: String) throws {
+        let service = try Backend(backend)
+        try guestJourney(service: service.arguments)
     }
 
-    @Test func aGuestKeepsItsRucksThroughRestartsAndLinkingAgainstOnboardServer() throws {
-        let server = try ServerProcess()
-        try guestJourney(service: "--service \(server.base)")
-    }
-
-    @Test func signingOutStartsANewGuestAndLoggingInBringsTheRucksBack() throws {
+    @Test(arguments: backends) func signingOutStartsANewGuestAndLoggingInBringsTheRucksBack(backend: String) throws {
+        let service = try Backend(backend)
         let tmux = Tmux()
-        tmux.start("run rucktracker")
+        tmux.start("run rucktracker \(service.arguments)")
         tmux.waitFor("No rucks yet")
         logRuck(tmux, km: "8", minutes: "95")
         addEmail(tmux, "back@example.org")
@@ -113,37 +128,39 @@ import Testing
         #expect(tmux.userID(of: "rucktracker") == named)
     }
 
-    @Test func offlineTheGuestKeepsWorkingAndLinkingFailsWithNothingLost() throws {
+    @Test(arguments: backends) func offlineTheGuestKeepsWorkingAndLinkingFailsWithNothingLost(backend: String) throws {
+        let service = try Backend(backend)
         let tmux = Tmux()
-        tmux.start("run rucktracker")
+        tmux.start("run rucktracker \(service.arguments)")
         tmux.waitFor("No rucks yet")
         logRuck(tmux, km: "3", minutes: "40")
         quit(tmux)
         let guest = try #require(tmux.userID(of: "rucktracker"))
 
-        tmux.start("run rucktracker --fault network --clock-offset 25h")
+        tmux.start("run rucktracker \(service.arguments) --fault network --clock-offset 25h")
         tmux.waitFor("3.0 km in 40 min")
         addEmail(tmux, "offline@example.org")
         tmux.waitFor("You're offline")
         quit(tmux)
         #expect(tmux.userID(of: "rucktracker") == guest)
 
-        tmux.start("run rucktracker")
+        tmux.start("run rucktracker \(service.arguments)")
         tmux.waitFor("3.0 km in 40 min")
         tmux.send("p")
         tmux.waitFor("Guest User")
         #expect(tmux.userID(of: "rucktracker") == guest)
     }
 
-    @Test func signingOutOfflineIsRefused() throws {
+    @Test(arguments: backends) func signingOutOfflineIsRefused(backend: String) throws {
+        let service = try Backend(backend)
         let tmux = Tmux()
-        tmux.start("run rucktracker")
+        tmux.start("run rucktracker \(service.arguments)")
         tmux.waitFor("No rucks yet")
         addEmail(tmux, "stay@example.org")
         tmux.waitFor("Your account is secured")
         quit(tmux)
         let named = try #require(tmux.userID(of: "rucktracker"))
-        tmux.start("run rucktracker --fault network")
+        tmux.start("run rucktracker \(service.arguments) --fault network")
         tmux.waitFor("Your rucks")
         tmux.send("p")
         tmux.waitFor("Signed In")
@@ -156,26 +173,27 @@ import Testing
         #expect(tmux.userID(of: "rucktracker") == named)
     }
 
-    @Test func twoDevicesOnOneAccountSeeTheSameRucks() throws {
-        let mock = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-shared-\(UUID().uuidString).sqlite").path
+    @Test(arguments: backends) func twoDevicesOnOneAccountSeeTheSameRucks(backend: String) throws {
+        let service = try Backend(backend)
         let phone = Tmux()
-        phone.start("run rucktracker --mock-db \(mock)")
+        phone.start("run rucktracker \(service.arguments)")
         phone.waitFor("No rucks yet")
         logRuck(phone, km: "10", minutes: "120")
         addEmail(phone, "two@example.org")
         phone.waitFor("Your account is secured")
 
         let laptop = Tmux()
-        laptop.start("run rucktracker --mock-db \(mock)")
+        laptop.start("run rucktracker \(service.arguments)")
         laptop.waitFor("No rucks yet")
         logIn(laptop, "two@example.org")
         laptop.waitFor("10.0 km in 120 min")
         #expect(laptop.userID(of: "rucktracker") == phone.userID(of: "rucktracker"))
     }
 
-    @Test func proBoughtAsAGuestPromptsForAnEmailAndSurvivesLinking() throws {
+    @Test(arguments: backends) func proBoughtAsAGuestPromptsForAnEmailAndSurvivesLinking(backend: String) throws {
+        let service = try Backend(backend)
         let tmux = Tmux()
-        tmux.start("run rucktracker")
+        tmux.start("run rucktracker \(service.arguments)")
         tmux.waitFor("No rucks yet")
         tmux.send("g")
         tmux.waitFor("RuckTracker Pro")
@@ -193,5 +211,15 @@ import Testing
         tmux.waitFor("Your rucks")
         tmux.send("p")
         tmux.waitFor("Account Status: Premium")
+
+        // Pro belongs to the account: a fresh state folder that logs in has it too.
+        let other = Tmux()
+        other.start("run rucktracker \(service.arguments)")
+        other.waitFor("No rucks yet")
+        logIn(other, "pro@example.org")
+        let otherHome = other.waitFor("Your rucks")
+        #expect(!otherHome.contains("Go Pro"))
+        other.send("p")
+        other.waitFor("Account Status: Premium")
     }
 }
