@@ -14,6 +14,11 @@ public enum Intent: Equatable, Sendable {
     case deleteBackward
     /// A printable key that is not typed into a field: an action's shortcut.
     case shortcut(Character)
+    /// Shows or hides the focused password.
+    case toggleReveal
+    /// PageUp / PageDown: a bigger step for a value widget (a month in a date).
+    case pageUp
+    case pageDown
 }
 
 /// What the runtime found on disk at launch.
@@ -24,12 +29,21 @@ public struct Launch: Equatable, Sendable {
     public var placeholderUserID: String
     /// Plain-language notes to show, such as a corrupt state file set aside.
     public var warnings: [String]
+    /// Context values used when the saved progress has none (a pre-filled server URL).
+    public var defaults: [String: Value]
+    /// Seconds east of UTC, for "today" in date fields.
+    public var utcOffset: Int64
 
-    public init(session: Session?, progress: SavedProgress?, placeholderUserID: String, warnings: [String] = []) {
+    public init(
+        session: Session?, progress: SavedProgress?, placeholderUserID: String, warnings: [String] = [],
+        defaults: [String: Value] = [:], utcOffset: Int64 = 0
+    ) {
         self.session = session
         self.progress = progress
         self.placeholderUserID = placeholderUserID
         self.warnings = warnings
+        self.defaults = defaults
+        self.utcOffset = utcOffset
     }
 }
 
@@ -79,12 +93,15 @@ public struct CallRequest: Equatable, Sendable {
     public var session: Session?
     /// Context text values the operation reads (see `Operation.inputs`).
     public var inputs: [String: String]
+    /// The service address the flow chose (its `service_url`), or nil for the default.
+    public var service: String?
 
-    public init(id: Int, operation: Operation, session: Session?, inputs: [String: String]) {
+    public init(id: Int, operation: Operation, session: Session?, inputs: [String: String], service: String? = nil) {
         self.id = id
         self.operation = operation
         self.session = session
         self.inputs = inputs
+        self.service = service
     }
 }
 

@@ -53,10 +53,14 @@ public struct FlowEngine: Sendable {
         state.session = launch.session
         state.warnings = launch.warnings
         state.placeholderUserID = launch.progress?.placeholderUserID ?? launch.placeholderUserID
+        state.utcOffset = launch.utcOffset
         if let progress = launch.progress {
             state.context = progress.context
             state.onboardingComplete = progress.onboardingComplete
             state.startedAt = progress.startedAt
+        }
+        for (key, value) in launch.defaults where state.context[key] == nil {
+            state.context[key] = value
         }
         if launch.session?.onboardingComplete == true { state.onboardingComplete = true }
         if let session = launch.session, session.accessExpired(atMilliseconds: now) {
@@ -82,7 +86,10 @@ public struct FlowEngine: Sendable {
             arrive(at: signedIn, &state, now: now, effects: &effects)
             return
         }
-        if state.session == nil { state.context = [:] }
+        if state.session == nil {
+            // A first launch starts clean, but keeps what the flow's service address needs.
+            state.context = state.context.filter { $0.key == flow.serviceURLKey }
+        }
         arrive(at: flow.entry.firstLaunch, &state, now: now, effects: &effects)
     }
 
@@ -97,6 +104,15 @@ public struct FlowEngine: Sendable {
 
     private func arrive(at id: String, _ state: inout FlowState, message: FlowState.Message? = nil, now: Int64, effects: inout [Effect]) {
         guard let screen = flow.screen(id) else { return }
+        if screen.kind == .route {
+            if let target = screen.route.first(where: { holds($0.when, state) })?.go {
+                arrive(at: target, &state, message: message, now: now, effects: &effects)
+            }
+            return
+        }
+        for field in screen.fields where field.kind == .date && (state.context[field.id]?.text ?? "").isEmpty {
+            state.context[field.id] = .text(today(now, state).description)
+        }
         if state.screenID != nil, state.screenID != id { state.warnings = [] }
         state.screenID = id
         state.fieldErrors = [:]
@@ -158,7 +174,8 @@ public struct FlowEngine: Sendable {
         state.nextCallID += 1
         var inputs: [String: String] = [:]
         for key in operation.inputs { inputs[key] = state.context[key]?.text }
-        effects.append(.call(CallRequest(id: id, operation: operation, session: state.session, inputs: inputs)))
+        let service = flow.serviceURLKey.flatMap { state.context[$0]?.text }
+        effects.append(.call(CallRequest(id: id, operation: operation, session: state.session, inputs: inputs, service: service)))
         return id
     }
 
@@ -301,8 +318,13 @@ public struct FlowEngine: Sendable {
             if !items.isEmpty { state.focus = (state.focus + 1) % items.count }
         case .focusPrevious:
             if !items.isEmpty { state.focus = (state.focus - 1 + items.count) % items.count }
-        case .left, .right:
-            // Along a row of buttons; value widgets take Left/Right when they exist.
+        case .left, .right, .pageUp, .pageDown:
+            if case .field(let index) = focused, screen.fields[index].kind == .date {
+                adjustDate(screen.fields[index], intent, &state, now: now)
+                return
+            }
+            guard intent == .left || intent == .right else { return }
+            // Along a row of buttons.
             if case .action = focused {
                 let next = state.focus + (intent == .right ? 1 : -1)
                 if items.indices.contains(next), case .action = items[next] { state.focus = next }
@@ -339,6 +361,11 @@ public struct FlowEngine: Sendable {
             state.context[id] = .text(value)
             state.fieldErrors[id] = nil
             revalidate(screen.fields[index], on: screen, &state)
+        case .toggleReveal:
+            if case .field(let index) = focused, screen.fields[index].kind == .password {
+                let id = screen.fields[index].id
+                if state.revealed.contains(id) { state.revealed.remove(id) } else { state.revealed.insert(id) }
+            }
         case .shortcut(let character):
             if let action = screen.actions.first(where: { $0.key == character && holds($0.when, state) }) {
                 run(action.step, on: screen, &state, now: now, effects: &effects)
@@ -362,6 +389,24 @@ public struct FlowEngine: Sendable {
             state.fieldErrors[field.id] = nil
         }
         state.context[field.id] = .text(value)
+    }
+
+    /// Left/Right a day, PageUp/PageDown a month; never past today.
+    private func adjustDate(_ field: Field, _ intent: Intent, _ state: inout FlowState, now: Int64) {
+        let today = today(now, state)
+        let current = CivilDate(state.context[field.id]?.text ?? "") ?? today
+        let moved: CivilDate = switch intent {
+        case .left: current.adding(days: -1)
+        case .right: current.adding(days: 1)
+        case .pageUp: current.adding(months: 1)
+        default: current.adding(months: -1)
+        }
+        state.context[field.id] = .text(min(moved, today).description)
+        state.fieldErrors[field.id] = nil
+    }
+
+    func today(_ now: Int64, _ state: FlowState) -> CivilDate {
+        CivilDate(milliseconds: now, utcOffset: state.utcOffset)
     }
 
     /// As you type: a field whose format can be judged (email, a match, a number) is
@@ -394,12 +439,12 @@ public struct FlowEngine: Sendable {
         state.message = nil
         switch step {
         case .go(let target):
-            guard validate(screen, &state) else { return }
+            guard validate(screen, &state, now: now) else { return }
             go(to: target, &state, now: now, effects: &effects)
         case .back:
             if let previous = state.history.popLast() { arrive(at: previous, &state, now: now, effects: &effects) }
         case .call(let call):
-            guard validate(screen, &state) else { return }
+            guard validate(screen, &state, now: now) else { return }
             start(call, from: .step(screen: screen.id, call: call), &state, effects: &effects)
         case .retry:
             retry(&state, now: now, effects: &effects)
@@ -409,7 +454,7 @@ public struct FlowEngine: Sendable {
             state.phase = .finished
             effects.append(.quit)
         case .branch(let branches):
-            guard validate(screen, &state), let target = branches.first(where: { holds($0.when, state) })?.go else { return }
+            guard validate(screen, &state, now: now), let target = branches.first(where: { holds($0.when, state) })?.go else { return }
             go(to: target, &state, now: now, effects: &effects)
         }
     }
@@ -443,13 +488,13 @@ public struct FlowEngine: Sendable {
     }
 
     /// Runs every field's rules; the first failure of each field is shown under it.
-    private func validate(_ screen: Screen, _ state: inout FlowState) -> Bool {
+    private func validate(_ screen: Screen, _ state: inout FlowState, now: Int64) -> Bool {
         guard screen.kind == .form else { return true }
         var values: [String: String] = [:]
         for field in screen.fields { values[field.id] = state.context[field.id]?.text ?? "" }
         state.fieldErrors = [:]
         for field in screen.fields {
-            if let message = Validation.firstFailure(of: field, values: values) {
+            if let message = Validation.firstFailure(of: field, values: values, today: today(now, state)) {
                 state.fieldErrors[field.id] = message
             }
         }

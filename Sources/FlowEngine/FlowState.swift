@@ -67,6 +67,10 @@ public struct FlowState: Equatable, Sendable {
     public var progressAfterRenewal: SavedProgress?
     public var placeholderUserID = ""
     public var nextCallID = 1
+    /// Password fields shown in clear (Ctrl-R).
+    public var revealed: Set<String> = []
+    /// Seconds east of UTC, for "today".
+    public var utcOffset: Int64 = 0
 
     public init() {}
 

@@ -3,15 +3,16 @@ import ScreenTable
 /// The behaviour behind the validation rule names a flow file may use.
 public enum Validation {
     /// The message of the first rule the field's value breaks, or nil when it passes.
-    public static func firstFailure(of field: Field, values: [String: String]) -> String? {
+    /// `today` is the local date, for `not_future`.
+    public static func firstFailure(of field: Field, values: [String: String], today: CivilDate? = nil) -> String? {
         let value = values[field.id] ?? ""
-        for rule in field.rules where !passes(rule, value: value, values: values) {
+        for rule in field.rules where !passes(rule, value: value, values: values, today: today) {
             return rule.message
         }
         return nil
     }
 
-    static func passes(_ rule: Rule, value: String, values: [String: String]) -> Bool {
+    static func passes(_ rule: Rule, value: String, values: [String: String], today: CivilDate?) -> Bool {
         let trimmed = value.trimmingWhitespace
         switch rule.name {
         case .required:
@@ -28,7 +29,25 @@ public enum Validation {
             return value == values[rule.field ?? ""] ?? ""
         case .positiveNumber:
             return trimmed.isEmpty || (Double(trimmed).map { $0 > 0 && $0.isFinite } ?? false)
+        case .url:
+            return trimmed.isEmpty || isServiceURL(trimmed)
+        case .date:
+            return trimmed.isEmpty || CivilDate(trimmed) != nil
+        case .notFuture:
+            guard let date = CivilDate(trimmed), let today else { return true }
+            return date <= today
         }
+    }
+
+    /// `mock://local`, or `http(s)://host[:port][/path]` with no spaces.
+    static func isServiceURL(_ text: String) -> Bool {
+        if text == "mock://local" { return true }
+        guard !text.contains(where: \.isWhitespace) else { return false }
+        for scheme in ["http://", "https://"] where text.lowercased().hasPrefix(scheme) {
+            let host = text.dropFirst(scheme.count).prefix { $0 != "/" && $0 != "?" }
+            return !host.isEmpty && !host.hasPrefix(":")
+        }
+        return false
     }
 
     /// local@domain.tld: one @, no spaces, a dot in the domain with text either side.

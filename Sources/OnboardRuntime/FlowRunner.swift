@@ -40,12 +40,15 @@ public final class FlowRunner {
     private var state = FlowState()
     private var ending: Ending?
     private var storageWarnings: [String] = []
+    private let defaults: [String: Value]
 
     public init(
         engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock,
-        renderer: Renderer, terminal: TerminalDevice, mailbox: Mailbox, extraWarnings: [String] = []
+        renderer: Renderer, terminal: TerminalDevice, mailbox: Mailbox, extraWarnings: [String] = [],
+        defaults: [String: Value] = [:]
     ) {
         storageWarnings = extraWarnings
+        self.defaults = defaults
         self.engine = engine
         self.store = store
         self.operations = operations
@@ -61,7 +64,8 @@ public final class FlowRunner {
         let saved = store.load()
         let launch = Launch(
             session: saved.session, progress: saved.progress,
-            placeholderUserID: "local-" + UUID().uuidString.lowercased(), warnings: saved.warnings + storageWarnings)
+            placeholderUserID: "local-" + UUID().uuidString.lowercased(), warnings: saved.warnings + storageWarnings,
+            defaults: defaults, utcOffset: Int64(TimeZone.current.secondsFromGMT()))
         storageWarnings = []
         dispatch(.launched(launch))
         draw()

@@ -7,7 +7,7 @@ import ServiceClient
 /// including a thrown error of any kind or no answer at all — into a result the
 /// engine branches on.
 public struct OperationRunner: Sendable {
-    public let service: any AuthService
+    public let services: ServiceDirectory
     public let flowID: String
     /// A call that has not answered by then fails as `timeout`.
     public let timeout: Duration
@@ -16,12 +16,16 @@ public struct OperationRunner: Sendable {
     /// An access token this close to expiry (seconds) is renewed before it is used.
     public static let renewalMargin: Int64 = 60
 
-    public init(service: any AuthService, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(), timeout: Duration = .seconds(10)) {
-        self.service = service
+    public init(services: ServiceDirectory, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(), timeout: Duration = .seconds(10)) {
+        self.services = services
         self.flowID = flowID
         self.timeout = timeout
         self.clock = clock
-        refresher = SessionRefresher(service: service, file: sessionFile)
+        refresher = SessionRefresher(file: sessionFile)
+    }
+
+    public init(service: any AuthService, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(), timeout: Duration = .seconds(10)) {
+        self.init(services: ServiceDirectory(fixed: service), flowID: flowID, sessionFile: sessionFile, clock: clock, timeout: timeout)
     }
 
     public func run(_ request: CallRequest) async -> Result<CallOutput, ServiceFailure> {
@@ -41,30 +45,31 @@ public struct OperationRunner: Sendable {
     /// Renews a session about to expire before using it, and once more if the service
     /// turns the token down; the renewed session goes back to the engine with the result.
     private func performRenewingFirst(_ request: CallRequest) async throws -> CallOutput {
+        let service = try services.service(for: request.service)
         guard request.operation.needsSession, request.operation != .refreshSession, var session = request.session else {
-            return try await perform(request)
+            return try await perform(request, on: service)
         }
         let now = clock.nowMilliseconds() / 1000
         var renewed = false
         if session.accessExpiresAt - now < Self.renewalMargin {
-            session = try await refresher.refresh(session, nowSeconds: now)
+            session = try await refresher.refresh(session, nowSeconds: now, using: service)
             renewed = true
         }
         var current = request
         current.session = session
         do {
-            var output = try await perform(current)
+            var output = try await perform(current, on: service)
             if renewed { output.session = session }
             return output
         } catch let error as ServiceError where error.code == .unauthorized && !renewed {
-            current.session = try await refresher.refresh(session, nowSeconds: now)
-            var output = try await perform(current)
+            current.session = try await refresher.refresh(session, nowSeconds: now, using: service)
+            var output = try await perform(current, on: service)
             output.session = current.session
             return output
         }
     }
 
-    private func perform(_ request: CallRequest) async throws -> CallOutput {
+    private func perform(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
         switch request.operation {
         case .health:
             return CallOutput(values: ["service_status": .text(try await service.health())])
@@ -78,12 +83,12 @@ public struct OperationRunner: Sendable {
             let profile = try await service.chooseName(accessToken: request.session!.accessToken, name: name)
             return CallOutput(values: ["display_name": .text(profile.displayName ?? name)])
         case .refreshSession:
-            return CallOutput(session: try await refresher.refresh(request.session!, nowSeconds: clock.nowMilliseconds() / 1000))
+            return CallOutput(session: try await refresher.refresh(request.session!, nowSeconds: clock.nowMilliseconds() / 1000, using: service))
         case .motivation:
             let message = try await service.motivation(accessToken: request.session!.accessToken)
             return CallOutput(values: ["motivation": .text(message)])
         case .loadAccount:
-            return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken))
+            return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken, on: service))
         case .logRuck:
             let access = request.session!.accessToken
             let distance = Double(request.inputs["distance_km"] ?? "") ?? 0
@@ -96,27 +101,81 @@ public struct OperationRunner: Sendable {
             let issued = try await service.linkEmail(
                 flow: flowID, accessToken: request.session!.accessToken,
                 email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "")
-            return CallOutput(session: Session(issued), values: try await accountValues(accessToken: issued.accessToken))
+            return CallOutput(session: Session(issued), values: try await accountValues(accessToken: issued.accessToken, on: service))
         case .logIn:
             let issued = try await service.login(flow: flowID, email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "")
-            return CallOutput(session: Session(issued), values: try await accountValues(accessToken: issued.accessToken))
+            return CallOutput(session: Session(issued), values: try await accountValues(accessToken: issued.accessToken, on: service))
         case .signOut:
             // The new guest first: offline, this fails and nothing has changed.
             let guest = try await service.signInAnonymously(flow: flowID)
             try? await service.logout(refreshToken: request.session!.refreshToken)
-            return CallOutput(session: Session(guest.session), values: try await accountValues(accessToken: guest.session.accessToken))
+            return CallOutput(session: Session(guest.session), values: try await accountValues(accessToken: guest.session.accessToken, on: service))
         case .purchasePro:
             try await service.putRecord(accessToken: request.session!.accessToken, key: "pro", value: .flag(true))
-            return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken))
+            return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken, on: service))
         case .setUsername:
             let username = (request.inputs["username"] ?? "").trimmingCharacters(in: .whitespaces)
             _ = try await service.updateProfile(accessToken: request.session!.accessToken, fields: ["display_name": .text(username)])
-            return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken))
+            return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken, on: service))
+        case .connectServer:
+            let address = (request.inputs["server_url"] ?? "").trimmingCharacters(in: .whitespaces)
+            let normalised = address.hasSuffix("/") ? String(address.dropLast()) : address
+            _ = try await services.service(for: normalised).health()
+            return CallOutput(values: ["server_url": .text(normalised)])
+        case .register:
+            let issued = try await service.register(
+                flow: flowID, name: request.inputs["name"] ?? "", email: request.inputs["email"] ?? "",
+                password: request.inputs["password"] ?? "")
+            return CallOutput(session: Session(issued), values: ["children": .list([])])
+        case .acceptInvite:
+            let code = Self.inviteCode(from: request.inputs["invite_code"] ?? "")
+            let accepted = try await service.acceptInvite(accessToken: request.session!.accessToken, code: code)
+            var values = try await childrenValues(accessToken: request.session!.accessToken, on: service)
+            values["child_name"] = .text(accepted.child.name)
+            values["shared_by"] = .text(accepted.sharedBy)
+            return CallOutput(values: values)
+        case .loadChildren:
+            return CallOutput(values: try await childrenValues(accessToken: request.session!.accessToken, on: service))
+        case .addChild:
+            let access = request.session!.accessToken
+            let birth = request.inputs["birth_date"].flatMap { $0.isEmpty ? nil : $0 }
+            _ = try await service.addChild(accessToken: access, name: request.inputs["baby_name"] ?? "", birthDate: birth)
+            return CallOutput(values: try await childrenValues(accessToken: access, on: service))
+        case .createInvite:
+            let access = request.session!.accessToken
+            guard let child = try await service.children(accessToken: access).first else {
+                throw ServiceError(.notFound, "Add a baby first, then invite someone to it.")
+            }
+            let invite = try await service.createInvite(accessToken: access, childID: child.id)
+            return CallOutput(values: [
+                "invite_code_created": .text(invite.code),
+                "invite_link": .text("babybasics://invite?code=\(invite.code)"),
+                "invite_child": .text(child.name),
+            ])
         }
     }
 
+    /// The code in a pasted invite: the raw code, or the `code=` of a share link, or its
+    /// last path part.
+    static func inviteCode(from pasted: String) -> String {
+        let text = pasted.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let range = text.range(of: "code=") {
+            return String(text[range.upperBound...].prefix { $0 != "&" && $0 != "#" })
+        }
+        if text.contains("/") {
+            return String(text.split(separator: "/").last ?? Substring(text))
+        }
+        return text
+    }
+
+    /// The children as the flow shows them: "Name (born YYYY-MM-DD)".
+    private func childrenValues(accessToken: String, on service: any AuthService) async throws -> [String: Value] {
+        let children = try await service.children(accessToken: accessToken)
+        return ["children": .list(children.map { child in child.birthDate.map { "\(child.name) (born \($0))" } ?? child.name })]
+    }
+
     /// The account as the flow shows it: email, username, status, Pro, rucks.
-    private func accountValues(accessToken: String) async throws -> [String: Value] {
+    private func accountValues(accessToken: String, on service: any AuthService) async throws -> [String: Value] {
         let profile = try await service.profile(accessToken: accessToken)
         let records = try await service.records(accessToken: accessToken)
         let pro = records["pro"] == .flag(true)

@@ -6,18 +6,16 @@ import ServiceClient
 /// session file's lock — a process that finds the file already renewed by another uses
 /// that instead of spending the refresh token again.
 public actor SessionRefresher {
-    private let service: any AuthService
     private let file: SessionFile?
     private var inFlight: [String: Task<Session, any Error>] = [:]
 
-    public init(service: any AuthService, file: SessionFile?) {
-        self.service = service
+    public init(file: SessionFile?) {
         self.file = file
     }
 
-    public func refresh(_ session: Session, nowSeconds: Int64) async throws -> Session {
+    /// Renews `session` with the service it came from.
+    public func refresh(_ session: Session, nowSeconds: Int64, using service: any AuthService) async throws -> Session {
         if let running = inFlight[session.refreshToken] { return try await running.value }
-        let service = self.service
         let file = self.file
         let task = Task<Session, any Error> {
             guard let file else { return try await Self.renew(session, with: service) }

@@ -9,6 +9,9 @@ public struct Flow: Sendable, Equatable {
     public var tokens: TokenSettings
     public var analytics: AnalyticsNames
     public var screens: [Screen]
+    /// The context key holding the service address this flow talks to (Baby Basics'
+    /// server URL); nil uses the service Onboard was started with.
+    public var serviceURLKey: String?
 
     public init(
         id: String, title: String, summary: String = "", entry: Entry,

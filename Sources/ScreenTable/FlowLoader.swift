@@ -45,7 +45,7 @@ struct FlowReader {
             return nil
         }
         guard let map = mapping(root, "the flow") else { return nil }
-        checkKeys(map, allowed: ["id", "title", "summary", "entry", "tokens", "analytics", "screens"], in: "the flow")
+        checkKeys(map, allowed: ["id", "title", "summary", "entry", "tokens", "analytics", "screens", "service_url"], in: "the flow")
         let id = requiredString(map, "id", in: "the flow") ?? ""
         let title = requiredString(map, "title", in: "the flow") ?? ""
         let summary = string(map, "summary") ?? ""
@@ -63,7 +63,9 @@ struct FlowReader {
             problems.append(Problem("the flow has no 'screens'", at: location(root)))
         }
         guard let entry else { return nil }
-        return Flow(id: id, title: title, summary: summary, entry: entry, tokens: tokens, analytics: analytics, screens: screens)
+        var flow = Flow(id: id, title: title, summary: summary, entry: entry, tokens: tokens, analytics: analytics, screens: screens)
+        flow.serviceURLKey = string(map, "service_url")
+        return flow
     }
 
     // MARK: Sections
@@ -118,7 +120,7 @@ struct FlowReader {
     mutating func readScreen(_ node: Node) -> Screen? {
         guard let map = mapping(node, "a screen") else { return nil }
         let keys = ["id", "kind", "title", "logo", "body", "bullets", "fields", "actions", "choice", "call", "on",
-                    "load", "back", "resumable", "complete", "track", "items", "empty"]
+                    "load", "back", "resumable", "complete", "track", "items", "empty", "route"]
         checkKeys(map, allowed: Set(keys), in: "a screen")
         guard let id = requiredString(map, "id", in: "a screen") else { return nil }
         let context = "screen '\(id)'"
@@ -148,6 +150,9 @@ struct FlowReader {
         } else if let on = map["on"] {
             problems.append(Problem("'on' without 'call' in \(context)", at: location(on)))
         }
+        if let route = map["route"] {
+            if case .branch(let branches)? = readBranch(route, in: context) { screen.route = branches }
+        }
         for item in map["load"]?.sequence ?? [] {
             if let operation = readOperation(item) { screen.load.append(operation) }
         }
@@ -164,13 +169,15 @@ struct FlowReader {
             if screen.choice == nil { problems.append(Problem("choice \(context) needs a 'choice'", at: location(node))) }
         case .form:
             if screen.fields.isEmpty { problems.append(Problem("form \(context) needs at least one field", at: location(node))) }
+        case .route:
+            if screen.route.isEmpty { problems.append(Problem("route \(context) needs a 'route' list of {when, go}", at: location(node))) }
         case .info, .error:
             break
         }
         if screen.kind != .progress, screen.call != nil {
             problems.append(Problem("only progress screens make a call on arrival; use an action with 'call' in \(context)", at: location(map["call"]!)))
         }
-        if screen.kind != .progress, screen.kind != .choice, map["actions"] == nil, !screen.completesOnboarding {
+        if screen.kind != .progress, screen.kind != .choice, screen.kind != .route, map["actions"] == nil, !screen.completesOnboarding {
             problems.append(Problem("\(context) has no actions, so nothing leads away from it", at: location(node)))
         }
     }

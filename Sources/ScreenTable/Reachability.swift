@@ -15,7 +15,7 @@ public enum Reachability {
         var steps = screen.actions.map(\.step)
         if let choice = screen.choice { steps.append(choice.then) }
         var calls = screen.call.map { [$0] } ?? []
-        var result: [String] = []
+        var result: [String] = screen.route.map(\.go)
         for step in steps {
             switch step {
             case .go(let target): result.append(target)

@@ -11,6 +11,9 @@ public struct Screen: Sendable, Equatable {
         case progress
         /// An error panel and buttons (usually Try Again); not a resume point.
         case error
+        /// No screen of its own: on arrival, goes on to the first `route` branch that
+        /// holds (after a call: children or not).
+        case route
     }
 
     public var id: String
@@ -40,6 +43,8 @@ public struct Screen: Sendable, Equatable {
     /// A context list shown as rows (a log of rucks), and the text when it is empty.
     public var items: String?
     public var empty: String
+    /// Route screens: where to go on arrival.
+    public var route: [Branch] = []
     public var location: SourceLocation?
 
     public init(
@@ -61,7 +66,7 @@ public struct Screen: Sendable, Equatable {
         self.call = call
         self.load = load
         self.allowsBack = allowsBack
-        self.resumable = resumable ?? (kind != .progress && kind != .error)
+        self.resumable = resumable ?? (kind != .progress && kind != .error && kind != .route)
         self.completesOnboarding = completesOnboarding
         self.track = track
         self.items = items
@@ -74,6 +79,10 @@ public struct Screen: Sendable, Equatable {
 public struct Field: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         case text, email, password, phone, code
+        /// `YYYY-MM-DD`, today by default; Left/Right change the day, PageUp/PageDown the month.
+        case date
+        /// A service address: `http(s)://…` or `mock://local`.
+        case url
     }
 
     public var id: String
@@ -105,11 +114,17 @@ public struct Rule: Sendable, Equatable {
         case matches
         /// A number above zero, decimals allowed (`5`, `7.5`).
         case positiveNumber = "positive_number"
+        /// `http://` or `https://` with a host, or `mock://local`; no spaces.
+        case url
+        /// A real `YYYY-MM-DD` date.
+        case date
+        /// A date no later than today.
+        case notFuture = "not_future"
 
         /// What the parameter must be, for the loader and linter.
         public var parameter: ParameterKind {
             switch self {
-            case .required, .email, .positiveNumber: .none
+            case .required, .email, .positiveNumber, .url, .date, .notFuture: .none
             case .minLength, .maxLength, .digits: .count
             case .matches: .fieldID
             }

@@ -26,6 +26,19 @@ public enum Operation: String, Sendable, CaseIterable {
     case purchasePro = "purchase_pro"
     /// Sets the account's `username` (its display name).
     case setUsername = "set_username"
+    /// Checks the service at `server_url` answers (`GET /api/v1/health`).
+    case connectServer = "connect_server"
+    /// Creates an account from `name`, `email`, `password`.
+    case register
+    /// Redeems `invite_code` (a raw code or a whole share link); fills `child_name`,
+    /// `shared_by`, `children`.
+    case acceptInvite = "accept_invite"
+    /// The account's children; fills `children`.
+    case loadChildren = "load_children"
+    /// Adds `baby_name`, born `birth_date`; fills `children`.
+    case addChild = "add_child"
+    /// An invite code for the first child; fills `invite_code_created`, `invite_link`.
+    case createInvite = "create_invite"
 
     /// Context keys the operation reads.
     public var inputs: [String] {
@@ -34,6 +47,10 @@ public enum Operation: String, Sendable, CaseIterable {
         case .logRuck: ["distance_km", "duration_min"]
         case .linkEmail, .logIn: ["email", "password"]
         case .setUsername: ["username"]
+        case .connectServer: ["server_url"]
+        case .register: ["name", "email", "password"]
+        case .acceptInvite: ["invite_code"]
+        case .addChild: ["baby_name", "birth_date"]
         default: []
         }
     }
@@ -41,7 +58,7 @@ public enum Operation: String, Sendable, CaseIterable {
     /// Whether the operation needs a signed-in session.
     public var needsSession: Bool {
         switch self {
-        case .health, .signInAnonymously, .logIn: false
+        case .health, .signInAnonymously, .logIn, .connectServer, .register: false
         default: true
         }
     }

@@ -21,6 +21,9 @@ public enum KeyMap {
         case .enter: .activate
         case .escape: .back
         case .control("c"): .quit
+        case .control("r"): .toggleReveal
+        case .pageUp: .pageUp
+        case .pageDown: .pageDown
         case .backspace, .control("h"): .deleteBackward
         case .character(let character): .insert(String(character))
         default: nil
@@ -39,6 +42,13 @@ public enum KeyMap {
         } else if !view.fields.isEmpty {
             items.append(("Tab", "next field"))
             items.append(("Enter", view.buttons.isEmpty ? "next" : "next / press"))
+            if let field = view.fields.first(where: \.focused) {
+                if field.isPassword { items.append(("Ctrl-R", field.secret ? "show" : "hide")) }
+                if field.isDate {
+                    items.append(("←/→", "day"))
+                    items.append(("PgUp/PgDn", "month"))
+                }
+            }
         } else if !view.buttons.isEmpty {
             if view.buttons.count > 1 { items.append(("←/→", "move")) }
             items.append(("Enter", view.buttons.count == 1 ? view.buttons[0].label.lowercased() : "press"))

@@ -10,7 +10,10 @@ public struct ScreenView: Equatable, Sendable {
         public var placeholder: String
         public var error: String?
         public var focused: Bool
+        /// Drawn as dots (a password not revealed with Ctrl-R).
         public var secret: Bool
+        public var isPassword: Bool
+        public var isDate: Bool
     }
 
     public struct ItemView: Equatable, Sendable {
@@ -60,7 +63,8 @@ public struct ScreenView: Equatable, Sendable {
             FieldView(
                 label: field.label, value: state.context[field.id]?.text ?? "", placeholder: field.placeholder,
                 error: state.fieldErrors[field.id], focused: focused == .field(index),
-                secret: field.kind == .password)
+                secret: field.kind == .password && !state.revealed.contains(field.id),
+                isPassword: field.kind == .password, isDate: field.kind == .date)
         }
         if let choice = screen.choice {
             view.options = engine.options(of: choice, state).enumerated().map { index, option in

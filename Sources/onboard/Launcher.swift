@@ -69,34 +69,40 @@ final class Launcher {
         let terminal = try terminal ?? openTerminal()
         let stateFolder = options.stateFolder(environment: environment)
         let offset = try options.clockOffsetSeconds()
-        let service = try makeService(for: flow, stateFolder: stateFolder, offset: offset)
+        let services = try makeServices(for: flow, stateFolder: stateFolder, offset: offset)
+        var defaults: [String: Value] = [:]
+        if let key = flow.serviceURLKey {
+            defaults[key] = .text(options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName)
+        }
         let runner = FlowRunner(
             engine: FlowEngine(flow: flow),
             store: StateStore(stateDirectory: stateFolder, flowID: flow.id),
             operations: OperationRunner(
-                service: service, flowID: flow.id,
+                services: services, flowID: flow.id,
                 sessionFile: StateStore(stateDirectory: stateFolder, flowID: flow.id).sessionFile,
                 clock: RuntimeClock(offsetSeconds: offset)),
             clock: RuntimeClock(offsetSeconds: offset),
             renderer: Renderer(glyphs: glyphs),
             terminal: terminal,
             mailbox: mailbox,
-            extraWarnings: warnings)
+            extraWarnings: warnings,
+            defaults: defaults)
         warnings = []
         let ending = runner.run()
         return (ending, runner.currentState)
     }
 
-    /// The embedded mock over its SQLite file, or an onboard-server over HTTP; the QA
-    /// faults wrap whichever it is.
-    func makeService(for flow: Flow, stateFolder: String, offset: Int64) throws -> any AuthService {
-        let base: any AuthService
-        if options.serviceName == "mock" {
-            base = try makeMock(for: flow, stateFolder: stateFolder, offset: offset)
-        } else {
-            base = try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: options.caCertificate.map { [$0] } ?? [])
-        }
-        return options.faults.isEmpty ? base : FaultInjectingService(wrapping: base, faults: options.faults)
+    /// Where calls go: the service Onboard was started with (the embedded mock over its
+    /// SQLite file, or an onboard-server), and whatever address a flow names; the QA
+    /// faults wrap each.
+    func makeServices(for flow: Flow, stateFolder: String, offset: Int64) throws -> ServiceDirectory {
+        let mock = try makeMock(for: flow, stateFolder: stateFolder, offset: offset)
+        let trust = options.caCertificate.map { [$0] } ?? []
+        let base: any AuthService = options.serviceName == "mock"
+            ? mock
+            : try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: trust)
+        let service = options.faults.isEmpty ? base : FaultInjectingService(wrapping: base, faults: options.faults)
+        return ServiceDirectory(default: service, mock: { mock }, faults: options.faults, insecure: options.insecure, trustRoots: trust)
     }
 
     private func makeMock(for flow: Flow, stateFolder: String, offset: Int64) throws -> InProcessTransport {
