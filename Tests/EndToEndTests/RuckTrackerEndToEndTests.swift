@@ -4,23 +4,7 @@ import Testing
 /// RuckTracker in the real binary: a guest never loses data. On the mock, and the main
 /// journey against onboard-server too.
 @Suite(.serialized) struct RuckTrackerEndToEndTests {
-    static let backends = ["mock", "server"]
-
-    /// Where a test's clients get their service: the embedded mock (one shared database
-    /// file, so two state folders are two devices on one backend) or an onboard-server.
-    final class Backend {
-        let server: ServerProcess?
-        let mockDatabase = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-ruck-\(UUID().uuidString).sqlite").path
-
-        init(_ kind: String) throws {
-            server = kind == "server" ? try ServerProcess() : nil
-        }
-
-        var arguments: String {
-            if let server { return "--service \(server.base)" }
-            return "--mock-db \(mockDatabase)"
-        }
-    }
+    static let backends = Backend.kinds
 
     func logRuck(_ tmux: Tmux, km: String, minutes: String) {
         tmux.send("l")

@@ -91,6 +91,14 @@ final class Tmux {
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
 
+    /// A text value the flow saved in its progress context.
+    func saved(_ key: String, in flow: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: stateDirectory + "/\(flow)/progress.json"),
+              let progress = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let context = progress["context"] as? [String: Any] else { return nil }
+        return context[key] as? String
+    }
+
     func userID(of flow: String) -> String? {
         session(of: flow)?["userID"] as? String
     }
