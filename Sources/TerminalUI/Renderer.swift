@@ -72,6 +72,8 @@ public struct Renderer: Sendable {
         /// Paint the whole row in this role first (input boxes).
         var fillRole: Role?
         var cursorColumn: Int?
+        /// Holds the focused field, option or button: kept on screen when scrolling.
+        var hasFocus = false
 
         static let spacer = Line(spans: [], kind: .spacer)
 
@@ -132,7 +134,9 @@ public struct Renderer: Sendable {
         for option in view.options {
             let marker = option.focused ? glyphs.pointer + " " : "  "
             let text = TextMetrics.truncate(option.label, to: width - 2, ellipsis: glyphs.ellipsis)
-            lines.append(Line(spans: [(marker, .accent), (text, option.focused ? .optionFocused : .option)]))
+            var line = Line(spans: [(marker, .accent), (text, option.focused ? .optionFocused : .option)])
+            line.hasFocus = option.focused
+            lines.append(line)
         }
         if !view.options.isEmpty { lines.append(.spacer) }
         switch view.message {
@@ -179,7 +183,10 @@ public struct Renderer: Sendable {
         }
         var line = Line.text(visible, role)
         line.fillRole = role
-        if field.focused { line.cursorColumn = TextMetrics.width(of: visible) }
+        if field.focused {
+            line.cursorColumn = TextMetrics.width(of: visible)
+            line.hasFocus = true
+        }
         return line
     }
 
@@ -188,22 +195,28 @@ public struct Renderer: Sendable {
         var rows: [Line] = []
         var spans: [(String, Role)] = []
         var used = 0
+        var focusedRow = false
+        func finishRow() {
+            var row = Line(spans: spans, alignment: .center)
+            row.hasFocus = focusedRow
+            rows.append(row)
+            spans = []
+            used = 0
+            focusedRow = false
+        }
         for button in buttons {
             let label = TextMetrics.truncate(button.focused ? "> \(button.label) <" : "[ \(button.label) ]", to: width, ellipsis: glyphs.ellipsis)
             let labelWidth = TextMetrics.width(of: label)
-            if !spans.isEmpty, used + 2 + labelWidth > width {
-                rows.append(Line(spans: spans, alignment: .center))
-                spans = []
-                used = 0
-            }
+            if !spans.isEmpty, used + 2 + labelWidth > width { finishRow() }
             if !spans.isEmpty {
                 spans.append(("  ", .text))
                 used += 2
             }
             spans.append((label, button.focused ? .buttonFocused : .button))
             used += labelWidth
+            focusedRow = focusedRow || button.focused
         }
-        if !spans.isEmpty { rows.append(Line(spans: spans, alignment: .center)) }
+        if !spans.isEmpty { finishRow() }
         return rows
     }
 
@@ -223,7 +236,17 @@ public struct Renderer: Sendable {
                 lines.insert(.text(glyphs.ellipsis, .muted, kind: .fixed), at: index)
             }
         }
-        if lines.count > height { lines.removeLast(lines.count - height) }
+        guard lines.count > height else { return }
+        // Still too tall (a long form on a small terminal): scroll so the focused line
+        // shows, and mark the cut ends; Tab moves focus, and the view follows.
+        let focus = lines.firstIndex(where: \.hasFocus) ?? 0
+        let start = max(0, min(focus - height / 2, lines.count - height))
+        var window = Array(lines[start..<(start + height)])
+        if start > 0, !window[0].hasFocus { window[0] = .text("↑ " + glyphs.ellipsis, .muted, kind: .fixed) }
+        if start + height < lines.count, !window[height - 1].hasFocus {
+            window[height - 1] = .text("↓ " + glyphs.ellipsis, .muted, kind: .fixed)
+        }
+        lines = window
     }
 
     // MARK: Drawing

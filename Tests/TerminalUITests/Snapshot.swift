@@ -11,7 +11,7 @@ func assertSnapshot(_ frame: Frame, named name: String, sourceLocation: SourceLo
     let actual = "size \(frame.width)x\(frame.height)\n" + frame.lines.map { $0 + "|" }.joined(separator: "\n") + "\n"
     let record = ProcessInfo.processInfo.environment["ONBOARD_RECORD_SNAPSHOTS"] == "1"
     guard !record, let expected = try? String(contentsOf: file, encoding: .utf8) else {
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? actual.write(to: file, atomically: true, encoding: .utf8)
         Issue.record("Recorded snapshot \(name); check it and run again.", sourceLocation: sourceLocation)
         return

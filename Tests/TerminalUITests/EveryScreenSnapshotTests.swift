@@ -1,0 +1,59 @@
+import FlowEngine
+import ScreenTable
+import TerminalUI
+import Testing
+
+/// Every screen of every built-in flow, as a person reads it, at 80x24 and 40x12, with
+/// typical context filled in. A change to a flow file or the renderer shows up here.
+@Suite struct EveryScreenSnapshotTests {
+    init() {
+        TextMetrics.prepareLocale()
+    }
+
+    static let sample: [String: Value] = [
+        "server_url": .text("mock://local"), "name": .text("Jo"), "email": .text("jo@example.org"),
+        "password": .text("long enough"), "invite_code": .text("babybasics://invite?code=3f9a"),
+        "child_name": .text("Ray"), "shared_by": .text("Jo"), "children": .list(["Ray (born 2026-10-01)"]),
+        "baby_name": .text("Ray"), "birth_date": .text("2026-10-01"), "invite_code_created": .text("3f9a1c"),
+        "invite_link": .text("babybasics://invite?code=3f9a1c"), "invite_child": .text("Ray"),
+        "rucks": .list(["5.5 km in 60 min", "8.0 km in 95 min"]), "account_status": .text("Guest"),
+        "username": .text("RuckWarrior"), "distance_km": .text("5.5"), "duration_min": .text("60"),
+        "name_options": .list(["Sunny Otter", "Brave Spark", "Kind Meadow"]), "display_name": .text("Brave Spark"),
+        "motivation": .text("Progress, not perfection."), "error_code": .text("network"),
+    ]
+
+    static let sizes = [(80, 24), (40, 12)]
+
+    @Test(arguments: BuiltinFlows.ids)
+    func everyScreenOfTheFlow(id: String) throws {
+        let engine = FlowEngine(flow: try BuiltinFlows.load(id))
+        let renderer = Renderer(glyphs: .unicode)
+        for screen in engine.flow.screens where screen.kind != .route {
+            var state = FlowState()
+            state.phase = .showing
+            state.screenID = screen.id
+            state.context = Self.sample
+            state.session = Session(
+                userID: "u_1", accessToken: "a", accessExpiresAt: 0, refreshToken: "r", refreshExpiresAt: nil,
+                isAnonymous: true, createdAt: 0, lastAuthenticated: 0)
+            for (width, height) in Self.sizes {
+                let frame = renderer.render(ScreenView.make(engine: engine, state: state), width: width, height: height)
+                assertSnapshot(frame, named: "\(id)/\(screen.id)-\(width)x\(height)")
+                // What has focus is always on screen, however small the terminal.
+                let view = ScreenView.make(engine: engine, state: state)
+                if let focused = view.buttons.first(where: \.focused) {
+                    #expect(frame.text.contains(String(focused.label.prefix(width - 16))), "\(id)/\(screen.id) at \(width)x\(height) hides the focused '\(focused.label)'")
+                }
+                if let focused = view.fields.first(where: \.focused) {
+                    #expect(frame.text.contains(focused.label), "\(id)/\(screen.id) at \(width)x\(height) hides the focused field")
+                }
+                // At 80x24 every button shows.
+                if width == 80 {
+                    for button in view.buttons {
+                        #expect(frame.text.contains(button.label), "\(id)/\(screen.id) hides '\(button.label)' at 80x24")
+                    }
+                }
+            }
+        }
+    }
+}
