@@ -19,6 +19,9 @@ public enum Intent: Equatable, Sendable {
     /// PageUp / PageDown: a bigger step for a value widget (a month in a date).
     case pageUp
     case pageDown
+    /// Home / End: the biggest step (a year in a date).
+    case home
+    case end
 }
 
 /// What the runtime found on disk at launch.

@@ -318,7 +318,7 @@ public struct FlowEngine: Sendable {
             if !items.isEmpty { state.focus = (state.focus + 1) % items.count }
         case .focusPrevious:
             if !items.isEmpty { state.focus = (state.focus - 1 + items.count) % items.count }
-        case .left, .right, .pageUp, .pageDown:
+        case .left, .right, .pageUp, .pageDown, .home, .end:
             if case .field(let index) = focused, screen.fields[index].kind == .date {
                 adjustDate(screen.fields[index], intent, &state, now: now)
                 return
@@ -391,7 +391,7 @@ public struct FlowEngine: Sendable {
         state.context[field.id] = .text(value)
     }
 
-    /// Left/Right a day, PageUp/PageDown a month; never past today.
+    /// Left/Right a day, PageUp/PageDown a month, Home/End a year; never past today.
     private func adjustDate(_ field: Field, _ intent: Intent, _ state: inout FlowState, now: Int64) {
         let today = today(now, state)
         let current = CivilDate(state.context[field.id]?.text ?? "") ?? today
@@ -399,7 +399,9 @@ public struct FlowEngine: Sendable {
         case .left: current.adding(days: -1)
         case .right: current.adding(days: 1)
         case .pageUp: current.adding(months: 1)
-        default: current.adding(months: -1)
+        case .pageDown: current.adding(months: -1)
+        case .end: current.adding(months: 12)
+        default: current.adding(months: -12)
         }
         state.context[field.id] = .text(min(moved, today).description)
         state.fieldErrors[field.id] = nil

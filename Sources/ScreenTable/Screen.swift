@@ -79,7 +79,8 @@ public struct Screen: Sendable, Equatable {
 public struct Field: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         case text, email, password, phone, code
-        /// `YYYY-MM-DD`, today by default; Left/Right change the day, PageUp/PageDown the month.
+        /// `YYYY-MM-DD`, today by default; Left/Right change the day, PageUp/PageDown the
+        /// month, Home/End the year.
         case date
         /// A service address: `http(s)://…` or `mock://local`.
         case url

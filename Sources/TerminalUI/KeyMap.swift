@@ -24,6 +24,8 @@ public enum KeyMap {
         case .control("r"): .toggleReveal
         case .pageUp: .pageUp
         case .pageDown: .pageDown
+        case .home: .home
+        case .end: .end
         case .backspace, .control("h"): .deleteBackward
         case .character(let character): .insert(String(character))
         default: nil
@@ -47,6 +49,7 @@ public enum KeyMap {
                 if field.isDate {
                     items.append(("←/→", "day"))
                     items.append(("PgUp/PgDn", "month"))
+                    items.append(("Home/End", "year"))
                 }
             }
         } else if !view.buttons.isEmpty {
