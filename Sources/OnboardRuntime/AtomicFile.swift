@@ -31,6 +31,17 @@ public enum AtomicFile {
         }
     }
 
+    /// Writes `value` as pretty, key-sorted JSON; nil removes the file.
+    public static func writeJSON<T: Encodable>(_ value: T?, to path: String) throws {
+        guard let value else {
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            return
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try write(encoder.encode(value), to: path)
+    }
+
     /// Creates the folder (and parents) as 0700 when missing.
     public static func makePrivateDirectory(_ path: String) throws {
         var isDirectory: ObjCBool = false

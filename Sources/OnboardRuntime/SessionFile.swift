@@ -19,13 +19,7 @@ public struct SessionFile: Sendable {
     }
 
     public func save(_ session: Session?) throws {
-        guard let session else {
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            return
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(encoder.encode(session), to: path)
+        try AtomicFile.writeJSON(session, to: path)
     }
 
     /// Runs `body` holding an exclusive `flock` on the lock file; waits for another

@@ -29,7 +29,7 @@ public final class StateStore {
     }
 
     public func save(progress: SavedProgress?) throws {
-        try save(progress, to: progressPath)
+        try AtomicFile.writeJSON(progress, to: progressPath)
     }
 
     /// Removes this flow's session, progress and analytics log.
@@ -37,16 +37,6 @@ public final class StateStore {
         for path in [sessionPath, progressPath, analytics.path] where FileManager.default.fileExists(atPath: path) {
             try FileManager.default.removeItem(atPath: path)
         }
-    }
-
-    private func save<T: Encodable>(_ value: T?, to path: String) throws {
-        guard let value else {
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            return
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(encoder.encode(value), to: path)
     }
 
     private func read<T: Decodable>(_ path: String, what: String, warnings: inout [String]) -> T? {
