@@ -351,8 +351,10 @@ public struct FlowEngine: Sendable {
                 }
                 return
             }
-            type(text, into: screen.fields[index], &state)
-            revalidate(screen.fields[index], on: screen, &state)
+            // A paste cut to the field's limit keeps its note instead of a format check.
+            if !type(text, into: screen.fields[index], &state) {
+                revalidate(screen.fields[index], on: screen, &state)
+            }
         case .deleteBackward:
             guard case .field(let index) = focused else { return }
             let id = screen.fields[index].id
@@ -375,13 +377,17 @@ public struct FlowEngine: Sendable {
         }
     }
 
-    private func type(_ text: String, into field: Field, _ state: inout FlowState) {
+    /// Adds typed or pasted text, without control characters; returns whether it had to
+    /// be cut to the field's limit.
+    @discardableResult
+    private func type(_ text: String, into field: Field, _ state: inout FlowState) -> Bool {
         let printable = String(text.filter { character in
             !character.unicodeScalars.contains { $0.properties.generalCategory == .control }
         })
         var value = state.context[field.id]?.text ?? ""
         let room = field.maxLength - value.count
-        if printable.count > room {
+        let cut = printable.count > room
+        if cut {
             value += printable.prefix(max(0, room))
             state.fieldErrors[field.id] = "Only \(field.maxLength) characters fit here; the rest was left out."
         } else {
@@ -389,6 +395,7 @@ public struct FlowEngine: Sendable {
             state.fieldErrors[field.id] = nil
         }
         state.context[field.id] = .text(value)
+        return cut
     }
 
     /// Left/Right a day, PageUp/PageDown a month, Home/End a year; never past today.
@@ -419,14 +426,9 @@ public struct FlowEngine: Sendable {
         let judged: Set<Rule.Name> = [.email, .matches, .positiveNumber]
         let dependents = screen.fields.filter { other in other.rules.contains { $0.name == .matches && $0.field == field.id } }
         for candidate in [field] + dependents where !(values[candidate.id] ?? "").isEmpty {
-            guard state.fieldErrors[candidate.id] == nil || candidate.id != field.id || !text(overflowed: state.fieldErrors[candidate.id]) else { continue }
             let live = Field(id: candidate.id, kind: candidate.kind, label: candidate.label, rules: candidate.rules.filter { judged.contains($0.name) })
             state.fieldErrors[candidate.id] = Validation.firstFailure(of: live, values: values)
         }
-    }
-
-    private func text(overflowed message: String?) -> Bool {
-        message?.hasPrefix("Only ") == true
     }
 
     private func pick(option index: Int, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
