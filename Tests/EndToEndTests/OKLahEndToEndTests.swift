@@ -173,9 +173,17 @@ import Testing
         tmux.send("Enter")
         tmux.waitFor("Setting things up")
         tmux.send("C-z")
-        // The pane's command is not job-controlled by a shell here; SIGCONT continues it.
-        usleep(300_000)
-        if let pid = tmux.onboardPID { kill(pid, SIGCONT) }
+        // The pane's command is not job-controlled by a shell here: once onboard has
+        // stopped itself, SIGCONT continues it, as `fg` would.
+        let pid = tmux.onboardPID
+        var stopped = false
+        for _ in 0..<200 where !stopped {
+            usleep(25_000)
+            let stat = pid.flatMap { try? String(contentsOfFile: "/proc/\($0)/stat", encoding: .utf8) } ?? ""
+            stopped = stat.split(separator: ")").last?.split(separator: " ").first == "T"
+        }
+        #expect(stopped, "Ctrl-Z stopped onboard")
+        if let pid { kill(pid, SIGCONT) }
         tmux.waitFor("Pick your name")
     }
 

@@ -34,10 +34,14 @@ import Testing
     @Test func sigtermLetsARequestInFlightFinish() async throws {
         let server = try ServerProcess()
         let base = server.base
-        // Every answer takes 1.5 s; SIGTERM arrives while one is being answered.
-        #expect(ServerProcess.post(base + "/api/v1/dev/faults", json: #"{"faults":["slow=1500"]}"#) == 200)
+        // Every answer takes 2 s; SIGTERM arrives while one is being answered.
+        #expect(ServerProcess.post(base + "/api/v1/dev/faults", json: #"{"faults":["slow=2000"]}"#) == 200)
         async let reply = Task.detached { ServerProcess.post(base + "/api/v1/auth/anonymous", json: "{}") }.value
-        try await Task.sleep(for: .milliseconds(500))
+        // SIGTERM only once the server has the request (it logs each one as it arrives).
+        for _ in 0..<200 where !server.output.contains("/api/v1/auth/anonymous") {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        #expect(server.output.contains("/api/v1/auth/anonymous"), "the request reached the server:\n\(server.output)")
         kill(server.pid, SIGTERM)
         #expect(await reply == 200)
         #expect(server.terminate() == 0)
