@@ -67,7 +67,8 @@ struct Subject {
             return Subject(service: InProcessTransport(service: service), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
         default:
             let server = try await RunningServer.start()
-            let transport = try HTTPTransport(base: server.base)
+            // Generous: many servers run at once in this suite; timeouts are tested elsewhere.
+            let transport = try HTTPTransport(base: server.base, timeout: .seconds(30))
             let offset = Offset()
             return Subject(service: transport, advanceClock: { seconds in
                 try await transport.setClockOffset(seconds: offset.add(seconds))

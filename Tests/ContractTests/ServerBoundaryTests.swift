@@ -84,7 +84,7 @@ import Testing
     @Test func injectedServerFaultsReachTheClientAsTheirCodes() async throws {
         let server = try await RunningServer.start()
         defer { server.stop() }
-        let client = try HTTPTransport(base: server.base)
+        let client = try HTTPTransport(base: server.base, timeout: .seconds(30))
         let expectations: [(Fault, ServiceError.Code)] = [(.network, .network), (.serverError, .serverError), (.rateLimit, .rateLimited)]
         for (fault, code) in expectations {
             try await client.setFaults([fault])
