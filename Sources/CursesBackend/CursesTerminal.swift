@@ -66,7 +66,7 @@ public final class CursesTerminal {
     public var colourCount: Int { Int(COLORS) }
 
     /// Sets up colour pairs and attributes for each role. Colours the terminal lacks
-    /// fall back to their 8-colour relative.
+    /// fall back to their nearest basic colour.
     public func apply(_ theme: Theme) {
         pairs = [:]
         attributes = [:]
@@ -89,9 +89,7 @@ public final class CursesTerminal {
 
     static func fit(_ colour: Int?, _ available: Int) -> Int16 {
         guard let colour else { return -1 }
-        if colour < available { return Int16(colour) }
-        if colour < 16 { return Int16(colour - 8) }
-        return 7
+        return Int16(ColourFitting.fit(colour, available: available))
     }
 
     /// Draws a whole frame. ncurses compares with what is on screen and sends only

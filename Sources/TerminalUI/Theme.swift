@@ -42,22 +42,39 @@ public struct Theme: Equatable, Sendable {
     static let colourNames = ["black": 0, "red": 1, "green": 2, "yellow": 3, "blue": 4, "magenta": 5, "cyan": 6, "white": 7]
 }
 
-/// Finds and reads theme files: built in (package resources) or a path.
+/// Finds and reads theme files: built in (package resources), the user's own in
+/// `$XDG_CONFIG_HOME/onboard/themes/NAME.yaml`, or a path.
 public enum Themes {
-    public static let builtinNames = ["default", "mono"]
+    public static let builtinNames = ["default", "light", "dark", "high-contrast", "mono"]
 
-    /// `NAME` of a built-in theme or a path to a theme file. `NO_COLOR` forces mono.
+    /// The user's theme folder.
+    public static func userFolder(environment: [String: String]) -> String {
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return config + "/onboard/themes"
+    }
+
+    /// Every theme name on offer: built in, then the user's.
+    public static func available(environment: [String: String]) -> [String] {
+        let own = ((try? FileManager.default.contentsOfDirectory(atPath: userFolder(environment: environment))) ?? [])
+            .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+        return builtinNames + own.filter { !builtinNames.contains($0) }
+    }
+
+    /// `NAME` of a built-in or user theme, or a path to a theme file. `NO_COLOR` forces mono.
     public static func load(_ nameOrPath: String?, environment: [String: String]) throws -> Theme {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
             return try builtin("mono")
         }
         let choice = nameOrPath ?? "default"
         if builtinNames.contains(choice) { return try builtin(choice) }
-        guard FileManager.default.fileExists(atPath: choice) else {
-            throw ThemeError(message: "no theme named '\(choice)' (built in: \(builtinNames.joined(separator: ", "))), and no such file")
+        let own = userFolder(environment: environment) + "/\(choice).yaml"
+        let path = FileManager.default.fileExists(atPath: own) ? own : choice
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ThemeError(message: "no theme named '\(choice)' (available: \(available(environment: environment).joined(separator: ", "))), and no such file")
         }
-        let text = try String(contentsOfFile: choice, encoding: .utf8)
-        return try parse(text, file: choice)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return try parse(text, file: path)
     }
 
     public static func builtin(_ name: String) throws -> Theme {

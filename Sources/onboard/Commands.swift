@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import OnboardRuntime
+import FlowEngine
 import ScreenTable
+import TerminalUI
 
 /// `onboard` alone: pick a built-in flow, then run it.
 struct Pick: ParsableCommand {
@@ -55,6 +57,37 @@ struct Flows: ParsableCommand {
             let flow = try BuiltinFlows.load(id)
             print("\(id.padding(toLength: 12, withPad: " ", startingAt: 0)) \(flow.title) — \(flow.summary)")
         }
+    }
+}
+
+struct ThemesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "themes", abstract: "List the themes, or preview one on OKLah's first screen.")
+
+    @Argument(help: "A theme to preview (a name or a file).")
+    var theme: String?
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let theme else {
+            for name in Themes.available(environment: environment) { print(name) }
+            print("Your own: \(Themes.userFolder(environment: environment))/NAME.yaml")
+            return
+        }
+        let loaded: Theme
+        do {
+            // A preview shows the theme asked for, whatever NO_COLOR says.
+            loaded = try Themes.load(theme, environment: environment.filter { $0.key != "NO_COLOR" })
+        } catch {
+            printError("onboard: \(error)")
+            throw ExitCode(1)
+        }
+        let glyphs: Glyphs = TextMetrics.prepareLocale() == .utf8 ? .unicode : .plain
+        let engine = FlowEngine(flow: try BuiltinFlows.load("oklah"))
+        var state = FlowState()
+        _ = engine.reduce(&state, .launched(Launch(session: nil, progress: nil, placeholderUserID: "preview")), now: 0)
+        let frame = Renderer(glyphs: glyphs).render(ScreenView.make(engine: engine, state: state), width: 60, height: 16)
+        print(ANSIPreview.render(frame, theme: loaded), terminator: "")
     }
 }
 

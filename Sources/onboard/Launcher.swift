@@ -31,7 +31,9 @@ final class Launcher {
         do {
             theme = try Themes.load(options.theme, environment: environment)
         } catch {
+            // Said on the screen too: stderr is hidden behind the onboarding screens.
             printError("onboard: theme: \(error); using the default theme")
+            warnings.append("The theme could not be used (\(error)), so the default theme is shown.")
             theme = try Themes.load(nil, environment: environment)
         }
         guard isatty(0) == 1, isatty(1) == 1 else {

@@ -202,6 +202,13 @@ import Testing
         tmux.waitFor("Welcome, Alice!")
     }
 
+    @Test func aThemeThatCannotBeUsedIsSaidOnScreenAndTheDefaultShown() {
+        let tmux = Tmux()
+        tmux.start("run oklah --theme /no/such/theme.yaml")
+        let screen = tmux.waitFor("Welcome to OKLah")
+        #expect(screen.contains("The theme could not be used"))
+    }
+
     @Test func thePickerListsTheBuiltInFlows() {
         let tmux = Tmux()
         tmux.start("")

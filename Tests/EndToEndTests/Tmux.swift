@@ -137,7 +137,8 @@ final class Tmux {
         sigemptyset(&noSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" }.map { "\($0.key)=\($0.value)" }
+        // The test runner sets NO_COLOR; onboard should run as in a person's terminal.
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" && $0.key != "NO_COLOR" }.map { "\($0.key)=\($0.value)" }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
