@@ -40,6 +40,8 @@ public final class FlowRunner {
     private var state = FlowState()
     private var ending: Ending?
     private var storageWarnings: [String] = []
+    /// Whether the last drawn screen shows a spinner (it then needs frequent redraws).
+    private var spinnerShown = false
     private let defaults: [String: Value]
 
     public init(
@@ -89,9 +91,8 @@ public final class FlowRunner {
     }
 
     private func waitForInput() {
-        let view = ScreenView.make(engine: engine, state: state)
         // The spinner animates at 10 frames a second; otherwise wake once a second.
-        let timeout: Int32 = view.busy ? 100 : 1000
+        let timeout: Int32 = spinnerShown ? 100 : 1000
         var descriptors = [
             pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: mailbox.readDescriptor, events: Int16(POLLIN), revents: 0),
@@ -159,6 +160,7 @@ public final class FlowRunner {
     private func draw() {
         var view = ScreenView.make(engine: engine, state: state)
         view.warnings += storageWarnings
+        spinnerShown = view.busy
         let size = terminal.size
         let tick = Int(clock.nowMilliseconds() / 100)
         terminal.draw(renderer.render(view, width: size.width, height: size.height, tick: tick))

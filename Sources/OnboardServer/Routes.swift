@@ -95,8 +95,7 @@ struct Routes {
             JSONReply(["message": try await service.motivation(accessToken: try Self.bearer(request))])
         }
         api.get("content/:kind") { request, context in
-            _ = try await service.profile(accessToken: try Self.bearer(request))
-            return JSONReply(try await service.content(kind: try context.parameters.require("kind")))
+            JSONReply(try await service.content(accessToken: try Self.bearer(request), kind: try context.parameters.require("kind")))
         }
 
         guard dev else { return }

@@ -55,6 +55,8 @@ extension OnboardService {
         let email = try Self.normalised(email)
         let name = name.trimmingWhitespace
         guard !name.isEmpty else { throw ServiceError(.invalidInput, "Please enter your name.") }
+        // Baby Basics: a name is 1 to 100 characters; the service holds the rule too.
+        guard name.count <= 100 else { throw ServiceError(.invalidInput, "Your name can be at most 100 characters.") }
         let hash = try Self.hashPassword(password, cost: settings.bcryptCost)
         let userID = try await write { db in
             let userID = Secrets.userID()

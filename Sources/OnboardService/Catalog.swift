@@ -21,8 +21,10 @@ extension OnboardService {
         ]
     }
 
-    /// A content library by kind: `motivation` (OKLah) or `mindfulness` (MIGA).
-    public func content(kind: String) async throws -> [ContentEntry] {
+    /// A content library by kind: `motivation` (OKLah) or `mindfulness` (MIGA), for a
+    /// signed-in user (a guest will do).
+    public func content(accessToken: String, kind: String) async throws -> [ContentEntry] {
+        _ = try await authenticate(accessToken)
         switch kind {
         case "motivation":
             return WordLibrary.motivations.enumerated().map { ContentEntry(id: "m\($0.offset + 1)", title: "Motivation", body: $0.element) }

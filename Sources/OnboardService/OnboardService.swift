@@ -75,14 +75,6 @@ public final class OnboardService: Sendable {
         }
     }
 
-    /// Revokes every session of a user.
-    public func revokeSessions(userID: String) async throws {
-        let now = clock.now()
-        try await write { db in
-            try db.execute(sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [now, userID])
-        }
-    }
-
     // MARK: Internals
 
     /// The user behind a genuine, unexpired access token whose account still exists.

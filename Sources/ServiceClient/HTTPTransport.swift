@@ -11,7 +11,6 @@ import NIOSSL
 public final class HTTPTransport: AuthService {
     public let baseURL: String
     private let client: HTTPClient
-    private let ownsClient: Bool
     private let deadline: TimeAmount
     /// Largest response body read; a bigger one is a bad response.
     static let maximumResponse = 1 << 20
@@ -32,22 +31,18 @@ public final class HTTPTransport: AuthService {
         baseURL = base.hasSuffix("/") ? String(base.dropLast()) : base
         let seconds = Int64(timeout.components.seconds)
         deadline = .seconds(max(1, seconds))
-        if trustRoots.isEmpty {
-            var configuration = HTTPClient.Configuration()
-            configuration.timeout = .init(connect: .seconds(3), read: .seconds(max(1, seconds)))
-            client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        } else {
+        var configuration = HTTPClient.Configuration()
+        if !trustRoots.isEmpty {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .certificates(try trustRoots.flatMap { try NIOSSLCertificate.fromPEMFile($0) })
-            var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-            configuration.timeout = .init(connect: .seconds(3), read: .seconds(max(1, seconds)))
-            client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            configuration.tlsConfiguration = tls
         }
-        ownsClient = true
+        configuration.timeout = .init(connect: .seconds(3), read: .seconds(max(1, seconds)))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     deinit {
-        if ownsClient { try? client.syncShutdown() }
+        try? client.syncShutdown()
     }
 
     static func isLoopback(_ host: String) -> Bool {

@@ -63,7 +63,6 @@ public struct InProcessTransport: AuthService {
 
     public func motivation(accessToken: String) async throws -> String { try await service.motivation(accessToken: accessToken) }
     public func content(accessToken: String, kind: String) async throws -> [ContentEntry] {
-        _ = try await service.profile(accessToken: accessToken)
-        return try await service.content(kind: kind)
+        try await service.content(accessToken: accessToken, kind: kind)
     }
 }

@@ -76,12 +76,12 @@ final class Launcher {
         if let key = flow.serviceURLKey {
             defaults[key] = .text(options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName)
         }
+        let store = StateStore(stateDirectory: stateFolder, flowID: flow.id)
         let runner = FlowRunner(
             engine: FlowEngine(flow: flow),
-            store: StateStore(stateDirectory: stateFolder, flowID: flow.id),
+            store: store,
             operations: OperationRunner(
-                services: services, flowID: flow.id,
-                sessionFile: StateStore(stateDirectory: stateFolder, flowID: flow.id).sessionFile,
+                services: services, flowID: flow.id, sessionFile: store.sessionFile,
                 clock: RuntimeClock(offsetSeconds: offset)),
             clock: RuntimeClock(offsetSeconds: offset),
             renderer: Renderer(glyphs: glyphs),

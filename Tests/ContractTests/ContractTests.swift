@@ -92,6 +92,9 @@ import Testing
         await expectError(.invalidInput, "Password must be at most 72 bytes long.") {
             _ = try await subject.service.register(flow: "babybasics", name: "Bo", email: "bo@example.org", password: String(repeating: "é", count: 40))
         }
+        await expectError(.invalidInput, "Your name can be at most 100 characters.") {
+            _ = try await subject.service.register(flow: "babybasics", name: String(repeating: "n", count: 101), email: "n@example.org", password: "long enough")
+        }
         await expectError(.invalidInput, "Please enter a valid email address.") {
             _ = try await subject.service.register(flow: "babybasics", name: "Bo", email: "bo@", password: "long enough")
         }

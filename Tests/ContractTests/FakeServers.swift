@@ -4,30 +4,18 @@ import Logging
 import NIOCore
 
 /// A server that answers every request with 200 and HTML: "a server that answers garbage".
-final class GarbageServer: Sendable {
-    let port: Int
-    private let task: Task<Void, any Error>
-
-    private init(port: Int, task: Task<Void, any Error>) {
-        self.port = port
-        self.task = task
-    }
-
-    static func start() async throws -> GarbageServer {
+enum GarbageServer {
+    static func start() async throws -> RunningServer {
         let router = Router()
         router.get("**") { _, _ in "<html>not the API</html>" }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "garbage-server")
         logger.logLevel = .critical
-        let application = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let task = Task { try await application.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        return GarbageServer(port: await iterator.next() ?? 0, task: task)
+        return try await RunningServer.run { onReady in
+            Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { await onReady($0.localAddress?.port ?? 0) }, logger: logger)
+        }
     }
-
-    func stop() { task.cancel() }
 }
 
 /// A socket that accepts connections into its backlog and never answers.

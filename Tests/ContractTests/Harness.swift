@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import Logging
 import OnboardServer
 import OnboardService
@@ -35,10 +36,15 @@ final class RunningServer: Sendable {
         configuration.settings = settings
         configuration.tlsCertificate = tls?.certificate
         configuration.tlsKey = tls?.key
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "contract-server")
         logger.logLevel = .critical
-        let application = try OnboardServer.application(configuration, logger: logger) { port in continuation.yield(port) }
+        return try await run { onReady in try OnboardServer.application(configuration, logger: logger, onReady: onReady) }
+    }
+
+    /// Runs an application made with the given readiness callback and waits for its port.
+    static func run<App: ApplicationProtocol>(_ make: (@escaping @Sendable (Int) async -> Void) throws -> App) async throws -> RunningServer {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let application = try make { port in continuation.yield(port) }
         let task = Task { try await application.runService(gracefulShutdownSignals: []) }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw ServiceError(.network, "the server did not start") }

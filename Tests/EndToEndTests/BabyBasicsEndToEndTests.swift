@@ -146,27 +146,24 @@ import Testing
         let backend = try Backend(kind)
         let good = backend.server?.base ?? "mock://local"
         let tmux = Tmux()
-        func clear() { for _ in 0..<40 { tmux.send("BSpace") } }
+        /// Replaces the URL and presses Continue.
+        func submit(_ url: String) {
+            for _ in 0..<40 { tmux.send("BSpace") }
+            tmux.type(url)
+            tmux.send("Tab")
+            tmux.send("Enter")
+        }
         start(tmux, backend)
         tmux.waitFor("Server URL")
         // 5. Invalid server URL: no scheme, then nothing listening, then fixed.
-        clear()
-        tmux.type("baby.example.org")
-        tmux.send("Tab")
-        tmux.send("Enter")
+        submit("baby.example.org")
         tmux.waitFor("Enter a full address")
-        clear()
-        tmux.type("http://127.0.0.1:9")
-        tmux.send("Tab")
-        tmux.send("Enter")
+        submit("http://127.0.0.1:9")
         tmux.waitFor("Can't connect to server. Check the URL and try again.")
         tmux.send("Right")
         tmux.send("Enter") // Change URL
         tmux.waitFor("Server URL")
-        clear()
-        tmux.type(good)
-        tmux.send("Tab")
-        tmux.send("Enter")
+        submit(good)
         tmux.waitFor("Welcome to Baby Basics")
         // 9. Back navigation keeps the URL.
         tmux.send("Escape")

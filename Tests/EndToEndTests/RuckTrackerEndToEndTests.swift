@@ -17,6 +17,16 @@ import Testing
         tmux.waitFor("\(km.contains(".") ? km : km + ".0") km in \(minutes) min")
     }
 
+    /// Profile -> Sign Out -> confirm.
+    func signOut(_ tmux: Tmux) {
+        tmux.send("p")
+        tmux.waitFor("Signed In")
+        tmux.send("Enter") // Sign Out
+        tmux.waitFor("Signing out will create a new guest account")
+        tmux.send("Right")
+        tmux.send("Enter")
+    }
+
     func quit(_ tmux: Tmux) {
         tmux.send("C-c")
         tmux.waitFor("[exit 0]")
@@ -95,12 +105,7 @@ import Testing
         tmux.send("Enter")
         tmux.waitFor("8.0 km in 95 min")
         let named = try #require(tmux.userID(of: "rucktracker"))
-        tmux.send("p")
-        tmux.waitFor("Signed In")
-        tmux.send("Enter") // Sign Out
-        tmux.waitFor("Signing out will create a new guest account")
-        tmux.send("Right")
-        tmux.send("Enter")
+        signOut(tmux)
         tmux.waitFor("You're now using a new guest account")
         tmux.waitFor("No rucks yet")
         let newGuest = try #require(tmux.userID(of: "rucktracker"))
@@ -146,12 +151,7 @@ import Testing
         let named = try #require(tmux.userID(of: "rucktracker"))
         tmux.start("run rucktracker \(service.arguments) --fault network")
         tmux.waitFor("Your rucks")
-        tmux.send("p")
-        tmux.waitFor("Signed In")
-        tmux.send("Enter")
-        tmux.waitFor("Sign out?")
-        tmux.send("Right")
-        tmux.send("Enter")
+        signOut(tmux)
         tmux.waitFor("nothing has changed")
         quit(tmux)
         #expect(tmux.userID(of: "rucktracker") == named)

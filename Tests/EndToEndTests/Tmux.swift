@@ -63,7 +63,13 @@ final class Tmux {
         var last = ""
         while Date() < deadline {
             last = screen
-            if last.contains(text) { return last }
+            // A capture can catch a screen half drawn: take it once it holds still.
+            if last.contains(text) {
+                usleep(30_000)
+                let again = screen
+                if again == last { return last }
+                continue
+            }
             usleep(50_000)
         }
         Issue.record("'\(text)' never appeared. The screen:\n\(last)", sourceLocation: sourceLocation)
