@@ -95,7 +95,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable"]),
-        .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable"]),
+        .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "TerminalUI"]),
         .testTarget(name: "OnboardServiceTests", dependencies: ["OnboardService", "ServiceClient", "ScreenTable"]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable"], exclude: ["__Snapshots__"]),

@@ -75,6 +75,12 @@ public struct CivilDate: Comparable, Sendable, CustomStringConvertible {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
+    /// Whole years from this date (a birthday) to `today`.
+    public func age(on today: CivilDate) -> Int {
+        let birthdayPassed = (today.month, today.day) >= (month, day)
+        return today.year - year - (birthdayPassed ? 0 : 1)
+    }
+
     public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
         lhs.daysSince1970 < rhs.daysSince1970
     }

@@ -72,10 +72,13 @@ public struct ServiceFailure: Error, Equatable, Sendable {
 public struct CallOutput: Equatable, Sendable {
     public var session: Session?
     public var values: [String: Value]
+    /// The user logged out: the flow forgets everything it kept on this device.
+    public var signedOut: Bool
 
-    public init(session: Session? = nil, values: [String: Value] = [:]) {
+    public init(session: Session? = nil, values: [String: Value] = [:], signedOut: Bool = false) {
         self.session = session
         self.values = values
+        self.signedOut = signedOut
     }
 }
 
@@ -98,13 +101,16 @@ public struct CallRequest: Equatable, Sendable {
     public var inputs: [String: String]
     /// The service address the flow chose (its `service_url`), or nil for the default.
     public var service: String?
+    /// Profile saves: the values of the fields on the screen the call was made from.
+    public var fields: [String: Value]
 
-    public init(id: Int, operation: Operation, session: Session?, inputs: [String: String], service: String? = nil) {
+    public init(id: Int, operation: Operation, session: Session?, inputs: [String: String], service: String? = nil, fields: [String: Value] = [:]) {
         self.id = id
         self.operation = operation
         self.session = session
         self.inputs = inputs
         self.service = service
+        self.fields = fields
     }
 }
 
@@ -136,5 +142,7 @@ public enum Effect: Equatable, Sendable {
     case track(AnalyticsRecord)
     /// Rewrites earlier events' placeholder user id with the id the service assigned.
     case backfillAnalytics(placeholder: String, userID: String)
+    /// Deletes everything the flow keeps on this device (logout).
+    case forgetLocalData
     case quit
 }

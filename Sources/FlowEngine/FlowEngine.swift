@@ -38,8 +38,14 @@ public struct FlowEngine: Sendable {
                 state.pending = pending
             }
         case .tick:
-            if let due = state.renewalDueAt, due <= now, state.renewalCallID == nil, state.session != nil {
-                state.renewalDueAt = nil
+            guard state.renewalCallID == nil, state.phase == .showing, let session = state.session else { break }
+            if let due = state.renewalDueAt {
+                if due <= now {
+                    state.renewalDueAt = nil
+                    state.renewalCallID = issue(.refreshSession, &state, effects: &effects)
+                }
+            } else if now / 1000 >= session.accessExpiresAt - flow.tokens.renewBefore {
+                // Renewed in the background before it expires, so no call waits for it.
                 state.renewalCallID = issue(.refreshSession, &state, effects: &effects)
             }
         }
@@ -63,6 +69,11 @@ public struct FlowEngine: Sendable {
             state.context[key] = value
         }
         if launch.session?.onboardingComplete == true { state.onboardingComplete = true }
+        if let session = launch.session, let refreshEnd = session.refreshExpiresAt, refreshEnd <= now / 1000 {
+            // Unused for longer than the refresh token lives: logged out, as the service would.
+            signOut(&state, now: now, effects: &effects)
+            return
+        }
         if let session = launch.session, session.accessExpired(atMilliseconds: now) {
             state.phase = .renewing(attempt: 1)
             state.progressAfterRenewal = launch.progress
@@ -88,7 +99,7 @@ public struct FlowEngine: Sendable {
         }
         if state.session == nil {
             // A first launch starts clean, but keeps what the flow's service address needs.
-            state.context = state.context.filter { $0.key == flow.serviceURLKey }
+            state.context = state.context.filter { $0.key == flow.serviceURLKey || $0.key == flow.analytics.consentKey }
         }
         arrive(at: flow.entry.firstLaunch, &state, now: now, effects: &effects)
     }
@@ -110,9 +121,11 @@ public struct FlowEngine: Sendable {
             }
             return
         }
-        for field in screen.fields where field.kind == .date && (state.context[field.id]?.text ?? "").isEmpty {
-            state.context[field.id] = .text(today(now, state).description)
+        for field in screen.fields where state.context[field.id] == nil || state.context[field.id] == .text("") {
+            if let initial = initialValue(of: field, now: now, state) { state.context[field.id] = initial }
         }
+        state.screenSince = now
+        state.typingNumber = nil
         if state.screenID != nil, state.screenID != id { state.warnings = [] }
         state.screenID = id
         state.fieldErrors = [:]
@@ -175,7 +188,11 @@ public struct FlowEngine: Sendable {
         var inputs: [String: String] = [:]
         for key in operation.inputs { inputs[key] = state.context[key]?.text }
         let service = flow.serviceURLKey.flatMap { state.context[$0]?.text }
-        effects.append(.call(CallRequest(id: id, operation: operation, session: state.session, inputs: inputs, service: service)))
+        var fields: [String: Value] = [:]
+        if operation == .saveProfile || operation == .finishProfile, let screen = currentScreen(state) {
+            for field in screen.fields { fields[field.id] = state.context[field.id] }
+        }
+        effects.append(.call(CallRequest(id: id, operation: operation, session: state.session, inputs: inputs, service: service, fields: fields)))
         return id
     }
 
@@ -193,9 +210,13 @@ public struct FlowEngine: Sendable {
         } else if let pending = state.pending, pending.id == callID || pending.replacedID == callID {
             state.pending = nil
             switch result {
+            case .success(let output) where output.signedOut:
+                effects.append(.forgetLocalData)
+                signOut(&state, keepingDeviceAnswers: false, now: now, effects: &effects)
             case .success(let output):
                 apply(output, &state, effects: &effects)
                 forgetSecrets(typedOn: pending.origin, &state)
+                state.screenSince = now
                 let outcome = pending.call.outcome(for: "success")
                 follow(outcome, &state, now: now, effects: &effects)
             case .failure(let failure):
@@ -214,6 +235,7 @@ public struct FlowEngine: Sendable {
                 session.onboardingComplete = session.onboardingComplete || state.onboardingComplete
                 state.session = session
                 effects.append(.saveSession(session))
+                if let renewed = flow.analytics.renewed { track(renewed, &state, now: now, effects: &effects) }
             }
             if onLaunch != nil { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
         case .failure(let failure) where failure.isTransient:
@@ -227,15 +249,30 @@ public struct FlowEngine: Sendable {
             }
         case .failure:
             // The service rejected the session: start over quietly, with no error shown.
-            state.session = nil
-            state.context = [:]
-            state.onboardingComplete = false
-            state.startedAt = nil
-            state.pending = nil
-            state.history = []
-            effects.append(.saveSession(nil))
-            effects.append(.saveProgress(nil))
-            state.screenID = nil
+            signOut(&state, now: now, effects: &effects)
+        }
+    }
+
+    /// Drops the session and progress and lands where a signed-out user starts, keeping
+    /// the answers that belong to the device (consent, the server address) unless the
+    /// user logged out, which forgets everything.
+    private func signOut(_ state: inout FlowState, keepingDeviceAnswers: Bool = true, now: Int64, effects: inout [Effect]) {
+        let kept = keepingDeviceAnswers ? Set([flow.serviceURLKey, flow.analytics.consentKey].compactMap { $0 }) : []
+        state.session = nil
+        state.context = state.context.filter { kept.contains($0.key) }
+        state.onboardingComplete = false
+        state.startedAt = nil
+        state.pending = nil
+        state.history = []
+        state.renewalDueAt = nil
+        state.progressAfterRenewal = nil
+        effects.append(.saveSession(nil))
+        effects.append(.saveProgress(nil))
+        state.screenID = nil
+        state.phase = .showing
+        if keepingDeviceAnswers, let signedOut = flow.entry.signedOut {
+            arrive(at: signedOut, &state, now: now, effects: &effects)
+        } else {
             enterFlow(&state, resumeAt: nil, now: now, effects: &effects)
         }
     }
@@ -274,6 +311,14 @@ public struct FlowEngine: Sendable {
         state.context["error_code"] = .text(failure.code)
         state.context["error_message"] = .text(failure.message)
         state.failedOrigin = pending.origin
+        if case .step(let screenID, _) = pending.origin {
+            // A wrong or expired code empties the boxes for the next try.
+            for field in flow.screen(screenID)?.fields ?? [] where field.kind == .code { state.context[field.id] = .text("") }
+        }
+        if let screen = currentScreen(state), screen.resumable {
+            // What was typed is kept on this device even when the service cannot take it.
+            effects.append(.saveProgress(progress(at: screen.id, state)))
+        }
         if let name = flow.analytics.error {
             let code = flow.analytics.errorCodes[failure.code] ?? failure.code
             track(name, with: ["error_code": .text(code)], &state, now: now, effects: &effects)
@@ -313,14 +358,16 @@ public struct FlowEngine: Sendable {
         guard !state.isBusy, let screen = currentScreen(state) else { return }
         let items = focusables(of: screen, state)
         let focused = items.indices.contains(state.focus) ? items[state.focus] : nil
+        let focusedField: Field? = if case .field(let index) = focused { screen.fields[index] } else { nil }
         switch intent {
-        case .focusNext:
-            if !items.isEmpty { state.focus = (state.focus + 1) % items.count }
-        case .focusPrevious:
-            if !items.isEmpty { state.focus = (state.focus - 1 + items.count) % items.count }
+        case .focusNext, .focusPrevious:
+            guard !items.isEmpty else { return }
+            state.focus = (state.focus + (intent == .focusNext ? 1 : items.count - 1)) % items.count
+            state.typingNumber = nil
+            saveDraft(screen, &state, effects: &effects)
         case .left, .right, .pageUp, .pageDown, .home, .end:
-            if case .field(let index) = focused, screen.fields[index].kind == .date {
-                adjustDate(screen.fields[index], intent, &state, now: now)
+            if let field = focusedField, adjust(field, intent, &state, now: now) {
+                revalidate(field, on: screen, &state, now: now)
                 return
             }
             guard intent == .left || intent == .right else { return }
@@ -333,10 +380,12 @@ public struct FlowEngine: Sendable {
             switch focused {
             case .field:
                 state.focus = min(state.focus + 1, items.count - 1)
+                state.typingNumber = nil
+                saveDraft(screen, &state, effects: &effects)
             case .option(let index):
                 pick(option: index, on: screen, &state, now: now, effects: &effects)
             case .action(let index):
-                run(screen.actions[index].step, on: screen, &state, now: now, effects: &effects)
+                press(screen.actions[index], on: screen, &state, now: now, effects: &effects)
             case nil:
                 break
             }
@@ -351,18 +400,28 @@ public struct FlowEngine: Sendable {
                 }
                 return
             }
+            let field = screen.fields[index]
+            if typeIntoWidget(field, text, &state) {
+                revalidate(field, on: screen, &state, now: now)
+                submitIfFull(field, on: screen, &state, now: now, effects: &effects)
+                return
+            }
             // A paste cut to the field's limit keeps its note instead of a format check.
-            if !type(text, into: screen.fields[index], &state) {
-                revalidate(screen.fields[index], on: screen, &state)
+            if !type(text, into: field, &state) {
+                revalidate(field, on: screen, &state, now: now)
             }
         case .deleteBackward:
             guard case .field(let index) = focused else { return }
+            if deleteInWidget(screen.fields[index], &state) {
+                revalidate(screen.fields[index], on: screen, &state, now: now)
+                return
+            }
             let id = screen.fields[index].id
             var value = state.context[id]?.text ?? ""
             if !value.isEmpty { value.removeLast() }
             state.context[id] = .text(value)
             state.fieldErrors[id] = nil
-            revalidate(screen.fields[index], on: screen, &state)
+            revalidate(screen.fields[index], on: screen, &state, now: now)
         case .toggleReveal:
             if case .field(let index) = focused, screen.fields[index].kind == .password {
                 let id = screen.fields[index].id
@@ -370,7 +429,7 @@ public struct FlowEngine: Sendable {
             }
         case .shortcut(let character):
             if let action = screen.actions.first(where: { $0.key == character && holds($0.when, state) }) {
-                run(action.step, on: screen, &state, now: now, effects: &effects)
+                press(action, on: screen, &state, now: now, effects: &effects)
             }
         case .quit:
             break
@@ -398,36 +457,56 @@ public struct FlowEngine: Sendable {
         return cut
     }
 
-    /// Left/Right a day, PageUp/PageDown a month, Home/End a year; never past today.
-    private func adjustDate(_ field: Field, _ intent: Intent, _ state: inout FlowState, now: Int64) {
-        let today = today(now, state)
-        let current = CivilDate(state.context[field.id]?.text ?? "") ?? today
-        let moved: CivilDate = switch intent {
-        case .left: current.adding(days: -1)
-        case .right: current.adding(days: 1)
-        case .pageUp: current.adding(months: 1)
-        case .pageDown: current.adding(months: -1)
-        case .end: current.adding(months: 12)
-        default: current.adding(months: -12)
-        }
-        state.context[field.id] = .text(min(moved, today).description)
-        state.fieldErrors[field.id] = nil
-    }
-
     func today(_ now: Int64, _ state: FlowState) -> CivilDate {
         CivilDate(milliseconds: now, utcOffset: state.utcOffset)
     }
 
-    /// As you type: a field whose format can be judged (email, a match, a number) is
-    /// checked once it has text, and so is any field that must match it.
-    private func revalidate(_ field: Field, on screen: Screen, _ state: inout FlowState) {
+    /// A button: refused while it cools down; else its `set` values, then its step.
+    private func press(_ action: Action, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        if let wait = cooldownLeft(action, state, now: now) {
+            state.message = .notice("You can do this in \(wait) s.")
+            return
+        }
+        for (key, value) in action.sets { state.context[key] = .text(value) }
+        if !action.validates, case .go(let target) = action.step {
+            state.message = nil
+            go(to: target, &state, now: now, effects: &effects)
+            return
+        }
+        run(action.step, on: screen, &state, now: now, effects: &effects)
+    }
+
+    /// Whole seconds until a cooling button can be pressed; nil when it can.
+    public func cooldownLeft(_ action: Action, _ state: FlowState, now: Int64) -> Int? {
+        guard let cooldown = action.cooldown else { return nil }
+        let readyAt = state.screenSince + cooldown * 1000
+        guard now < readyAt else { return nil }
+        return Int((readyAt - now + 999) / 1000)
+    }
+
+    /// A code field with every box filled presses the screen's first button.
+    private func submitIfFull(_ field: Field, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard field.submitsWhenFull, (state.context[field.id]?.text ?? "").count == field.maxLength,
+              let action = screen.actions.first(where: { holds($0.when, state) }) else { return }
+        press(action, on: screen, &state, now: now, effects: &effects)
+    }
+
+    /// Saves what is on the screen so far, so a kill loses at most the field being typed.
+    private func saveDraft(_ screen: Screen, _ state: inout FlowState, effects: inout [Effect]) {
+        guard screen.kind == .form, screen.resumable else { return }
+        effects.append(.saveProgress(progress(at: screen.id, state)))
+    }
+
+    /// As you type: a field whose format can be judged (email, a match, a number, a
+    /// range) is checked once it has a value, and so is any field that must match it.
+    private func revalidate(_ field: Field, on screen: Screen, _ state: inout FlowState, now: Int64) {
         var values: [String: String] = [:]
         for each in screen.fields { values[each.id] = state.context[each.id]?.text ?? "" }
-        let judged: Set<Rule.Name> = [.email, .matches, .positiveNumber]
+        let judged: Set<Rule.Name> = [.email, .matches, .positiveNumber, .letters, .alphanumeric, .minValue, .ordered]
         let dependents = screen.fields.filter { other in other.rules.contains { $0.name == .matches && $0.field == field.id } }
         for candidate in [field] + dependents where !(values[candidate.id] ?? "").isEmpty {
             let live = Field(id: candidate.id, kind: candidate.kind, label: candidate.label, rules: candidate.rules.filter { judged.contains($0.name) })
-            state.fieldErrors[candidate.id] = Validation.firstFailure(of: live, values: values)
+            state.fieldErrors[candidate.id] = Validation.firstFailure(of: live, values: values, today: today(now, state))
         }
     }
 
@@ -472,6 +551,7 @@ public struct FlowEngine: Sendable {
         case .isSignedIn: value = state.session.map { !$0.isAnonymous } ?? false
         case .hasPro: value = state.context["pro"]?.text == "true"
         case .hasChildren: value = !(state.context["children"]?.list ?? []).isEmpty
+        case .profileComplete: value = state.context["profile_complete"]?.text == "true"
         }
         return value != guardian.negated
     }
@@ -494,11 +574,9 @@ public struct FlowEngine: Sendable {
     /// Runs every field's rules; the first failure of each field is shown under it.
     private func validate(_ screen: Screen, _ state: inout FlowState, now: Int64) -> Bool {
         guard screen.kind == .form else { return true }
-        var values: [String: String] = [:]
-        for field in screen.fields { values[field.id] = state.context[field.id]?.text ?? "" }
         state.fieldErrors = [:]
         for field in screen.fields {
-            if let message = Validation.firstFailure(of: field, values: values, today: today(now, state)) {
+            if let message = Validation.firstFailure(of: field, in: state.context, today: today(now, state)) {
                 state.fieldErrors[field.id] = message
             }
         }
@@ -510,6 +588,7 @@ public struct FlowEngine: Sendable {
     }
 
     private func track(_ name: String, with properties: [String: AnalyticsRecord.Property] = [:], _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        if let consent = flow.analytics.consentKey, state.context[consent]?.text != "granted" { return }
         let user = state.session?.userID ?? state.placeholderUserID
         effects.append(.track(AnalyticsRecord(name: name, userID: user, timestamp: now, properties: properties)))
     }

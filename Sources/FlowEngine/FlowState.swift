@@ -71,6 +71,14 @@ public struct FlowState: Equatable, Sendable {
     public var revealed: Set<String> = []
     /// Seconds east of UTC, for "today".
     public var utcOffset: Int64 = 0
+    /// Per field: the highlighted pill of a multi field, the active handle (0 or 1) of a
+    /// range.
+    public var cursor: [String: Int] = [:]
+    /// The slider, range or date field being typed in digits: the next digit adds to it
+    /// instead of starting over.
+    public var typingNumber: String?
+    /// When the screen was shown, or its last call succeeded (ms): cooldowns count from it.
+    public var screenSince: Int64 = 0
 
     public init() {}
 

@@ -5,17 +5,25 @@ public enum Validation {
     /// The message of the first rule the field's value breaks, or nil when it passes.
     /// `today` is the local date, for `not_future`.
     public static func firstFailure(of field: Field, values: [String: String], today: CivilDate? = nil) -> String? {
+        firstFailure(of: field, in: values.mapValues(Value.text), today: today)
+    }
+
+    /// As above, over context values: multi fields hold lists.
+    public static func firstFailure(of field: Field, in context: [String: Value], today: CivilDate? = nil) -> String? {
+        let values = context.compactMapValues(\.text)
+        let picked = context[field.id]?.list
         let value = values[field.id] ?? ""
-        for rule in field.rules where !passes(rule, value: value, values: values, today: today) {
+        for rule in field.rules where !passes(rule, value: value, picked: picked, values: values, today: today) {
             return rule.message
         }
         return nil
     }
 
-    static func passes(_ rule: Rule, value: String, values: [String: String], today: CivilDate?) -> Bool {
+    static func passes(_ rule: Rule, value: String, picked: [String]?, values: [String: String], today: CivilDate?) -> Bool {
         let trimmed = value.trimmingWhitespace
         switch rule.name {
         case .required:
+            if let picked { return !picked.isEmpty }
             return !trimmed.isEmpty
         case .minLength:
             return value.count >= (rule.count ?? 0)
@@ -36,6 +44,24 @@ public enum Validation {
         case .notFuture:
             guard let date = CivilDate(trimmed), let today else { return true }
             return date <= today
+        case .letters:
+            return trimmed.allSatisfy { $0.isLetter || $0 == " " }
+        case .alphanumeric:
+            return trimmed.allSatisfy { $0.isLetter || $0.isASCIIDigit || $0 == " " }
+        case .phone:
+            return trimmed.isEmpty || (4...14).contains(trimmed.filter(\.isASCIIDigit).count) && trimmed.allSatisfy { $0.isASCIIDigit || " -.()".contains($0) }
+        case .minAge, .maxAge:
+            guard let date = CivilDate(trimmed), let today else { return true }
+            let age = date.age(on: today)
+            return rule.name == .minAge ? age >= (rule.count ?? 0) : age <= (rule.count ?? Int.max)
+        case .minValue:
+            guard let low = NumberRange(value)?.low ?? Int(trimmed) else { return false }
+            return low >= (rule.count ?? Int.min)
+        case .ordered:
+            guard let range = NumberRange(value) else { return false }
+            return range.low <= range.high
+        case .minSelected:
+            return (picked ?? []).count >= (rule.count ?? 0)
         }
     }
 
@@ -70,4 +96,23 @@ extension String {
         while text.last?.isWhitespace == true { text = text.dropLast() }
         return String(text)
     }
+}
+
+/// A range field's value, `low-high`.
+public struct NumberRange: Equatable, Sendable, CustomStringConvertible {
+    public var low: Int
+    public var high: Int
+
+    public init(low: Int, high: Int) {
+        self.low = low
+        self.high = high
+    }
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let low = Int(parts[0]), let high = Int(parts[1]) else { return nil }
+        self.init(low: low, high: high)
+    }
+
+    public var description: String { "\(low)-\(high)" }
 }

@@ -84,7 +84,8 @@ public final class FlowRunner {
             }
             for event in mailbox.drain() { dispatch(event) }
             handle(terminal.readInputs())
-            if let due = state.renewalDueAt, due <= clock.nowMilliseconds() { dispatch(.tick) }
+            // Time passing: due renewals, and renewal ahead of expiry.
+            dispatch(.tick)
             if ending == nil { draw() }
         }
         return ending ?? .quit
@@ -147,6 +148,8 @@ public final class FlowRunner {
                     try store.analytics.append(record)
                 case .backfillAnalytics(let placeholder, let userID):
                     try store.analytics.backfill(placeholder: placeholder, userID: userID)
+                case .forgetLocalData:
+                    try store.reset()
                 case .quit:
                     ending = .quit
                 }
@@ -158,7 +161,7 @@ public final class FlowRunner {
     }
 
     private func draw() {
-        var view = ScreenView.make(engine: engine, state: state)
+        var view = ScreenView.make(engine: engine, state: state, now: clock.nowMilliseconds())
         view.warnings += storageWarnings
         spinnerShown = view.busy
         let size = terminal.size

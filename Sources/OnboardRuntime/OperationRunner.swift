@@ -13,19 +13,27 @@ public struct OperationRunner: Sendable {
     public let timeout: Duration
     public let clock: RuntimeClock
     private let refresher: SessionRefresher
-    /// An access token this close to expiry (seconds) is renewed before it is used.
-    public static let renewalMargin: Int64 = 60
+    /// An access token this close to expiry (seconds) is renewed before it is used (the
+    /// flow's `tokens.renew_before`).
+    public let renewalMargin: Int64
 
-    public init(services: ServiceDirectory, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(), timeout: Duration = .seconds(10)) {
+    public init(
+        services: ServiceDirectory, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(),
+        timeout: Duration = .seconds(10), renewalMargin: Int64 = 60
+    ) {
         self.services = services
         self.flowID = flowID
         self.timeout = timeout
         self.clock = clock
+        self.renewalMargin = renewalMargin
         refresher = SessionRefresher(file: sessionFile)
     }
 
-    public init(service: any AuthService, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(), timeout: Duration = .seconds(10)) {
-        self.init(services: ServiceDirectory(fixed: service), flowID: flowID, sessionFile: sessionFile, clock: clock, timeout: timeout)
+    public init(
+        service: any AuthService, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(),
+        timeout: Duration = .seconds(10), renewalMargin: Int64 = 60
+    ) {
+        self.init(services: ServiceDirectory(fixed: service), flowID: flowID, sessionFile: sessionFile, clock: clock, timeout: timeout, renewalMargin: renewalMargin)
     }
 
     public func run(_ request: CallRequest) async -> Result<CallOutput, ServiceFailure> {
@@ -51,7 +59,7 @@ public struct OperationRunner: Sendable {
         }
         let now = clock.nowMilliseconds() / 1000
         var renewed = false
-        if session.accessExpiresAt - now < Self.renewalMargin {
+        if session.accessExpiresAt - now < renewalMargin {
             session = try await refresher.refresh(session, nowSeconds: now, using: service)
             renewed = true
         }
@@ -152,7 +160,63 @@ public struct OperationRunner: Sendable {
                 "invite_link": .text("babybasics://invite?code=\(invite.code)"),
                 "invite_child": .text(child.name),
             ])
+        case .sendPhoneCode:
+            guard let number = PhoneNumber(country: request.inputs["country"] ?? "", digits: request.inputs["phone"] ?? "") else {
+                throw ServiceError(.invalidInput, "Please enter a valid phone number")
+            }
+            let sent = try await service.sendPhoneCode(phone: number.e164)
+            return CallOutput(values: ["phone_e164": .text(sent.phone), "sms_code": .text("")])
+        case .verifyPhoneCode:
+            let signIn = try await service.verifyPhoneCode(
+                flow: flowID, phone: request.inputs["phone_e164"] ?? "", code: request.inputs["sms_code"] ?? "")
+            return try await signedIn(signIn, on: service)
+        case .socialSignIn:
+            // The app's half of the provider's protocol: a fresh nonce, sent to the
+            // provider and again with its token, so a token minted for another sign-in fails.
+            let provider = request.inputs["provider"] ?? ""
+            let nonce = UUID().uuidString
+            let token = try await service.mockIdentityToken(
+                provider: provider, account: request.inputs["social_account"] ?? "", audience: MockIdentityProvider.audience, nonce: nonce)
+            let signIn = try await service.socialSignIn(flow: flowID, provider: provider, idToken: token, nonce: nonce)
+            return try await signedIn(signIn, on: service)
+        case .saveProfile, .finishProfile:
+            var fields = request.fields.mapValues { value -> FieldValue in
+                switch value {
+                case .text(let text): .text(text.trimmingCharacters(in: .whitespaces))
+                case .list(let items): .list(items)
+                }
+            }
+            if request.operation == .finishProfile { fields["profile_complete"] = .flag(true) }
+            let profile = try await service.updateProfile(accessToken: request.session!.accessToken, fields: fields)
+            return CallOutput(values: Self.profileValues(profile))
+        case .logOut:
+            // Offline, the service's copy of the session simply expires; this device forgets it now.
+            try? await service.logout(refreshToken: request.session!.refreshToken)
+            return CallOutput(signedOut: true)
         }
+    }
+
+    /// A phone or social sign-in: the session, and the profile so far (a returning user's
+    /// finished profile goes straight to the end).
+    private func signedIn(_ signIn: SignIn, on service: any AuthService) async throws -> CallOutput {
+        let profile = try await service.profile(accessToken: signIn.session.accessToken)
+        var values = Self.profileValues(profile)
+        values["is_new_user"] = .text(signIn.isNewUser ? "true" : "false")
+        return CallOutput(session: Session(signIn.session), values: values)
+    }
+
+    /// Profile fields as flow context: texts and lists as they are, numbers and flags as text.
+    static func profileValues(_ profile: Profile) -> [String: Value] {
+        var values: [String: Value] = ["profile_complete": .text("false")]
+        for (key, value) in profile.fields {
+            values[key] = switch value {
+            case .text(let text): .text(text)
+            case .list(let items): .list(items)
+            case .number(let number): .text(number == number.rounded() ? String(Int(number)) : String(number))
+            case .flag(let flag): .text(flag ? "true" : "false")
+            }
+        }
+        return values
     }
 
     /// The code in a pasted invite: the raw code, or the `code=` of a share link, or its

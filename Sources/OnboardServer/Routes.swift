@@ -53,7 +53,12 @@ struct Routes {
         }
         api.post("auth/social") { request, context in
             let body = try await request.decode(as: SocialRequest.self, context: context)
-            return JSONReply(try await service.socialSignIn(provider: body.provider, idToken: body.idToken, policy: .named))
+            return JSONReply(try await service.socialSignIn(provider: body.provider, idToken: body.idToken, nonce: body.nonce ?? "", policy: .named))
+        }
+        api.post("mock-idp/token") { request, context in
+            let body = try await request.decode(as: IdentityTokenRequest.self, context: context)
+            let token = try await service.mockIdentityToken(provider: body.provider, account: body.account, audience: body.audience, nonce: body.nonce)
+            return JSONReply(["id_token": token])
         }
         api.get("app/config") { _, _ in JSONReply(try await service.appConfig()) }
         api.get("user/profile") { request, _ in
@@ -155,11 +160,19 @@ struct ClockRequest: Decodable {
 struct FaultsRequest: Decodable { var faults: [String] }
 struct PhoneRequest: Decodable { var phone: String }
 struct PhoneVerifyRequest: Decodable { var flow: String?; var phone: String; var code: String }
+struct IdentityTokenRequest: Decodable {
+    var provider: String
+    var account: String
+    var audience: String
+    var nonce: String
+}
+
 struct SocialRequest: Decodable {
     var flow: String?
     var provider: String
     var idToken: String
-    enum CodingKeys: String, CodingKey { case flow, provider, idToken = "id_token" }
+    var nonce: String?
+    enum CodingKeys: String, CodingKey { case flow, provider, idToken = "id_token", nonce }
 }
 struct ProfileRequest: Decodable { var fields: [String: FieldValue] }
 struct ChildRequest: Decodable {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 
@@ -125,18 +126,37 @@ public enum ServiceDatabase {
                 );
                 """)
         }
+        migrator.registerMigration("v4: ID tokens accepted once") { db in
+            try db.execute(sql: """
+                CREATE TABLE used_id_tokens (
+                    token_id TEXT PRIMARY KEY,
+                    expires_at INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 
     /// The secret access tokens are signed with, made once per database.
     static func signingSecret(in queue: DatabaseQueue) throws -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return try storedKey(named: "access", in: queue, fresh: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    /// The mock identity provider's signing key, made once per database.
+    static func identityProviderKey(in queue: DatabaseQueue) throws -> P256.Signing.PrivateKey {
+        let raw = try storedKey(named: "mock-idp", in: queue, fresh: [UInt8](P256.Signing.PrivateKey().rawRepresentation))
+        return try P256.Signing.PrivateKey(rawRepresentation: raw)
+    }
+
+    /// A key kept in the database: the first process to ask stores `fresh`, every later
+    /// one reads what was stored.
+    private static func storedKey(named name: String, in queue: DatabaseQueue, fresh: [UInt8]) throws -> [UInt8] {
         try queue.write { db in
-            var generator = SystemRandomNumberGenerator()
-            let fresh = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
             try db.execute(
-                sql: "INSERT INTO service_keys (name, secret) VALUES ('access', ?) ON CONFLICT DO NOTHING",
-                arguments: [Data(fresh)])
-            let stored = try Data.fetchOne(db, sql: "SELECT secret FROM service_keys WHERE name = 'access'")
+                sql: "INSERT INTO service_keys (name, secret) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                arguments: [name, Data(fresh)])
+            let stored = try Data.fetchOne(db, sql: "SELECT secret FROM service_keys WHERE name = ?", arguments: [name])
             return [UInt8](stored ?? Data(fresh))
         }
     }

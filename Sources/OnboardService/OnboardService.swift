@@ -9,6 +9,7 @@ public final class OnboardService: Sendable {
     public let clock: any ServiceClock
     public let settings: ServiceSettings
     let accessTokens: AccessTokens
+    let identityProvider: MockIdentityProvider
     let limiter = RateLimiter()
     /// How many names an anonymous sign-in offers.
     public static let nameOptionCount = 3
@@ -18,6 +19,7 @@ public final class OnboardService: Sendable {
         self.clock = clock
         self.settings = settings
         accessTokens = AccessTokens(secret: try ServiceDatabase.signingSecret(in: database))
+        identityProvider = MockIdentityProvider(privateKey: try ServiceDatabase.identityProviderKey(in: database))
     }
 
     public func health() async throws -> String { "ok" }

@@ -36,6 +36,7 @@ extension OnboardService {
     public func updateProfile(accessToken: String, fields: [String: FieldValue]) async throws -> Profile {
         let (userID, _) = try await authenticate(accessToken)
         let now = clock.now()
+        try ProfileRules.check(fields, today: ProfileRules.civilDate(seconds: now))
         return try await write { db in
             var merged = try Self.fields(of: userID, in: db)
             merged.merge(fields) { _, new in new }

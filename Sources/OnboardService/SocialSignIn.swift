@@ -1,25 +1,48 @@
 import GRDB
 
-/// Social sign-in through a mock identity provider, for Apple, Google and Facebook.
-/// Its tokens read `mock-idp:PROVIDER:SUBJECT[:EMAIL]`; the subject `denied` is refused,
-/// so QA can reach the failure. A real provider would verify a signed ID token here.
+/// Social sign-in for Apple, Google and Facebook through the mock identity provider: the
+/// app gets a signed ID token from the provider's consent screen and hands it over with
+/// the nonce it made; the service accepts it only if the provider signed it, for this
+/// app, unexpired, for this nonce, and never before.
 extension OnboardService {
     public static let socialProviders = ["apple", "google", "facebook"]
 
-    public func socialSignIn(provider: String, idToken: String, policy: TokenPolicy) async throws -> SignIn {
+    /// The mock provider's side: an ID token for the account the user allowed.
+    public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
+        let provider = try Self.knownProvider(provider)
+        let account = account.trimmingWhitespace
+        guard !account.isEmpty, account.count <= 254 else {
+            throw ServiceError(.invalidInput, "Enter the account to continue with.")
+        }
+        guard !nonce.isEmpty, nonce.count <= 128 else { throw ServiceError(.invalidInput, "A sign-in needs a nonce.") }
+        let email = try? Self.normalised(account)
+        // The subject is stable per provider and account, never the address itself.
+        let subject = Secrets.hash(provider + ":" + account.lowercased()).prefix(24)
+        return try await identityProvider.issue(
+            provider: provider, subject: String(subject), email: email, audience: audience, nonce: nonce, now: clock.now())
+    }
+
+    public func socialSignIn(provider: String, idToken: String, nonce: String, policy: TokenPolicy) async throws -> SignIn {
         let now = clock.now()
-        let provider = provider.lowercased()
-        guard Self.socialProviders.contains(provider) else {
-            throw ServiceError(.invalidInput, "Unknown sign-in provider '\(provider)'; use apple, google or facebook.")
-        }
-        let parts = idToken.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+        let provider = try Self.knownProvider(provider)
         let providerName = provider == "apple" ? "Apple" : provider.prefix(1).uppercased() + provider.dropFirst()
-        guard parts.count >= 3, parts[0] == "mock-idp", parts[1] == provider, !parts[2].isEmpty, parts[2] != "denied" else {
-            throw ServiceError(.unauthorized, "Sign in with \(providerName) could not be verified. Please try again.")
-        }
-        let subject = parts[2]
-        let email = parts.count > 3 ? try? Self.normalised(parts[3]) : nil
+        let refused = ServiceError(.unauthorized, "Sign in with \(providerName) could not be verified. Please try again.")
+        guard let claims = await identityProvider.verifiedClaims(idToken),
+              claims.iss.value == MockIdentityProvider.issuer(provider),
+              claims.aud.value.contains(MockIdentityProvider.audience),
+              Int64(claims.exp.value.timeIntervalSince1970) > now,
+              !nonce.isEmpty, claims.nonce == nonce
+        else { throw refused }
+        let subject = claims.sub.value
+        let email = claims.email
         let user: (id: String, createdAt: Int64, isNew: Bool) = try await write { db in
+            // Accepted once: a replayed token (a stolen one, or a retried request) is refused.
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM used_id_tokens WHERE token_id = ?", arguments: [claims.jti.value]) == nil
+            else { throw refused }
+            try db.execute(sql: "DELETE FROM used_id_tokens WHERE expires_at < ?", arguments: [now])
+            try db.execute(
+                sql: "INSERT INTO used_id_tokens (token_id, expires_at) VALUES (?, ?)",
+                arguments: [claims.jti.value, Int64(claims.exp.value.timeIntervalSince1970)])
             if let row = try Row.fetchOne(
                 db, sql: "SELECT id, created_at FROM users WHERE auth_provider = ? AND provider_subject = ?", arguments: [provider, subject]) {
                 return (row["id"], row["created_at"], false)
@@ -34,5 +57,13 @@ extension OnboardService {
         }
         let session = try await issue(userID: user.id, createdAt: user.createdAt, isAnonymous: false, policy: policy)
         return SignIn(session: session, isNewUser: user.isNew)
+    }
+
+    private static func knownProvider(_ provider: String) throws -> String {
+        let provider = provider.lowercased()
+        guard socialProviders.contains(provider) else {
+            throw ServiceError(.invalidInput, "Unknown sign-in provider '\(provider)'; use apple, google or facebook.")
+        }
+        return provider
     }
 }

@@ -12,6 +12,8 @@ public struct Flow: Sendable, Equatable {
     /// The context key holding the service address this flow talks to (Baby Basics'
     /// server URL); nil uses the service Onboard was started with.
     public var serviceURLKey: String?
+    /// How many numbered steps the flow has ("Step N of M"); screens carry their `step`.
+    public var stepCount: Int?
 
     public init(
         id: String, title: String, summary: String = "", entry: Entry,
@@ -40,11 +42,15 @@ public struct Entry: Sendable, Equatable {
     public var signedIn: String?
     /// Whether saved progress brings the user back to their last resume point.
     public var resume: Bool
+    /// Where a session the service turned down lands (ABBY: the method choice, keeping
+    /// consent); nil starts again at `firstLaunch`.
+    public var signedOut: String?
 
-    public init(firstLaunch: String, signedIn: String? = nil, resume: Bool = true) {
+    public init(firstLaunch: String, signedIn: String? = nil, resume: Bool = true, signedOut: String? = nil) {
         self.firstLaunch = firstLaunch
         self.signedIn = signedIn
         self.resume = resume
+        self.signedOut = signedOut
     }
 }
 
@@ -52,10 +58,13 @@ public struct Entry: Sendable, Equatable {
 public struct TokenSettings: Sendable, Equatable {
     public var accessLifetime: Int64
     public var refreshLifetime: Int64?
+    /// Renew the access token this long before it expires (seconds).
+    public var renewBefore: Int64
 
-    public init(accessLifetime: Int64 = 24 * 3600, refreshLifetime: Int64? = nil) {
+    public init(accessLifetime: Int64 = 24 * 3600, refreshLifetime: Int64? = nil, renewBefore: Int64 = 60) {
         self.accessLifetime = accessLifetime
         self.refreshLifetime = refreshLifetime
+        self.renewBefore = renewBefore
     }
 }
 
@@ -71,6 +80,11 @@ public struct AnalyticsNames: Sendable, Equatable {
     public var retry: String?
     /// The flow's own error codes for service error codes (`network` -> `ERR-ONB-001`).
     public var errorCodes: [String: String]
+    /// A context key that must read `granted` before any event is recorded (ABBY: "no
+    /// tracking without explicit consent"); events before that are dropped, not kept.
+    public var consentKey: String?
+    /// After a silent token renewal.
+    public var renewed: String?
 
     public init(
         start: String? = nil, complete: String? = nil, error: String? = nil, retry: String? = nil,

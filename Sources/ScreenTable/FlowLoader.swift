@@ -45,7 +45,7 @@ struct FlowReader {
             return nil
         }
         guard let map = mapping(root, "the flow") else { return nil }
-        checkKeys(map, allowed: ["id", "title", "summary", "entry", "tokens", "analytics", "screens", "service_url"], in: "the flow")
+        checkKeys(map, allowed: ["id", "title", "summary", "entry", "tokens", "analytics", "screens", "service_url", "steps"], in: "the flow")
         let id = requiredString(map, "id", in: "the flow") ?? ""
         let title = requiredString(map, "title", in: "the flow") ?? ""
         let summary = string(map, "summary") ?? ""
@@ -65,6 +65,16 @@ struct FlowReader {
         guard let entry else { return nil }
         var flow = Flow(id: id, title: title, summary: summary, entry: entry, tokens: tokens, analytics: analytics, screens: screens)
         flow.serviceURLKey = string(map, "service_url")
+        flow.stepCount = int(map, "steps")
+        if let count = flow.stepCount {
+            for screen in screens {
+                if let step = screen.step, !(1...max(1, count)).contains(step) {
+                    problems.append(Problem("screen '\(screen.id)' is step \(step), but the flow has \(count) steps", at: screen.location ?? start))
+                }
+            }
+        } else if let numbered = screens.first(where: { $0.step != nil }) {
+            problems.append(Problem("screen '\(numbered.id)' has a 'step' but the flow does not say how many 'steps' it has", at: numbered.location ?? start))
+        }
         return flow
     }
 
@@ -76,18 +86,23 @@ struct FlowReader {
             return nil
         }
         guard let map = mapping(node, "'entry'") else { return nil }
-        checkKeys(map, allowed: ["first_launch", "signed_in", "resume"], in: "'entry'")
+        checkKeys(map, allowed: ["first_launch", "signed_in", "resume", "signed_out"], in: "'entry'")
         guard let first = requiredString(map, "first_launch", in: "'entry'") else { return nil }
         references.append((first, location(map["first_launch"]!)))
         let signedIn = string(map, "signed_in")
         if let signedIn { references.append((signedIn, location(map["signed_in"]!))) }
-        return Entry(firstLaunch: first, signedIn: signedIn, resume: bool(map, "resume") ?? true)
+        let signedOut = string(map, "signed_out")
+        if let signedOut { references.append((signedOut, location(map["signed_out"]!))) }
+        return Entry(firstLaunch: first, signedIn: signedIn, resume: bool(map, "resume") ?? true, signedOut: signedOut)
     }
 
     mutating func readTokens(_ node: Node?) -> TokenSettings {
         var settings = TokenSettings()
         guard let node, let map = mapping(node, "'tokens'") else { return settings }
-        checkKeys(map, allowed: ["access_ttl", "refresh_ttl"], in: "'tokens'")
+        checkKeys(map, allowed: ["access_ttl", "refresh_ttl", "renew_before"], in: "'tokens'")
+        if let value = map["renew_before"] {
+            if let seconds = duration(value, allowNever: false) { settings.renewBefore = seconds ?? 60 }
+        }
         if let value = map["access_ttl"] {
             if let seconds = duration(value, allowNever: false) { settings.accessLifetime = seconds ?? 0 }
         }
@@ -100,7 +115,9 @@ struct FlowReader {
     mutating func readAnalytics(_ node: Node?) -> AnalyticsNames {
         var names = AnalyticsNames()
         guard let node, let map = mapping(node, "'analytics'") else { return names }
-        checkKeys(map, allowed: ["start", "complete", "error", "retry", "error_codes"], in: "'analytics'")
+        checkKeys(map, allowed: ["start", "complete", "error", "retry", "error_codes", "consent", "renewed"], in: "'analytics'")
+        names.consentKey = string(map, "consent")
+        names.renewed = string(map, "renewed")
         names.start = string(map, "start")
         names.complete = string(map, "complete")
         names.error = string(map, "error")
@@ -120,7 +137,7 @@ struct FlowReader {
     mutating func readScreen(_ node: Node) -> Screen? {
         guard let map = mapping(node, "a screen") else { return nil }
         let keys = ["id", "kind", "title", "logo", "body", "bullets", "fields", "actions", "choice", "call", "on",
-                    "load", "back", "resumable", "complete", "track", "items", "empty", "route"]
+                    "load", "back", "resumable", "complete", "track", "items", "empty", "route", "step"]
         checkKeys(map, allowed: Set(keys), in: "a screen")
         guard let id = requiredString(map, "id", in: "a screen") else { return nil }
         let context = "screen '\(id)'"
@@ -136,6 +153,7 @@ struct FlowReader {
             completesOnboarding: bool(map, "complete") ?? false, track: strings(map, "track"),
             items: string(map, "items"), empty: string(map, "empty") ?? "", location: location(node)
         )
+        screen.step = int(map, "step")
         if let fields = map["fields"]?.sequence {
             screen.fields = fields.compactMap { readField($0, in: context) }
         }
@@ -184,7 +202,7 @@ struct FlowReader {
 
     mutating func readField(_ node: Node, in context: String) -> Field? {
         guard let map = mapping(node, "a field") else { return nil }
-        checkKeys(map, allowed: ["id", "kind", "label", "placeholder", "max_length", "rules"], in: "a field of \(context)")
+        checkKeys(map, allowed: ["id", "kind", "label", "placeholder", "max_length", "rules", "options", "exclusive", "min", "max", "default", "shows_age", "submit_when_full"], in: "a field of \(context)")
         guard let id = requiredString(map, "id", in: "a field of \(context)") else { return nil }
         guard let label = requiredString(map, "label", in: "field '\(id)' of \(context)") else { return nil }
         var kind = Field.Kind.text
@@ -195,6 +213,25 @@ struct FlowReader {
         }
         var field = Field(id: id, kind: kind, label: label, placeholder: string(map, "placeholder") ?? "")
         if let limit = int(map, "max_length") { field.maxLength = max(1, limit) }
+        field.options = strings(map, "options")
+        field.exclusive = string(map, "exclusive")
+        field.minimum = int(map, "min") ?? field.minimum
+        field.maximum = int(map, "max") ?? field.maximum
+        field.initial = string(map, "default")
+        field.showsAge = bool(map, "shows_age") ?? false
+        field.submitsWhenFull = bool(map, "submit_when_full") ?? false
+        let here = location(node)
+        switch kind {
+        case .select, .multi:
+            if field.options.isEmpty { problems.append(Problem("\(kind.rawValue) field '\(id)' needs 'options'", at: here)) }
+            if let exclusive = field.exclusive, !field.options.contains(exclusive) {
+                problems.append(Problem("'exclusive' of field '\(id)' must be one of its options", at: here))
+            }
+        case .slider, .range:
+            if field.minimum >= field.maximum { problems.append(Problem("field '\(id)' needs 'min' below 'max'", at: here)) }
+        default:
+            if map["options"] != nil { problems.append(Problem("'options' belongs to select and multi fields, not \(kind.rawValue)", at: here)) }
+        }
         for ruleNode in map["rules"]?.sequence ?? [] {
             if let rule = readRule(ruleNode, field: id) { field.rules.append(rule) }
         }
@@ -233,7 +270,7 @@ struct FlowReader {
 
     mutating func readAction(_ node: Node, in context: String) -> Action? {
         guard let map = mapping(node, "an action") else { return nil }
-        checkKeys(map, allowed: ["label", "key", "when", "go", "back", "call", "on", "retry", "notice", "quit", "branch"], in: "an action of \(context)")
+        checkKeys(map, allowed: ["label", "key", "when", "go", "back", "call", "on", "retry", "notice", "quit", "branch", "set", "cooldown", "validate"], in: "an action of \(context)")
         guard let label = string(map, "label"), !label.isEmpty else {
             problems.append(Problem("an action of \(context) has no 'label'", at: location(node)))
             return nil
@@ -246,7 +283,21 @@ struct FlowReader {
         }
         guard let step = readStep(map, node: node, in: "action '\(label)' of \(context)") else { return nil }
         let when = map["when"].flatMap { readGuard($0) }
-        return Action(label: label, key: key, step: step, when: when, location: location(node))
+        var action = Action(label: label, key: key, step: step, when: when, location: location(node))
+        if let sets = map["set"], let setMap = mapping(sets, "'set'") {
+            for (key, value) in setMap {
+                guard let name = key.string, let text = value.scalar?.string else {
+                    problems.append(Problem("'set' maps context keys to text", at: location(key)))
+                    continue
+                }
+                action.sets[name] = text
+            }
+        }
+        action.validates = bool(map, "validate") ?? true
+        if let cooldown = map["cooldown"], let seconds = duration(cooldown, allowNever: false) {
+            action.cooldown = seconds
+        }
+        return action
     }
 
     mutating func readChoice(_ node: Node, in context: String) -> Choice? {

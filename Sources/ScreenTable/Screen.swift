@@ -45,6 +45,8 @@ public struct Screen: Sendable, Equatable {
     public var empty: String
     /// Route screens: where to go on arrival.
     public var route: [Branch] = []
+    /// Its place in the flow's numbered steps ("Step 3 of 7"), if it has one.
+    public var step: Int?
     public var location: SourceLocation?
 
     public init(
@@ -84,6 +86,14 @@ public struct Field: Sendable, Equatable {
         case date
         /// A service address: `http(s)://…` or `mock://local`.
         case url
+        /// One of `options`; Left/Right or a letter changes it.
+        case select
+        /// Any of `options` (pills); Left/Right move, Space toggles. The value is a list.
+        case multi
+        /// A whole number from `min` to `max`; Left/Right, PageUp/PageDown, or digits.
+        case slider
+        /// Two whole numbers `low-high` from `min` to `max`; Space switches handle.
+        case range
     }
 
     public var id: String
@@ -93,6 +103,20 @@ public struct Field: Sendable, Equatable {
     /// Longest value accepted; longer input (a paste) is cut with a message.
     public var maxLength: Int
     public var rules: [Rule]
+    /// Select and multi fields: what can be picked.
+    public var options: [String] = []
+    /// Multi fields: an option that stands alone ("No preference"): picking it clears the
+    /// others, and picking another clears it.
+    public var exclusive: String?
+    /// Slider and range fields: the bounds.
+    public var minimum = 0
+    public var maximum = 100
+    /// The value before the user changes it (a slider's starting point).
+    public var initial: String?
+    /// Date fields: show the age the date gives, beside it.
+    public var showsAge = false
+    /// Code fields: press the screen's first button once every box is filled.
+    public var submitsWhenFull = false
 
     public init(id: String, kind: Kind = .text, label: String, placeholder: String = "", maxLength: Int = 256, rules: [Rule] = []) {
         self.id = id
@@ -121,12 +145,27 @@ public struct Rule: Sendable, Equatable {
         case date
         /// A date no later than today.
         case notFuture = "not_future"
+        /// Letters of any script and spaces only.
+        case letters
+        /// Letters of any script, digits and spaces only.
+        case alphanumeric
+        /// A national phone number: 4 to 14 digits.
+        case phone
+        /// A date of birth at least / at most this many years ago.
+        case minAge = "min_age"
+        case maxAge = "max_age"
+        /// Slider and range: the (low) number is at least this.
+        case minValue = "min_value"
+        /// Range: the high number is not below the low one.
+        case ordered
+        /// Multi: at least this many picked.
+        case minSelected = "min_selected"
 
         /// What the parameter must be, for the loader and linter.
         public var parameter: ParameterKind {
             switch self {
-            case .required, .email, .positiveNumber, .url, .date, .notFuture: .none
-            case .minLength, .maxLength, .digits: .count
+            case .required, .email, .positiveNumber, .url, .date, .notFuture, .letters, .alphanumeric, .phone, .ordered: .none
+            case .minLength, .maxLength, .digits, .minAge, .maxAge, .minValue, .minSelected: .count
             case .matches: .fieldID
             }
         }
@@ -154,6 +193,14 @@ public struct Action: Sendable, Equatable {
     public var step: Step
     /// Shown only when this holds.
     public var when: Guard?
+    /// Whether pressing it checks the form's fields first; false for buttons that lead
+    /// away without using them (Cancel, Use Another Method).
+    public var validates = true
+    /// Context values set when pressed, before the step runs (a consent answer).
+    public var sets: [String: String] = [:]
+    /// Seconds after arriving (or the screen's last successful call) before it can be
+    /// pressed; the button counts down meanwhile (Resend).
+    public var cooldown: Int64?
     public var location: SourceLocation?
 
     public init(label: String, key: Character? = nil, step: Step, when: Guard? = nil, location: SourceLocation? = nil) {

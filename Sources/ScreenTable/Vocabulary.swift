@@ -39,6 +39,21 @@ public enum Operation: String, Sendable, CaseIterable {
     case addChild = "add_child"
     /// An invite code for the first child; fills `invite_code_created`, `invite_link`.
     case createInvite = "create_invite"
+    /// Texts a 6-digit code to `country` + `phone`; fills `phone_e164`.
+    case sendPhoneCode = "send_phone_code"
+    /// Signs in with `phone_e164` and `sms_code`; fills `profile_complete` and the profile.
+    case verifyPhoneCode = "verify_phone_code"
+    /// Asks the mock identity provider for `provider` to sign an ID token for
+    /// `social_account` (with a fresh nonce), then signs in with it; fills
+    /// `profile_complete` and the profile.
+    case socialSignIn = "social_sign_in"
+    /// Saves the fields of the screen it is called from to the signed-in user's profile.
+    case saveProfile = "save_profile"
+    /// As `save_profile`, and marks the profile complete.
+    case finishProfile = "finish_profile"
+    /// Ends the session at the service (best effort offline) and forgets everything this
+    /// flow kept on this device.
+    case logOut = "log_out"
 
     /// Context keys the operation reads.
     public var inputs: [String] {
@@ -51,6 +66,9 @@ public enum Operation: String, Sendable, CaseIterable {
         case .register: ["name", "email", "password"]
         case .acceptInvite: ["invite_code"]
         case .addChild: ["baby_name", "birth_date"]
+        case .sendPhoneCode: ["country", "phone"]
+        case .verifyPhoneCode: ["phone_e164", "sms_code"]
+        case .socialSignIn: ["provider", "social_account"]
         default: []
         }
     }
@@ -58,7 +76,7 @@ public enum Operation: String, Sendable, CaseIterable {
     /// Whether the operation needs a signed-in session.
     public var needsSession: Bool {
         switch self {
-        case .health, .signInAnonymously, .logIn, .connectServer, .register: false
+        case .health, .signInAnonymously, .logIn, .connectServer, .register, .sendPhoneCode, .verifyPhoneCode, .socialSignIn: false
         default: true
         }
     }
@@ -75,6 +93,8 @@ public struct Guard: Sendable, Equatable {
         case hasPro = "has_pro"
         /// The account has children (`children` is a non-empty list).
         case hasChildren = "has_children"
+        /// The profile was finished before (`profile_complete` is `true`).
+        case profileComplete = "profile_complete"
     }
 
     public var name: Name

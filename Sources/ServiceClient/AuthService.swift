@@ -15,7 +15,9 @@ public protocol AuthService: Sendable {
     func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession
     func sendPhoneCode(phone: String) async throws -> PhoneCodeSent
     func verifyPhoneCode(flow: String, phone: String, code: String) async throws -> SignIn
-    func socialSignIn(flow: String, provider: String, idToken: String) async throws -> SignIn
+    /// The mock identity provider's consent screen, after Allow: a signed ID token.
+    func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String
+    func socialSignIn(flow: String, provider: String, idToken: String, nonce: String) async throws -> SignIn
 
     // Sessions
     func refresh(refreshToken: String) async throws -> IssuedSession
@@ -68,8 +70,11 @@ extension AuthServiceDecorator {
     public func verifyPhoneCode(flow: String, phone: String, code: String) async throws -> SignIn {
         try await around("verify_phone_code") { try await base.verifyPhoneCode(flow: flow, phone: phone, code: code) }
     }
-    public func socialSignIn(flow: String, provider: String, idToken: String) async throws -> SignIn {
-        try await around("social_sign_in") { try await base.socialSignIn(flow: flow, provider: provider, idToken: idToken) }
+    public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
+        try await around("mock_identity_token") { try await base.mockIdentityToken(provider: provider, account: account, audience: audience, nonce: nonce) }
+    }
+    public func socialSignIn(flow: String, provider: String, idToken: String, nonce: String) async throws -> SignIn {
+        try await around("social_sign_in") { try await base.socialSignIn(flow: flow, provider: provider, idToken: idToken, nonce: nonce) }
     }
     public func refresh(refreshToken: String) async throws -> IssuedSession {
         try await around("refresh") { try await base.refresh(refreshToken: refreshToken) }

@@ -89,8 +89,14 @@ public final class HTTPTransport: AuthService {
         try await send(.POST, "/auth/phone/verify", body: ["flow": flow, "phone": phone, "code": code])
     }
 
-    public func socialSignIn(flow: String, provider: String, idToken: String) async throws -> SignIn {
-        try await send(.POST, "/auth/social", body: ["flow": flow, "provider": provider, "id_token": idToken])
+    public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
+        let reply: [String: String] = try await send(
+            .POST, "/mock-idp/token", body: ["provider": provider, "account": account, "audience": audience, "nonce": nonce])
+        guard let token = reply["id_token"] else { throw ServiceError(.badResponse, "The identity provider answered without a token.") }
+        return token
+    }
+    public func socialSignIn(flow: String, provider: String, idToken: String, nonce: String) async throws -> SignIn {
+        try await send(.POST, "/auth/social", body: ["flow": flow, "provider": provider, "id_token": idToken, "nonce": nonce])
     }
 
     public func refresh(refreshToken: String) async throws -> IssuedSession {

@@ -35,8 +35,11 @@ public struct InProcessTransport: AuthService {
     public func verifyPhoneCode(flow: String, phone: String, code: String) async throws -> SignIn {
         try await service.verifyPhoneCode(phone: phone, code: code, policy: .named)
     }
-    public func socialSignIn(flow: String, provider: String, idToken: String) async throws -> SignIn {
-        try await service.socialSignIn(provider: provider, idToken: idToken, policy: .named)
+    public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
+        try await service.mockIdentityToken(provider: provider, account: account, audience: audience, nonce: nonce)
+    }
+    public func socialSignIn(flow: String, provider: String, idToken: String, nonce: String) async throws -> SignIn {
+        try await service.socialSignIn(provider: provider, idToken: idToken, nonce: nonce, policy: .named)
     }
 
     public func refresh(refreshToken: String) async throws -> IssuedSession { try await service.refresh(refreshToken: refreshToken) }

@@ -42,16 +42,31 @@ public enum KeyMap {
             items.append(("↑/↓", "choose"))
             items.append(("Enter", "select"))
         } else if !view.fields.isEmpty {
-            items.append(("Tab", "next field"))
-            items.append(("Enter", view.buttons.isEmpty ? "next" : "next / press"))
+            // The focused widget's own keys first: they are what the user needs now.
             if let field = view.fields.first(where: \.focused) {
                 if field.isPassword { items.append(("Ctrl-R", field.secret ? "show" : "hide")) }
-                if field.isDate {
+                switch field.kind {
+                case .date:
                     items.append(("←/→", "day"))
                     items.append(("PgUp/PgDn", "month"))
                     items.append(("Home/End", "year"))
+                case .select:
+                    items.append(("←/→", "change"))
+                case .multi:
+                    items.append(("←/→", "move"))
+                    items.append(("Space", "pick"))
+                case .slider:
+                    items.append(("←/→", "adjust"))
+                    items.append(("0-9", "type"))
+                case .range:
+                    items.append(("←/→", "adjust"))
+                    items.append(("Space", "other end"))
+                default:
+                    break
                 }
             }
+            items.append(("Tab", "next field"))
+            items.append(("Enter", view.buttons.isEmpty ? "next" : "next / press"))
         } else if !view.buttons.isEmpty {
             if view.buttons.count > 1 { items.append(("←/→", "move")) }
             items.append(("Enter", view.buttons.count == 1 ? view.buttons[0].label.lowercased() : "press"))

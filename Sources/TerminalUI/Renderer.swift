@@ -83,7 +83,7 @@ public struct Renderer: Sendable {
     }
 
     func layout(_ view: ScreenView, width: Int, tick: Int) -> [Line] {
-        var lines: [Line] = [.spacer]
+        var lines: [Line] = [view.stepLabel.map { .text($0, .muted, .center) } ?? .spacer]
         for warning in view.warnings {
             lines += wrapped("\(glyphs.errorMark) \(warning)", role: .error, width: width, kind: .body)
             lines.append(.spacer)
@@ -125,7 +125,7 @@ public struct Renderer: Sendable {
         if !view.items.isEmpty || !view.emptyItems.isEmpty { lines.append(.spacer) }
         for field in view.fields {
             lines.append(.text(field.label, field.focused ? .accent : .text))
-            lines.append(inputLine(field, width: width))
+            lines += valueLines(field, width: width)
             if let error = field.error {
                 lines += wrapped("\(glyphs.errorMark) \(error)", role: .error, width: width, kind: .fixed, hanging: 2)
             }
@@ -212,7 +212,7 @@ public struct Renderer: Sendable {
                 spans.append(("  ", .text))
                 used += 2
             }
-            spans.append((label, button.focused ? .buttonFocused : .button))
+            spans.append((label, button.focused ? .buttonFocused : (button.waiting ? .muted : .button)))
             used += labelWidth
             focusedRow = focusedRow || button.focused
         }

@@ -12,13 +12,28 @@ public struct ScreenView: Equatable, Sendable {
         public var focused: Bool
         /// Drawn as dots (a password not revealed with Ctrl-R).
         public var secret: Bool
-        public var isPassword: Bool
-        public var isDate: Bool
+        public var kind: Field.Kind = .text
+        /// Select and multi: the options; multi: those picked.
+        public var options: [String] = []
+        public var picked: [String] = []
+        /// Multi: the highlighted pill; range: the active handle.
+        public var cursor = 0
+        public var minimum = 0
+        public var maximum = 100
+        /// Code: how many boxes.
+        public var length = 0
+        /// A note drawn beside the value (the age a date of birth gives).
+        public var hint: String?
+
+        public var isPassword: Bool { kind == .password }
+        public var isDate: Bool { kind == .date }
     }
 
     public struct ItemView: Equatable, Sendable {
         public var label: String
         public var focused: Bool
+        /// A button cooling down (Resend in 42 s): drawn dim, pressing says when.
+        public var waiting = false
     }
 
     public var kind: Screen.Kind?
@@ -37,6 +52,8 @@ public struct ScreenView: Equatable, Sendable {
     /// The label beside the spinner while a call the user waits for runs.
     public var busyLabel: String?
     public var canGoBack = false
+    /// "Step 3 of 7" on numbered screens.
+    public var stepLabel: String?
 
     public var busy: Bool { busyLabel != nil }
 
@@ -44,7 +61,8 @@ public struct ScreenView: Equatable, Sendable {
 
     /// The view of the engine's current screen. Before any screen (a silent renewal on
     /// launch) it is an empty page with a quiet spinner.
-    public static func make(engine: FlowEngine, state: FlowState) -> ScreenView {
+    /// `now` (ms) counts down cooling buttons; nil shows them as just shown.
+    public static func make(engine: FlowEngine, state: FlowState, now: Int64? = nil) -> ScreenView {
         var view = ScreenView()
         view.warnings = state.warnings
         guard let screen = engine.currentScreen(state), state.phase == .showing || state.phase == .finished else {
@@ -60,11 +78,10 @@ public struct ScreenView: Equatable, Sendable {
         view.body = fill(screen.body)
         view.bullets = screen.bullets.map(fill)
         view.fields = screen.fields.enumerated().map { index, field in
-            FieldView(
-                label: field.label, value: state.context[field.id]?.text ?? "", placeholder: field.placeholder,
-                error: state.fieldErrors[field.id], focused: focused == .field(index),
-                secret: field.kind == .password && !state.revealed.contains(field.id),
-                isPassword: field.kind == .password, isDate: field.kind == .date)
+            fieldView(field, focused: focused == .field(index), engine: engine, state: state, now: now ?? state.screenSince)
+        }
+        if let step = screen.step, let count = engine.flow.stepCount {
+            view.stepLabel = "Step \(step) of \(count)"
         }
         if let choice = screen.choice {
             view.options = engine.options(of: choice, state).enumerated().map { index, option in
@@ -72,7 +89,10 @@ public struct ScreenView: Equatable, Sendable {
             }
         }
         view.buttons = screen.actions.enumerated().filter { engine.holds($0.element.when, state) }.map { index, action in
-            ItemView(label: action.label, focused: focused == .action(index))
+            if let wait = engine.cooldownLeft(action, state, now: now ?? state.screenSince) {
+                return ItemView(label: "\(action.label) (\(wait) s)", focused: focused == .action(index), waiting: true)
+            }
+            return ItemView(label: action.label, focused: focused == .action(index))
         }
         if let key = screen.items {
             let rows = state.context[key]?.list ?? []
@@ -86,6 +106,34 @@ public struct ScreenView: Equatable, Sendable {
             view.title = ""
         } else if state.pending != nil {
             view.busyLabel = "Please wait..."
+        }
+        return view
+    }
+
+    private static func fieldView(_ field: Field, focused: Bool, engine: FlowEngine, state: FlowState, now: Int64) -> FieldView {
+        var view = FieldView(
+            label: field.label, value: state.context[field.id]?.text ?? "", placeholder: field.placeholder,
+            error: state.fieldErrors[field.id], focused: focused,
+            secret: field.kind == .password && !state.revealed.contains(field.id), kind: field.kind)
+        view.options = field.options
+        view.picked = state.context[field.id]?.list ?? []
+        view.cursor = state.cursor[field.id] ?? 0
+        view.minimum = field.minimum
+        view.maximum = field.maximum
+        view.length = field.maxLength
+        switch field.kind {
+        case .date where field.showsAge:
+            if let born = CivilDate(view.value) {
+                let age = born.age(on: CivilDate(milliseconds: now, utcOffset: state.utcOffset))
+                view.hint = "Age \(max(0, age))"
+            }
+        case .phone:
+            // Grouped as typed, for the country picked on the same screen.
+            let country = engine.currentScreen(state)?.fields.first { $0.kind == .select && $0.options.contains { $0.hasPrefix("+") } }
+            let code = country.flatMap { state.context[$0.id]?.text }.flatMap { PhoneNumber(country: $0, digits: "") }?.countryCode ?? ""
+            view.value = PhoneNumber.formatted(view.value, countryCode: code)
+        default:
+            break
         }
         return view
     }

@@ -3,6 +3,7 @@ import Foundation
 import OnboardRuntime
 import FlowEngine
 import ScreenTable
+import ServiceClient
 import TerminalUI
 
 /// `onboard` alone: pick a built-in flow, then run it.
@@ -140,5 +141,33 @@ struct Reset: ParsableCommand {
             try manager.removeItem(atPath: mock + suffix)
         }
         print("Reset every flow and the mock service in \(folder).")
+    }
+}
+
+/// `onboard outbox`: the SMS and invite codes the embedded mock has sent, newest last,
+/// so QA can type the code a screen asks for. (`onboard-server --dev` serves its own at
+/// `/api/v1/dev/outbox`.)
+struct OutboxCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "outbox", abstract: "Show the codes the embedded mock has sent (SMS and invites).")
+
+    @Option(help: "Show only the last N.")
+    var last: Int?
+
+    @OptionGroup var options: RunOptions
+
+    func run() throws {
+        let path = options.mockDatabase ?? options.stateFolder() + "/mock.sqlite"
+        guard FileManager.default.fileExists(atPath: path) else {
+            print("Nothing sent yet: there is no mock database at \(path).")
+            return
+        }
+        let entries = try ServiceDatabase.open(path: path).read(OnboardService.outbox(in:))
+        if entries.isEmpty { print("Nothing sent yet.") }
+        let shown = last.map { Array(entries.suffix(max(0, $0))) } ?? entries
+        let time = ISO8601DateFormatter()
+        for entry in shown {
+            let when = time.string(from: Date(timeIntervalSince1970: TimeInterval(entry.createdAt)))
+            print("\(when)  \(entry.kind.padding(toLength: 6, withPad: " ", startingAt: 0)) \(entry.destination)  \(entry.code)")
+        }
     }
 }

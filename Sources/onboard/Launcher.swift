@@ -82,7 +82,7 @@ final class Launcher {
             store: store,
             operations: OperationRunner(
                 services: services, flowID: flow.id, sessionFile: store.sessionFile,
-                clock: RuntimeClock(offsetSeconds: offset)),
+                clock: RuntimeClock(offsetSeconds: offset), renewalMargin: flow.tokens.renewBefore),
             clock: RuntimeClock(offsetSeconds: offset),
             renderer: Renderer(glyphs: glyphs),
             terminal: terminal,

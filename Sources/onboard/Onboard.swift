@@ -13,7 +13,7 @@ struct Onboard: ParsableCommand {
             Ctrl-C quits.
             """,
         version: OnboardVersion.current,
-        subcommands: [Pick.self, Run.self, Flows.self, ThemesCommand.self, Lint.self, Reset.self],
+        subcommands: [Pick.self, Run.self, Flows.self, ThemesCommand.self, Lint.self, Reset.self, OutboxCommand.self],
         defaultSubcommand: Pick.self
     )
 }

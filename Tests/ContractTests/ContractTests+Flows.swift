@@ -72,27 +72,56 @@ extension ContractTests {
         }
     }
 
-    @Test(arguments: transports) func socialSignInThroughTheMockProvider(kind: String) async throws {
+    @Test(arguments: transports) func socialSignInWithASignedIDToken(kind: String) async throws {
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
-        let first = try await subject.service.socialSignIn(flow: "abby", provider: "google", idToken: "mock-idp:google:g-42:gail@example.org")
+        let service = subject.service
+        let audience = MockIdentityProvider.audience
+        let token = try await service.mockIdentityToken(provider: "google", account: "gail@example.org", audience: audience, nonce: "n-1")
+        let first = try await service.socialSignIn(flow: "abby", provider: "google", idToken: token, nonce: "n-1")
         #expect(first.isNewUser)
-        let again = try await subject.service.socialSignIn(flow: "abby", provider: "google", idToken: "mock-idp:google:g-42")
+        #expect(try await service.profile(accessToken: first.session.accessToken).email == "gail@example.org")
+        // The same account again: the same user, not a new one.
+        let second = try await service.mockIdentityToken(provider: "google", account: "Gail@Example.org", audience: audience, nonce: "n-2")
+        let again = try await service.socialSignIn(flow: "abby", provider: "google", idToken: second, nonce: "n-2")
         #expect(!again.isNewUser)
         #expect(again.session.userID == first.session.userID)
-        #expect(try await subject.service.profile(accessToken: first.session.accessToken).email == "gail@example.org")
-        await expectError(.unauthorized, "Sign in with Apple could not be verified. Please try again.") {
-            _ = try await subject.service.socialSignIn(flow: "abby", provider: "apple", idToken: "mock-idp:apple:denied")
-        }
-        await expectError(.unauthorized) { _ = try await subject.service.socialSignIn(flow: "abby", provider: "apple", idToken: "mock-idp:google:x") }
-        await expectError(.invalidInput) { _ = try await subject.service.socialSignIn(flow: "abby", provider: "myspace", idToken: "x") }
+        let refused = "Sign in with Google could not be verified. Please try again."
+        // Replayed: a token is accepted once.
+        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: token, nonce: "n-1") }
+        // Minted for another sign-in: the nonce does not match.
+        let other = try await service.mockIdentityToken(provider: "google", account: "gail@example.org", audience: audience, nonce: "n-3")
+        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: other, nonce: "n-4") }
+        // For another app.
+        let elsewhere = try await service.mockIdentityToken(provider: "google", account: "gail@example.org", audience: "com.example.other", nonce: "n-5")
+        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: elsewhere, nonce: "n-5") }
+        // From another provider.
+        let apple = try await service.mockIdentityToken(provider: "apple", account: "gail@example.org", audience: audience, nonce: "n-6")
+        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: apple, nonce: "n-6") }
+        // Forged: the signature is not the provider's.
+        let parts = token.split(separator: ".")
+        let forged = parts[0] + "." + parts[1] + "." + String(parts[2].reversed())
+        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: String(forged), nonce: "n-1") }
+        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: "mock-idp:google:g-42", nonce: "n") }
+        // Expired: used more than ten minutes after it was issued.
+        let late = try await service.mockIdentityToken(provider: "google", account: "gail@example.org", audience: audience, nonce: "n-7")
+        try await subject.advanceClock(MockIdentityProvider.tokenLifetime + 1)
+        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: late, nonce: "n-7") }
+        await expectError(.invalidInput) { _ = try await service.mockIdentityToken(provider: "myspace", account: "a@b.co", audience: audience, nonce: "n") }
+        await expectError(.invalidInput) { _ = try await service.socialSignIn(flow: "abby", provider: "myspace", idToken: "x", nonce: "n") }
+    }
+
+    /// Signs in a new social user; for tests that only need an account.
+    func socialUser(_ service: any AuthService, _ account: String) async throws -> IssuedSession {
+        let token = try await service.mockIdentityToken(provider: "apple", account: account, audience: MockIdentityProvider.audience, nonce: account)
+        return try await service.socialSignIn(flow: "abby", provider: "apple", idToken: token, nonce: account).session
     }
 
     @Test(arguments: transports) func profileFieldsMergeAndDisplayNamesAreUnique(kind: String) async throws {
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
-        let one = try await subject.service.socialSignIn(flow: "abby", provider: "apple", idToken: "mock-idp:apple:one").session
-        let two = try await subject.service.socialSignIn(flow: "abby", provider: "apple", idToken: "mock-idp:apple:two").session
+        let one = try await socialUser(subject.service, "one@example.org")
+        let two = try await socialUser(subject.service, "two@example.org")
         _ = try await subject.service.updateProfile(accessToken: one.accessToken, fields: ["full_name": .text("Ann Lee"), "display_name": .text("annie")])
         let merged = try await subject.service.updateProfile(accessToken: one.accessToken, fields: ["seeking_genders": .list(["woman", "man"]), "preferred_age_min": .number(25)])
         #expect(merged.fields["full_name"] == .text("Ann Lee"))
@@ -104,6 +133,29 @@ extension ContractTests {
         }
         let config = try await subject.service.appConfig()
         #expect(config["min_age"] == .number(18))
+    }
+
+    @Test(arguments: transports) func profileFieldsAreCheckedWithTheSpecsMessages(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let access = try await socialUser(subject.service, "rules@example.org").accessToken
+        func refused(_ fields: [String: FieldValue], _ message: String) async {
+            await expectError(.invalidInput, message) { _ = try await subject.service.updateProfile(accessToken: access, fields: fields) }
+        }
+        await refused(["full_name": .text("A")], "Please enter your full legal name")
+        await refused(["full_name": .text("R2 D2")], "Please enter your full legal name")
+        await refused(["display_name": .text("x")], "Choose a display name (2-30 characters)")
+        await refused(["display_name": .text("no_underscores")], "Choose a display name (2-30 characters)")
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        await refused(["birth_date": .text("\(year - 16)-01-01")], "You must be 18+ to use ABBY")
+        await refused(["birth_date": .text("2001-02-30")], "You must be 18+ to use ABBY")
+        await refused(["age_range": .text("16-40")], "Minimum age must be at least 18")
+        await refused(["age_range": .text("40-30")], "Maximum age cannot be less than minimum")
+        let saved = try await subject.service.updateProfile(accessToken: access, fields: [
+            "full_name": .text("Zoë Ångström"), "display_name": .text("Zoe 7"), "birth_date": .text("\(year - 30)-06-15"),
+            "age_range": .text("25-40"),
+        ])
+        #expect(saved.fields["full_name"] == .text("Zoë Ångström"))
     }
 
     @Test(arguments: transports) func childrenAndSingleUseInvites(kind: String) async throws {

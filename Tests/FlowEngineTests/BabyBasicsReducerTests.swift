@@ -145,8 +145,11 @@ import Testing
         _ = engine.reduce(&state, .intent(.pageDown), now: now)
         _ = engine.reduce(&state, .intent(.home), now: now)
         #expect(state.context["birth_date"] == .text("2025-10-21"))
+        // Letters are ignored; digits typed replace the date, dashes added as they go.
         _ = engine.reduce(&state, .intent(.insert("x")), now: now)
-        #expect(state.context["birth_date"] == .text("2025-10-21x"))
+        #expect(state.context["birth_date"] == .text("2025-10-21"))
+        _ = engine.reduce(&state, .intent(.insert("202403")), now: now)
+        #expect(state.context["birth_date"] == .text("2024-03"))
         let save = press("Let's Go!", &state)
         #expect(calls(save).isEmpty)
         #expect(state.fieldErrors["birth_date"] == "Enter the date as YYYY-MM-DD.")

@@ -3,7 +3,7 @@ import ScreenTable
 import TerminalUI
 import Testing
 
-/// Every screen of every built-in flow, as a person reads it, at 80x24 and 40x12, with
+/// Every screen of every built-in flow, as a person reads it, at 80x24, 60x20 and 40x12, with
 /// typical context filled in. A change to a flow file or the renderer shows up here.
 @Suite struct EveryScreenSnapshotTests {
     init() {
@@ -20,9 +20,14 @@ import Testing
         "username": .text("RuckWarrior"), "distance_km": .text("5.5"), "duration_min": .text("60"),
         "name_options": .list(["Sunny Otter", "Brave Spark", "Kind Meadow"]), "display_name": .text("Brave Spark"),
         "motivation": .text("Progress, not perfection."), "error_code": .text("network"),
+        "country": .text("+44 United Kingdom"), "phone": .text("07700900123"), "phone_e164": .text("+447700900123"),
+        "sms_code": .text("123"), "provider": .text("apple"), "provider_name": .text("Apple"),
+        "social_account": .text("jo@icloud.com"), "full_name": .text("Jo Ann Smith"), "age_range": .text("25-40"),
+        "gender": .text("Woman"), "seeking": .list(["Women", "Men"]), "ethnicity": .text("Asian"),
+        "ethnicity_prefs": .list(["No preference"]), "relationship_type": .text("Serious"), "smoking": .text("Never"),
     ]
 
-    static let sizes = [(80, 24), (40, 12)]
+    static let sizes = [(80, 24), (60, 20), (40, 12)]
 
     @Test(arguments: BuiltinFlows.ids)
     func everyScreenOfTheFlow(id: String) throws {

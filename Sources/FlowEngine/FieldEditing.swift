@@ -1,0 +1,202 @@
+import ScreenTable
+
+/// How keys change the value widgets: dates, selects, pills, sliders and ranges, and the
+/// digit-only code and phone fields.
+extension FlowEngine {
+    /// The value a widget starts with on arrival when the context has none.
+    func initialValue(of field: Field, now: Int64, _ state: FlowState) -> Value? {
+        switch field.kind {
+        case .date: .text(today(now, state).description)
+        case .select: field.initial.map(Value.text)
+        case .multi: .list([])
+        case .slider: .text(field.initial ?? String((field.minimum + field.maximum) / 2))
+        case .range: .text(field.initial ?? NumberRange(low: field.minimum, high: field.maximum).description)
+        default: nil
+        }
+    }
+
+    /// Left/Right, PageUp/PageDown, Home/End on a value widget; false when the field
+    /// does not take them (so Left/Right can move along buttons instead).
+    func adjust(_ field: Field, _ intent: Intent, _ state: inout FlowState, now: Int64) -> Bool {
+        switch field.kind {
+        case .date:
+            state.typingNumber = nil
+            adjustDate(field, intent, &state, now: now)
+        case .select:
+            guard intent == .left || intent == .right, !field.options.isEmpty else { return false }
+            let current = field.options.firstIndex(of: state.context[field.id]?.text ?? "")
+            let count = field.options.count
+            let next = current.map { ($0 + (intent == .right ? 1 : count - 1)) % count } ?? (intent == .right ? 0 : count - 1)
+            state.context[field.id] = .text(field.options[next])
+        case .multi:
+            guard intent == .left || intent == .right || intent == .home || intent == .end, !field.options.isEmpty else { return false }
+            let current = state.cursor[field.id] ?? 0
+            state.cursor[field.id] = switch intent {
+            case .left: max(0, current - 1)
+            case .right: min(field.options.count - 1, current + 1)
+            case .home: 0
+            default: field.options.count - 1
+            }
+            return true
+        case .slider, .range:
+            let step = switch intent {
+            case .left: -1
+            case .right: 1
+            case .pageUp: 5
+            case .pageDown: -5
+            case .home: Int.min / 2
+            case .end: Int.max / 2
+            default: 0
+            }
+            guard step != 0 else { return false }
+            state.typingNumber = nil
+            setNumber(field, &state) { value in value + step }
+        default:
+            return false
+        }
+        state.fieldErrors[field.id] = nil
+        return true
+    }
+
+    /// Text typed or pasted into a value widget or a digits-only field; false when the
+    /// field takes text as it is.
+    func typeIntoWidget(_ field: Field, _ text: String, _ state: inout FlowState) -> Bool {
+        switch field.kind {
+        case .select:
+            // A letter jumps to the next option starting with it.
+            guard let letter = text.first?.lowercased(), !field.options.isEmpty else { return true }
+            let current = field.options.firstIndex(of: state.context[field.id]?.text ?? "") ?? -1
+            let order = field.options.indices.map { (current + 1 + $0) % field.options.count }
+            if let match = order.first(where: { field.options[$0].lowercased().hasPrefix(letter) }) {
+                state.context[field.id] = .text(field.options[match])
+                state.fieldErrors[field.id] = nil
+            }
+        case .multi:
+            // Keys typed quickly arrive together: each is its own press.
+            for key in text {
+                if key == " " {
+                    toggle(field, at: state.cursor[field.id] ?? 0, &state)
+                } else if let match = field.options.firstIndex(where: { $0.lowercased().hasPrefix(key.lowercased()) }) {
+                    state.cursor[field.id] = match
+                }
+            }
+        case .slider, .range:
+            for key in text {
+                if key == " ", field.kind == .range {
+                    state.cursor[field.id] = 1 - (state.cursor[field.id] ?? 0)
+                    state.typingNumber = nil
+                } else if key.isASCIIDigit {
+                    let typing = state.typingNumber == field.id
+                    state.typingNumber = field.id
+                    setNumber(field, &state, clamped: false) { value in
+                        Int(String(((typing ? String(value) : "") + String(key)).suffix(3))) ?? value
+                    }
+                }
+            }
+            state.fieldErrors[field.id] = nil
+        case .date:
+            // Digits typed replace the date, dashes added as they go: 19900514 -> 1990-05-14.
+            let digits = text.filter(\.isASCIIDigit)
+            guard !digits.isEmpty else { return true }
+            let typed = state.typingNumber == field.id ? (state.context[field.id]?.text ?? "").filter(\.isASCIIDigit) : ""
+            state.typingNumber = field.id
+            state.context[field.id] = .text(Self.dashedDate(String((typed + digits).prefix(8))))
+            state.fieldErrors[field.id] = nil
+        case .code, .phone:
+            // Digits only, so a pasted "123 456" or "(555) 010-9999" lands as digits.
+            return typeDigits(field, text, &state)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// `YYYY-MM-DD` from up to eight digits.
+    static func dashedDate(_ digits: String) -> String {
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index == 4 || index == 6 { text.append("-") }
+            text.append(digit)
+        }
+        return text
+    }
+
+    /// Backspace in a slider or range: drops the last digit typed; in a date, a digit.
+    func deleteInWidget(_ field: Field, _ state: inout FlowState) -> Bool {
+        if field.kind == .date {
+            let digits = (state.context[field.id]?.text ?? "").filter(\.isASCIIDigit)
+            state.typingNumber = field.id
+            state.context[field.id] = .text(Self.dashedDate(String(digits.dropLast())))
+            return true
+        }
+        guard field.kind == .slider || field.kind == .range else {
+            return field.kind == .select || field.kind == .multi
+        }
+        state.typingNumber = field.id
+        setNumber(field, &state, clamped: false) { value in value / 10 }
+        return true
+    }
+
+    private func typeDigits(_ field: Field, _ text: String, _ state: inout FlowState) -> Bool {
+        let digits = String(text.filter(\.isASCIIDigit))
+        var value = state.context[field.id]?.text ?? ""
+        let room = max(0, field.maxLength - value.count)
+        value += digits.prefix(room)
+        state.context[field.id] = .text(value)
+        state.fieldErrors[field.id] = digits.count > room
+            ? "Only \(field.maxLength) digits fit here; the rest was left out."
+            : nil
+        return true
+    }
+
+    private func toggle(_ field: Field, at index: Int, _ state: inout FlowState) {
+        guard field.options.indices.contains(index) else { return }
+        let option = field.options[index]
+        var picked = state.context[field.id]?.list ?? []
+        if let position = picked.firstIndex(of: option) {
+            picked.remove(at: position)
+        } else if option == field.exclusive {
+            picked = [option]
+        } else {
+            picked.removeAll { $0 == field.exclusive }
+            picked.append(option)
+        }
+        // Kept in the order the options are listed.
+        state.context[field.id] = .list(field.options.filter(picked.contains))
+        state.fieldErrors[field.id] = nil
+    }
+
+    /// Changes a slider's number or a range's active handle; arrows stay within bounds,
+    /// typed digits may go outside them (the rules then say what is wrong).
+    private func setNumber(_ field: Field, _ state: inout FlowState, clamped: Bool = true, _ change: (Int) -> Int) {
+        let clamp = { (value: Int) in clamped ? min(field.maximum, max(field.minimum, value)) : value }
+        let text = state.context[field.id]?.text ?? ""
+        if field.kind == .slider {
+            let value = Int(text) ?? field.minimum
+            state.context[field.id] = .text(String(clamp(change(value))))
+            return
+        }
+        var range = NumberRange(text) ?? NumberRange(low: field.minimum, high: field.maximum)
+        if state.cursor[field.id] == 1 {
+            range.high = clamp(change(range.high))
+        } else {
+            range.low = clamp(change(range.low))
+        }
+        state.context[field.id] = .text(range.description)
+    }
+
+    /// Left/Right a day, PageUp/PageDown a month, Home/End a year; never past today.
+    private func adjustDate(_ field: Field, _ intent: Intent, _ state: inout FlowState, now: Int64) {
+        let today = today(now, state)
+        let current = CivilDate(state.context[field.id]?.text ?? "") ?? today
+        let moved: CivilDate = switch intent {
+        case .left: current.adding(days: -1)
+        case .right: current.adding(days: 1)
+        case .pageUp: current.adding(months: 1)
+        case .pageDown: current.adding(months: -1)
+        case .end: current.adding(months: 12)
+        default: current.adding(months: -12)
+        }
+        state.context[field.id] = .text(min(moved, today).description)
+    }
+}

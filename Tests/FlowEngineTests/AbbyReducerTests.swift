@@ -1,0 +1,439 @@
+import FlowEngine
+import ScreenTable
+import TerminalUI
+import Testing
+
+/// ABBY (shared/seeds/002) through the reducer: consent, phone and code, social
+/// sign-in, the profile's validation table, saving as you go, tokens and logout.
+@Suite struct AbbyReducerTests {
+    static let start: Int64 = 1_795_348_800_000 // 2026-11-22 12:00 UTC
+
+    func session(accessFor seconds: Int64 = 24 * 3600, refreshFor refresh: Int64 = 30 * 86_400, at now: Int64 = start) -> Session {
+        Session(
+            userID: "u_ana", accessToken: "at", accessExpiresAt: now / 1000 + seconds, refreshToken: "rt",
+            refreshExpiresAt: now / 1000 + refresh, isAnonymous: false, createdAt: 0, lastAuthenticated: 0)
+    }
+
+    func atMethod(consent: String = "Agree and Continue") -> FlowDriver {
+        var flow = FlowDriver("abby")
+        flow.launch()
+        #expect(flow.screen == "consent")
+        flow.press(consent)
+        #expect(flow.screen == "method")
+        return flow
+    }
+
+    func signedIn(profile: [String: Value] = [:]) -> FlowDriver {
+        var flow = atMethod()
+        flow.press("Continue with Apple")
+        flow.type("ana@icloud.com", into: "social_account")
+        flow.press("Allow")
+        var values = profile
+        values["profile_complete"] = values["profile_complete"] ?? .text("false")
+        flow.answer(.success(CallOutput(session: session(), values: values)))
+        return flow
+    }
+
+    // MARK: Consent
+
+    @Test func nothingIsTrackedBeforeOrWithoutConsent() {
+        var declined = atMethod(consent: "Continue Without Analytics")
+        #expect(FlowDriver.tracked(declined.effects).isEmpty)
+        declined.press("Use Phone Number")
+        #expect(FlowDriver.tracked(declined.effects).isEmpty)
+        #expect(declined.text("analytics_consent") == "declined")
+
+        let agreed = atMethod()
+        #expect(FlowDriver.tracked(agreed.effects) == ["auth_method_viewed"])
+    }
+
+    @Test func theFirstScreenSaysWhatIsCollectedAndOffersAChoice() {
+        var flow = FlowDriver("abby")
+        flow.launch()
+        let view = flow.view
+        #expect(view.body.contains("full legal name and phone number stay private"))
+        #expect(view.actions.map(\.label) == ["Agree and Continue", "Continue Without Analytics"])
+        // No way around the choice: Esc does nothing here.
+        flow.key(.back)
+        #expect(flow.screen == "consent")
+    }
+
+    // MARK: Phone and code
+
+    @Test func thePhoneNumberIsFormattedAsTypedAndSentAsE164() {
+        var flow = atMethod()
+        flow.press("Use Phone Number")
+        #expect(flow.text("country") == "+1 United States / Canada")
+        flow.focus("country")
+        flow.key(.right)
+        #expect(flow.text("country") == "+44 United Kingdom")
+        flow.type("07700 900-123", into: "phone")
+        #expect(flow.text("phone") == "07700900123", "digits only")
+        let send = flow.press("Send Code")
+        let request = FlowDriver.calls(send).first
+        #expect(request?.operation == .sendPhoneCode)
+        #expect(request?.inputs == ["country": "+44 United Kingdom", "phone": "07700900123"])
+        #expect(PhoneNumber(country: "+44 United Kingdom", digits: "07700900123")?.e164 == "+447700900123")
+        #expect(PhoneNumber.formatted("5550109999", countryCode: "1") == "(555) 010-9999")
+        #expect(PhoneNumber.formatted("55501", countryCode: "1") == "(555) 01")
+    }
+
+    @Test(arguments: ["", "12", "abc", "(555)"])
+    func anInvalidNumberGetsTheSpecsMessageAndNoCall(number: String) {
+        var flow = atMethod()
+        flow.press("Use Phone Number")
+        flow.type(number, into: "phone")
+        let send = flow.press("Send Code")
+        #expect(FlowDriver.calls(send).isEmpty)
+        #expect(flow.state.fieldErrors["phone"] == "Please enter a valid phone number")
+    }
+
+    func atCode() -> FlowDriver {
+        var flow = atMethod()
+        flow.press("Use Phone Number")
+        flow.type("5550109999", into: "phone")
+        flow.press("Send Code")
+        flow.answer(.success(CallOutput(values: ["phone_e164": .text("+15550109999"), "sms_code": .text("")])))
+        #expect(flow.screen == "code")
+        return flow
+    }
+
+    @Test func sixDigitsSubmitThemselvesAndAPasteWorks() {
+        var flow = atCode()
+        let partial = flow.type("123")
+        #expect(FlowDriver.calls(partial).isEmpty)
+        let rest = flow.type("4 5-6")
+        #expect(flow.text("sms_code") == "123456")
+        let verify = FlowDriver.calls(rest).first
+        #expect(verify?.operation == .verifyPhoneCode)
+        #expect(verify?.inputs == ["phone_e164": "+15550109999", "sms_code": "123456"])
+    }
+
+    @Test(arguments: ["invalid_input", "not_found"])
+    func aWrongOrExpiredCodeShareOneMessageAndEmptyTheBoxes(code: String) {
+        var flow = atCode()
+        flow.type("000000")
+        _ = flow.fail(code, "That code is not right. 4 tries left.")
+        #expect(flow.screen == "code")
+        #expect(flow.state.message == .error("That code is wrong or has expired. Check it, or resend a new one."))
+        #expect(flow.text("sms_code") == "")
+    }
+
+    @Test func tooManyAttemptsAreLimitedWithAClearMessage() {
+        var flow = atCode()
+        flow.type("000000")
+        _ = flow.fail("rate_limited", "Too many wrong codes. Request a new code.")
+        #expect(flow.state.message == .error("Too many attempts. Wait a few minutes, then resend a new code."))
+    }
+
+    @Test func resendWaitsSixtySecondsWithAVisibleCountdown() {
+        var flow = atCode()
+        let shown = flow.now
+        #expect(ScreenViewLabels.buttons(flow, now: shown).contains("Resend Code (60 s)"))
+        flow.now += 45_000
+        #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code (15 s)"))
+        let early = flow.press("Resend Code")
+        #expect(FlowDriver.calls(early).isEmpty)
+        #expect(flow.state.message == .notice("You can do this in 15 s."))
+        flow.now = shown + 60_000
+        #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code"))
+        let resend = flow.press("Resend Code")
+        #expect(FlowDriver.calls(resend).first?.operation == .sendPhoneCode)
+        flow.answer(.success(CallOutput(values: ["phone_e164": .text("+15550109999")])))
+        #expect(flow.state.message == .notice("We sent a new code."))
+        // The countdown starts again from the new code.
+        #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code (60 s)"))
+    }
+
+    @Test func changeNumberGoesBackKeepingTheNumber() {
+        var flow = atCode()
+        flow.press("Change Number")
+        #expect(flow.screen == "phone")
+        #expect(flow.text("phone") == "5550109999")
+    }
+
+    @Test func aReturningUserWithACompleteProfileGoesStraightToTheEnd() {
+        var flow = atCode()
+        flow.type("123456")
+        flow.answer(.success(CallOutput(session: session(), values: ["profile_complete": .text("true"), "display_name": .text("Ana")])))
+        #expect(flow.screen == "done")
+        #expect(flow.view.title == "You're all set, {display_name|friend}")
+    }
+
+    // MARK: Social
+
+    @Test func cancellingTheProviderReturnsToTheMethodChoiceWithNoError() {
+        var flow = atMethod()
+        flow.press("Continue with Google")
+        #expect(flow.screen == "social")
+        #expect(flow.text("provider") == "google")
+        flow.press("Cancel")
+        #expect(flow.screen == "method")
+        #expect(flow.state.message == nil)
+        #expect(flow.state.fieldErrors.isEmpty)
+    }
+
+    @Test func allowSignsInWithTheProviderAndANewUserStartsTheProfile() {
+        var flow = atMethod()
+        flow.press("Continue with Facebook")
+        flow.type("ana@example.org", into: "social_account")
+        let allow = flow.press("Allow")
+        #expect(FlowDriver.calls(allow).first?.inputs == ["provider": "facebook", "social_account": "ana@example.org"])
+        flow.answer(.success(CallOutput(session: session(), values: ["profile_complete": .text("false")])))
+        #expect(flow.screen == "names")
+        #expect(flow.view.step == 3)
+    }
+
+    @Test func aRefusedTokenShowsTheServicesMessage() {
+        var flow = atMethod()
+        flow.press("Continue with Apple")
+        flow.type("ana@icloud.com", into: "social_account")
+        flow.press("Allow")
+        _ = flow.fail("unauthorized", "Sign in with Apple could not be verified. Please try again.")
+        #expect(flow.screen == "social")
+        #expect(flow.state.message == .error("Sign in with Apple could not be verified. Please try again."))
+    }
+
+    // MARK: The validation table
+
+    @Test(arguments: [
+        ("full_name", "A", "Please enter your full legal name"),
+        ("full_name", "Ana 2", "Please enter your full legal name"),
+        ("display_name", "A", "Choose a display name (2-30 characters)"),
+        ("display_name", "ana_99", "Choose a display name (2-30 characters)"),
+    ])
+    func namesFollowTheValidationTable(field: String, value: String, message: String) {
+        var flow = signedIn()
+        flow.type("Ana López", into: "full_name")
+        flow.type("Ana 99", into: "display_name")
+        flow.focus(field)
+        flow.key(.deleteBackward, times: 20)
+        flow.type(value)
+        let save = flow.press("Continue")
+        #expect(FlowDriver.calls(save).isEmpty)
+        #expect(flow.state.fieldErrors[field] == message)
+    }
+
+    @Test func namesInAnyScriptPassAndOnlyThisScreensFieldsAreSaved() {
+        var flow = signedIn()
+        flow.type("Zoë Ångström 李", into: "full_name")
+        flow.type("Zoe 7", into: "display_name")
+        let save = FlowDriver.calls(flow.press("Continue")).first
+        #expect(save?.operation == .saveProfile)
+        #expect(save?.fields == ["full_name": .text("Zoë Ångström 李"), "display_name": .text("Zoe 7")])
+    }
+
+    @Test func aTakenDisplayNameShowsTheServicesMessageOnTheForm() {
+        var flow = signedIn()
+        flow.type("Ana López", into: "full_name")
+        flow.type("Ana", into: "display_name")
+        flow.press("Continue")
+        _ = flow.fail("conflict", "That display name is taken. Please choose another.")
+        #expect(flow.screen == "names")
+        #expect(flow.state.message == .error("That display name is taken. Please choose another."))
+    }
+
+    func atAge() -> FlowDriver {
+        var flow = signedIn()
+        flow.type("Ana López", into: "full_name")
+        flow.type("Ana 99", into: "display_name")
+        flow.press("Continue")
+        flow.answer(.success(CallOutput()))
+        #expect(flow.screen == "age")
+        return flow
+    }
+
+    @Test func theAgeIsComputedAndUnder18IsRefused() {
+        var flow = atAge()
+        flow.type("20100101", into: "birth_date")
+        #expect(flow.text("birth_date") == "2010-01-01")
+        let view = ScreenView.make(engine: flow.engine, state: flow.state, now: flow.now)
+        #expect(view.fields[0].hint == "Age 16")
+        #expect(FlowDriver.calls(flow.press("Continue")).isEmpty)
+        #expect(flow.state.fieldErrors["birth_date"] == "You must be 18+ to use ABBY")
+        flow.focus("birth_date")
+        flow.key(.home, times: 3) // back a year at a time
+        #expect(flow.text("birth_date") == "2007-01-01")
+        #expect(ScreenView.make(engine: flow.engine, state: flow.state, now: flow.now).fields[0].hint == "Age 19")
+        #expect(FlowDriver.calls(flow.press("Continue")).first?.fields["birth_date"] == .text("2007-01-01"))
+    }
+
+    @Test func theAgeRangeHasTwoHandlesAndTheSpecsMessages() {
+        var flow = atAge()
+        flow.type("19900514", into: "birth_date")
+        #expect(flow.text("age_range") == "18-99")
+        flow.focus("age_range")
+        flow.type("16")
+        #expect(flow.text("age_range") == "16-99")
+        #expect(flow.state.fieldErrors["age_range"] == "Minimum age must be at least 18")
+        flow.key(.right, times: 3) // arrows bring it back within bounds
+        #expect(flow.text("age_range") == "20-99")
+        #expect(flow.state.fieldErrors["age_range"] == nil)
+        flow.type(" 30") // Space: the other handle
+        #expect(flow.text("age_range") == "20-30")
+        flow.type(" ")
+        flow.type("35")
+        #expect(flow.state.fieldErrors["age_range"] == "Maximum age cannot be less than minimum")
+        #expect(FlowDriver.calls(flow.press("Continue")).isEmpty)
+        flow.focus("age_range")
+        flow.key(.left, times: 10)
+        #expect(flow.text("age_range") == "25-30")
+        #expect(FlowDriver.calls(flow.press("Continue")).first?.fields["age_range"] == .text("25-30"))
+    }
+
+    @Test func identityIsOneOfAnInclusiveListAndSeekingIsMultiSelect() {
+        var flow = atAge()
+        flow.type("19900514", into: "birth_date")
+        flow.press("Continue")
+        flow.answer(.success(CallOutput()))
+        #expect(flow.screen == "identity")
+        #expect(flow.view.fields[0].options.count >= 10)
+        let empty = flow.press("Continue")
+        #expect(FlowDriver.calls(empty).isEmpty)
+        #expect(flow.state.fieldErrors["gender"] == "Please choose how you identify.")
+        #expect(flow.state.fieldErrors["seeking"] == "Choose who you're looking for (one or more).")
+        flow.type("n", into: "gender") // a letter jumps to the option
+        #expect(flow.text("gender") == "Non-binary")
+        flow.focus("seeking")
+        flow.type(" ") // Women
+        flow.key(.right)
+        flow.type(" ") // Men
+        #expect(flow.state.context["seeking"] == .list(["Women", "Men"]))
+        flow.key(.end)
+        flow.type(" ") // Everyone stands alone
+        #expect(flow.state.context["seeking"] == .list(["Everyone"]))
+        flow.key(.home)
+        flow.type(" ")
+        #expect(flow.state.context["seeking"] == .list(["Women"]))
+        let save = FlowDriver.calls(flow.press("Continue")).first
+        #expect(save?.fields == ["gender": .text("Non-binary"), "seeking": .list(["Women"])])
+    }
+
+    @Test func backAndForwardKeepEveryValue() {
+        var flow = atAge()
+        flow.type("19900514", into: "birth_date")
+        flow.press("Continue")
+        flow.answer(.success(CallOutput()))
+        flow.type("w", into: "gender")
+        flow.key(.back)
+        #expect(flow.screen == "age")
+        #expect(flow.text("birth_date") == "1990-05-14")
+        flow.press("Continue")
+        flow.answer(.success(CallOutput()))
+        #expect(flow.text("gender") == "Woman")
+        #expect(flow.text("full_name") == "Ana López")
+    }
+
+    @Test func aSaveWithoutANetworkKeepsTheDraftOnThisDevice() {
+        var flow = atAge()
+        flow.type("19900514", into: "birth_date")
+        flow.press("Continue")
+        let failed = flow.fail("network", "offline")
+        #expect(flow.screen == "age")
+        #expect(flow.state.message == .error("Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them."))
+        let drafts: [SavedProgress] = failed.compactMap { effect in
+            if case .saveProgress(let progress?) = effect { return progress }
+            return nil
+        }
+        #expect(drafts.last?.screen == "age")
+        #expect(drafts.last?.context["birth_date"] == .text("1990-05-14"))
+        // Pressed again once back online, it goes on.
+        flow.press("Continue")
+        flow.answer(.success(CallOutput()))
+        #expect(flow.screen == "identity")
+    }
+
+    @Test func movingBetweenFieldsSavesTheDraftSoAKillLosesLittle() {
+        var flow = signedIn()
+        flow.type("Ana López", into: "full_name")
+        flow.key(.focusNext)
+        #expect(flow.savedProgress?.context["full_name"] == .text("Ana López"))
+        // A relaunch resumes on the same screen with the same values.
+        var relaunched = FlowDriver("abby")
+        relaunched.launch(session: session(), progress: flow.savedProgress)
+        #expect(relaunched.screen == "names")
+        #expect(relaunched.text("full_name") == "Ana López")
+    }
+
+    @Test func finishingMarksTheProfileCompleteAndEveryStepIsNumbered() {
+        var flow = FlowDriver("abby")
+        #expect(flow.engine.flow.stepCount == 7)
+        let numbered = flow.engine.flow.screens.filter { $0.kind != .route && $0.id != "done" }
+        #expect(numbered.allSatisfy { $0.step != nil }, "Step N of M is always visible during onboarding")
+        flow = atAge()
+        flow.type("19900514", into: "birth_date")
+        flow.press("Continue")
+        flow.answer(.success(CallOutput()))
+        flow.type("w", into: "gender")
+        flow.focus("seeking")
+        flow.type(" ")
+        flow.press("Continue")
+        flow.answer(.success(CallOutput()))
+        flow.type("a", into: "ethnicity")
+        flow.press("Continue")
+        flow.answer(.success(CallOutput()))
+        flow.type("s", into: "relationship_type")
+        flow.type("n", into: "smoking")
+        let finish = FlowDriver.calls(flow.press("Finish")).first
+        #expect(finish?.operation == .finishProfile)
+        #expect(finish?.fields == ["relationship_type": .text("Serious"), "smoking": .text("Never")])
+        let done = flow.answer(.success(CallOutput(values: ["profile_complete": .text("true")])))
+        #expect(flow.screen == "done")
+        #expect(FlowDriver.tracked(done) == ["onboarding_completed"])
+    }
+
+    // MARK: Tokens and logout
+
+    @Test func theSessionIsRenewedFiveMinutesBeforeItExpires() {
+        var flow = FlowDriver("abby")
+        let soon = session(accessFor: 10 * 60)
+        flow.launch(session: soon)
+        #expect(flow.screen == "consent" || flow.screen == "done" || flow.screen == "method")
+        #expect(FlowDriver.calls(flow.send(.tick)).isEmpty, "ten minutes left: not yet")
+        flow.now += 5 * 60_000 + 1000
+        let renew = FlowDriver.calls(flow.send(.tick))
+        #expect(renew.map(\.operation) == [.refreshSession])
+        #expect(FlowDriver.calls(flow.send(.tick)).isEmpty, "one renewal at a time")
+    }
+
+    @Test func aFailedRefreshLogsOutGracefullyToTheMethodChoice() {
+        var flow = signedIn()
+        flow.now += 24 * 3_600_000
+        let renew = FlowDriver.calls(flow.send(.tick)).first!
+        let effects = flow.send(.callFinished(id: renew.id, result: .failure(ServiceFailure(code: "unauthorized", message: "expired"))))
+        #expect(flow.screen == "method")
+        #expect(flow.state.message == nil)
+        #expect(flow.state.session == nil)
+        #expect(effects.contains(.saveSession(nil)))
+        #expect(flow.text("analytics_consent") == "granted", "consent belongs to the device")
+        #expect(flow.text("social_account") == nil)
+    }
+
+    @Test func thirtyDaysUnusedLogsOut() {
+        var flow = FlowDriver("abby")
+        let old = session(at: FlowDriver("abby").now - 31 * 86_400_000)
+        let effects = flow.launch(session: old)
+        #expect(flow.screen == "method" || flow.screen == "consent")
+        #expect(flow.state.session == nil)
+        #expect(FlowDriver.calls(effects).isEmpty, "no call needed to know it is over")
+    }
+
+    @Test func logoutForgetsEverythingOnThisDevice() {
+        var flow = signedIn(profile: ["profile_complete": .text("true"), "display_name": .text("Ana")])
+        #expect(flow.screen == "done")
+        let press = flow.press("Log Out")
+        #expect(FlowDriver.calls(press).first?.operation == .logOut)
+        let effects = flow.answer(.success(CallOutput(signedOut: true)))
+        #expect(effects.contains(.forgetLocalData))
+        #expect(effects.contains(.saveSession(nil)))
+        #expect(flow.screen == "consent")
+        #expect(flow.state.context.isEmpty || flow.state.context.keys.allSatisfy { $0.hasPrefix("error") == false && $0 != "analytics_consent" })
+    }
+}
+
+/// Button labels as drawn at a moment.
+enum ScreenViewLabels {
+    static func buttons(_ flow: FlowDriver, now: Int64) -> [String] {
+        ScreenView.make(engine: flow.engine, state: flow.state, now: now).buttons.map(\.label)
+    }
+}
