@@ -16,4 +16,17 @@ final class Backend {
         if let server { return "--service \(server.base)" }
         return "--mock-db \(mockDatabase)"
     }
+
+    /// The last SMS code the service sent, read as QA does: `onboard outbox` on the mock,
+    /// `GET /api/v1/dev/outbox` on the server.
+    func lastSMSCode() -> String? {
+        if let server {
+            let script = "import json,sys,urllib.request as u\nrows=[r for r in json.load(u.urlopen(sys.argv[1],timeout=20)) if r['kind']=='sms']\nprint(rows[-1]['code'] if rows else '')"
+            let output = Tmux.run("/usr/bin/env", ["python3", "-c", script, server.base + "/api/v1/dev/outbox"]).output
+            let code = output.trimmingCharacters(in: .whitespacesAndNewlines)
+            return code.isEmpty ? nil : code
+        }
+        let output = Tmux.run(Tmux.binary, ["outbox", "--mock-db", mockDatabase, "--last", "1"]).output
+        return output.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
 }
