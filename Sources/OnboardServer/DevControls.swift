@@ -38,7 +38,7 @@ final class ServerFaults: Sendable {
                     return true
                 }
                 if fail { return ServiceError(.network, "The service is unavailable (injected fault: fail-first).") }
-            case .slow, .reauthFail:
+            case .slow, .reauthFail, .forgedIDToken:
                 break
             }
         }

@@ -12,8 +12,11 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
     case failFirst(Int)
     /// The service rejects every refresh (a revoked or unknown session).
     case reauthFail
+    /// The identity provider's tokens arrive with a broken signature, as a forgery
+    /// would, so the service refuses the social sign-in.
+    case forgedIDToken
 
-    public static let kinds = ["network", "server-error", "rate-limit", "slow=MS", "fail-first=N", "reauth-fail"]
+    public static let kinds = ["network", "server-error", "rate-limit", "slow=MS", "fail-first=N", "reauth-fail", "forged-id-token"]
 
     public init?(argument: String) {
         let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
@@ -22,6 +25,7 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
         case ("server-error", nil) where parts.count == 1: self = .serverError
         case ("rate-limit", nil) where parts.count == 1: self = .rateLimit
         case ("reauth-fail", nil) where parts.count == 1: self = .reauthFail
+        case ("forged-id-token", nil) where parts.count == 1: self = .forgedIDToken
         case ("slow", let value?) where value >= 0: self = .slow(milliseconds: value)
         case ("fail-first", let value?) where value >= 0: self = .failFirst(value)
         default: return nil
@@ -36,6 +40,7 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
         case .slow(let milliseconds): "slow=\(milliseconds)"
         case .failFirst(let count): "fail-first=\(count)"
         case .reauthFail: "reauth-fail"
+        case .forgedIDToken: "forged-id-token"
         }
     }
 }

@@ -39,10 +39,20 @@ public final class FaultInjectingService: AuthServiceDecorator {
                     return true
                 }
                 if fail { throw ServiceError(.network, "The service cannot be reached (injected fault: fail-first).") }
-            case .slow, .reauthFail:
+            case .slow, .reauthFail, .forgedIDToken:
                 break
             }
         }
         return try await call()
+    }
+
+    /// `forged-id-token`: the provider's token with its signature's last character
+    /// changed, so the service's own check refuses it.
+    public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
+        let token = try await around("mock_identity_token") {
+            try await base.mockIdentityToken(provider: provider, account: account, audience: audience, nonce: nonce)
+        }
+        guard faults.contains(.forgedIDToken), let last = token.last else { return token }
+        return String(token.dropLast()) + (last == "A" ? "B" : "A")
     }
 }
