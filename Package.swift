@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "OnboardServiceTests", dependencies: ["OnboardService", "ServiceClient", "ScreenTable"]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceClient", "FlowEngine"]),
+        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceClient", "FlowEngine", "ScreenTable"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CursesShim", "TerminalUI"]),
         .testTarget(
             name: "ContractTests",

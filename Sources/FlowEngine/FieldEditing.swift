@@ -3,6 +3,14 @@ import ScreenTable
 /// How keys change the value widgets: dates, selects, pills, sliders and ranges, and the
 /// digit-only code and phone fields.
 extension FlowEngine {
+    /// The field with its options filled from the context when it takes them from there.
+    public func resolved(_ field: Field, _ state: FlowState) -> Field {
+        guard let key = field.optionsFrom else { return field }
+        var field = field
+        field.options = state.context[key]?.list ?? []
+        return field
+    }
+
     /// The value a widget starts with on arrival when the context has none.
     func initialValue(of field: Field, now: Int64, _ state: FlowState) -> Value? {
         switch field.kind {
@@ -18,6 +26,7 @@ extension FlowEngine {
     /// Left/Right, PageUp/PageDown, Home/End on a value widget; false when the field
     /// does not take them (so Left/Right can move along buttons instead).
     func adjust(_ field: Field, _ intent: Intent, _ state: inout FlowState, now: Int64) -> Bool {
+        let field = resolved(field, state)
         switch field.kind {
         case .date:
             state.typingNumber = nil
@@ -61,6 +70,7 @@ extension FlowEngine {
     /// Text typed or pasted into a value widget or a digits-only field; false when the
     /// field takes text as it is.
     func typeIntoWidget(_ field: Field, _ text: String, _ state: inout FlowState) -> Bool {
+        let field = resolved(field, state)
         switch field.kind {
         case .select:
             // A letter jumps to the next option starting with it.

@@ -93,11 +93,11 @@ public struct FlowEngine: Sendable {
             arrive(at: screen.id, &state, now: now, effects: &effects)
             return
         }
-        if state.session != nil, let signedIn = flow.entry.signedIn {
+        if state.session != nil || (!flow.entry.sessionRequired && state.onboardingComplete), let signedIn = flow.entry.signedIn {
             arrive(at: signedIn, &state, now: now, effects: &effects)
             return
         }
-        if state.session == nil {
+        if state.session == nil, !state.onboardingComplete || flow.entry.sessionRequired {
             // A first launch starts clean, but keeps what the flow's service address needs.
             state.context = state.context.filter { $0.key == flow.serviceURLKey || $0.key == flow.analytics.consentKey }
         }
@@ -106,7 +106,7 @@ public struct FlowEngine: Sendable {
 
     // MARK: Arriving at a screen
 
-    private func go(to id: String, _ state: inout FlowState, message: FlowState.Message? = nil, now: Int64, effects: inout [Effect]) {
+    func go(to id: String, _ state: inout FlowState, message: FlowState.Message? = nil, now: Int64, effects: inout [Effect]) {
         if let current = state.screenID, current != id, let screen = flow.screen(current), screen.resumable {
             state.history.append(current)
         }
@@ -159,6 +159,9 @@ public struct FlowEngine: Sendable {
         if let call = screen.call {
             start(call, from: .arrival(screen: id), &state, effects: &effects)
         }
+        if screen.kind == .checklist {
+            startChecklist(screen, &state, now: now, effects: &effects)
+        }
         for operation in screen.load {
             let callID = issue(operation, &state, effects: &effects)
             state.backgroundCalls[callID] = operation
@@ -182,7 +185,7 @@ public struct FlowEngine: Sendable {
     }
 
     /// Emits a call effect and returns its id.
-    private func issue(_ operation: Operation, _ state: inout FlowState, effects: inout [Effect]) -> Int {
+    func issue(_ operation: Operation, _ state: inout FlowState, effects: inout [Effect]) -> Int {
         let id = state.nextCallID
         state.nextCallID += 1
         var inputs: [String: String] = [:]
@@ -192,6 +195,7 @@ public struct FlowEngine: Sendable {
         if operation == .saveProfile || operation == .finishProfile, let screen = currentScreen(state) {
             for field in screen.fields { fields[field.id] = state.context[field.id] }
         }
+        for key in operation.listInputs { fields[key] = state.context[key] }
         effects.append(.call(CallRequest(id: id, operation: operation, session: state.session, inputs: inputs, service: service, fields: fields)))
         return id
     }
@@ -199,10 +203,16 @@ public struct FlowEngine: Sendable {
     private func finish(callID: Int, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         if callID == state.renewalCallID {
             finishRenewal(result, &state, now: now, effects: &effects)
+        } else if finishTask(callID: callID, result, &state, now: now, effects: &effects) {
+            return
         } else if let operation = state.backgroundCalls.removeValue(forKey: callID) {
             // Background results only fill the context; a failure leaves the fallback text.
             if case .success(let output) = result, operation != .refreshSession {
                 state.context.merge(output.values) { _, new in new }
+                // What a background call found (the hub's first day) survives a relaunch.
+                if let screen = currentScreen(state), screen.resumable {
+                    effects.append(.saveProgress(progress(at: screen.id, state)))
+                }
             }
         } else if let pending = state.pending, pending.replacedID == callID, case .failure = result {
             // The replaced call failed; the silent retry is still under way.
@@ -291,7 +301,7 @@ public struct FlowEngine: Sendable {
         state.session = session
         state.renewalDueAt = nil
         effects.append(.saveSession(session))
-        if firstSession {
+        if firstSession, !flow.analytics.localID {
             effects.append(.backfillAnalytics(placeholder: state.placeholderUserID, userID: session.userID))
         }
     }
@@ -356,6 +366,7 @@ public struct FlowEngine: Sendable {
             return
         }
         guard !state.isBusy, let screen = currentScreen(state) else { return }
+        if intent == .activate, retryChecklist(screen, &state, effects: &effects) { return }
         let items = focusables(of: screen, state)
         let focused = items.indices.contains(state.focus) ? items[state.focus] : nil
         let focusedField: Field? = if case .field(let index) = focused { screen.fields[index] } else { nil }
@@ -552,6 +563,7 @@ public struct FlowEngine: Sendable {
         case .hasPro: value = state.context["pro"]?.text == "true"
         case .hasChildren: value = !(state.context["children"]?.list ?? []).isEmpty
         case .profileComplete: value = state.context["profile_complete"]?.text == "true"
+        case .equals: value = state.context[guardian.key ?? ""]?.text == guardian.value
         }
         return value != guardian.negated
     }
@@ -587,9 +599,9 @@ public struct FlowEngine: Sendable {
         return true
     }
 
-    private func track(_ name: String, with properties: [String: AnalyticsRecord.Property] = [:], _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+    func track(_ name: String, with properties: [String: AnalyticsRecord.Property] = [:], _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         if let consent = flow.analytics.consentKey, state.context[consent]?.text != "granted" { return }
-        let user = state.session?.userID ?? state.placeholderUserID
+        let user = flow.analytics.localID ? state.placeholderUserID : (state.session?.userID ?? state.placeholderUserID)
         effects.append(.track(AnalyticsRecord(name: name, userID: user, timestamp: now, properties: properties)))
     }
 
@@ -601,6 +613,7 @@ public struct FlowEngine: Sendable {
         if let choice = screen.choice {
             items += options(of: choice, state).indices.map(Focusable.option)
         }
+        if screen.kind == .checklist, !checklistDone(state) { return items }
         items += screen.actions.indices.filter { holds(screen.actions[$0].when, state) }.map(Focusable.action)
         return items
     }

@@ -79,10 +79,35 @@ public struct FlowState: Equatable, Sendable {
     public var typingNumber: String?
     /// When the screen was shown, or its last call succeeded (ms): cooldowns count from it.
     public var screenSince: Int64 = 0
+    /// A checklist screen's tasks as they run.
+    public var tasks: [TaskStatus] = []
+    /// The checklist task under way.
+    public var taskCall: TaskCall?
+    /// When the checklist started (ms), for its report's `duration_ms`.
+    public var startedTasksAt: Int64?
 
     public init() {}
 
-    public var isBusy: Bool { pending != nil || phase != .showing }
+    public var isBusy: Bool { pending != nil || taskCall != nil || phase != .showing }
+}
+
+/// A checklist task's call: which task, which attempt (from 1).
+public struct TaskCall: Equatable, Sendable {
+    public var id: Int
+    public var index: Int
+    public var attempt: Int
+}
+
+/// One checklist line's state.
+public enum TaskStatus: Equatable, Sendable {
+    case waiting
+    case running
+    /// Done, with what it found ("12 entries cached").
+    case done(String)
+    /// Failed, and the flow went on without it (a local-only mode), saying how.
+    case fellBack(String)
+    /// Failed with no way around it: the checklist stops; Enter tries again.
+    case failed(String)
 }
 
 /// An item that can hold focus on a screen, in Tab order.

@@ -13,14 +13,17 @@ public struct OperationRunner: Sendable {
     public let timeout: Duration
     public let clock: RuntimeClock
     private let refresher: SessionRefresher
+    /// What happens on the device itself (MIGA's local store, simulated capabilities).
+    public let device: DeviceSetup
     /// An access token this close to expiry (seconds) is renewed before it is used (the
     /// flow's `tokens.renew_before`).
     public let renewalMargin: Int64
 
     public init(
         services: ServiceDirectory, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(),
-        timeout: Duration = .seconds(10), renewalMargin: Int64 = 60
+        timeout: Duration = .seconds(10), renewalMargin: Int64 = 60, device: DeviceSetup = DeviceSetup()
     ) {
+        self.device = device
         self.services = services
         self.flowID = flowID
         self.timeout = timeout
@@ -31,9 +34,11 @@ public struct OperationRunner: Sendable {
 
     public init(
         service: any AuthService, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(),
-        timeout: Duration = .seconds(10), renewalMargin: Int64 = 60
+        timeout: Duration = .seconds(10), renewalMargin: Int64 = 60, device: DeviceSetup = DeviceSetup()
     ) {
-        self.init(services: ServiceDirectory(fixed: service), flowID: flowID, sessionFile: sessionFile, clock: clock, timeout: timeout, renewalMargin: renewalMargin)
+        self.init(
+            services: ServiceDirectory(fixed: service), flowID: flowID, sessionFile: sessionFile, clock: clock, timeout: timeout,
+            renewalMargin: renewalMargin, device: device)
     }
 
     public func run(_ request: CallRequest) async -> Result<CallOutput, ServiceFailure> {
@@ -193,6 +198,8 @@ public struct OperationRunner: Sendable {
             // Offline, the service's copy of the session simply expires; this device forgets it now.
             try? await service.logout(refreshToken: request.session!.refreshToken)
             return CallOutput(signedOut: true)
+        case .prepareStore, .fetchConfig, .preloadContent, .checkCompatibility, .validateHiding, .openHub:
+            return try await device.perform(request, on: service)
         }
     }
 

@@ -112,6 +112,11 @@ struct Routes {
             clock.offsetSeconds = 0
             return JSONReply(EmptyReply())
         }
+        api.post("dev/config") { request, context in
+            let values = try await request.decode(as: [String: FieldValue].self, context: context)
+            service.overrideConfig(values)
+            return JSONReply(try await service.appConfig())
+        }
         api.post("dev/clock") { request, context in
             let body = try await request.decode(as: ClockRequest.self, context: context)
             clock.offsetSeconds = body.offsetSeconds

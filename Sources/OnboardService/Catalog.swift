@@ -5,20 +5,33 @@ public struct ContentEntry: Equatable, Sendable, Codable {
     public var id: String
     public var title: String
     public var body: String
+
+    public init(id: String, title: String, body: String) {
+        self.id = id
+        self.title = title
+        self.body = body
+    }
 }
 
 /// App configuration (validation limits, feature switches) and content libraries.
 extension OnboardService {
     /// The values clients validate against (ABBY) and MIGA's remote-config keys.
     public func appConfig() async throws -> [String: FieldValue] {
-        [
+        let overrides = configOverrides.withLock { $0 }
+        return [
             "min_age": .number(18), "max_age": .number(99),
             "full_name_min": .number(2), "full_name_max": .number(50),
             "display_name_min": .number(2), "display_name_max": .number(30),
             "sms_code_length": .number(6), "sms_resend_after": .number(Double(settings.smsResendAfter)),
             "password_min": .number(8),
             "content_sync_enabled": .flag(true), "onboarding_flow_version": .text("1.0"),
-        ]
+        ].merging(overrides) { _, override in override }
+    }
+
+    /// QA: serve these remote-config values instead (`POST /api/v1/dev/config`), even
+    /// malformed ones, to see clients fall back; empty restores the defaults.
+    public func overrideConfig(_ values: [String: FieldValue]) {
+        configOverrides.withLock { $0 = values }
     }
 
     /// A content library by kind: `motivation` (OKLah) or `mindfulness` (MIGA), for a

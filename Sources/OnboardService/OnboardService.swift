@@ -1,4 +1,5 @@
 import GRDB
+import Synchronization
 
 /// The service's behaviour: accounts, sessions, tokens, names and content. One of it runs
 /// in process (the embedded mock) or behind HTTP (`onboard-server`). Each change is one
@@ -11,6 +12,7 @@ public final class OnboardService: Sendable {
     let accessTokens: AccessTokens
     let identityProvider: MockIdentityProvider
     let limiter = RateLimiter()
+    let configOverrides = Mutex<[String: FieldValue]>([:])
     /// How many names an anonymous sign-in offers.
     public static let nameOptionCount = 3
 

@@ -34,6 +34,7 @@ extension OnboardService {
             }
         }
         limiter.reset()
+        overrideConfig([:])
     }
 
     func recordOutbox(kind: String, destination: String, code: String, in db: Database, now: Int64) throws {

@@ -3,7 +3,7 @@ import Foundation
 /// The flows that ship inside Onboard, as package resources.
 public enum BuiltinFlows {
     /// Ids in the order the picker lists them.
-    public static let ids = ["oklah", "babybasics", "abby", "rucktracker"]
+    public static let ids = ["oklah", "babybasics", "abby", "rucktracker", "miga"]
 
     public static func url(for id: String) -> URL? {
         Bundle.module.url(forResource: id, withExtension: "yaml", subdirectory: "BuiltinFlows")

@@ -45,6 +45,9 @@ public struct Entry: Sendable, Equatable {
     /// Where a session the service turned down lands (ABBY: the method choice, keeping
     /// consent); nil starts again at `firstLaunch`.
     public var signedOut: String?
+    /// Whether `signedIn` needs a session; false for a flow that works on this device
+    /// alone once onboarding is done (MIGA's local-only mode).
+    public var sessionRequired = true
 
     public init(firstLaunch: String, signedIn: String? = nil, resume: Bool = true, signedOut: String? = nil) {
         self.firstLaunch = firstLaunch
@@ -85,6 +88,9 @@ public struct AnalyticsNames: Sendable, Equatable {
     public var consentKey: String?
     /// After a silent token renewal.
     public var renewed: String?
+    /// Events keep the device's own random id, never the service's user id (MIGA:
+    /// "local-only identifiers for analytics").
+    public var localID = false
 
     public init(
         start: String? = nil, complete: String? = nil, error: String? = nil, retry: String? = nil,

@@ -86,14 +86,16 @@ struct FlowReader {
             return nil
         }
         guard let map = mapping(node, "'entry'") else { return nil }
-        checkKeys(map, allowed: ["first_launch", "signed_in", "resume", "signed_out"], in: "'entry'")
+        checkKeys(map, allowed: ["first_launch", "signed_in", "resume", "signed_out", "session_required"], in: "'entry'")
         guard let first = requiredString(map, "first_launch", in: "'entry'") else { return nil }
         references.append((first, location(map["first_launch"]!)))
         let signedIn = string(map, "signed_in")
         if let signedIn { references.append((signedIn, location(map["signed_in"]!))) }
         let signedOut = string(map, "signed_out")
         if let signedOut { references.append((signedOut, location(map["signed_out"]!))) }
-        return Entry(firstLaunch: first, signedIn: signedIn, resume: bool(map, "resume") ?? true, signedOut: signedOut)
+        var entry = Entry(firstLaunch: first, signedIn: signedIn, resume: bool(map, "resume") ?? true, signedOut: signedOut)
+        entry.sessionRequired = bool(map, "session_required") ?? true
+        return entry
     }
 
     mutating func readTokens(_ node: Node?) -> TokenSettings {
@@ -115,7 +117,8 @@ struct FlowReader {
     mutating func readAnalytics(_ node: Node?) -> AnalyticsNames {
         var names = AnalyticsNames()
         guard let node, let map = mapping(node, "'analytics'") else { return names }
-        checkKeys(map, allowed: ["start", "complete", "error", "retry", "error_codes", "consent", "renewed"], in: "'analytics'")
+        checkKeys(map, allowed: ["start", "complete", "error", "retry", "error_codes", "consent", "renewed", "local_id"], in: "'analytics'")
+        names.localID = bool(map, "local_id") ?? false
         names.consentKey = string(map, "consent")
         names.renewed = string(map, "renewed")
         names.start = string(map, "start")
@@ -137,7 +140,7 @@ struct FlowReader {
     mutating func readScreen(_ node: Node) -> Screen? {
         guard let map = mapping(node, "a screen") else { return nil }
         let keys = ["id", "kind", "title", "logo", "body", "bullets", "fields", "actions", "choice", "call", "on",
-                    "load", "back", "resumable", "complete", "track", "items", "empty", "route", "step"]
+                    "load", "back", "resumable", "complete", "track", "items", "empty", "route", "step", "tasks", "report", "finished", "finished_offline"]
         checkKeys(map, allowed: Set(keys), in: "a screen")
         guard let id = requiredString(map, "id", in: "a screen") else { return nil }
         let context = "screen '\(id)'"
@@ -154,6 +157,12 @@ struct FlowReader {
             items: string(map, "items"), empty: string(map, "empty") ?? "", location: location(node)
         )
         screen.step = int(map, "step")
+        screen.report = string(map, "report")
+        screen.finishedNote = string(map, "finished")
+        screen.fallbackNote = string(map, "finished_offline")
+        for item in map["tasks"]?.sequence ?? [] {
+            if let task = readTask(item, in: context) { screen.tasks.append(task) }
+        }
         if let fields = map["fields"]?.sequence {
             screen.fields = fields.compactMap { readField($0, in: context) }
         }
@@ -189,11 +198,18 @@ struct FlowReader {
             if screen.fields.isEmpty { problems.append(Problem("form \(context) needs at least one field", at: location(node))) }
         case .route:
             if screen.route.isEmpty { problems.append(Problem("route \(context) needs a 'route' list of {when, go}", at: location(node))) }
+        case .checklist:
+            if screen.tasks.isEmpty {
+                problems.append(Problem("checklist \(context) needs 'tasks'", at: location(node)))
+            }
         case .info, .error:
             break
         }
         if screen.kind != .progress, screen.call != nil {
             problems.append(Problem("only progress screens make a call on arrival; use an action with 'call' in \(context)", at: location(map["call"]!)))
+        }
+        if screen.kind != .checklist, map["tasks"] != nil {
+            problems.append(Problem("'tasks' belongs to checklist screens, not \(context)", at: location(node)))
         }
         if screen.kind != .progress, screen.kind != .choice, screen.kind != .route, map["actions"] == nil, !screen.completesOnboarding {
             problems.append(Problem("\(context) has no actions, so nothing leads away from it", at: location(node)))
@@ -202,7 +218,7 @@ struct FlowReader {
 
     mutating func readField(_ node: Node, in context: String) -> Field? {
         guard let map = mapping(node, "a field") else { return nil }
-        checkKeys(map, allowed: ["id", "kind", "label", "placeholder", "max_length", "rules", "options", "exclusive", "min", "max", "default", "shows_age", "submit_when_full"], in: "a field of \(context)")
+        checkKeys(map, allowed: ["id", "kind", "label", "placeholder", "max_length", "rules", "options", "options_from", "exclusive", "min", "max", "default", "shows_age", "submit_when_full"], in: "a field of \(context)")
         guard let id = requiredString(map, "id", in: "a field of \(context)") else { return nil }
         guard let label = requiredString(map, "label", in: "field '\(id)' of \(context)") else { return nil }
         var kind = Field.Kind.text
@@ -214,6 +230,7 @@ struct FlowReader {
         var field = Field(id: id, kind: kind, label: label, placeholder: string(map, "placeholder") ?? "")
         if let limit = int(map, "max_length") { field.maxLength = max(1, limit) }
         field.options = strings(map, "options")
+        field.optionsFrom = string(map, "options_from")
         field.exclusive = string(map, "exclusive")
         field.minimum = int(map, "min") ?? field.minimum
         field.maximum = int(map, "max") ?? field.maximum
@@ -223,7 +240,9 @@ struct FlowReader {
         let here = location(node)
         switch kind {
         case .select, .multi:
-            if field.options.isEmpty { problems.append(Problem("\(kind.rawValue) field '\(id)' needs 'options'", at: here)) }
+            if field.options.isEmpty, field.optionsFrom == nil {
+                problems.append(Problem("\(kind.rawValue) field '\(id)' needs 'options' or 'options_from'", at: here))
+            }
             if let exclusive = field.exclusive, !field.options.contains(exclusive) {
                 problems.append(Problem("'exclusive' of field '\(id)' must be one of its options", at: here))
             }
@@ -298,6 +317,18 @@ struct FlowReader {
             action.cooldown = seconds
         }
         return action
+    }
+
+    /// `{label, call, retries, fallback}`.
+    mutating func readTask(_ node: Node, in context: String) -> ChecklistTask? {
+        guard let map = mapping(node, "a task") else { return nil }
+        checkKeys(map, allowed: ["label", "call", "retries", "fallback"], in: "a task of \(context)")
+        guard let label = requiredString(map, "label", in: "a task of \(context)"),
+              let callNode = map["call"], let operation = readOperation(callNode) else {
+            if map["call"] == nil { problems.append(Problem("a task of \(context) needs a 'call'", at: location(node))) }
+            return nil
+        }
+        return ChecklistTask(label: label, operation: operation, retries: max(0, int(map, "retries") ?? 0), fallback: string(map, "fallback"))
     }
 
     mutating func readChoice(_ node: Node, in context: String) -> Choice? {
@@ -402,7 +433,8 @@ struct FlowReader {
 
     mutating func readGuard(_ node: Node) -> Guard? {
         guard let text = node.string, let parsed = Guard(text: text) else {
-            problems.append(Problem("unknown guard '\(node.string ?? "")'; use one of \(Guard.Name.allCases.map(\.rawValue).joined(separator: ", ")), optionally after 'not'", at: location(node)))
+            let names = Guard.Name.allCases.filter { $0 != .equals }.map(\.rawValue).joined(separator: ", ")
+            problems.append(Problem("unknown guard '\(node.string ?? "")'; use one of \(names), optionally after 'not', or 'KEY == VALUE' / 'KEY != VALUE'", at: location(node)))
             return nil
         }
         return parsed

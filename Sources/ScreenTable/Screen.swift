@@ -14,6 +14,9 @@ public struct Screen: Sendable, Equatable {
         /// No screen of its own: on arrival, goes on to the first `route` branch that
         /// holds (after a call: children or not).
         case route
+        /// A live checklist: its `tasks` run one after another on arrival, each shown
+        /// with its outcome; its buttons show once all are done. Not a resume point.
+        case checklist
     }
 
     public var id: String
@@ -47,6 +50,14 @@ public struct Screen: Sendable, Equatable {
     public var route: [Branch] = []
     /// Its place in the flow's numbered steps ("Step 3 of 7"), if it has one.
     public var step: Int?
+    /// Checklist screens: the tasks; the buttons show once they are done.
+    public var tasks: [ChecklistTask] = []
+    /// Checklist screens: the event recorded when every task is done, with
+    /// `duration_ms` and `fallbacks`.
+    public var report: String?
+    /// Checklist screens: the note when every task succeeded, and when some fell back.
+    public var finishedNote: String?
+    public var fallbackNote: String?
     public var location: SourceLocation?
 
     public init(
@@ -68,7 +79,7 @@ public struct Screen: Sendable, Equatable {
         self.call = call
         self.load = load
         self.allowsBack = allowsBack
-        self.resumable = resumable ?? (kind != .progress && kind != .error && kind != .route)
+        self.resumable = resumable ?? (kind != .progress && kind != .error && kind != .route && kind != .checklist)
         self.completesOnboarding = completesOnboarding
         self.track = track
         self.items = items
@@ -105,6 +116,8 @@ public struct Field: Sendable, Equatable {
     public var rules: [Rule]
     /// Select and multi fields: what can be picked.
     public var options: [String] = []
+    /// Select and multi fields: a context list to pick from instead (filled by a call).
+    public var optionsFrom: String?
     /// Multi fields: an option that stands alone ("No preference"): picking it clears the
     /// others, and picking another clears it.
     public var exclusive: String?
@@ -125,6 +138,25 @@ public struct Field: Sendable, Equatable {
         self.placeholder = placeholder
         self.maxLength = maxLength
         self.rules = rules
+    }
+}
+
+/// One line of a checklist: an operation, what it is called on screen, and what happens
+/// when it fails.
+public struct ChecklistTask: Sendable, Equatable {
+    public var label: String
+    public var operation: Operation
+    /// Extra attempts after a failure the network caused.
+    public var retries: Int
+    /// Shown when it still fails: the checklist goes on (a local-only mode). nil stops
+    /// the checklist on an error with Try Again.
+    public var fallback: String?
+
+    public init(label: String, operation: Operation, retries: Int = 0, fallback: String? = nil) {
+        self.label = label
+        self.operation = operation
+        self.retries = retries
+        self.fallback = fallback
     }
 }
 

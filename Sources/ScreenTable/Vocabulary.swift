@@ -54,6 +54,21 @@ public enum Operation: String, Sendable, CaseIterable {
     /// Ends the session at the service (best effort offline) and forgets everything this
     /// flow kept on this device.
     case logOut = "log_out"
+    /// Opens this flow's local store on the device (MIGA's content cache).
+    case prepareStore = "prepare_store"
+    /// Reads remote config, checking each value; a bad or missing one takes its default.
+    /// Fills `content_sync_enabled`, `onboarding_flow_version`.
+    case fetchConfig = "fetch_config"
+    /// Caches 10-20 mindfulness entries from the service, or the bundled ones offline.
+    case preloadContent = "preload_content"
+    /// Which social apps can be gated and which unlock method the device has (simulated,
+    /// `onboard --simulate`); fills `supported_apps`, `biometrics`.
+    case checkCompatibility = "check_compatibility"
+    /// Checks the chosen apps are hidden (simulated, `onboard --simulate hiding=fail`).
+    case validateHiding = "validate_hiding"
+    /// The hub's streak, banner and summary of the choices made; fills `streak_day`,
+    /// `hub_since`, `banner`, `hub_summary`.
+    case openHub = "open_hub"
 
     /// Context keys the operation reads.
     public var inputs: [String] {
@@ -69,6 +84,15 @@ public enum Operation: String, Sendable, CaseIterable {
         case .sendPhoneCode: ["country", "phone"]
         case .verifyPhoneCode: ["phone_e164", "sms_code"]
         case .socialSignIn: ["provider", "social_account"]
+        case .openHub: ["hub_since", "readiness", "setup_mode"]
+        default: []
+        }
+    }
+
+    /// Context lists the operation reads.
+    public var listInputs: [String] {
+        switch self {
+        case .openHub: ["interests", "apps"]
         default: []
         }
     }
@@ -76,7 +100,8 @@ public enum Operation: String, Sendable, CaseIterable {
     /// Whether the operation needs a signed-in session.
     public var needsSession: Bool {
         switch self {
-        case .health, .signInAnonymously, .logIn, .connectServer, .register, .sendPhoneCode, .verifyPhoneCode, .socialSignIn: false
+        case .health, .signInAnonymously, .logIn, .connectServer, .register, .sendPhoneCode, .verifyPhoneCode, .socialSignIn,
+             .prepareStore, .fetchConfig, .preloadContent, .checkCompatibility, .validateHiding, .openHub: false
         default: true
         }
     }
@@ -95,20 +120,29 @@ public struct Guard: Sendable, Equatable {
         case hasChildren = "has_children"
         /// The profile was finished before (`profile_complete` is `true`).
         case profileComplete = "profile_complete"
+        /// A context value is exactly some text: `biometrics == face_id`.
+        case equals = "=="
     }
 
     public var name: Name
     public var negated: Bool
+    /// For `equals`: the context key and the text it must hold.
+    public var key: String?
+    public var value: String?
 
-    public init(_ name: Name, negated: Bool = false) {
+    public init(_ name: Name, negated: Bool = false, key: String? = nil, value: String? = nil) {
         self.name = name
         self.negated = negated
+        self.key = key
+        self.value = value
     }
 
-    /// `is_anonymous` or `not is_anonymous`.
+    /// `is_anonymous`, `not is_anonymous`, `KEY == VALUE` or `KEY != VALUE`.
     public init?(text: String) {
         let words = text.split(separator: " ").map(String.init)
-        if words.count == 2, words[0] == "not", let name = Name(rawValue: words[1]) {
+        if words.count == 3, words[1] == "==" || words[1] == "!=" {
+            self.init(.equals, negated: words[1] == "!=", key: words[0], value: words[2])
+        } else if words.count == 2, words[0] == "not", let name = Name(rawValue: words[1]) {
             self.init(name, negated: true)
         } else if words.count == 1, let name = Name(rawValue: words[0]) {
             self.init(name)

@@ -112,8 +112,16 @@ public struct Renderer: Sendable {
             }
             lines.append(.spacer)
         }
+        for line in view.checklist {
+            lines += checklistLines(line, width: width, tick: tick)
+        }
+        if !view.checklist.isEmpty { lines.append(.spacer) }
         for bullet in view.bullets {
-            lines += wrapped("\(glyphs.bullet) \(bullet)", role: .text, width: width, kind: .body, hanging: 2)
+            // Numbered steps ("1. …") carry their own marker.
+            let numbered = bullet.prefix(while: \.isNumber).count > 0 && bullet.drop(while: \.isNumber).hasPrefix(". ")
+            let marker = numbered ? "" : glyphs.bullet + " "
+            let hanging = numbered ? bullet.prefix(while: { $0 != " " }).count + 1 : 2
+            lines += wrapped(marker + bullet, role: .text, width: width, kind: .body, hanging: hanging)
         }
         if !view.bullets.isEmpty { lines.append(.spacer) }
         for item in view.items {

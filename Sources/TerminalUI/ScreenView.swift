@@ -54,6 +54,13 @@ public struct ScreenView: Equatable, Sendable {
     public var canGoBack = false
     /// "Step 3 of 7" on numbered screens.
     public var stepLabel: String?
+    /// Checklist screens: each task's label and state.
+    public var checklist: [ChecklistLine] = []
+
+    public struct ChecklistLine: Equatable, Sendable {
+        public var label: String
+        public var status: TaskStatus
+    }
 
     public var busy: Bool { busyLabel != nil }
 
@@ -101,6 +108,10 @@ public struct ScreenView: Equatable, Sendable {
         }
         view.message = state.message
         view.canGoBack = screen.allowsBack && !state.history.isEmpty
+        if screen.kind == .checklist {
+            view.checklist = zip(screen.tasks, state.tasks).map { ChecklistLine(label: $0.label, status: $1) }
+            if state.taskCall != nil { view.busyLabel = "Please wait..." }
+        }
         if screen.kind == .progress {
             view.busyLabel = view.title
             view.title = ""
@@ -111,6 +122,7 @@ public struct ScreenView: Equatable, Sendable {
     }
 
     private static func fieldView(_ field: Field, focused: Bool, engine: FlowEngine, state: FlowState, now: Int64) -> FieldView {
+        let field = engine.resolved(field, state)
         var view = FieldView(
             label: field.label, value: state.context[field.id]?.text ?? "", placeholder: field.placeholder,
             error: state.fieldErrors[field.id], focused: focused,

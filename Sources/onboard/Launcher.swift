@@ -82,7 +82,10 @@ final class Launcher {
             store: store,
             operations: OperationRunner(
                 services: services, flowID: flow.id, sessionFile: store.sessionFile,
-                clock: RuntimeClock(offsetSeconds: offset), renewalMargin: flow.tokens.renewBefore),
+                clock: RuntimeClock(offsetSeconds: offset), renewalMargin: flow.tokens.renewBefore,
+                device: DeviceSetup(
+                    folder: store.folder, simulation: options.simulation, clock: RuntimeClock(offsetSeconds: offset),
+                    utcOffset: Int64(TimeZone.current.secondsFromGMT()))),
             clock: RuntimeClock(offsetSeconds: offset),
             renderer: Renderer(glyphs: glyphs),
             terminal: terminal,

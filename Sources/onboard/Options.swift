@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OnboardRuntime
 import ScreenTable
 import ServiceClient
 
@@ -28,7 +29,7 @@ struct RunOptions: ParsableArguments {
 
     @Option(
         name: .customLong("fault"),
-        help: "Inject a fault, repeatable: network, server-error, rate-limit, slow=MS, fail-first=N, reauth-fail.",
+        help: "Inject a fault, repeatable: network, server-error, rate-limit, slow=MS, fail-first=N, reauth-fail, forged-id-token.",
         transform: { text in
             guard let fault = Fault(argument: text) else {
                 throw ValidationError("unknown fault '\(text)'; known: \(Fault.kinds.joined(separator: ", "))")
@@ -36,6 +37,28 @@ struct RunOptions: ParsableArguments {
             return fault
         })
     var faults: [Fault] = []
+
+    @Option(
+        name: .customLong("simulate"),
+        help: "Simulate the device (MIGA), repeatable: biometrics=face_id|touch_id|passcode|none, unsupported=tiktok,x, hiding=pass|fail.",
+        transform: { text in
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, DeviceSetup.simulationKeys.contains(parts[0]) else {
+                throw ValidationError("--simulate '\(text)': use KEY=VALUE with KEY one of \(DeviceSetup.simulationKeys.joined(separator: ", "))")
+            }
+            if parts[0] == "biometrics", !DeviceSetup.biometrics.contains(parts[1]) {
+                throw ValidationError("--simulate biometrics: one of \(DeviceSetup.biometrics.joined(separator: ", "))")
+            }
+            if parts[0] == "hiding", !["pass", "fail"].contains(parts[1]) {
+                throw ValidationError("--simulate hiding: pass or fail")
+            }
+            return (parts[0], parts[1])
+        })
+    var simulations: [(String, String)] = []
+
+    var simulation: [String: String] {
+        Dictionary(simulations, uniquingKeysWith: { _, last in last })
+    }
 
     func stateFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let stateDirectory { return stateDirectory }

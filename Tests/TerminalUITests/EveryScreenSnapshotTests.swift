@@ -25,6 +25,9 @@ import Testing
         "social_account": .text("jo@icloud.com"), "full_name": .text("Jo Ann Smith"), "age_range": .text("25-40"),
         "gender": .text("Woman"), "seeking": .list(["Women", "Men"]), "ethnicity": .text("Asian"),
         "ethnicity_prefs": .list(["No preference"]), "relationship_type": .text("Serious"), "smoking": .text("Never"),
+        "readiness": .text("7"), "interests": .list(["Focus", "Sleep"]), "supported_apps": .list(["Instagram", "TikTok", "X"]),
+        "apps": .list(["Instagram"]), "streak_day": .text("3"), "banner": .text("Three breaths: Before you open an app, take three slow breaths."),
+        "hub_summary": .list(["Readiness: 7 of 10", "Interests: Focus, Sleep", "Behind a mindful pause: Instagram"]),
     ]
 
     static let sizes = [(80, 24), (60, 20), (40, 12)]
@@ -38,6 +41,11 @@ import Testing
             state.phase = .showing
             state.screenID = screen.id
             state.context = Self.sample
+            if screen.kind == .checklist {
+                // Finished, with one task that fell back: every kind of line shows.
+                state.tasks = screen.tasks.indices.map { $0 == 1 ? .fellBack("offline: local-only mode") : .done("ready") }
+                state.message = .notice("Everything is ready.")
+            }
             state.session = Session(
                 userID: "u_1", accessToken: "a", accessExpiresAt: 0, refreshToken: "r", refreshExpiresAt: nil,
                 isAnonymous: true, createdAt: 0, lastAuthenticated: 0)

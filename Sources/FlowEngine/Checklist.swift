@@ -1,0 +1,85 @@
+import ScreenTable
+
+/// Checklist screens: tasks run one after another on arrival, each line showing its
+/// outcome; a task that fails for want of a network is retried, then falls back if the
+/// flow says how (MIGA's local-only mode), else the checklist stops for Try Again.
+extension FlowEngine {
+    func startChecklist(_ screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        state.tasks = screen.tasks.map { _ in .waiting }
+        state.startedTasksAt = now
+        startTask(0, of: screen, &state, effects: &effects)
+    }
+
+    private func startTask(_ index: Int, of screen: Screen, attempt: Int = 1, _ state: inout FlowState, effects: inout [Effect]) {
+        state.tasks[index] = .running
+        let id = issue(screen.tasks[index].operation, &state, effects: &effects)
+        state.taskCall = TaskCall(id: id, index: index, attempt: attempt)
+    }
+
+    /// A task's result; returns false when the call was not a task's.
+    func finishTask(callID: Int, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) -> Bool {
+        guard let call = state.taskCall, call.id == callID, let screen = currentScreen(state), screen.kind == .checklist else { return false }
+        state.taskCall = nil
+        let task = screen.tasks[call.index]
+        switch result {
+        case .success(var output):
+            // An operation that found its own way around a failure says so.
+            let note = output.values.removeValue(forKey: "note")?.text ?? "done"
+            let fellBack = output.values.removeValue(forKey: "fell_back") == .text("true")
+            state.context.merge(output.values) { _, new in new }
+            if let session = output.session, state.session == nil {
+                state.session = session
+                effects.append(.saveSession(session))
+            }
+            state.tasks[call.index] = fellBack ? .fellBack(note) : .done(note)
+        case .failure(let failure) where failure.isTransient && call.attempt <= task.retries:
+            startTask(call.index, of: screen, attempt: call.attempt + 1, &state, effects: &effects)
+            return true
+        case .failure(let failure):
+            if let fallback = task.fallback {
+                state.tasks[call.index] = .fellBack(fallback)
+            } else {
+                state.tasks[call.index] = .failed(failure.message)
+                state.message = .error(failure.message + " Press Enter to try again.")
+                return true
+            }
+        }
+        if call.index + 1 < screen.tasks.count {
+            startTask(call.index + 1, of: screen, &state, effects: &effects)
+        } else {
+            finishChecklist(screen, &state, now: now, effects: &effects)
+        }
+        return true
+    }
+
+    private func finishChecklist(_ screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        let fallbacks = state.tasks.filter { if case .fellBack = $0 { true } else { false } }.count
+        state.context["setup_mode"] = .text(fallbacks > 0 ? "local-only" : "online")
+        if let note = fallbacks > 0 ? screen.fallbackNote : screen.finishedNote {
+            state.message = fallbacks > 0 ? .error(note) : .notice(note)
+        }
+        if let report = screen.report {
+            let duration = max(0, now - (state.startedTasksAt ?? now))
+            track(report, with: ["duration_ms": .number(duration), "fallbacks": .number(Int64(fallbacks))], &state, now: now, effects: &effects)
+        }
+        state.focus = 0
+    }
+
+    /// Enter on a stopped checklist: the failed task again, then the rest.
+    func retryChecklist(_ screen: Screen, _ state: inout FlowState, effects: inout [Effect]) -> Bool {
+        guard screen.kind == .checklist, let failed = state.tasks.firstIndex(where: { if case .failed = $0 { true } else { false } }) else { return false }
+        state.message = nil
+        startTask(failed, of: screen, &state, effects: &effects)
+        return true
+    }
+
+    /// Whether every task has an outcome (the buttons show then).
+    public func checklistDone(_ state: FlowState) -> Bool {
+        state.taskCall == nil && !state.tasks.contains { status in
+            switch status {
+            case .waiting, .running, .failed: true
+            case .done, .fellBack: false
+            }
+        }
+    }
+}

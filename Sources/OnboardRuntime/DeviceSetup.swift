@@ -1,0 +1,144 @@
+import FlowEngine
+import Foundation
+import ScreenTable
+import ServiceClient
+
+/// MIGA's first-run setup on this device: the local store and content cache, remote
+/// config checked as untrusted input, the compatibility check, hiding validation and
+/// the hub. What an iPhone would report (unlock method, URL schemes, whether the apps
+/// are hidden) is simulated, so QA can pick each case (`onboard --simulate`).
+public struct DeviceSetup: Sendable {
+    /// The flow's folder on this device; nil keeps nothing (tests of other flows).
+    public var folder: String?
+    /// `biometrics=face_id|touch_id|passcode|none`, `unsupported=tiktok,x`,
+    /// `hiding=pass|fail`.
+    public var simulation: [String: String]
+    public var clock: RuntimeClock
+    public var utcOffset: Int64
+
+    public static let apps = ["Instagram", "TikTok", "Facebook", "X", "YouTube", "Snapchat"]
+    public static let biometrics = ["face_id", "touch_id", "passcode", "none"]
+    public static let simulationKeys = ["biometrics", "unsupported", "hiding"]
+    /// Remote config defaults (the spec's fallback values).
+    static let defaultConfig: [String: Value] = ["content_sync_enabled": .text("false"), "onboarding_flow_version": .text("1.0")]
+
+    public init(folder: String? = nil, simulation: [String: String] = [:], clock: RuntimeClock = RuntimeClock(), utcOffset: Int64 = 0) {
+        self.folder = folder
+        self.simulation = simulation
+        self.clock = clock
+        self.utcOffset = utcOffset
+    }
+
+    var contentPath: String? { folder.map { $0 + "/content.json" } }
+
+    func perform(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        switch request.operation {
+        case .prepareStore: try prepareStore()
+        case .fetchConfig: await fetchConfig(service)
+        case .preloadContent: try await preloadContent(request, service)
+        case .checkCompatibility: checkCompatibility()
+        case .validateHiding: try validateHiding()
+        case .openHub: openHub(request)
+        default: throw ServiceError(.invalidInput, "\(request.operation.rawValue) is not a device operation.")
+        }
+    }
+
+    /// The store is the flow's private folder; a write proves it usable.
+    private func prepareStore() throws -> CallOutput {
+        guard let folder else { return CallOutput(values: ["note": .text("in memory only")]) }
+        try AtomicFile.makePrivateDirectory(folder)
+        try AtomicFile.writeJSON(["schema": 1], to: folder + "/store.json")
+        return CallOutput(values: ["note": .text("ready")])
+    }
+
+    /// Remote config is untrusted: each value is checked, and a missing, malformed or
+    /// out-of-range one takes its default. Unreachable, every value does.
+    func fetchConfig(_ service: any AuthService) async -> CallOutput {
+        var values = Self.defaultConfig
+        guard let config = try? await service.appConfig() else {
+            values["note"] = .text("offline: defaults used (content sync off, flow 1.0)")
+            values["fell_back"] = .text("true")
+            return CallOutput(values: values)
+        }
+        var rejected: [String] = []
+        switch config["content_sync_enabled"] {
+        case .flag(let enabled)?: values["content_sync_enabled"] = .text(enabled ? "true" : "false")
+        default: rejected.append("content_sync_enabled")
+        }
+        if case .text(let version)? = config["onboarding_flow_version"], Self.isFlowVersion(version) {
+            values["onboarding_flow_version"] = .text(version)
+        } else {
+            rejected.append("onboarding_flow_version")
+        }
+        let sync = values["content_sync_enabled"] == .text("true") ? "on" : "off"
+        let summary = "content sync \(sync), flow \(values["onboarding_flow_version"]?.text ?? "1.0")"
+        values["note"] = .text(rejected.isEmpty ? summary : summary + "; default used for " + rejected.joined(separator: ", "))
+        return CallOutput(values: values)
+    }
+
+    /// `MAJOR.MINOR`, each 1 to 3 digits, major 1 to 99: what this client understands.
+    static func isFlowVersion(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy(\.isASCIIDigit) }),
+              let major = Int(parts[0]) else { return false }
+        return (1...99).contains(major)
+    }
+
+    /// 10 to 20 entries from the service into the cache; offline or signed out, the
+    /// bundled ones.
+    private func preloadContent(_ request: CallRequest, _ service: any AuthService) async throws -> CallOutput {
+        var entries: [ContentEntry] = []
+        if let session = request.session {
+            entries = (try? await service.content(accessToken: session.accessToken, kind: "mindfulness")) ?? []
+        }
+        let fromService = entries.count >= 10
+        if !fromService { entries = BundledContent.mindfulness }
+        entries = Array(entries.prefix(20))
+        if let path = contentPath { try AtomicFile.writeJSON(entries, to: path) }
+        let note = fromService ? "\(entries.count) entries cached" : "offline: \(entries.count) bundled entries cached"
+        return CallOutput(values: ["note": .text(note), "fell_back": .text(fromService ? "false" : "true"), "content_count": .text(String(entries.count))])
+    }
+
+    /// Which apps have a URL scheme MIGA can gate, and the unlock method; both simulated.
+    private func checkCompatibility() -> CallOutput {
+        let unsupported = Set((simulation["unsupported"] ?? "").lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let supported = Self.apps.filter { !unsupported.contains($0.lowercased()) }
+        let biometrics = Self.biometrics.contains(simulation["biometrics"] ?? "") ? simulation["biometrics"]! : "face_id"
+        let method = ["face_id": "Face ID", "touch_id": "Touch ID", "passcode": "passcode only", "none": "no passcode"][biometrics]!
+        return CallOutput(values: [
+            "supported_apps": .list(supported), "biometrics": .text(biometrics),
+            "note": .text("\(supported.count) of \(Self.apps.count) apps supported; \(method)"),
+        ])
+    }
+
+    /// "I've done it": whether the chosen apps are now hidden.
+    private func validateHiding() throws -> CallOutput {
+        if simulation["hiding"] == "fail" {
+            throw ServiceError(.notFound, "MIGA can still open the apps directly, so they are not hidden yet.")
+        }
+        return CallOutput(values: ["hiding_verified": .text("true")])
+    }
+
+    /// The streak counts days from the first hub visit (day 1 that day); the banner is a
+    /// cached entry; the summary shows the choices, which never leave the device.
+    private func openHub(_ request: CallRequest) -> CallOutput {
+        let today = CivilDate(milliseconds: clock.nowMilliseconds(), utcOffset: utcOffset)
+        let since = request.inputs["hub_since"].flatMap { CivilDate($0) } ?? today
+        let day = max(1, today.daysSince1970 - since.daysSince1970 + 1)
+        let cached = contentPath.flatMap { FileManager.default.contents(atPath: $0) }.flatMap { try? JSONDecoder().decode([ContentEntry].self, from: $0) }
+        let entries = cached?.isEmpty == false ? cached! : BundledContent.mindfulness
+        let banner = entries[(today.daysSince1970 % entries.count + entries.count) % entries.count]
+        var summary = ["Readiness: \(request.inputs["readiness"] ?? "?") of 10"]
+        if case .list(let interests)? = request.fields["interests"] { summary.append("Interests: " + interests.joined(separator: ", ")) }
+        if case .list(let apps)? = request.fields["apps"] { summary.append("Behind a mindful pause: " + apps.joined(separator: ", ")) }
+        if request.inputs["setup_mode"] == "local-only" { summary.append("Local-only mode: MIGA syncs content when it can reach the service.") }
+        return CallOutput(values: [
+            "hub_since": .text(since.description), "streak_day": .text(String(day)),
+            "banner": .text("\(banner.title): \(banner.body)"), "hub_summary": .list(summary),
+        ])
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
