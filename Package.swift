@@ -110,7 +110,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["onboard", "onboard-server"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["onboard", "onboard-server", "OnboardRuntime", "TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

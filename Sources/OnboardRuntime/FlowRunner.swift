@@ -43,12 +43,14 @@ public final class FlowRunner {
     /// Whether the last drawn screen shows a spinner (it then needs frequent redraws).
     private var spinnerShown = false
     private let defaults: [String: Value]
+    private let recorder: CastRecorder?
 
     public init(
         engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock,
         renderer: Renderer, terminal: TerminalDevice, mailbox: Mailbox, extraWarnings: [String] = [],
-        defaults: [String: Value] = [:]
+        defaults: [String: Value] = [:], recorder: CastRecorder? = nil
     ) {
+        self.recorder = recorder
         storageWarnings = extraWarnings
         self.defaults = defaults
         self.engine = engine
@@ -167,5 +169,11 @@ public final class FlowRunner {
         let size = terminal.size
         let tick = Int(clock.nowMilliseconds() / 100)
         terminal.draw(renderer.render(view, width: size.width, height: size.height, tick: tick))
+        if let recorder {
+            // The recording gets its own view: nothing secret, even if shown on screen.
+            var masked = ScreenView.make(engine: engine, state: state, now: clock.nowMilliseconds(), masking: true)
+            masked.warnings += storageWarnings
+            recorder.record(renderer.render(masked, width: size.width, height: size.height, tick: tick))
+        }
     }
 }

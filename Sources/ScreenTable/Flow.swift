@@ -14,6 +14,9 @@ public struct Flow: Sendable, Equatable {
     public var serviceURLKey: String?
     /// How many numbered steps the flow has ("Step N of M"); screens carry their `step`.
     public var stepCount: Int?
+    /// Context keys shown on screen that a recording must never hold (invite codes);
+    /// password and code fields are masked without being named here.
+    public var secrets: [String] = []
 
     public init(
         id: String, title: String, summary: String = "", entry: Entry,

@@ -45,7 +45,7 @@ struct FlowReader {
             return nil
         }
         guard let map = mapping(root, "the flow") else { return nil }
-        checkKeys(map, allowed: ["id", "title", "summary", "entry", "tokens", "analytics", "screens", "service_url", "steps"], in: "the flow")
+        checkKeys(map, allowed: ["id", "title", "summary", "entry", "tokens", "analytics", "screens", "service_url", "steps", "secrets"], in: "the flow")
         let id = requiredString(map, "id", in: "the flow") ?? ""
         let title = requiredString(map, "title", in: "the flow") ?? ""
         let summary = string(map, "summary") ?? ""
@@ -66,6 +66,7 @@ struct FlowReader {
         var flow = Flow(id: id, title: title, summary: summary, entry: entry, tokens: tokens, analytics: analytics, screens: screens)
         flow.serviceURLKey = string(map, "service_url")
         flow.stepCount = int(map, "steps")
+        flow.secrets = strings(map, "secrets")
         if let count = flow.stepCount {
             for screen in screens {
                 if let step = screen.step, !(1...max(1, count)).contains(step) {

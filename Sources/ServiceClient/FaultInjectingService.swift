@@ -46,13 +46,15 @@ public final class FaultInjectingService: AuthServiceDecorator {
         return try await call()
     }
 
-    /// `forged-id-token`: the provider's token with its signature's last character
-    /// changed, so the service's own check refuses it.
+    /// `forged-id-token`: the provider's token with the first character of its signature
+    /// changed (the last may only carry padding bits), so the service's own check
+    /// refuses it.
     public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
         let token = try await around("mock_identity_token") {
             try await base.mockIdentityToken(provider: provider, account: account, audience: audience, nonce: nonce)
         }
-        guard faults.contains(.forgedIDToken), let last = token.last else { return token }
-        return String(token.dropLast()) + (last == "A" ? "B" : "A")
+        guard faults.contains(.forgedIDToken), let dot = token.lastIndex(of: "."), token.index(after: dot) < token.endIndex else { return token }
+        let first = token.index(after: dot)
+        return String(token[..<first]) + (token[first] == "A" ? "B" : "A") + String(token[token.index(after: first)...])
     }
 }

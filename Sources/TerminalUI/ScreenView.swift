@@ -69,7 +69,10 @@ public struct ScreenView: Equatable, Sendable {
     /// The view of the engine's current screen. Before any screen (a silent renewal on
     /// launch) it is an empty page with a quiet spinner.
     /// `now` (ms) counts down cooling buttons; nil shows them as just shown.
-    public static func make(engine: FlowEngine, state: FlowState, now: Int64? = nil) -> ScreenView {
+    /// `masking` (a recording): passwords stay dots even when revealed, and codes and the
+    /// flow's `secrets` show as dots.
+    public static func make(engine: FlowEngine, state: FlowState, now: Int64? = nil, masking: Bool = false) -> ScreenView {
+        let state = masking ? masked(state, engine.flow) : state
         var view = ScreenView()
         view.warnings = state.warnings
         guard let screen = engine.currentScreen(state), state.phase == .showing || state.phase == .finished else {
@@ -119,6 +122,18 @@ public struct ScreenView: Equatable, Sendable {
             view.busyLabel = "Please wait..."
         }
         return view
+    }
+
+    private static func masked(_ state: FlowState, _ flow: Flow) -> FlowState {
+        var state = state
+        state.revealed = []
+        let codes = flow.screens.flatMap(\.fields).filter { $0.kind == .code || $0.kind == .password }.map(\.id)
+        for key in codes + flow.secrets {
+            if case .text(let text)? = state.context[key], !text.isEmpty {
+                state.context[key] = .text(String(repeating: "•", count: min(text.count, 12)))
+            }
+        }
+        return state
     }
 
     private static func fieldView(_ field: Field, focused: Bool, engine: FlowEngine, state: FlowState, now: Int64) -> FieldView {

@@ -25,9 +25,12 @@ struct Pick: ParsableCommand {
         let launcher = Launcher(options: options)
         defer { launcher.close() }
         let (ending, state) = try launcher.runPicker(picker)
+        try launcher.finishHeadless()
         try Launcher.exit(for: ending)
         guard let chosen = state.context["flow"]?.text, let index = labels.firstIndex(of: chosen) else { return }
-        try Launcher.exit(for: launcher.run(flows[index]))
+        let flowEnding = try launcher.run(flows[index])
+        try launcher.finishHeadless()
+        try Launcher.exit(for: flowEnding)
     }
 }
 
@@ -46,7 +49,9 @@ struct Run: ParsableCommand {
         let flow = try loadFlow(id: self.flow, file: flowFile)
         let launcher = Launcher(options: options)
         defer { launcher.close() }
-        try Launcher.exit(for: launcher.run(flow))
+        let ending = try launcher.run(flow)
+        try launcher.finishHeadless()
+        try Launcher.exit(for: ending)
     }
 }
 

@@ -13,6 +13,9 @@ final class Launcher {
     let options: RunOptions
     let environment = ProcessInfo.processInfo.environment
     private var terminal: CursesTerminal?
+    /// `--headless`: one for the whole command, so a script spans the picker and a flow.
+    private(set) var headless: HeadlessTerminal?
+    private var recorder: CastRecorder?
     private let mailbox = Mailbox()
     private var warnings: [String] = []
     let glyphs: Glyphs
@@ -25,17 +28,88 @@ final class Launcher {
         glyphs = TextMetrics.prepareLocale() == .utf8 ? .unicode : .plain
     }
 
-    /// Opens the terminal, or exits 2 with a plain reason.
-    func openTerminal() throws -> CursesTerminal {
-        let theme: Theme
+    /// The theme asked for, or the default with a warning on screen.
+    func loadTheme() throws -> Theme {
         do {
-            theme = try Themes.load(options.theme, environment: environment)
+            return try Themes.load(options.theme, environment: environment)
         } catch {
             // Said on the screen too: stderr is hidden behind the onboarding screens.
             printError("onboard: theme: \(error); using the default theme")
             warnings.append("The theme could not be used (\(error)), so the default theme is shown.")
-            theme = try Themes.load(nil, environment: environment)
+            return try Themes.load(nil, environment: environment)
         }
+    }
+
+    /// The device to draw on: the headless one, or the terminal.
+    func device() throws -> TerminalDevice {
+        if options.headless { return try headless ?? openHeadless() }
+        return try terminal ?? openTerminal()
+    }
+
+    /// `--headless`: frames printed (or written to `--frames`), keys from the script.
+    func openHeadless() throws -> HeadlessTerminal {
+        let path = options.keys ?? "-"
+        let text: String
+        if path == "-" {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                printError("onboard: cannot read the key script \(path)")
+                throw ExitCode(2)
+            }
+            text = String(decoding: data, as: UTF8.self)
+        }
+        let script: KeyScript
+        do {
+            script = try KeyScript.parse(text)
+        } catch {
+            printError("onboard: \(path): \(error)")
+            throw ExitCode(2)
+        }
+        let size = try options.headlessSize()
+        let folder = options.frames
+        if let folder { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        var count = 0
+        let device = HeadlessTerminal(
+            width: size.width, height: size.height, script: script,
+            waitTimeout: .seconds(DurationText.seconds(options.waitTimeout) ?? 10)
+        ) { frame in
+            count += 1
+            let text = HeadlessTerminal.plainText(frame)
+            if let folder {
+                let name = String(format: "frame-%04d.txt", count)
+                FileManager.default.createFile(atPath: folder + "/" + name, contents: Data((text + "\n").utf8))
+            } else {
+                print("── frame \(count) ──\n" + text)
+            }
+        }
+        if options.serviceName == "mock" {
+            let mock = options.mockDatabase ?? options.stateFolder(environment: environment) + "/mock.sqlite"
+            device.smsCode = {
+                let entries = (try? ServiceDatabase.open(path: mock).read(OnboardService.outbox(in:))) ?? []
+                return entries.last { $0.kind == "sms" }?.code
+            }
+        }
+        headless = device
+        return device
+    }
+
+    /// `--cast`: one recording for the whole command.
+    func castRecorder(size: (width: Int, height: Int)) throws -> CastRecorder? {
+        guard let path = options.cast else { return nil }
+        if let recorder { return recorder }
+        do {
+            recorder = try CastRecorder(path: path, width: size.width, height: size.height, theme: try loadTheme(), title: "Onboard")
+        } catch {
+            printError("onboard: cannot write the recording \(path): \(error)")
+            throw ExitCode(2)
+        }
+        return recorder
+    }
+
+    /// Opens the terminal, or exits 2 with a plain reason.
+    func openTerminal() throws -> CursesTerminal {
+        let theme = try loadTheme()
         guard isatty(0) == 1, isatty(1) == 1 else {
             printError("onboard: standard input and output must be a terminal to draw onboarding screens")
             throw ExitCode(2)
@@ -55,6 +129,17 @@ final class Launcher {
     func close() {
         terminal?.close()
         terminal = nil
+        recorder?.close()
+        recorder = nil
+    }
+
+    /// After a headless run: a script that stopped early prints why and the last frame,
+    /// and the command exits 3.
+    func finishHeadless() throws {
+        guard let headless, let failure = headless.failure else { return }
+        printError("onboard: \(failure)")
+        if let frame = headless.lastFrame { print("── last frame ──\n" + HeadlessTerminal.plainText(frame)) }
+        throw ExitCode(3)
     }
 
     /// Runs one flow to its end on the open terminal.
@@ -68,7 +153,7 @@ final class Launcher {
     }
 
     private func runWithState(_ flow: Flow) throws -> (ending: FlowRunner.Ending, state: FlowState) {
-        let terminal = try terminal ?? openTerminal()
+        let terminal = try device()
         let stateFolder = options.stateFolder(environment: environment)
         let offset = try options.clockOffsetSeconds()
         let services = try makeServices(for: flow, stateFolder: stateFolder, offset: offset)
@@ -91,8 +176,10 @@ final class Launcher {
             terminal: terminal,
             mailbox: mailbox,
             extraWarnings: warnings,
-            defaults: defaults)
+            defaults: defaults,
+            recorder: try castRecorder(size: terminal.size))
         warnings = []
+        headless?.holdWhile = { [unowned runner] in runner.currentState.isBusy }
         let ending = runner.run()
         return (ending, runner.currentState)
     }

@@ -12,7 +12,7 @@ struct Onboard: ParsableCommand {
             Enter activates, Esc goes back where the flow allows, Ctrl-Z suspends,
             Ctrl-C quits.
             """,
-        version: OnboardVersion.current,
+        version: OnboardVersion.full,
         subcommands: [Pick.self, Run.self, Flows.self, ThemesCommand.self, Lint.self, Reset.self, OutboxCommand.self],
         defaultSubcommand: Pick.self
     )

@@ -56,6 +56,33 @@ struct RunOptions: ParsableArguments {
         })
     var simulations: [(String, String)] = []
 
+    @Flag(help: "Run without a terminal: keys from --keys, each new screen printed as text (or written to --frames).")
+    var headless = false
+
+    @Option(help: "The screen size for --headless, WIDTHxHEIGHT.")
+    var size = "80x24"
+
+    @Option(help: "A key script for --headless: text, <Enter>, <Tab>, <C-c>…, wait:TEXT, <sms-code>; '-' reads standard input.")
+    var keys: String?
+
+    @Option(help: "With --headless, write each frame to this folder (frame-0001.txt …) instead of printing it.")
+    var frames: String?
+
+    @Option(name: .customLong("wait-timeout"), help: "How long a wait: in a key script may wait, e.g. 10s.")
+    var waitTimeout = "10s"
+
+    @Option(help: "Record the run as an asciicast v2 file (passwords and codes masked).")
+    var cast: String?
+
+    /// `--size` as numbers.
+    func headlessSize() throws -> (width: Int, height: Int) {
+        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (1...1000).contains(parts[0]), (1...1000).contains(parts[1]) else {
+            throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 80x24")
+        }
+        return (parts[0], parts[1])
+    }
+
     var simulation: [String: String] {
         Dictionary(simulations, uniquingKeysWith: { _, last in last })
     }
@@ -82,6 +109,11 @@ struct RunOptions: ParsableArguments {
 
     func validate() throws {
         _ = try clockOffsetSeconds()
+        if headless {
+            _ = try headlessSize()
+            guard keys != nil else { throw ValidationError("--headless needs --keys FILE (or - for standard input)") }
+            guard DurationText.seconds(waitTimeout) != nil else { throw ValidationError("--wait-timeout '\(waitTimeout)' is not a duration like 10s") }
+        }
         if serviceName != "mock" {
             do {
                 _ = try HTTPTransport(base: serviceName, insecure: insecure, trustRoots: caCertificate.map { [$0] } ?? [])

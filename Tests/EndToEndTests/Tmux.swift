@@ -1,4 +1,6 @@
 import Foundation
+import OnboardRuntime
+import TerminalUI
 import Testing
 
 /// Runs the real `onboard` binary in a private tmux server and reads the screen the
@@ -107,6 +109,45 @@ final class Tmux {
 
     func userID(of flow: String) -> String? {
         session(of: flow)?["userID"] as? String
+    }
+
+    /// Plays a QA key script as a person would type it; returns the screen at the end.
+    @discardableResult
+    func play(_ script: KeyScript, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        var last = screen
+        for step in script.steps {
+            switch step {
+            case .wait(let text):
+                last = waitFor(text, sourceLocation: sourceLocation)
+            case .keys(let keys):
+                for key in keys { press(key) }
+            case .smsCode:
+                Issue.record("play: <sms-code> needs the outbox", sourceLocation: sourceLocation)
+            }
+        }
+        return last
+    }
+
+    private func press(_ key: Key) {
+        switch key {
+        case .character(let character): type(String(character))
+        case .enter: send("Enter")
+        case .tab: send("Tab")
+        case .backTab: send("BTab")
+        case .up: send("Up")
+        case .down: send("Down")
+        case .left: send("Left")
+        case .right: send("Right")
+        case .backspace: send("BSpace")
+        case .delete: send("DC")
+        case .escape: send("Escape")
+        case .home: send("Home")
+        case .end: send("End")
+        case .pageUp: send("PPage")
+        case .pageDown: send("NPage")
+        case .control(let letter): send("C-\(letter)")
+        case .function(let number): send("F\(number)")
+        }
     }
 
     @discardableResult
