@@ -90,6 +90,8 @@ public enum FlowEvent: Equatable, Sendable {
     case resumed
     /// Time passed; lets the engine retry a renewal that is due.
     case tick
+    /// QA: show this screen now, whatever was under way.
+    case jump(String)
 }
 
 /// A service call for the runtime to make.

@@ -37,6 +37,12 @@ public struct FlowEngine: Sendable {
                 pending.id = issue(pending.call.operation, &state, effects: &effects)
                 state.pending = pending
             }
+        case .jump(let id):
+            guard flow.screen(id) != nil else { break }
+            state.pending = nil
+            state.taskCall = nil
+            state.phase = .showing
+            go(to: id, &state, now: now, effects: &effects)
         case .tick:
             guard state.renewalCallID == nil, state.phase == .showing, let session = state.session else { break }
             if let due = state.renewalDueAt {

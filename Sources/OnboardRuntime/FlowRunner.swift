@@ -1,5 +1,6 @@
 import FlowEngine
 import Foundation
+import ServiceClient
 import TerminalUI
 
 /// A screen Onboard can draw on and read keys from. The ncurses terminal is one; a
@@ -44,13 +45,17 @@ public final class FlowRunner {
     private var spinnerShown = false
     private let defaults: [String: Value]
     private let recorder: CastRecorder?
+    private let qa: QAControls
+    /// The QA console, while it is open over the flow.
+    private var console: QAConsole?
 
     public init(
         engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock,
         renderer: Renderer, terminal: TerminalDevice, mailbox: Mailbox, extraWarnings: [String] = [],
-        defaults: [String: Value] = [:], recorder: CastRecorder? = nil
+        defaults: [String: Value] = [:], recorder: CastRecorder? = nil, qa: QAControls = QAControls()
     ) {
         self.recorder = recorder
+        self.qa = qa
         storageWarnings = extraWarnings
         self.defaults = defaults
         self.engine = engine
@@ -117,6 +122,11 @@ public final class FlowRunner {
                 continue
             }
             flushTyped()
+            // Ctrl-C quits even from the console.
+            if (console != nil && key != .control("c")) || QAConsole.opens(key) {
+                handleConsole(key)
+                continue
+            }
             if key == .control("z") {
                 terminal.suspend()
                 continue
@@ -163,6 +173,12 @@ public final class FlowRunner {
     }
 
     private func draw() {
+        if let console {
+            let size = terminal.size
+            terminal.draw(renderer.render(console.view(qaInfo()), width: size.width, height: size.height))
+            recorder?.record(renderer.render(console.view(qaInfo(masking: true)), width: size.width, height: size.height))
+            return
+        }
         var view = ScreenView.make(engine: engine, state: state, now: clock.nowMilliseconds())
         view.warnings += storageWarnings
         spinnerShown = view.busy
@@ -175,5 +191,96 @@ public final class FlowRunner {
             masked.warnings += storageWarnings
             recorder.record(renderer.render(masked, width: size.width, height: size.height, tick: tick))
         }
+    }
+
+    // MARK: The QA console
+
+    private func handleConsole(_ key: Key) {
+        guard var open = console else {
+            console = QAConsole()
+            return
+        }
+        let command = open.handle(key, info: qaInfo())
+        console = open
+        switch command {
+        case .close?:
+            console = nil
+        case .toggleFault(let fault)?:
+            qa.faults.toggle(fault)
+        case .shiftClock(let seconds)?:
+            clock.offsetSeconds += seconds
+            dispatch(.tick) // a token the shift expired is renewed (or found rejected) now
+        case .resetClock?:
+            clock.offsetSeconds = 0
+        case .jump(let screen)?:
+            console = nil
+            dispatch(.jump(screen))
+        case .resetFlow?:
+            console = nil
+            resetFlow()
+        case nil:
+            break
+        }
+        terminal.invalidate()
+    }
+
+    /// Forgets the flow's files and launches it afresh, as a first launch would.
+    private func resetFlow() {
+        do {
+            try store.reset()
+        } catch {
+            storageWarnings.append("The flow's state could not be removed (\(error)).")
+        }
+        state = FlowState()
+        dispatch(.launched(Launch(
+            session: nil, progress: nil, placeholderUserID: "local-" + UUID().uuidString.lowercased(),
+            defaults: defaults, utcOffset: Int64(TimeZone.current.secondsFromGMT()))))
+    }
+
+    /// What the console shows; `masking` (a recording) hides codes and secrets.
+    private func qaInfo(masking: Bool = false) -> QAInfo {
+        let flow = engine.flow
+        let secret = Set(flow.screens.flatMap(\.fields).filter { $0.kind == .password || $0.kind == .code }.map(\.id) + flow.secrets)
+        let context = state.context.keys.sorted().map { key -> String in
+            let value: String = switch state.context[key]! {
+            case .text(let text): text
+            case .list(let items): items.joined(separator: ", ")
+            }
+            let shown = secret.contains(key) && !value.isEmpty ? "••••••" : value
+            return "\(key) = " + (shown.count > 60 ? shown.prefix(59) + "…" : shown)
+        }
+        let now = clock.nowMilliseconds() / 1000
+        var session = ["session: none"]
+        if let current = state.session {
+            let access = current.accessExpiresAt - now
+            let refresh = current.refreshExpiresAt.map { $0 > now ? "expires in " + QAConsole.describe($0 - now, signed: false) : "expired" } ?? "never expires"
+            session = [
+                "user \(current.userID)\(current.isAnonymous ? " (anonymous)" : "")",
+                "access token …\(current.accessToken.suffix(4)): " + (access > 0 ? "expires in " + QAConsole.describe(access, signed: false) : "expired"),
+                "refresh token …\(current.refreshToken.suffix(4)): \(refresh)",
+            ]
+        }
+        let outbox = qa.outbox().suffix(8).map { entry in
+            "\(entry.kind) \(entry.destination)  " + (masking ? "••••••" : entry.code)
+        }
+        let analytics = store.analytics.events().suffix(8).map { event in
+            "\(event["timestamp"] as? String ?? "") \(event["event"] as? String ?? "?")"
+        }
+        return QAInfo(
+            flow: flow.id, screen: state.screenID ?? "-", screens: flow.screens.filter { $0.kind != .route }.map(\.id),
+            context: context, session: session, faultsOn: qa.faults.faults, clockOffsetSeconds: clock.offsetSeconds,
+            outbox: Array(outbox), analytics: Array(analytics))
+    }
+}
+
+/// What the QA console acts on besides the flow: the run's faults and the outbox of the
+/// service in use.
+public struct QAControls: Sendable {
+    public var faults: FaultSwitchboard
+    public var outbox: @Sendable () -> [OutboxEntry]
+
+    public init(faults: FaultSwitchboard = FaultSwitchboard(), outbox: @escaping @Sendable () -> [OutboxEntry] = { [] }) {
+        self.faults = faults
+        self.outbox = outbox
     }
 }

@@ -18,6 +18,7 @@ public final class HeadlessTerminal: TerminalDevice {
     private var steps: [KeyScript.Step]
     private let waitTimeout: Duration
     private var waitingSince: ContinuousClock.Instant?
+    private var heldSince: ContinuousClock.Instant?
     private let onFrame: (Frame) -> Void
     private var quitSent = false
 
@@ -49,9 +50,17 @@ public final class HeadlessTerminal: TerminalDevice {
             return [.key(.control("c"))]
         }
         if holdWhile() {
+            // A call that never ends fails the script too, rather than hanging it.
+            let started = heldSince ?? ContinuousClock.now
+            heldSince = started
+            if ContinuousClock.now - started > waitTimeout {
+                stop("a call was still under way after \(waitTimeout)")
+                return [.key(.control("c"))]
+            }
             usleep(5000)
             return []
         }
+        heldSince = nil
         switch step {
         case .keys(let keys):
             steps.removeFirst()

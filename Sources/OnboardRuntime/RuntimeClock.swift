@@ -1,12 +1,20 @@
 import Foundation
+import ServiceClient
+import Synchronization
 
-/// The client's clock, shifted by `--clock-offset` (the embedded mock gets the same
-/// offset, so "25h later" expires tokens on both sides).
-public struct RuntimeClock: Sendable {
-    public var offsetSeconds: Int64
+/// The client's clock, shifted by `--clock-offset` or the QA console. One instance is
+/// shared by the runner, the calls and the embedded mock (it is the mock's clock too),
+/// so "25h later" expires tokens on both sides at once.
+public final class RuntimeClock: ServiceClock {
+    private let offset: Mutex<Int64>
 
     public init(offsetSeconds: Int64 = 0) {
-        self.offsetSeconds = offsetSeconds
+        offset = Mutex(offsetSeconds)
+    }
+
+    public var offsetSeconds: Int64 {
+        get { offset.withLock { $0 } }
+        set { offset.withLock { $0 = newValue } }
     }
 
     /// Milliseconds since 1970, shifted.
@@ -14,5 +22,10 @@ public struct RuntimeClock: Sendable {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000 + offsetSeconds * 1000
+    }
+
+    /// Seconds since 1970, shifted: the embedded mock's time.
+    public func now() -> Int64 {
+        nowMilliseconds() / 1000
     }
 }

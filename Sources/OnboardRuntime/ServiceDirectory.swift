@@ -9,14 +9,14 @@ public final class ServiceDirectory: Sendable {
 
     private let defaultService: any AuthService
     private let makeMock: @Sendable () throws -> any AuthService
-    private let faults: [Fault]
+    private let faults: FaultSwitchboard?
     private let insecure: Bool
     private let trustRoots: [String]
     private let cache = Mutex<[String: any AuthService]>([:])
 
     public init(
         default defaultService: any AuthService, mock makeMock: @escaping @Sendable () throws -> any AuthService,
-        faults: [Fault] = [], insecure: Bool = false, trustRoots: [String] = []
+        faults: FaultSwitchboard? = nil, insecure: Bool = false, trustRoots: [String] = []
     ) {
         self.defaultService = defaultService
         self.makeMock = makeMock
@@ -43,7 +43,7 @@ public final class ServiceDirectory: Sendable {
                 throw ServiceError(.invalidInput, "\(error)")
             }
         }
-        let service: any AuthService = faults.isEmpty ? base : FaultInjectingService(wrapping: base, faults: faults)
+        let service: any AuthService = faults.map { FaultInjectingService(wrapping: base, switchboard: $0) } ?? base
         cache.withLock { $0[address] = service }
         return service
     }

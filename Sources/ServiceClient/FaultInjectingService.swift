@@ -4,13 +4,19 @@ import Synchronization
 /// in the specs can be reached on purpose, whichever service is in use.
 public final class FaultInjectingService: AuthServiceDecorator {
     public let base: any AuthService
-    private let faults: [Fault]
+    private let switchboard: FaultSwitchboard
     private let failuresLeft: Mutex<Int>
+    private var faults: [Fault] { switchboard.faults }
 
-    public init(wrapping base: any AuthService, faults: [Fault]) {
+    public convenience init(wrapping base: any AuthService, faults: [Fault]) {
+        self.init(wrapping: base, switchboard: FaultSwitchboard(faults))
+    }
+
+    /// Faults read from `switchboard` on every call, so QA can switch them while running.
+    public init(wrapping base: any AuthService, switchboard: FaultSwitchboard) {
         self.base = base
-        self.faults = faults
-        let count = faults.reduce(0) { total, fault in
+        self.switchboard = switchboard
+        let count = switchboard.faults.reduce(0) { total, fault in
             if case .failFirst(let count) = fault { return total + count }
             return total
         }
@@ -56,5 +62,30 @@ public final class FaultInjectingService: AuthServiceDecorator {
         guard faults.contains(.forgedIDToken), let dot = token.lastIndex(of: "."), token.index(after: dot) < token.endIndex else { return token }
         let first = token.index(after: dot)
         return String(token[..<first]) + (token[first] == "A" ? "B" : "A") + String(token[token.index(after: first)...])
+    }
+}
+
+/// The faults in force, shared by every faulty transport of a run; the QA console
+/// switches them on and off.
+public final class FaultSwitchboard: Sendable {
+    private let current: Mutex<[Fault]>
+
+    public init(_ faults: [Fault] = []) {
+        current = Mutex(faults)
+    }
+
+    public var faults: [Fault] { current.withLock { $0 } }
+
+    /// Adds the fault, or removes it if it is on; returns whether it is on now.
+    @discardableResult
+    public func toggle(_ fault: Fault) -> Bool {
+        current.withLock { faults in
+            if let index = faults.firstIndex(of: fault) {
+                faults.remove(at: index)
+                return false
+            }
+            faults.append(fault)
+            return true
+        }
     }
 }

@@ -34,6 +34,12 @@ public struct ScreenView: Equatable, Sendable {
         public var focused: Bool
         /// A button cooling down (Resend in 42 s): drawn dim, pressing says when.
         public var waiting = false
+
+        public init(label: String, focused: Bool, waiting: Bool = false) {
+            self.label = label
+            self.focused = focused
+            self.waiting = waiting
+        }
     }
 
     public var kind: Screen.Kind?

@@ -22,7 +22,7 @@ struct Pick: ParsableCommand {
                 id: "pick", kind: .choice, title: "Onboard",
                 body: "Choose an onboarding flow to walk through.",
                 choice: Choice(options: .fixed(labels), store: "flow", then: .quit), resumable: false)])
-        let launcher = Launcher(options: options)
+        let launcher = try Launcher(options: options)
         defer { launcher.close() }
         let (ending, state) = try launcher.runPicker(picker)
         try launcher.finishHeadless()
@@ -47,7 +47,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let flow = try loadFlow(id: self.flow, file: flowFile)
-        let launcher = Launcher(options: options)
+        let launcher = try Launcher(options: options)
         defer { launcher.close() }
         let ending = try launcher.run(flow)
         try launcher.finishHeadless()

@@ -5,6 +5,7 @@ import Foundation
 import OnboardRuntime
 import ScreenTable
 import ServiceClient
+import Synchronization
 import TerminalUI
 
 /// Builds what a run needs — terminal, theme, service, state — runs flows on it, and
@@ -17,11 +18,17 @@ final class Launcher {
     private(set) var headless: HeadlessTerminal?
     private var recorder: CastRecorder?
     private let mailbox = Mailbox()
+    /// The faults in force: `--fault`, then whatever the QA console switches.
+    let faults: FaultSwitchboard
+    /// The run's one clock (`--clock-offset`, the console's shifts), the mock's too.
+    let clock: RuntimeClock
     private var warnings: [String] = []
     let glyphs: Glyphs
 
-    init(options: RunOptions) {
+    init(options: RunOptions) throws {
         self.options = options
+        faults = FaultSwitchboard(options.faults)
+        clock = RuntimeClock(offsetSeconds: try options.clockOffsetSeconds())
         // Sessions, progress, analytics and the mock database are private to the user.
         umask(0o077)
         // Wide characters need a UTF-8 locale; without the user's own, draw ASCII.
@@ -80,7 +87,8 @@ final class Launcher {
                 let name = String(format: "frame-%04d.txt", count)
                 FileManager.default.createFile(atPath: folder + "/" + name, contents: Data((text + "\n").utf8))
             } else {
-                print("── frame \(count) ──\n" + text)
+                // Written at once (not print's buffer), so frames stream into a pipe or file.
+                FileHandle.standardOutput.write(Data("── frame \(count) ──\n\(text)\n".utf8))
             }
         }
         if options.serviceName == "mock" {
@@ -92,6 +100,19 @@ final class Launcher {
         }
         headless = device
         return device
+    }
+
+    /// The outbox the QA console shows: the mock's database read directly; a server's
+    /// `/dev/outbox` fetched in the background (the console never waits for it).
+    func outboxReader(stateFolder: String) -> @Sendable () -> [OutboxEntry] {
+        if options.serviceName == "mock" {
+            let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
+            return { (try? ServiceDatabase.open(path: path).read(OnboardService.outbox(in:))) ?? [] }
+        }
+        guard let server = try? HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: options.caCertificate.map { [$0] } ?? [])
+        else { return { [] } }
+        let remote = RemoteOutbox(server: server)
+        return { remote.latest() }
     }
 
     /// `--cast`: one recording for the whole command.
@@ -138,7 +159,9 @@ final class Launcher {
     func finishHeadless() throws {
         guard let headless, let failure = headless.failure else { return }
         printError("onboard: \(failure)")
-        if let frame = headless.lastFrame { print("── last frame ──\n" + HeadlessTerminal.plainText(frame)) }
+        if let frame = headless.lastFrame {
+            FileHandle.standardOutput.write(Data("── last frame ──\n\(HeadlessTerminal.plainText(frame))\n".utf8))
+        }
         throw ExitCode(3)
     }
 
@@ -155,8 +178,7 @@ final class Launcher {
     private func runWithState(_ flow: Flow) throws -> (ending: FlowRunner.Ending, state: FlowState) {
         let terminal = try device()
         let stateFolder = options.stateFolder(environment: environment)
-        let offset = try options.clockOffsetSeconds()
-        let services = try makeServices(for: flow, stateFolder: stateFolder, offset: offset)
+        let services = try makeServices(for: flow, stateFolder: stateFolder)
         var defaults: [String: Value] = [:]
         if let key = flow.serviceURLKey {
             defaults[key] = .text(options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName)
@@ -167,17 +189,18 @@ final class Launcher {
             store: store,
             operations: OperationRunner(
                 services: services, flowID: flow.id, sessionFile: store.sessionFile,
-                clock: RuntimeClock(offsetSeconds: offset), renewalMargin: flow.tokens.renewBefore,
+                clock: clock, renewalMargin: flow.tokens.renewBefore,
                 device: DeviceSetup(
-                    folder: store.folder, simulation: options.simulation, clock: RuntimeClock(offsetSeconds: offset),
+                    folder: store.folder, simulation: options.simulation, clock: clock,
                     utcOffset: Int64(TimeZone.current.secondsFromGMT()))),
-            clock: RuntimeClock(offsetSeconds: offset),
+            clock: clock,
             renderer: Renderer(glyphs: glyphs),
             terminal: terminal,
             mailbox: mailbox,
             extraWarnings: warnings,
             defaults: defaults,
-            recorder: try castRecorder(size: terminal.size))
+            recorder: try castRecorder(size: terminal.size),
+            qa: QAControls(faults: faults, outbox: outboxReader(stateFolder: stateFolder)))
         warnings = []
         headless?.holdWhile = { [unowned runner] in runner.currentState.isBusy }
         let ending = runner.run()
@@ -187,17 +210,17 @@ final class Launcher {
     /// Where calls go: the service Onboard was started with (the embedded mock over its
     /// SQLite file, or an onboard-server), and whatever address a flow names; the QA
     /// faults wrap each.
-    func makeServices(for flow: Flow, stateFolder: String, offset: Int64) throws -> ServiceDirectory {
-        let mock = try makeMock(for: flow, stateFolder: stateFolder, offset: offset)
+    func makeServices(for flow: Flow, stateFolder: String) throws -> ServiceDirectory {
+        let mock = try makeMock(for: flow, stateFolder: stateFolder)
         let trust = options.caCertificate.map { [$0] } ?? []
         let base: any AuthService = options.serviceName == "mock"
             ? mock
             : try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: trust)
-        let service = options.faults.isEmpty ? base : FaultInjectingService(wrapping: base, faults: options.faults)
-        return ServiceDirectory(default: service, mock: { mock }, faults: options.faults, insecure: options.insecure, trustRoots: trust)
+        let service = FaultInjectingService(wrapping: base, switchboard: faults)
+        return ServiceDirectory(default: service, mock: { mock }, faults: faults, insecure: options.insecure, trustRoots: trust)
     }
 
-    private func makeMock(for flow: Flow, stateFolder: String, offset: Int64) throws -> InProcessTransport {
+    private func makeMock(for flow: Flow, stateFolder: String) throws -> InProcessTransport {
         let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
         try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
         let database: ServiceDatabase.Queue
@@ -211,7 +234,7 @@ final class Launcher {
         }
         let policy = TokenPolicy(accessLifetime: flow.tokens.accessLifetime, refreshLifetime: flow.tokens.refreshLifetime)
         return InProcessTransport(
-            service: try OnboardService(database: database, clock: SystemClock(offset: offset)),
+            service: try OnboardService(database: database, clock: clock),
             policies: [flow.id: policy])
     }
 
@@ -233,5 +256,23 @@ func loadFlow(id: String?, file: String?) throws -> Flow {
     } catch let error as FlowFileError {
         printError(error.description)
         throw ExitCode(1)
+    }
+}
+
+/// A server's outbox for the QA console: the last list fetched, and a fetch in the
+/// background for the next look.
+final class RemoteOutbox: Sendable {
+    private let server: HTTPTransport
+    private let entries = Mutex<[OutboxEntry]>([])
+
+    init(server: HTTPTransport) {
+        self.server = server
+    }
+
+    func latest() -> [OutboxEntry] {
+        Task.detached { [self] in
+            if let fetched = try? await server.outbox() { entries.withLock { $0 = fetched } }
+        }
+        return entries.withLock { $0 }
     }
 }

@@ -236,3 +236,24 @@ import Testing
         }
     }
 }
+
+/// QA's jump: any screen at once, with the steps behind it kept for Esc.
+@Suite struct JumpReducerTests {
+    @Test func aJumpShowsTheScreenDropsTheWaitAndKeepsBack() {
+        var flow = FlowDriver("abby")
+        flow.launch()
+        flow.press("Agree and Continue")
+        flow.press("Use Phone Number")
+        flow.type("5550109999", into: "phone")
+        flow.press("Send Code")
+        #expect(flow.state.pending != nil)
+        flow.send(.jump("age"))
+        #expect(flow.screen == "age")
+        #expect(flow.state.pending == nil, "the call under way no longer holds the screen")
+        #expect(flow.text("birth_date") != nil, "arrival fills the date as usual")
+        flow.send(.jump("no-such-screen"))
+        #expect(flow.screen == "age")
+        flow.key(.back)
+        #expect(flow.screen == "phone")
+    }
+}
