@@ -51,14 +51,7 @@ public final class HeadlessTerminal: TerminalDevice {
         }
         if holdWhile() {
             // A call that never ends fails the script too, rather than hanging it.
-            let started = heldSince ?? ContinuousClock.now
-            heldSince = started
-            if ContinuousClock.now - started > waitTimeout {
-                stop("a call was still under way after \(waitTimeout)")
-                return [.key(.control("c"))]
-            }
-            usleep(5000)
-            return []
+            return keepWaiting(since: &heldSince, else: "a call was still under way after \(waitTimeout)")
         }
         heldSince = nil
         switch step {
@@ -78,15 +71,20 @@ public final class HeadlessTerminal: TerminalDevice {
                 waitingSince = nil
                 return []
             }
-            let started = waitingSince ?? ContinuousClock.now
-            waitingSince = started
-            if ContinuousClock.now - started > waitTimeout {
-                stop("wait: '\(text)' never appeared within \(waitTimeout)")
-                return [.key(.control("c"))]
-            }
-            usleep(5000)
-            return []
+            return keepWaiting(since: &waitingSince, else: "wait: '\(text)' never appeared within \(waitTimeout)")
         }
+    }
+
+    /// A short nap while waiting; past the timeout, the script stops with `reason`.
+    private func keepWaiting(since start: inout ContinuousClock.Instant?, else reason: String) -> [TerminalInput] {
+        let started = start ?? ContinuousClock.now
+        start = started
+        if ContinuousClock.now - started > waitTimeout {
+            stop(reason)
+            return [.key(.control("c"))]
+        }
+        usleep(5000)
+        return []
     }
 
     private func stop(_ reason: String) {

@@ -85,7 +85,9 @@ final class Launcher {
             let text = HeadlessTerminal.plainText(frame)
             if let folder {
                 let name = String(format: "frame-%04d.txt", count)
-                FileManager.default.createFile(atPath: folder + "/" + name, contents: Data((text + "\n").utf8))
+                if !FileManager.default.createFile(atPath: folder + "/" + name, contents: Data((text + "\n").utf8)) {
+                    printError("onboard: cannot write \(folder)/\(name)")
+                }
             } else {
                 // Written at once (not print's buffer), so frames stream into a pipe or file.
                 FileHandle.standardOutput.write(Data("── frame \(count) ──\n\(text)\n".utf8))

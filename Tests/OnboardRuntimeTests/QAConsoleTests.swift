@@ -115,7 +115,7 @@ import Testing
     @Test func aClockShiftExpiresTheTokenAndItIsRenewed() async throws {
         let run = try Run("oklah")
         try await run.play("wait:Welcome to OKLah\n<Enter>\nwait:Pick your name\n<Enter>\nwait:Check in\n")
-        let before = try #require(try run.store.load().session)
+        let before = try #require(run.store.load().session)
         let result = try await run.play("""
             wait:Check in
             <C-g>
@@ -128,7 +128,7 @@ import Testing
             wait:expires in 23h
             """)
         #expect(result.failure == nil)
-        let after = try #require(try run.store.load().session)
+        let after = try #require(run.store.load().session)
         #expect(after.accessExpiresAt > before.accessExpiresAt + 86_000, "renewed against the shifted clock")
         #expect(after.refreshToken != before.refreshToken)
     }
@@ -172,7 +172,7 @@ import Testing
     @Test func resetForgetsTheFlowsStateAndStartsAgain() async throws {
         let run = try Run("oklah")
         try await run.play("wait:Welcome to OKLah\n<Enter>\nwait:Pick your name\n")
-        #expect(try run.store.load().session != nil)
+        #expect(run.store.load().session != nil)
         let result = try await run.play("""
             wait:Pick your name
             <C-g>
@@ -182,7 +182,7 @@ import Testing
             wait:Welcome to OKLah
             """)
         #expect(result.failure == nil)
-        #expect(try run.store.load().session == nil)
+        #expect(run.store.load().session == nil)
         #expect(!FileManager.default.fileExists(atPath: run.store.analytics.path) || run.store.analytics.events().allSatisfy { $0["event"] as? String != "name_selected" })
     }
 }
