@@ -9,8 +9,8 @@ struct Onboard: ParsableCommand {
         discussion: """
             With no subcommand, shows a picker of the built-in flows.
             Keys: Tab/Shift-Tab or Up/Down move focus, Left/Right move along buttons,
-            Enter activates, Esc goes back where the flow allows, Ctrl-Z suspends,
-            Ctrl-C quits.
+            Enter activates, Esc goes back where the flow allows, Ctrl-G (or F12) opens
+            the QA console, Ctrl-Z suspends, Ctrl-C quits.
             """,
         version: OnboardVersion.full,
         subcommands: [Pick.self, Run.self, Flows.self, ThemesCommand.self, Lint.self, Reset.self, OutboxCommand.self],
