@@ -26,11 +26,7 @@ extension FlowEngine {
             // An operation that found its own way around a failure says so.
             let note = output.values.removeValue(forKey: "note")?.text ?? "done"
             let fellBack = output.values.removeValue(forKey: "fell_back") == .text("true")
-            state.context.merge(output.values) { _, new in new }
-            if let session = output.session, state.session == nil {
-                state.session = session
-                effects.append(.saveSession(session))
-            }
+            apply(output, &state, effects: &effects)
             state.tasks[call.index] = fellBack ? .fellBack(note) : .done(note)
         case .failure(let failure) where failure.isTransient && call.attempt <= task.retries:
             startTask(call.index, of: screen, attempt: call.attempt + 1, &state, effects: &effects)

@@ -13,7 +13,7 @@ public struct FlowEngine: Sendable {
 
     public init(flow: Flow) {
         self.flow = flow
-        secretKeys = Set(flow.screens.flatMap(\.fields).filter { $0.kind == .password || $0.kind == .code }.map(\.id))
+        secretKeys = flow.typedSecretKeys
     }
 
     public func currentScreen(_ state: FlowState) -> Screen? {
@@ -299,7 +299,7 @@ public struct FlowEngine: Sendable {
         return state.progressAfterRenewal
     }
 
-    private func apply(_ output: CallOutput, _ state: inout FlowState, effects: inout [Effect]) {
+    func apply(_ output: CallOutput, _ state: inout FlowState, effects: inout [Effect]) {
         state.context.merge(output.values) { _, new in new }
         guard var session = output.session else { return }
         let firstSession = state.session == nil
@@ -485,12 +485,7 @@ public struct FlowEngine: Sendable {
             return
         }
         for (key, value) in action.sets { state.context[key] = .text(value) }
-        if !action.validates, case .go(let target) = action.step {
-            state.message = nil
-            go(to: target, &state, now: now, effects: &effects)
-            return
-        }
-        run(action.step, on: screen, &state, now: now, effects: &effects)
+        run(action.step, on: screen, validating: action.validates, &state, now: now, effects: &effects)
     }
 
     /// Whole seconds until a cooling button can be pressed; nil when it can.
@@ -535,16 +530,18 @@ public struct FlowEngine: Sendable {
         run(choice.then, on: screen, &state, now: now, effects: &effects)
     }
 
-    private func run(_ step: Step, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+    /// `validating: false` (a button that leads away) skips the form's rules.
+    private func run(_ step: Step, on screen: Screen, validating: Bool = true, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         state.message = nil
+        let valid = { (state: inout FlowState) in !validating || validate(screen, &state, now: now) }
         switch step {
         case .go(let target):
-            guard validate(screen, &state, now: now) else { return }
+            guard valid(&state) else { return }
             go(to: target, &state, now: now, effects: &effects)
         case .back:
             if let previous = state.history.popLast() { arrive(at: previous, &state, now: now, effects: &effects) }
         case .call(let call):
-            guard validate(screen, &state, now: now) else { return }
+            guard valid(&state) else { return }
             start(call, from: .step(screen: screen.id, call: call), &state, effects: &effects)
         case .retry:
             retry(&state, now: now, effects: &effects)
@@ -554,7 +551,7 @@ public struct FlowEngine: Sendable {
             state.phase = .finished
             effects.append(.quit)
         case .branch(let branches):
-            guard validate(screen, &state, now: now), let target = branches.first(where: { holds($0.when, state) })?.go else { return }
+            guard valid(&state), let target = branches.first(where: { holds($0.when, state) })?.go else { return }
             go(to: target, &state, now: now, effects: &effects)
         }
     }

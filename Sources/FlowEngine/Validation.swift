@@ -86,7 +86,8 @@ public enum Validation {
 }
 
 extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+    /// 0-9 only (`isNumber` also takes other scripts' digits and fractions).
+    public var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 extension String {

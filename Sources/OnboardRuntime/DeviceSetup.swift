@@ -138,7 +138,3 @@ public struct DeviceSetup: Sendable {
         ])
     }
 }
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
-}

@@ -240,7 +240,7 @@ public final class FlowRunner {
     /// What the console shows; `masking` (a recording) hides codes and secrets.
     private func qaInfo(masking: Bool = false) -> QAInfo {
         let flow = engine.flow
-        let secret = Set(flow.screens.flatMap(\.fields).filter { $0.kind == .password || $0.kind == .code }.map(\.id) + flow.secrets)
+        let secret = flow.maskedKeys
         let context = state.context.keys.sorted().map { key -> String in
             let value: String = switch state.context[key]! {
             case .text(let text): text
@@ -260,10 +260,12 @@ public final class FlowRunner {
                 "refresh token …\(current.refreshToken.suffix(4)): \(refresh)",
             ]
         }
-        let outbox = qa.outbox().suffix(8).map { entry in
+        // Files and the outbox are read only for the page that shows them, not on every draw.
+        let page = console?.page
+        let outbox = page != .outbox ? [] : qa.outbox().suffix(8).map { entry in
             "\(entry.kind) \(entry.destination)  " + (masking ? "••••••" : entry.code)
         }
-        let analytics = store.analytics.events().suffix(8).map { event in
+        let analytics = page != .analytics ? [] : store.analytics.events().suffix(8).map { event in
             "\(event["timestamp"] as? String ?? "") \(event["event"] as? String ?? "?")"
         }
         return QAInfo(

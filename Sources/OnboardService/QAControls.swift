@@ -19,6 +19,11 @@ extension OnboardService {
         try await read(Self.outbox(in:))
     }
 
+    /// The outbox now, without waiting: the QA console reads it from the UI thread.
+    public func outboxSnapshot() -> [OutboxEntry] {
+        (try? database.read(Self.outbox(in:))) ?? []
+    }
+
     /// The outbox read straight from a service database (`onboard outbox` on the mock).
     public static func outbox(in db: Database) throws -> [OutboxEntry] {
         try Row.fetchAll(db, sql: "SELECT kind, destination, code, created_at FROM outbox ORDER BY id").map { row in

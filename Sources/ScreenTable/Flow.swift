@@ -35,6 +35,16 @@ public struct Flow: Sendable, Equatable {
     public func screen(_ id: String) -> Screen? {
         screens.first { $0.id == id }
     }
+
+    /// Keys of password and code fields: never saved, dropped once used.
+    public var typedSecretKeys: Set<String> {
+        Set(screens.flatMap(\.fields).filter { $0.kind == .password || $0.kind == .code }.map(\.id))
+    }
+
+    /// Everything a recording or the QA console masks: typed secrets and `secrets`.
+    public var maskedKeys: Set<String> {
+        typedSecretKeys.union(secrets)
+    }
 }
 
 /// The entry decision on launch.

@@ -133,8 +133,7 @@ public struct ScreenView: Equatable, Sendable {
     private static func masked(_ state: FlowState, _ flow: Flow) -> FlowState {
         var state = state
         state.revealed = []
-        let codes = flow.screens.flatMap(\.fields).filter { $0.kind == .code || $0.kind == .password }.map(\.id)
-        for key in codes + flow.secrets {
+        for key in flow.maskedKeys {
             if case .text(let text)? = state.context[key], !text.isEmpty {
                 state.context[key] = .text(String(repeating: "•", count: min(text.count, 12)))
             }

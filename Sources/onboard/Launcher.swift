@@ -93,23 +93,16 @@ final class Launcher {
                 FileHandle.standardOutput.write(Data("── frame \(count) ──\n\(text)\n".utf8))
             }
         }
-        if options.serviceName == "mock" {
-            let mock = options.mockDatabase ?? options.stateFolder(environment: environment) + "/mock.sqlite"
-            device.smsCode = {
-                let entries = (try? ServiceDatabase.open(path: mock).read(OnboardService.outbox(in:))) ?? []
-                return entries.last { $0.kind == "sms" }?.code
-            }
-        }
         headless = device
         return device
     }
 
     /// The outbox the QA console shows: the mock's database read directly; a server's
     /// `/dev/outbox` fetched in the background (the console never waits for it).
-    func outboxReader(stateFolder: String) -> @Sendable () -> [OutboxEntry] {
+    func outboxReader(mock: InProcessTransport) -> @Sendable () -> [OutboxEntry] {
         if options.serviceName == "mock" {
-            let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
-            return { (try? ServiceDatabase.open(path: path).read(OnboardService.outbox(in:))) ?? [] }
+            let service = mock.service
+            return { service.outboxSnapshot() }
         }
         guard let server = try? HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: options.caCertificate.map { [$0] } ?? [])
         else { return { [] } }
@@ -180,7 +173,10 @@ final class Launcher {
     private func runWithState(_ flow: Flow) throws -> (ending: FlowRunner.Ending, state: FlowState) {
         let terminal = try device()
         let stateFolder = options.stateFolder(environment: environment)
-        let services = try makeServices(for: flow, stateFolder: stateFolder)
+        let mock = try makeMock(for: flow, stateFolder: stateFolder)
+        let services = try makeServices(mock: mock)
+        let outbox = outboxReader(mock: mock)
+        headless?.smsCode = { outbox().last { $0.kind == "sms" }?.code }
         var defaults: [String: Value] = [:]
         if let key = flow.serviceURLKey {
             defaults[key] = .text(options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName)
@@ -202,7 +198,7 @@ final class Launcher {
             extraWarnings: warnings,
             defaults: defaults,
             recorder: try castRecorder(size: terminal.size),
-            qa: QAControls(faults: faults, outbox: outboxReader(stateFolder: stateFolder)))
+            qa: QAControls(faults: faults, outbox: outbox))
         warnings = []
         headless?.holdWhile = { [unowned runner] in runner.currentState.isBusy }
         let ending = runner.run()
@@ -212,8 +208,7 @@ final class Launcher {
     /// Where calls go: the service Onboard was started with (the embedded mock over its
     /// SQLite file, or an onboard-server), and whatever address a flow names; the QA
     /// faults wrap each.
-    func makeServices(for flow: Flow, stateFolder: String) throws -> ServiceDirectory {
-        let mock = try makeMock(for: flow, stateFolder: stateFolder)
+    func makeServices(mock: InProcessTransport) throws -> ServiceDirectory {
         let trust = options.caCertificate.map { [$0] } ?? []
         let base: any AuthService = options.serviceName == "mock"
             ? mock
