@@ -7,6 +7,8 @@ import TerminalUI
 public final class CursesTerminal {
     public enum Input: Equatable, Sendable {
         case key(Key)
+        /// A bracketed paste, as one piece of text.
+        case paste(String)
         case resize
     }
 
@@ -20,6 +22,7 @@ public final class CursesTerminal {
     private var pairs: [Role: Int16] = [:]
     private var attributes: [Role: Int32] = [:]
     private let keyCodes: [Int32: Key]
+    private var paste = BracketedPaste()
 
     /// Opens the terminal named by `term` (default `$TERM`) on the given descriptors.
     /// Fails with a plain reason for an unknown type or one without cursor addressing.
@@ -126,9 +129,19 @@ public final class CursesTerminal {
         clearok(curscr, true)
     }
 
-    /// Every key waiting, without blocking.
+    /// Every key waiting, without blocking; a bracketed paste comes as one `.paste`.
     public func pendingInputs() -> [Input] {
         var inputs: [Input] = []
+        var keys: [Key] = []
+        func decodeKeys() {
+            inputs += paste.decode(keys).map { output in
+                switch output {
+                case .key(let key): .key(key)
+                case .paste(let text): .paste(text)
+                }
+            }
+            keys = []
+        }
         var value: Int32 = 0
         var misses = 0
         while true {
@@ -143,15 +156,17 @@ public final class CursesTerminal {
             misses = 0
             if kind == 2 {
                 if value == onboard_key_code("resize") {
+                    decodeKeys()
                     inputs.append(.resize)
                 } else if let key = keyCodes[value] {
-                    inputs.append(.key(key))
+                    keys.append(key)
                 }
                 continue
             }
-            if let key = Self.key(forCharacter: value) { inputs.append(.key(key)) }
-            if inputs.count > 4096 { break } // a huge paste is read over several turns
+            if let key = Self.key(forCharacter: value) { keys.append(key) }
+            if keys.count > 4096 { break } // a huge paste is read over several turns
         }
+        decodeKeys()
         return inputs
     }
 

@@ -12,6 +12,27 @@
 
 static FILE *terminal_in = NULL;
 static FILE *terminal_out = NULL;
+static int terminal_out_fd = -1;
+// Bracketed paste on and off (terminfo's BE / BD), when the terminal has them.
+static char paste_on[32] = "";
+static char paste_off[32] = "";
+
+static void copy_capability(const char *name, char *into, size_t size) {
+    const char *value = tigetstr((char *)name);
+    if (value == NULL || value == (char *)-1 || strlen(value) >= size) { into[0] = 0; return; }
+    strcpy(into, value);
+}
+
+// Written straight to the descriptor: safe from a signal handler, and past stdio buffers.
+static void write_sequence(const char *sequence) {
+    if (terminal_out_fd < 0 || sequence[0] == 0) return;
+    ssize_t ignored = write(terminal_out_fd, sequence, strlen(sequence));
+    (void)ignored;
+}
+
+void onboard_bracketed_paste(int on) {
+    write_sequence(on ? paste_on : paste_off);
+}
 
 SCREEN *onboard_open_terminal(const char *term, int in_fd, int out_fd,
                               char *reason, int reason_len) {
@@ -50,6 +71,10 @@ SCREEN *onboard_open_terminal(const char *term, int in_fd, int out_fd,
         start_color();
         use_default_colors();
     }
+    copy_capability("BE", paste_on, sizeof paste_on);
+    copy_capability("BD", paste_off, sizeof paste_off);
+    terminal_out_fd = fileno(terminal_out);
+    onboard_bracketed_paste(1);
     return screen;
 }
 
@@ -57,6 +82,9 @@ void onboard_close_terminal(SCREEN *screen) {
     if (screen == NULL) return;
     curs_set(1);
     endwin();
+    fflush(terminal_out);
+    onboard_bracketed_paste(0);
+    terminal_out_fd = -1;
     delscreen(screen);
     if (terminal_in) { fclose(terminal_in); terminal_in = NULL; }
     if (terminal_out) { fclose(terminal_out); terminal_out = NULL; }
@@ -140,6 +168,7 @@ void onboard_install_signal_pipe(int fd) {
 static void restore_and_die(int number) {
     // Best effort: endwin is not async-signal-safe, but a broken terminal is worse.
     endwin();
+    onboard_bracketed_paste(0);
     signal(number, SIG_DFL);
     raise(number);
 }
@@ -153,9 +182,13 @@ void onboard_install_crash_restore(void) {
 
 void onboard_suspend_self(void) {
     endwin();
-    fflush(stdout);
-    kill(getpid(), SIGSTOP);
+    if (terminal_out) fflush(terminal_out);
+    onboard_bracketed_paste(0);
+    // The whole process group, as the shell's own Ctrl-Z would: a wrapper (a subshell,
+    // `swift run`) stops with us, so the shell sees the job stopped.
+    kill(0, SIGSTOP);
     // Continued: the caller redraws.
+    onboard_bracketed_paste(1);
 }
 
 int onboard_read_row(int y, wchar_t *buffer, int length) {

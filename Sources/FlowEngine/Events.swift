@@ -11,6 +11,8 @@ public enum Intent: Equatable, Sendable {
     case back
     case quit
     case insert(String)
+    /// Pasted text: like typing into the focused field, but never a shortcut.
+    case paste(String)
     case deleteBackward
     /// A printable key that is not typed into a field: an action's shortcut.
     case shortcut(Character)

@@ -410,9 +410,9 @@ public struct FlowEngine: Sendable {
             if screen.allowsBack, let previous = state.history.popLast() {
                 arrive(at: previous, &state, now: now, effects: &effects)
             }
-        case .insert(let text):
+        case .insert(let text), .paste(let text):
             guard case .field(let index) = focused else {
-                if let character = text.first, text.count == 1 {
+                if intent == .insert(text), let character = text.first, text.count == 1 {
                     handle(.shortcut(character), &state, now: now, effects: &effects)
                 }
                 return

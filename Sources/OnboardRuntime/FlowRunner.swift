@@ -19,6 +19,8 @@ public protocol TerminalDevice: AnyObject {
 
 public enum TerminalInput: Equatable, Sendable {
     case key(Key)
+    /// A bracketed paste: text for the focused field, never keys.
+    case paste(String)
     case resize
 }
 
@@ -116,6 +118,11 @@ public final class FlowRunner {
             typed = ""
         }
         for input in inputs {
+            if case .paste(let text) = input, console == nil {
+                flushTyped()
+                dispatch(.intent(.paste(text)))
+                continue
+            }
             guard case .key(let key) = input else { continue } // a resize just redraws
             if case .character(let character) = key {
                 typed.append(character) // a paste arrives as one insert, not thousands

@@ -7,6 +7,7 @@ extension CursesTerminal: TerminalDevice {
         pendingInputs().map { input in
             switch input {
             case .key(let key): .key(key)
+            case .paste(let text): .paste(text)
             case .resize: .resize
             }
         }

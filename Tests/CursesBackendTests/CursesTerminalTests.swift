@@ -97,4 +97,41 @@ import Testing
             #expect("\(error)" == "the terminal type 'no-such-terminal' is unknown to this system")
         }
     }
+
+    @Test func aBracketedPasteArrivesAsOneTextAndIsTurnedOnAndOff() throws {
+        let pty = try PTY(width: 40, height: 12)
+        defer { pty.close() }
+        let terminal = try CursesTerminal(term: "xterm-256color", theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
+        var sent = readAll(pty)
+        #expect(sent.contains("\u{1B}[?2004h"), "bracketed paste is turned on")
+
+        // A newline inside the paste is text, not Enter; keys around it stay keys; the
+        // end marker may come in a later read.
+        pty.type("x\u{1B}[200~https://a.example\rsecond")
+        usleep(100_000)
+        var inputs = terminal.pendingInputs()
+        pty.type(" line\u{1B}[201~\t")
+        usleep(100_000)
+        inputs += terminal.pendingInputs()
+        #expect(inputs == [.key(.character("x")), .paste("https://a.example\nsecond line"), .key(.tab)])
+
+        // Esc pressed alone is still Esc.
+        pty.type("\u{1B}")
+        usleep(150_000)
+        #expect(terminal.pendingInputs() == [.key(.escape)])
+
+        terminal.close()
+        sent = readAll(pty)
+        #expect(sent.contains("\u{1B}[?2004l"), "bracketed paste is turned off on the way out")
+    }
+
+    private func readAll(_ pty: PTY) -> String {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var text = ""
+        while true {
+            let count = read(pty.leader, &buffer, buffer.count)
+            if count <= 0 { return text }
+            text += String(decoding: buffer.prefix(count), as: UTF8.self)
+        }
+    }
 }

@@ -167,23 +167,18 @@ import Testing
 
     @Test func suspendedDuringCreationItRetriesSilentlyOnReturn() {
         let tmux = Tmux()
-        // A shell in the pane, so Ctrl-Z and fg work as they do for a person.
-        tmux.start("run oklah --fault slow=1500", environment: "")
+        // A shell with job control, so Ctrl-Z and fg work as they do for a person.
+        tmux.startShell()
+        tmux.waitFor("$")
+        tmux.type(tmux.commandLine("run oklah --fault slow=1500"))
+        tmux.send("Enter")
         tmux.waitFor("Welcome to OKLah")
         tmux.send("Enter")
         tmux.waitFor("Setting things up")
         tmux.send("C-z")
-        // The pane's command is not job-controlled by a shell here: once onboard has
-        // stopped itself, SIGCONT continues it, as `fg` would.
-        let pid = tmux.onboardPID
-        var stopped = false
-        for _ in 0..<200 where !stopped {
-            usleep(25_000)
-            let stat = pid.flatMap { try? String(contentsOfFile: "/proc/\($0)/stat", encoding: .utf8) } ?? ""
-            stopped = stat.split(separator: ")").last?.split(separator: " ").first == "T"
-        }
-        #expect(stopped, "Ctrl-Z stopped onboard")
-        if let pid { kill(pid, SIGCONT) }
+        tmux.waitFor("Stopped")
+        tmux.type("fg")
+        tmux.send("Enter")
         tmux.waitFor("Pick your name")
     }
 

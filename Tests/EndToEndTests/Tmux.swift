@@ -40,6 +40,23 @@ final class Tmux {
         }
     }
 
+    /// An interactive shell with job control in the pane, for what a person does at a
+    /// prompt: `stty -g`, Ctrl-Z and `fg`.
+    func startShell(width: Int = 80, height: Int = 24) {
+        let shell = "env LANG=C.UTF-8 PS1='$ ' bash --norc --noprofile -i"
+        _ = Self.tmux(["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", shell])
+    }
+
+    /// The command line that runs onboard with this test's state folder.
+    func commandLine(_ arguments: String) -> String {
+        "\(Self.binary) \(arguments) --state-dir \(stateDirectory)"
+    }
+
+    /// A tmux format about the pane, such as `#{alternate_on}`.
+    func pane(_ format: String) -> String {
+        Self.tmux(["-L", socket, "display-message", "-p", "-t", "main", format]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     func send(_ keys: String...) {
         _ = Self.tmux(["-L", socket, "send-keys", "-t", "main"] + keys)
     }
@@ -47,6 +64,15 @@ final class Tmux {
     /// Types text literally (no key names).
     func type(_ text: String) {
         _ = Self.tmux(["-L", socket, "send-keys", "-t", "main", "-l", text])
+    }
+
+    /// Pastes text as a terminal does when the program asked for bracketed paste.
+    func paste(_ text: String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-paste-\(UUID().uuidString)").path
+        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        defer { unlink(file) }
+        _ = Self.tmux(["-L", socket, "load-buffer", "-b", "paste", file])
+        _ = Self.tmux(["-L", socket, "paste-buffer", "-p", "-b", "paste", "-t", "main"])
     }
 
     func resize(width: Int, height: Int) {

@@ -43,12 +43,8 @@ void onboard_install_crash_restore(void);
 // Stops the process as Ctrl-Z would, after leaving curses mode; returns once continued.
 void onboard_suspend_self(void);
 
-// Reads back row `y` of the screen as ncurses holds it (for tests).
-int onboard_read_row(int y, wchar_t *buffer, int length);
-
-// Test helpers: a pseudo-terminal of the given size; returns 0 on success.
-int onboard_open_pty(int *leader, int *follower, int rows, int cols);
-int onboard_set_pty_size(int fd, int rows, int cols);
+// Turns the terminal's bracketed paste on (1) or off (0), if it has it.
+void onboard_bracketed_paste(int on);
 
 // Reads back row `y` of the screen as ncurses holds it (for tests).
 int onboard_read_row(int y, wchar_t *buffer, int length);
