@@ -24,6 +24,11 @@ public enum Intent: Equatable, Sendable {
     /// Home / End: the biggest step (a year in a date).
     case home
     case end
+    /// Front ends without keys (line prompts): focus this item of the Tab order.
+    case focus(Int)
+    /// Front ends without keys: the focused field's whole value — text as if cleared and
+    /// pasted (filtered and cut the same way), a widget's value as chosen.
+    case setValue(Value)
 }
 
 /// What the runtime found on disk at launch.

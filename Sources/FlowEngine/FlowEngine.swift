@@ -448,6 +448,22 @@ public struct FlowEngine: Sendable {
             if let action = screen.actions.first(where: { $0.key == character && holds($0.when, state) }) {
                 press(action, on: screen, &state, now: now, effects: &effects)
             }
+        case .focus(let index):
+            guard items.indices.contains(index), index != state.focus else { return }
+            state.focus = index
+            state.typingNumber = nil
+            saveDraft(screen, &state, effects: &effects)
+        case .setValue(let value):
+            guard let field = focusedField else { return }
+            state.fieldErrors[field.id] = nil
+            switch field.kind {
+            case .text, .email, .password, .phone, .code, .url:
+                state.context[field.id] = .text("")
+                handle(.paste(value.text ?? ""), &state, now: now, effects: &effects)
+            case .date, .select, .multi, .slider, .range:
+                state.context[field.id] = value
+                revalidate(field, on: screen, &state, now: now)
+            }
         case .quit:
             break
         }

@@ -24,80 +24,46 @@ public enum TerminalInput: Equatable, Sendable {
     case resize
 }
 
-/// Runs one flow on one terminal: the UI thread's loop. Keys become events, the
-/// reducer returns effects, service calls run in detached tasks and come back through
-/// the mailbox, state is saved as it changes, and every change is drawn.
+/// Runs one flow on one terminal: the UI thread's loop. Keys become events for the
+/// flow's session, and every change is drawn.
 public final class FlowRunner {
-    public enum Ending: Equatable, Sendable {
-        case quit
-        case signal(Int32)
-    }
+    public typealias Ending = FlowEnding
 
-    private let engine: FlowEngine
-    private let store: StateStore
-    private let operations: OperationRunner
-    private let clock: RuntimeClock
+    private let session: FlowSession
     private let renderer: Renderer
     private let terminal: TerminalDevice
-    private let mailbox: Mailbox
-    private var state = FlowState()
-    private var ending: Ending?
-    private var storageWarnings: [String] = []
     /// Whether the last drawn screen shows a spinner (it then needs frequent redraws).
     private var spinnerShown = false
-    private let defaults: [String: Value]
     private let recorder: CastRecorder?
     private let qa: QAControls
     /// The QA console, while it is open over the flow.
     private var console: QAConsole?
 
-    public init(
-        engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock,
-        renderer: Renderer, terminal: TerminalDevice, mailbox: Mailbox, extraWarnings: [String] = [],
-        defaults: [String: Value] = [:], recorder: CastRecorder? = nil, qa: QAControls = QAControls()
-    ) {
+    public init(session: FlowSession, renderer: Renderer, terminal: TerminalDevice, recorder: CastRecorder? = nil, qa: QAControls = QAControls()) {
+        self.session = session
         self.recorder = recorder
         self.qa = qa
-        storageWarnings = extraWarnings
-        self.defaults = defaults
-        self.engine = engine
-        self.store = store
-        self.operations = operations
-        self.clock = clock
         self.renderer = renderer
         self.terminal = terminal
-        self.mailbox = mailbox
     }
 
-    public var currentState: FlowState { state }
+    public var currentState: FlowState { session.state }
+    private var state: FlowState { session.state }
+    private var engine: FlowEngine { session.engine }
+    private var clock: RuntimeClock { session.clock }
 
     public func run() -> Ending {
-        let saved = store.load()
-        let launch = Launch(
-            session: saved.session, progress: saved.progress,
-            placeholderUserID: "local-" + UUID().uuidString.lowercased(), warnings: saved.warnings + storageWarnings,
-            defaults: defaults, utcOffset: Int64(TimeZone.current.secondsFromGMT()))
-        storageWarnings = []
-        dispatch(.launched(launch))
+        session.launch()
         draw()
-        while ending == nil {
+        while session.ending == nil {
             waitForInput()
-            for signal in mailbox.readSignals() {
-                switch signal {
-                case SIGCONT:
-                    terminal.invalidate()
-                    dispatch(.resumed)
-                default:
-                    ending = .signal(signal)
-                }
-            }
-            for event in mailbox.drain() { dispatch(event) }
+            if session.receiveMail() { terminal.invalidate() }
             handle(terminal.readInputs())
             // Time passing: due renewals, and renewal ahead of expiry.
             dispatch(.tick)
-            if ending == nil { draw() }
+            if session.ending == nil { draw() }
         }
-        return ending ?? .quit
+        return session.ending ?? .quit
     }
 
     private func waitForInput() {
@@ -105,7 +71,7 @@ public final class FlowRunner {
         let timeout: Int32 = spinnerShown ? 100 : 1000
         var descriptors = [
             pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: mailbox.readDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: session.mailbox.readDescriptor, events: Int16(POLLIN), revents: 0),
         ]
         _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
     }
@@ -144,39 +110,7 @@ public final class FlowRunner {
     }
 
     public func dispatch(_ event: FlowEvent) {
-        let effects = engine.reduce(&state, event, now: clock.nowMilliseconds())
-        perform(effects)
-    }
-
-    private func perform(_ effects: [Effect]) {
-        for effect in effects {
-            do {
-                switch effect {
-                case .call(let request):
-                    let operations = self.operations
-                    let mailbox = self.mailbox
-                    Task.detached {
-                        let result = await operations.run(request)
-                        mailbox.post(.callFinished(id: request.id, result: result))
-                    }
-                case .saveSession(let session):
-                    try store.save(session: session)
-                case .saveProgress(let progress):
-                    try store.save(progress: progress)
-                case .track(let record):
-                    try store.analytics.append(record)
-                case .backfillAnalytics(let placeholder, let userID):
-                    try store.analytics.backfill(placeholder: placeholder, userID: userID)
-                case .forgetLocalData:
-                    try store.reset()
-                case .quit:
-                    ending = .quit
-                }
-            } catch {
-                let warning = "Onboard could not save its state (\(error)). Your progress may not survive a restart."
-                if !storageWarnings.contains(warning) { storageWarnings.append(warning) }
-            }
-        }
+        session.dispatch(event)
     }
 
     private func draw() {
@@ -187,7 +121,7 @@ public final class FlowRunner {
             return
         }
         var view = ScreenView.make(engine: engine, state: state, now: clock.nowMilliseconds())
-        view.warnings += storageWarnings
+        view.warnings += session.storageWarnings
         spinnerShown = view.busy
         let size = terminal.size
         let tick = Int(clock.nowMilliseconds() / 100)
@@ -195,7 +129,7 @@ public final class FlowRunner {
         if let recorder {
             // The recording gets its own view: nothing secret, even if shown on screen.
             var masked = ScreenView.make(engine: engine, state: state, now: clock.nowMilliseconds(), masking: true)
-            masked.warnings += storageWarnings
+            masked.warnings += session.storageWarnings
             recorder.record(renderer.render(masked, width: size.width, height: size.height, tick: tick))
         }
     }
@@ -224,24 +158,11 @@ public final class FlowRunner {
             dispatch(.jump(screen))
         case .resetFlow?:
             console = nil
-            resetFlow()
+            session.reset()
         case nil:
             break
         }
         terminal.invalidate()
-    }
-
-    /// Forgets the flow's files and launches it afresh, as a first launch would.
-    private func resetFlow() {
-        do {
-            try store.reset()
-        } catch {
-            storageWarnings.append("The flow's state could not be removed (\(error)).")
-        }
-        state = FlowState()
-        dispatch(.launched(Launch(
-            session: nil, progress: nil, placeholderUserID: "local-" + UUID().uuidString.lowercased(),
-            defaults: defaults, utcOffset: Int64(TimeZone.current.secondsFromGMT()))))
     }
 
     /// What the console shows; `masking` (a recording) hides codes and secrets.
@@ -257,11 +178,11 @@ public final class FlowRunner {
             return "\(key) = " + (shown.count > 60 ? shown.prefix(59) + "…" : shown)
         }
         let now = clock.nowMilliseconds() / 1000
-        var session = ["session: none"]
+        var sessionLines = ["session: none"]
         if let current = state.session {
             let access = current.accessExpiresAt - now
             let refresh = current.refreshExpiresAt.map { $0 > now ? "expires in " + QAConsole.describe($0 - now, signed: false) : "expired" } ?? "never expires"
-            session = [
+            sessionLines = [
                 "user \(current.userID)\(current.isAnonymous ? " (anonymous)" : "")",
                 "access token …\(current.accessToken.suffix(4)): " + (access > 0 ? "expires in " + QAConsole.describe(access, signed: false) : "expired"),
                 "refresh token …\(current.refreshToken.suffix(4)): \(refresh)",
@@ -272,12 +193,12 @@ public final class FlowRunner {
         let outbox = page != .outbox ? [] : qa.outbox().suffix(8).map { entry in
             "\(entry.kind) \(entry.destination)  " + (masking ? "••••••" : entry.code)
         }
-        let analytics = page != .analytics ? [] : store.analytics.events().suffix(8).map { event in
+        let analytics = page != .analytics ? [] : session.store.analytics.events().suffix(8).map { event in
             "\(event["timestamp"] as? String ?? "") \(event["event"] as? String ?? "?")"
         }
         return QAInfo(
             flow: flow.id, screen: state.screenID ?? "-", screens: flow.screens.filter { $0.kind != .route }.map(\.id),
-            context: context, session: session, faultsOn: qa.faults.faults, clockOffsetSeconds: clock.offsetSeconds,
+            context: context, session: sessionLines, faultsOn: qa.faults.faults, clockOffsetSeconds: clock.offsetSeconds,
             outbox: Array(outbox), analytics: Array(analytics))
     }
 }

@@ -53,6 +53,36 @@ final class Launcher {
         return try terminal ?? openTerminal()
     }
 
+    /// Whether this run uses plain line prompts: asked for with `--accessible`, or the
+    /// only way left when there is no terminal to draw on, or it cannot draw.
+    private var linePrompts: Bool?
+
+    func usesLinePrompts() throws -> Bool {
+        if let linePrompts { return linePrompts }
+        var reason: String?
+        if options.accessible {
+            reason = nil
+        } else if options.headless {
+            linePrompts = false
+            return false
+        } else if isatty(0) != 1 || isatty(1) != 1 {
+            reason = "standard input and output are not a terminal"
+        } else {
+            do {
+                _ = try openTerminal()
+                linePrompts = false
+                return false
+            } catch let error as CursesTerminal.OpenError {
+                reason = error.description
+            }
+        }
+        if let reason {
+            printError("onboard: cannot draw screens here (\(reason)), so the flow is asked as plain lines; --accessible asks for this.")
+        }
+        linePrompts = true
+        return true
+    }
+
     /// `--headless`: frames printed (or written to `--frames`), keys from the script.
     func openHeadless() throws -> HeadlessTerminal {
         let path = options.keys ?? "-"
@@ -123,23 +153,13 @@ final class Launcher {
         return recorder
     }
 
-    /// Opens the terminal, or exits 2 with a plain reason.
+    /// Opens the terminal; `CursesTerminal.OpenError` says why it cannot draw.
     func openTerminal() throws -> CursesTerminal {
         let theme = try loadTheme()
-        guard isatty(0) == 1, isatty(1) == 1 else {
-            printError("onboard: standard input and output must be a terminal to draw onboarding screens")
-            throw ExitCode(2)
-        }
-        do {
-            let terminal = try CursesTerminal(term: environment["TERM"], theme: theme)
-            CursesTerminal.installSignalHandlers(notifying: mailbox.writeDescriptor)
-            self.terminal = terminal
-            return terminal
-        } catch {
-            printError("onboard: cannot draw on this terminal: \(error).")
-            printError("Use a terminal with cursor addressing, for example TERM=xterm-256color.")
-            throw ExitCode(2)
-        }
+        let terminal = try CursesTerminal(term: environment["TERM"], theme: theme)
+        CursesTerminal.installSignalHandlers(notifying: mailbox.writeDescriptor)
+        self.terminal = terminal
+        return terminal
     }
 
     func close() {
@@ -171,18 +191,17 @@ final class Launcher {
     }
 
     private func runWithState(_ flow: Flow) throws -> (ending: FlowRunner.Ending, state: FlowState) {
-        let terminal = try device()
+        let lines = try usesLinePrompts()
         let stateFolder = options.stateFolder(environment: environment)
         let mock = try makeMock(for: flow, stateFolder: stateFolder)
         let services = try makeServices(mock: mock)
         let outbox = outboxReader(mock: mock)
-        headless?.smsCode = { outbox().last { $0.kind == "sms" }?.code }
         var defaults: [String: Value] = [:]
         if let key = flow.serviceURLKey {
             defaults[key] = .text(options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName)
         }
         let store = StateStore(stateDirectory: stateFolder, flowID: flow.id)
-        let runner = FlowRunner(
+        let session = FlowSession(
             engine: FlowEngine(flow: flow),
             store: store,
             operations: OperationRunner(
@@ -192,14 +211,22 @@ final class Launcher {
                     folder: store.folder, simulation: options.simulation, clock: clock,
                     utcOffset: Int64(TimeZone.current.secondsFromGMT()))),
             clock: clock,
+            mailbox: mailbox,
+            warnings: warnings,
+            defaults: defaults)
+        warnings = []
+        if lines {
+            let ending = LinePrompter(session: session).run()
+            return (ending, session.state)
+        }
+        let terminal = try device()
+        headless?.smsCode = { outbox().last { $0.kind == "sms" }?.code }
+        let runner = FlowRunner(
+            session: session,
             renderer: Renderer(glyphs: glyphs),
             terminal: terminal,
-            mailbox: mailbox,
-            extraWarnings: warnings,
-            defaults: defaults,
             recorder: try castRecorder(size: terminal.size),
             qa: QAControls(faults: faults, outbox: outbox))
-        warnings = []
         headless?.holdWhile = { [unowned runner] in runner.currentState.isBusy }
         let ending = runner.run()
         return (ending, runner.currentState)

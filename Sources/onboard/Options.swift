@@ -56,6 +56,9 @@ struct RunOptions: ParsableArguments {
         })
     var simulations: [(String, String)] = []
 
+    @Flag(help: "Accessible mode: plain line prompts (numbered choices, one question at a time) for screen readers and scripts. Used by itself when the terminal cannot draw or input and output are not a terminal.")
+    var accessible = false
+
     @Flag(help: "Run without a terminal: keys from --keys, each new screen printed as text (or written to --frames).")
     var headless = false
 
@@ -109,6 +112,7 @@ struct RunOptions: ParsableArguments {
 
     func validate() throws {
         _ = try clockOffsetSeconds()
+        if headless, accessible { throw ValidationError("--headless and --accessible are two different ways to run without screens; pick one") }
         if headless {
             _ = try headlessSize()
             guard keys != nil else { throw ValidationError("--headless needs --keys FILE (or - for standard input)") }

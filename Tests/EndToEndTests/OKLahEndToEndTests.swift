@@ -141,16 +141,6 @@ import Testing
         tmux.waitFor("Pick your name")
     }
 
-    @Test func terminalsThatCannotDrawGetAPlainMessageAndExitCode2() {
-        let tmux = Tmux()
-        tmux.start("run oklah", environment: "TERM=dumb")
-        let dumb = tmux.waitFor("[exit 2]")
-        #expect(dumb.contains("'dumb' cannot move"))
-        tmux.start("run oklah", environment: "TERM=no-such-terminal")
-        let unknown = tmux.waitFor("[exit 2]")
-        #expect(unknown.contains("no-such-terminal"))
-    }
-
     @Test func sigtermRestoresTheTerminalAndKeepsProgress() throws {
         let tmux = Tmux()
         tmux.start("run oklah")

@@ -69,7 +69,7 @@ final class Tmux {
     /// Pastes text as a terminal does when the program asked for bracketed paste.
     func paste(_ text: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-paste-\(UUID().uuidString)").path
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
         defer { unlink(file) }
         _ = Self.tmux(["-L", socket, "load-buffer", "-b", "paste", file])
         _ = Self.tmux(["-L", socket, "paste-buffer", "-p", "-b", "paste", "-t", "main"])
@@ -182,10 +182,13 @@ final class Tmux {
     }
 
     /// Runs a command to its end; returns its exit status and output.
-    static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
+    /// `input`, when given, is the command's standard input (a file, not a terminal).
+    static func run(_ executable: String, _ arguments: [String], input: String? = nil) -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-e2e-out-\(UUID().uuidString)").path
-        defer { unlink(outputPath) }
-        guard let pid = spawn(executable, arguments, output: outputPath) else { return (-1, "cannot run \(executable)") }
+        let inputPath = outputPath + ".in"
+        defer { unlink(outputPath); unlink(inputPath) }
+        _ = FileManager.default.createFile(atPath: inputPath, contents: Data((input ?? "").utf8))
+        guard let pid = spawn(executable, arguments, input: input == nil ? "/dev/null" : inputPath, output: outputPath) else { return (-1, "cannot run \(executable)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let data = FileManager.default.contents(atPath: outputPath) ?? Data()
@@ -196,11 +199,11 @@ final class Tmux {
     /// posix_spawn with stdout and stderr to `output`, no signals blocked (the test runner
     /// blocks some, and children inherit the mask). Foundation's Process waits on a run
     /// loop a test thread does not run, and hangs when a child (tmux) leaves a daemon.
-    static func spawn(_ executable: String, _ arguments: [String], output: String) -> pid_t? {
+    static func spawn(_ executable: String, _ arguments: [String], input: String = "/dev/null", output: String) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var attributes = posix_spawnattr_t()

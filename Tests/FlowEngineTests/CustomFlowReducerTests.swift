@@ -41,6 +41,24 @@ import Testing
         #expect(state.fieldErrors["nickname"]?.contains("20 characters") == true)
     }
 
+    @Test func aPasteIsTextForTheFieldAndNeverAKey() {
+        var state = start()
+        _ = engine.reduce(&state, .intent(.paste("Al\nice\r\n")), now: 0)
+        #expect(state.context["nickname"] == .text("Alice"))
+        #expect(state.screenID == "ask", "a newline in a paste presses nothing")
+    }
+
+    @Test func lineFrontEndsFocusAnItemAndSetAWholeValue() {
+        var state = start()
+        _ = engine.reduce(&state, .intent(.insert("Bob")), now: 0)
+        _ = engine.reduce(&state, .intent(.setValue(.text("Alice"))), now: 0)
+        #expect(state.context["nickname"] == .text("Alice"), "the value is replaced, not added to")
+        _ = engine.reduce(&state, .intent(.focus(1)), now: 0)
+        #expect(state.focus == 1)
+        _ = engine.reduce(&state, .intent(.focus(99)), now: 0)
+        #expect(state.focus == 1, "an item that does not exist is not focused")
+    }
+
     @Test func controlCharactersAreDroppedFromTypedText() {
         var state = start()
         _ = engine.reduce(&state, .intent(.insert("Al\u{1B}[31mi\u{07}")), now: 0)

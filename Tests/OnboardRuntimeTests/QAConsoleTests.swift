@@ -74,13 +74,13 @@ import Testing
             let mock = InProcessTransport(service: service, policies: [flowID: TokenPolicy(accessLifetime: flow.tokens.accessLifetime, refreshLifetime: flow.tokens.refreshLifetime)])
             let terminal = HeadlessTerminal(width: 80, height: 24, script: try KeyScript.parse(script), waitTimeout: .seconds(20))
             let outbox = self.outbox
-            let runner = FlowRunner(
+            let session = FlowSession(
                 engine: FlowEngine(flow: flow), store: store,
                 operations: OperationRunner(
                     service: FaultInjectingService(wrapping: mock, switchboard: faults), flowID: flowID,
                     sessionFile: store.sessionFile, clock: clock),
-                clock: clock, renderer: Renderer(), terminal: terminal, mailbox: Mailbox(),
-                qa: QAControls(faults: faults, outbox: outbox))
+                clock: clock, mailbox: Mailbox())
+            let runner = FlowRunner(session: session, renderer: Renderer(), terminal: terminal, qa: QAControls(faults: faults, outbox: outbox))
             terminal.holdWhile = { [unowned runner] in runner.currentState.isBusy }
             terminal.smsCode = { outbox().last?.code }
             nonisolated(unsafe) let loop = runner

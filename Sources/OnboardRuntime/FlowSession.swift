@@ -1,0 +1,124 @@
+import FlowEngine
+import Foundation
+
+/// How a run ended: the user quit, or a signal (SIGTERM, SIGHUP, SIGINT) ended it.
+public enum FlowEnding: Equatable, Sendable {
+    case quit
+    case signal(Int32)
+}
+
+/// One flow in progress: its state, and the reducer's effects carried out. Service calls
+/// run in detached tasks and come back through the mailbox; sessions, progress and
+/// analytics are saved as they change. The front ends (`FlowRunner` on a screen,
+/// `LinePrompter` in plain lines) turn what a person does into events for it.
+public final class FlowSession {
+    public let engine: FlowEngine
+    public let store: StateStore
+    public let clock: RuntimeClock
+    public let mailbox: Mailbox
+    private let operations: OperationRunner
+    private let defaults: [String: Value]
+    public private(set) var state = FlowState()
+    public private(set) var ending: FlowEnding?
+    /// Plain-language notes about state that could not be saved or read, for the screen.
+    public private(set) var storageWarnings: [String]
+
+    public init(
+        engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock, mailbox: Mailbox,
+        warnings: [String] = [], defaults: [String: Value] = [:]
+    ) {
+        self.engine = engine
+        self.store = store
+        self.operations = operations
+        self.clock = clock
+        self.mailbox = mailbox
+        self.defaults = defaults
+        storageWarnings = warnings
+    }
+
+    /// Starts the flow from what is saved on disk.
+    public func launch() {
+        let saved = store.load()
+        let warnings = saved.warnings + storageWarnings
+        storageWarnings = []
+        dispatch(.launched(Launch(
+            session: saved.session, progress: saved.progress, placeholderUserID: Self.placeholderUserID(),
+            warnings: warnings, defaults: defaults, utcOffset: Self.utcOffset)))
+    }
+
+    /// Forgets the flow's files and launches it afresh, as a first launch would.
+    public func reset() {
+        do {
+            try store.reset()
+        } catch {
+            storageWarnings.append("The flow's state could not be removed (\(error)).")
+        }
+        state = FlowState()
+        dispatch(.launched(Launch(
+            session: nil, progress: nil, placeholderUserID: Self.placeholderUserID(),
+            defaults: defaults, utcOffset: Self.utcOffset)))
+    }
+
+    public func dispatch(_ event: FlowEvent) {
+        let effects = engine.reduce(&state, event, now: clock.nowMilliseconds())
+        perform(effects)
+    }
+
+    /// What arrived in the mailbox: finished calls are dispatched; SIGCONT is a resume;
+    /// other signals end the run. Returns whether the process was continued after a stop.
+    @discardableResult
+    public func receiveMail() -> Bool {
+        var continued = false
+        for signal in mailbox.readSignals() {
+            if signal == SIGCONT {
+                continued = true
+                dispatch(.resumed)
+            } else {
+                ending = .signal(signal)
+            }
+        }
+        for event in mailbox.drain() { dispatch(event) }
+        return continued
+    }
+
+    public func end(_ reason: FlowEnding) {
+        ending = reason
+    }
+
+    private func perform(_ effects: [Effect]) {
+        for effect in effects {
+            do {
+                switch effect {
+                case .call(let request):
+                    let operations = self.operations
+                    let mailbox = self.mailbox
+                    Task.detached {
+                        let result = await operations.run(request)
+                        mailbox.post(.callFinished(id: request.id, result: result))
+                    }
+                case .saveSession(let session):
+                    try store.save(session: session)
+                case .saveProgress(let progress):
+                    try store.save(progress: progress)
+                case .track(let record):
+                    try store.analytics.append(record)
+                case .backfillAnalytics(let placeholder, let userID):
+                    try store.analytics.backfill(placeholder: placeholder, userID: userID)
+                case .forgetLocalData:
+                    try store.reset()
+                case .quit:
+                    ending = .quit
+                }
+            } catch {
+                let warning = "Onboard could not save its state (\(error)). Your progress may not survive a restart."
+                if !storageWarnings.contains(warning) { storageWarnings.append(warning) }
+            }
+        }
+    }
+
+    private static func placeholderUserID() -> String {
+        "local-" + UUID().uuidString.lowercased()
+    }
+
+    private static var utcOffset: Int64 { Int64(TimeZone.current.secondsFromGMT()) }
+}

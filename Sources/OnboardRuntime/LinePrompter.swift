@@ -1,0 +1,248 @@
+import FlowEngine
+import Foundation
+import ScreenTable
+import TerminalUI
+
+/// Accessible mode: the same flows, from the same screen table and engine, as plain
+/// lines — each screen written once as text, each field asked in turn, the buttons and
+/// choices as a numbered list, and a wrong answer asked again. For screen readers,
+/// terminals that cannot draw, and scripts (standard input may be a pipe).
+public final class LinePrompter {
+    private let session: FlowSession
+    private let readLine: (_ secret: Bool) -> String?
+    private let write: (String) -> Void
+    /// The last screen written, so an unchanged screen is not repeated.
+    private var lastShown = ""
+
+    /// `readLine` returns nil at the end of input; `secret` asks it not to echo.
+    /// `echo` writes each answer after its prompt, so a transcript of piped input reads
+    /// as a conversation (a terminal echoes by itself).
+    public init(
+        session: FlowSession, readLine: @escaping (_ secret: Bool) -> String? = LinePrompter.standardInput(secret:),
+        write: @escaping (String) -> Void = LinePrompter.standardOutput, echo: Bool = isatty(0) != 1
+    ) {
+        self.session = session
+        self.write = write
+        self.readLine = { secret in
+            let line = readLine(secret)
+            if echo, let line { write((secret && !line.isEmpty ? "••••••" : line) + "\n") }
+            return line
+        }
+    }
+
+    private var engine: FlowEngine { session.engine }
+    private var state: FlowState { session.state }
+
+    public func run() -> FlowEnding {
+        session.launch()
+        while session.ending == nil {
+            settle()
+            guard session.ending == nil else { break }
+            show()
+            guard let screen = engine.currentScreen(state), state.phase == .showing else { break }
+            if !ask(screen) {
+                // End of input: everything so far is saved, as after Ctrl-C.
+                write("\nEnd of input; your progress is saved.\n")
+                session.dispatch(.intent(.quit))
+            }
+        }
+        return session.ending ?? .quit
+    }
+
+    // MARK: Waiting
+
+    /// Waits while a call the user waits for runs, saying so once.
+    private func settle() {
+        session.dispatch(.tick)
+        var said = false
+        while state.isBusy, session.ending == nil {
+            if !said {
+                let view = ScreenView.make(engine: engine, state: state)
+                if let label = view.busyLabel, !label.isEmpty { write(label + "\n") } else { write("Please wait...\n") }
+                said = true
+            }
+            var descriptor = pollfd(fd: session.mailbox.readDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 1000)
+            session.receiveMail()
+            session.dispatch(.tick)
+        }
+        session.receiveMail()
+    }
+
+    // MARK: Showing a screen
+
+    private func show() {
+        var view = ScreenView.make(engine: engine, state: state, now: session.clock.nowMilliseconds())
+        view.warnings += session.storageWarnings
+        let text = Self.describe(view)
+        guard text != lastShown else { return }
+        lastShown = text
+        write("\n" + text)
+    }
+
+    /// A screen as lines: step, title, body, bullets, list, checklist, message, warnings.
+    static func describe(_ view: ScreenView) -> String {
+        var lines: [String] = []
+        if let step = view.stepLabel { lines.append(step) }
+        if !view.title.isEmpty { lines.append("== \(view.title) ==") }
+        if !view.body.isEmpty { lines.append(view.body) }
+        // Bullets the flow numbered itself keep their own numbers.
+        lines += view.bullets.enumerated().map { index, bullet in
+            bullet.first?.isNumber == true ? "  \(bullet)" : "  \(index + 1). \(bullet)"
+        }
+        lines += view.items.map { "  - \($0)" }
+        if !view.emptyItems.isEmpty { lines.append(view.emptyItems) }
+        for line in view.checklist {
+            let status: String = switch line.status {
+            case .waiting: "waiting"
+            case .running: "working"
+            case .done(let detail): detail.isEmpty || detail == "done" ? "done" : "done (\(detail))"
+            case .fellBack(let detail): detail
+            case .failed(let detail): "failed: \(detail)"
+            }
+            lines.append("  \(line.label): \(status)")
+        }
+        switch view.message {
+        case .error(let text)?: lines.append("Error: \(text)")
+        case .notice(let text)?: lines.append(text)
+        case nil: break
+        }
+        lines += view.warnings.map { "Note: \($0)" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Asking
+
+    /// Asks for each field, then for a choice; false at the end of input.
+    private func ask(_ screen: Screen) -> Bool {
+        let screenID = state.screenID
+        let view = ScreenView.make(engine: engine, state: state, now: session.clock.nowMilliseconds())
+        for index in view.fields.indices {
+            session.dispatch(.intent(.focus(index)))
+            var field = view.fields[index]
+            while true {
+                guard let value = askValue(of: field) else { return false }
+                guard let value else { break } // Enter keeps the value, even one with an error
+                session.dispatch(.intent(.setValue(value)))
+                // A full code submits itself: the screen moves on without a button.
+                if state.isBusy || state.screenID != screenID { return true }
+                // A value refused as typed (a bad email, a paste cut short) is asked again.
+                field = ScreenView.make(engine: engine, state: state).fields[index]
+                if field.error == nil { break }
+            }
+        }
+        let after = ScreenView.make(engine: engine, state: state, now: session.clock.nowMilliseconds())
+        var menu = after.options.map(\.label) + after.buttons.map(\.label)
+        if after.canGoBack { menu.append("Back") }
+        guard !menu.isEmpty else {
+            write("Press Enter to quit. ")
+            _ = readLine(false)
+            session.dispatch(.intent(.quit))
+            return true
+        }
+        guard let picked = askNumber(menu) else { return false }
+        if after.canGoBack, picked == menu.count - 1 {
+            session.dispatch(.intent(.back))
+        } else {
+            session.dispatch(.intent(.focus(view.fields.count + picked)))
+            session.dispatch(.intent(.activate))
+        }
+        return true
+    }
+
+    /// One of the numbered items (0-based), asked until the answer is a number in range;
+    /// with one item, Enter alone picks it.
+    private func askNumber(_ items: [String]) -> Int? {
+        write(items.enumerated().map { "  \($0.offset + 1)) \($0.element)\n" }.joined())
+        let ask = "Enter a number between 1 and \(items.count)"
+        while true {
+            write(items.count == 1 ? "\(ask) (or press Enter): " : "\(ask): ")
+            guard let answer = readLine(false)?.trimmingCharacters(in: .whitespaces) else { return nil }
+            if answer.isEmpty, items.count == 1 { return 0 }
+            if let number = Int(answer), (1...items.count).contains(number) { return number - 1 }
+            write("\(ask).\n")
+        }
+    }
+
+    /// A field's new value: nil at the end of input, `.some(nil)` to keep what it has.
+    private func askValue(of field: ScreenView.FieldView) -> Value?? {
+        if let error = field.error { write("\(field.label): \(error)\n") }
+        switch field.kind {
+        case .select:
+            write("\(field.label)\(field.value.isEmpty ? "" : " (now: \(field.value))"):\n")
+            return askChoice(field.options, keep: !field.value.isEmpty).map { $0.map { .text(field.options[$0]) } }
+        case .multi:
+            write("\(field.label)\(field.picked.isEmpty ? "" : " (now: \(field.picked.joined(separator: ", ")))"):\n")
+            write(field.options.enumerated().map { "  \($0.offset + 1)) \($0.element)\n" }.joined())
+            return askLine(
+                "Enter the numbers of your choices separated by commas, for example 1,3",
+                keep: !field.picked.isEmpty
+            ) { answer in
+                let numbers = answer.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+                guard !numbers.isEmpty, numbers.allSatisfy({ $0.map { (1...field.options.count).contains($0) } ?? false }) else { return nil }
+                let picked = Set(numbers.compactMap { $0 }.map { field.options[$0 - 1] })
+                return .list(field.options.filter(picked.contains))
+            }
+        case .slider:
+            return askLine("\(field.label) (now: \(field.value)). Enter a number between \(field.minimum) and \(field.maximum)", keep: true) { answer in
+                guard let number = Int(answer), (field.minimum...field.maximum).contains(number) else { return nil }
+                return .text(String(number))
+            }
+        case .range:
+            return askLine("\(field.label) (now: \(field.value)). Enter two numbers between \(field.minimum) and \(field.maximum) as LOW-HIGH", keep: true) { answer in
+                let parts = answer.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+                guard parts.count == 2, let low = parts[0], let high = parts[1] else { return nil }
+                return .text(NumberRange(low: low, high: high).description)
+            }
+        case .date:
+            return askLine("\(field.label) (now: \(field.value)\(field.hint.map { ", \($0)" } ?? "")). Enter a date as YYYY-MM-DD", keep: true) { answer in
+                CivilDate(answer).map { .text($0.description) }
+            }
+        case .text, .email, .password, .phone, .code, .url:
+            let shown = field.isPassword || field.value.isEmpty ? "" : " [\(field.value)]"
+            let hint = field.isPassword && !field.value.isEmpty ? " [Enter keeps the one typed]" : ""
+            write("\(field.label)\(shown)\(hint): ")
+            guard let answer = readLine(field.isPassword) else { return nil }
+            if field.isPassword, isatty(0) == 1 { write("\n") } // no echo, not even of Enter
+            return answer.isEmpty ? .some(nil) : .text(answer)
+        }
+    }
+
+    /// A numbered list; Enter alone keeps the current choice when there is one.
+    private func askChoice(_ options: [String], keep: Bool) -> Int?? {
+        write(options.enumerated().map { "  \($0.offset + 1)) \($0.element)\n" }.joined())
+        return askLine("Enter a number between 1 and \(options.count)", keep: keep) { answer in
+            Int(answer).flatMap { (1...options.count).contains($0) ? $0 - 1 : nil }
+        }
+    }
+
+    /// Asks until `parse` accepts the answer; `.some(nil)` when Enter keeps the value.
+    private func askLine<T>(_ prompt: String, keep: Bool, parse: (String) -> T?) -> T?? {
+        while true {
+            write(prompt + (keep ? " (Enter keeps it): " : ": "))
+            guard let answer = readLine(false)?.trimmingCharacters(in: .whitespaces) else { return nil }
+            if answer.isEmpty, keep { return .some(nil) }
+            if let value = parse(answer) { return value }
+            write(prompt + ".\n")
+        }
+    }
+
+    // MARK: Standard input and output
+
+    @Sendable public static func standardOutput(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// A line from standard input; a secret one without echo when it is a terminal.
+    @Sendable public static func standardInput(secret: Bool) -> String? {
+        var saved = termios()
+        let hide = secret && isatty(0) == 1 && tcgetattr(0, &saved) == 0
+        if hide {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(0, TCSAFLUSH, &quiet)
+        }
+        defer { if hide { tcsetattr(0, TCSAFLUSH, &saved) } }
+        return Swift.readLine(strippingNewline: true)
+    }
+}
