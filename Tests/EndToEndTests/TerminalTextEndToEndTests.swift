@@ -35,4 +35,28 @@ import Testing
         tmux.send("Enter")
         tmux.waitFor("Pick your name")
     }
+
+    @Test func resizingWhileTypingKeepsTheTextAndRedrawsAtOnce() {
+        let tmux = Tmux()
+        tmux.start("run babybasics")
+        tmux.waitFor("Server URL")
+        tmux.send("Tab")
+        tmux.send("Enter")
+        tmux.waitFor("Create Account")
+        tmux.send("Enter")
+        tmux.waitFor("Create your account")
+        tmux.type("Jo")
+        tmux.resize(width: 60, height: 20)
+        tmux.type("an")
+        tmux.resize(width: 40, height: 12)
+        tmux.type("na")
+        let small = tmux.waitFor("Joanna")
+        #expect(small.split(separator: "\n").allSatisfy { $0.count <= 40 })
+        tmux.resize(width: 20, height: 6)
+        tmux.waitFor("too small")
+        tmux.type("!")
+        tmux.resize(width: 80, height: 24)
+        let big = tmux.waitFor("Joanna!")
+        #expect(big.contains("Create your account") && !big.contains("too small"))
+    }
 }

@@ -31,6 +31,7 @@ import Testing
     ]
 
     static let sizes = [(80, 24), (60, 20), (40, 12)]
+    static let themes = [try! Themes.builtin("default"), try! Themes.builtin("mono")]
 
     @Test(arguments: BuiltinFlows.ids)
     func everyScreenOfTheFlow(id: String) throws {
@@ -51,7 +52,14 @@ import Testing
                 isAnonymous: true, createdAt: 0, lastAuthenticated: 0)
             for (width, height) in Self.sizes {
                 let frame = renderer.render(ScreenView.make(engine: engine, state: state), width: width, height: height)
-                assertSnapshot(frame, named: "\(id)/\(screen.id)-\(width)x\(height)")
+                assertSnapshot(frame, named: "\(id)/\(screen.id)-\(width)x\(height)", themes: Self.themes)
+                // Without colour, focus still shows: the mono theme styles it apart.
+                let mono = try Themes.builtin("mono")
+                let focusedRoles = Set((0..<height).flatMap { y in (0..<width).map { frame[$0, y].role } })
+                    .filter { [.buttonFocused, .inputFocused, .optionFocused].contains($0) }
+                for role in focusedRoles {
+                    #expect(mono.style(role) != mono.style(.text) && mono.style(role) != mono.style(.button), "\(role) looks like plain text in mono")
+                }
                 // What has focus is always on screen, however small the terminal.
                 let view = ScreenView.make(engine: engine, state: state)
                 if let focused = view.buttons.first(where: \.focused) {
