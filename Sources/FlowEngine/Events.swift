@@ -99,6 +99,8 @@ public enum FlowEvent: Equatable, Sendable {
     case tick
     /// QA: show this screen now, whatever was under way.
     case jump(String)
+    /// The run is ending (a signal, the end of input): keep what is typed so far.
+    case closing
 }
 
 /// A service call for the runtime to make.

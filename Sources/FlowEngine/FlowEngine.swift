@@ -30,6 +30,8 @@ public struct FlowEngine: Sendable {
             handle(intent, &state, now: now, effects: &effects)
         case .callFinished(let id, let result):
             finish(callID: id, result, &state, now: now, effects: &effects)
+        case .closing:
+            if state.phase == .showing, let screen = currentScreen(state) { saveDraft(screen, &state, effects: &effects) }
         case .resumed:
             if var pending = state.pending, !state.silentRetryUsed {
                 state.silentRetryUsed = true
@@ -367,6 +369,7 @@ public struct FlowEngine: Sendable {
 
     private func handle(_ intent: Intent, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         if intent == .quit {
+            if state.phase == .showing, let screen = currentScreen(state) { saveDraft(screen, &state, effects: &effects) }
             state.phase = .finished
             effects.append(.quit)
             return

@@ -73,7 +73,8 @@ public final class FlowSession {
             if signal == SIGCONT {
                 continued = true
                 dispatch(.resumed)
-            } else {
+            } else if ending == nil {
+                dispatch(.closing)
                 ending = .signal(signal)
             }
         }

@@ -39,6 +39,17 @@ import Testing
         engine.reduce(&state, .callFinished(id: state.pending!.id, result: result), now: now)
     }
 
+    @Test(arguments: [FlowEvent.closing, .intent(.quit)])
+    func whatIsTypedIsKeptWhenTheRunEnds(ending: FlowEvent) {
+        var driver = FlowDriver("babybasics")
+        driver.launch()
+        driver.type("https://baby.example.org", into: "server_url")
+        let effects = driver.send(ending)
+        let saved = effects.compactMap { if case .saveProgress(let progress?) = $0 { progress } else { nil } }.last
+        #expect(saved?.screen == "server")
+        #expect(saved?.context["server_url"] == .text("https://baby.example.org"))
+    }
+
     @Test func theServerURLIsPrefilledCheckedAndChoosesTheService() {
         var state = launch(defaults: ["server_url": .text("http://127.0.0.1:8080")])
         #expect(state.screenID == "server")
