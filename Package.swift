@@ -94,6 +94,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Benchmarks (benchmarks/README.md): the specs' time targets through the client's
+        // call path, and a bare Hummingbird route as the server's ceiling.
+        .executableTarget(
+            name: "onboard-bench",
+            dependencies: ["OnboardRuntime", "OnboardService", "ServiceClient", "ScreenTable", "FlowEngine"],
+            path: "benchmarks/Sources/onboard-bench"
+        ),
+        .executableTarget(
+            name: "bench-hello",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "benchmarks/Sources/bench-hello"
+        ),
         .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable"]),
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "TerminalUI"]),
         .testTarget(name: "OnboardServiceTests", dependencies: ["OnboardService", "ServiceClient", "ScreenTable"]),

@@ -145,17 +145,17 @@ extension OnboardService {
     /// Reserves names service-wide: a name offered to one user is never offered to another.
     static func reserveNames(for userID: String, now: Int64, in db: Database) throws -> [String] {
         var names: [String] = []
-        var attempts = 0
+        var collisions = 0
         while names.count < nameOptionCount {
-            attempts += 1
             var candidate = "\(WordLibrary.adjectives.randomElement()!) \(WordLibrary.nouns.randomElement()!)"
-            // When plain pairs grow scarce, a number keeps names unique without bound.
-            if attempts > 40 { candidate += " \(Int.random(in: 2...9999))" }
+            // Plain pairs (1,600) run out after a few hundred users: once they collide, a
+            // number keeps names unique without bound, and each sign-in cheap.
+            if collisions >= 3 { candidate += " \(Int.random(in: 2...99_999))" }
             let inserted = try String.fetchOne(
                 db,
                 sql: "INSERT INTO name_offers (name, user_id, offered_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING name",
                 arguments: [candidate, userID, now])
-            if let inserted { names.append(inserted) }
+            if let inserted { names.append(inserted) } else { collisions += 1 }
         }
         return names
     }

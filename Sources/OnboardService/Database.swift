@@ -10,6 +10,13 @@ public enum ServiceDatabase {
         var configuration = Configuration()
         // Two terminals may share one mock backend: wait for the other's write lock.
         configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            // WAL with synchronous NORMAL: a commit waits for no fsync of its own (the log
+            // is synced at checkpoints), so writes stop queueing behind the disk. Survives
+            // the process crashing; a power cut may drop the last commits.
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try migrator.migrate(queue)
         return queue

@@ -34,6 +34,9 @@ struct OnboardServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert.")
     var tlsKey: String?
 
+    @Option(name: .customLong("log-level"), help: "trace, debug, info (each request), notice, warning or error.")
+    var logLevel = "info"
+
     @Option(name: .customLong("bcrypt-cost"), help: "bcrypt cost for passwords (10 to 14).")
     var bcryptCost = 10
 
@@ -54,6 +57,9 @@ struct OnboardServerCommand: AsyncParsableCommand {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
         if !(10...14).contains(bcryptCost) { throw ValidationError("--bcrypt-cost must be between 10 and 14") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level: one of trace, debug, info, notice, warning, error")
+        }
         for (name, value) in [("--sign-in-limit", signInLimit), ("--login-failure-limit", loginFailureLimit), ("--sms-limit", smsLimit), ("--invite-limit", inviteLimit)] where value < 1 {
             throw ValidationError("\(name) must be at least 1")
         }
@@ -75,7 +81,7 @@ struct OnboardServerCommand: AsyncParsableCommand {
         let host = self.host
         let devNote = dev ? " (dev)" : ""
         var logger = Logger(label: "onboard-server")
-        logger.logLevel = .info
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let application = try OnboardServer.application(configuration, logger: logger) { port in
             // Tests and scripts read this line for the port.
             FileHandle.standardOutput.write(Data("onboard-server listening on \(scheme)://\(host):\(port)\(devNote)\n".utf8))

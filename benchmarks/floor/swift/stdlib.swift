@@ -1,0 +1,3 @@
+// Memory floor: the Swift standard library only. Waits for a line, then exits.
+print("ready")
+_ = readLine()
