@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
     ],
     targets: [
         // C: the only place that includes ncurses.h (wide-character build).
@@ -87,10 +88,23 @@ let package = Package(
             name: "OnboardRuntime",
             dependencies: ["FlowEngine", "ScreenTable", "ServiceClient", "TerminalUI"]
         ),
+        // C: pseudo-terminals and spawning a session leader, for serve-ssh.
+        .target(name: "PtyShim"),
+        // `onboard serve-ssh`: an SSH server giving each connection its own onboard.
+        .target(
+            name: "SSHDemo",
+            dependencies: [
+                "PtyShim",
+                .product(name: "NIOSSH", package: "swift-nio-ssh"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "onboard",
             dependencies: [
-                "OnboardRuntime", "CursesBackend", "ServiceClient", "ScreenTable", "TerminalUI",
+                "OnboardRuntime", "CursesBackend", "ServiceClient", "ScreenTable", "TerminalUI", "SSHDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

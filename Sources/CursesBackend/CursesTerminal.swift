@@ -196,6 +196,10 @@ public final class CursesTerminal {
         return text
     }
 
+    /// A session leader (a `serve-ssh` session, a terminal window's own program) has no
+    /// shell to return to: stopped, it would never be continued.
+    public var canSuspend: Bool { getsid(0) != getpid() }
+
     /// Ctrl-Z: leave curses mode, stop, and come back redrawn when continued.
     public func suspend() {
         onboard_suspend_self()

@@ -13,8 +13,14 @@ public protocol TerminalDevice: AnyObject {
     func readInputs() -> [TerminalInput]
     /// Stops the process as Ctrl-Z does; returns once continued.
     func suspend()
+    /// Whether there is a shell to suspend to.
+    var canSuspend: Bool { get }
     /// Repaints everything on the next draw.
     func invalidate()
+}
+
+extension TerminalDevice {
+    public var canSuspend: Bool { true }
 }
 
 public enum TerminalInput: Equatable, Sendable {
@@ -101,7 +107,7 @@ public final class FlowRunner {
                 continue
             }
             if key == .control("z") {
-                terminal.suspend()
+                if terminal.canSuspend { terminal.suspend() }
                 continue
             }
             if let intent = KeyMap.intent(for: key) { dispatch(.intent(intent)) }
@@ -122,6 +128,7 @@ public final class FlowRunner {
         }
         var view = ScreenView.make(engine: engine, state: state, now: clock.nowMilliseconds())
         view.warnings += session.storageWarnings
+        view.canSuspend = terminal.canSuspend
         spinnerShown = view.busy
         let size = terminal.size
         let tick = Int(clock.nowMilliseconds() / 100)
@@ -130,6 +137,7 @@ public final class FlowRunner {
             // The recording gets its own view: nothing secret, even if shown on screen.
             var masked = ScreenView.make(engine: engine, state: state, now: clock.nowMilliseconds(), masking: true)
             masked.warnings += session.storageWarnings
+            masked.canSuspend = terminal.canSuspend
             recorder.record(renderer.render(masked, width: size.width, height: size.height, tick: tick))
         }
     }

@@ -72,7 +72,7 @@ public enum KeyMap {
             items.append(("Enter", view.buttons.count == 1 ? view.buttons[0].label.lowercased() : "press"))
         }
         if view.canGoBack { items.append(("Esc", "back")) }
-        items.append(("Ctrl-Z", "suspend"))
+        if view.canSuspend { items.append(("Ctrl-Z", "suspend")) }
         items.append(("Ctrl-C", "quit"))
         return items
     }

@@ -68,6 +68,10 @@ public struct ScreenView: Equatable, Sendable {
         public var status: TaskStatus
     }
 
+    /// Whether Ctrl-Z can suspend: not where there is no shell to return to (a session
+    /// leader, such as each `serve-ssh` session).
+    public var canSuspend = true
+
     public var busy: Bool { busyLabel != nil }
 
     public init() {}
