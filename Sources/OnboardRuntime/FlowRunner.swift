@@ -80,6 +80,11 @@ public final class FlowRunner {
             pollfd(fd: session.mailbox.readDescriptor, events: Int16(POLLIN), revents: 0),
         ]
         _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
+        // The terminal went away without a SIGHUP reaching us (a parent that caught it):
+        // end as a hangup would, rather than spin on a descriptor that is always ready.
+        if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            session.end(bySignal: SIGHUP)
+        }
     }
 
     private func handle(_ inputs: [TerminalInput]) {

@@ -73,17 +73,19 @@ public final class FlowSession {
             if signal == SIGCONT {
                 continued = true
                 dispatch(.resumed)
-            } else if ending == nil {
-                dispatch(.closing)
-                ending = .signal(signal)
+            } else {
+                end(bySignal: signal)
             }
         }
         for event in mailbox.drain() { dispatch(event) }
         return continued
     }
 
-    public func end(_ reason: FlowEnding) {
-        ending = reason
+    /// A signal (or the terminal hanging up) ends the run: what is typed is kept first.
+    public func end(bySignal signal: Int32) {
+        guard ending == nil else { return }
+        dispatch(.closing)
+        ending = .signal(signal)
     }
 
     private func perform(_ effects: [Effect]) {
