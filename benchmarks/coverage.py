@@ -14,8 +14,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def main():
-    subprocess.run(["swift", "test", "--enable-code-coverage"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run = subprocess.run(["swift", "test", "--enable-code-coverage"], cwd=ROOT, capture_output=True, text=True)
+    if run.returncode != 0:
+        failed = [line for line in run.stdout.splitlines() if "✘" in line][:10]
+        print("\n(the suite failed under coverage; the numbers below are from the run as it went)\n" + "\n".join(failed))
     path = subprocess.run(["swift", "test", "--show-codecov-path"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
     with open(path) as data:
         report = json.load(data)
