@@ -31,6 +31,8 @@ import time
 
 import pyte
 
+import procfs
+
 WIDTH, HEIGHT = 80, 24
 PRIVACY_MARK = "Your privacy comes first"
 PRIVACY_TEXT = "1. Your privacy comes first\n2. No name, email, or phone needed\n3. Your data stays on your device"
@@ -65,16 +67,10 @@ class Session:
         return "\n".join(self.screen.display)
 
     def sample_memory(self):
-        try:
-            with open(f"/proc/{self.pid}/status") as status:
-                for line in status:
-                    # Between fork and exec the child is still a copy of this Python.
-                    if line.startswith("Name:") and line.split()[1].startswith("python"):
-                        return
-                    if line.startswith("VmRSS:"):
-                        self.peak_kib = max(self.peak_kib, int(line.split()[1]))
-        except OSError:
-            pass
+        fields = procfs.status(self.pid)
+        # Between fork and exec the child is still a copy of this Python.
+        if fields and not fields.get("Name", "").startswith("python"):
+            self.peak_kib = max(self.peak_kib, int(fields.get("VmRSS", "0 kB").split()[0]))
 
     def read_until(self, mark, quiet=0.06, limit=10.0):
         """Reads until `mark` is on screen and output has paused for `quiet` s; returns

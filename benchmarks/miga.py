@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 
+from procfs import rss_kib
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -27,17 +29,6 @@ def binary():
         if os.access(path, os.X_OK):
             return path, configuration
     sys.exit("build onboard first: swift build -c release")
-
-
-def rss_kib(pid):
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        return 0
-    return 0
 
 
 def one_run(path):

@@ -15,18 +15,9 @@ import sys
 import tempfile
 import time
 
+from procfs import rss_kib
+
 MARK = b"Welcome to OKLah"
-
-
-def rss_kib(pid):
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
 
 
 def children(pid):
