@@ -15,12 +15,11 @@ extension OnboardService {
     public func signInAnonymously(policy: TokenPolicy, client: String = "local") async throws -> AnonymousSignIn {
         let now = clock.now()
         try limiter.hit("sign-in:\(client)", settings.signInPerAddress, now: now)
-        let (userID, names) = try await write { db in
-            let userID = Secrets.userID()
+        let userID = Secrets.userID()
+        let (session, names) = try await issue(userID: userID, createdAt: now, isAnonymous: true, policy: policy) { db in
             try db.execute(sql: "INSERT INTO users (id, created_at, is_anonymous) VALUES (?, ?, 1)", arguments: [userID, now])
-            return (userID, try Self.reserveNames(for: userID, now: now, in: db))
+            return try Self.reserveNames(for: userID, now: now, in: db)
         }
-        let session = try await issue(userID: userID, createdAt: now, isAnonymous: true, policy: policy)
         return AnonymousSignIn(session: session, nameOptions: names)
     }
 

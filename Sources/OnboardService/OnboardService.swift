@@ -95,23 +95,35 @@ public final class OnboardService: Sendable {
     /// A new refresh token (stored hashed) in `family`, or a new family, and a signed
     /// access token.
     func issue(userID: String, createdAt: Int64, isAnonymous: Bool, policy: TokenPolicy, family: String? = nil) async throws -> IssuedSession {
+        try await issue(userID: userID, createdAt: createdAt, isAnonymous: isAnonymous, policy: policy, family: family) { _ in }.session
+    }
+
+    /// As above, with `along` run first in the same transaction: a whole sign-in is one
+    /// commit on the one writer.
+    func issue<T: Sendable>(
+        userID: String, createdAt: Int64, isAnonymous: Bool, policy: TokenPolicy, family: String? = nil,
+        along: @escaping @Sendable (Database) throws -> T
+    ) async throws -> (session: IssuedSession, along: T) {
         let now = clock.now()
         let refresh = Secrets.token(prefix: "rt_")
         let family = family ?? Secrets.randomHex(bytes: 16)
         let accessExpiry = now + policy.accessLifetime
         let refreshExpiry = policy.refreshLifetime.map { now + $0 }
-        try await write { db in
+        let result = try await write { db in
+            let result = try along(db)
             try db.execute(
                 sql: """
                     INSERT INTO refresh_tokens (token_hash, user_id, family_id, created_at, expires_at, access_lifetime, refresh_lifetime)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [Secrets.hash(refresh), userID, family, now, refreshExpiry, policy.accessLifetime, policy.refreshLifetime])
+            return result
         }
         let access = try await accessTokens.sign(userID: userID, isAnonymous: isAnonymous, issuedAt: now, expiresAt: accessExpiry)
-        return IssuedSession(
+        let session = IssuedSession(
             userID: userID, accessToken: access, accessExpiresAt: accessExpiry, refreshToken: refresh,
             refreshExpiresAt: refreshExpiry, isAnonymous: isAnonymous, createdAt: createdAt, issuedAt: now)
+        return (session, result)
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
