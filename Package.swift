@@ -105,6 +105,7 @@ let package = Package(
             name: "onboard",
             dependencies: [
                 "OnboardRuntime", "CursesBackend", "ServiceClient", "ScreenTable", "TerminalUI", "SSHDemo",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OnboardRuntime
 import ScreenTable
+import NIOCore
 import SSHDemo
 
 /// `onboard serve-ssh`: demos over SSH, one onboarding per connection, no root.
@@ -81,6 +82,9 @@ struct ServeSSH: ParsableCommand {
 
                     """.utf8))
             }
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            printError("onboard serve-ssh: \(listen) is already in use (another serve-ssh?); choose another port with --listen")
+            throw ExitCode(1)
         } catch {
             printError("onboard serve-ssh: cannot serve on \(listen): \(error)")
             throw ExitCode(1)

@@ -126,5 +126,9 @@ import Testing
         #expect(second.status == 1)
         let noTerminal = Tmux.run("/usr/bin/env", ["ssh", "-T"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init))
         #expect(noTerminal.output.contains("Onboard needs a terminal"))
+        // A second server on the same port says so plainly.
+        let twice = Tmux.run(Tmux.binary, ["serve-ssh", "--listen", "127.0.0.1:\(server.port)", "--host-key", server.folder + "/host_key"])
+        #expect(twice.status == 1)
+        #expect(twice.output.contains("127.0.0.1:\(server.port) is already in use"))
     }
 }
