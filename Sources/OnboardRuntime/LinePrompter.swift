@@ -132,8 +132,17 @@ public final class LinePrompter {
             }
         }
         let after = ScreenView.make(engine: engine, state: state, now: session.clock.nowMilliseconds())
-        var menu = after.options.map(\.label) + after.buttons.map(\.label)
+        // What can be chosen now (a checklist's buttons wait until it is done).
+        let choosable = engine.focusables(of: screen, state).count - after.fields.count
+        var menu = Array((after.options.map(\.label) + after.buttons.map(\.label)).prefix(max(0, choosable)))
         if after.canGoBack { menu.append("Back") }
+        if menu.isEmpty, after.checklist.contains(where: { if case .failed = $0.status { true } else { false } }) {
+            // A setup step failed with no way around it: Enter tries it again.
+            write("Press Enter to try again, or type q to quit: ")
+            guard let answer = readLine(false) else { return false }
+            session.dispatch(.intent(answer.trimmingCharacters(in: .whitespaces).lowercased() == "q" ? .quit : .activate))
+            return true
+        }
         guard !menu.isEmpty else {
             write("Press Enter to quit. ")
             _ = readLine(false)

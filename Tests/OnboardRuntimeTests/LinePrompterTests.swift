@@ -1,0 +1,76 @@
+import FlowEngine
+import Foundation
+import OnboardRuntime
+import OnboardService
+import ScreenTable
+import ServiceClient
+import Testing
+
+/// Accessible mode's line prompts on a real run (engine, embedded mock, state files),
+/// with the answers given as lines and the transcript read back.
+@Suite struct LinePrompterTests {
+    /// Runs `yaml` with these answers on its own thread, as the real UI thread is (the
+    /// calls need the concurrency pool free); returns the transcript and the ending.
+    func transcript(_ yaml: String, answers: [String], faults: FaultSwitchboard = FaultSwitchboard(), between: ((Int) -> Void)? = nil) async throws -> (text: String, ending: FlowEnding) {
+        let flow = try FlowLoader.load(yaml: yaml, file: "test.yaml").get()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-lines-\(UUID().uuidString)").path
+        let store = StateStore(stateDirectory: folder, flowID: flow.id)
+        let mock = InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory()))
+        let session = FlowSession(
+            engine: FlowEngine(flow: flow), store: store,
+            operations: OperationRunner(service: FaultInjectingService(wrapping: mock, switchboard: faults), flowID: flow.id),
+            clock: RuntimeClock(), mailbox: Mailbox())
+        var remaining = answers[...]
+        var text = ""
+        var asked = 0
+        let prompter = LinePrompter(session: session, readLine: { _ in
+            asked += 1
+            between?(asked)
+            return remaining.popFirst()
+        }, write: { text += $0 }, echo: true)
+        nonisolated(unsafe) let loop = prompter
+        let ending = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: loop.run()) }.start()
+        }
+        return (text, ending)
+    }
+
+    static let checklist = """
+        id: setup
+        title: Setup
+        entry:
+          first_launch: tasks
+        screens:
+          - id: tasks
+            kind: checklist
+            title: Getting ready
+            tasks:
+              - label: Service check
+                call: health
+            actions:
+              - label: Finish
+                quit: true
+        """
+
+    @Test func aFailedSetupStepIsOfferedAgainAndThenTheFlowGoesOn() async throws {
+        let faults = FaultSwitchboard([.network])
+        // The first answer retries while the network is still down; before the second,
+        // it comes back.
+        let run = try await transcript(Self.checklist, answers: ["", "", "1"], faults: faults) { asked in
+            if asked == 2 { faults.toggle(.network) }
+        }
+        #expect(run.text.contains("  Service check: failed:"))
+        #expect(run.text.contains("Press Enter to try again, or type q to quit: \n"))
+        #expect(run.text.contains("  Service check: done"))
+        #expect(run.text.contains("  1) Finish\n"))
+        #expect(run.ending == .quit)
+    }
+
+    @Test func qQuitsAFailedSetupAndTheEndOfInputSavesAndQuits() async throws {
+        let quit = try await transcript(Self.checklist, answers: ["q"], faults: FaultSwitchboard([.network]))
+        #expect(quit.ending == .quit)
+        #expect(!quit.text.contains("Service check: done"))
+        let ended = try await transcript(Self.checklist, answers: [], faults: FaultSwitchboard([.network]))
+        #expect(ended.text.hasSuffix("End of input; your progress is saved.\n"))
+    }
+}
