@@ -123,6 +123,8 @@ public struct ScreenView: Equatable, Sendable {
         view.canGoBack = screen.allowsBack && !state.history.isEmpty
         if screen.kind == .checklist {
             view.checklist = zip(screen.tasks, state.tasks).map { ChecklistLine(label: $0.label, status: $1) }
+            // Its buttons lead on once every task has an outcome; until then there are none.
+            if !engine.checklistDone(state) { view.buttons = [] }
             if state.taskCall != nil { view.busyLabel = "Please wait..." }
         }
         if screen.kind == .progress {

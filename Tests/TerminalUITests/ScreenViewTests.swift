@@ -1,0 +1,18 @@
+import FlowEngine
+import ScreenTable
+import TerminalUI
+import Testing
+
+/// What a screen offers, as the view shows it.
+@Suite struct ScreenViewTests {
+    @Test func aChecklistShowsItsButtonsOnlyOnceEveryTaskHasAnOutcome() throws {
+        let engine = FlowEngine(flow: try BuiltinFlows.load("miga"))
+        var state = FlowState()
+        state.phase = .showing
+        state.screenID = "setup"
+        state.tasks = [.done("ready"), .failed("The service cannot be reached."), .waiting, .waiting, .waiting]
+        #expect(ScreenView.make(engine: engine, state: state).buttons.isEmpty, "a failed step: Enter retries, nothing to press")
+        state.tasks = [.done("ready"), .fellBack("offline: local-only mode"), .done(""), .done(""), .done("")]
+        #expect(ScreenView.make(engine: engine, state: state).buttons.map(\.label) == ["Continue"])
+    }
+}
