@@ -1,145 +1,147 @@
 import Foundation
 import Testing
 
-/// ABBY in the real binary, on the mock and against onboard-server: phone and code,
-/// the whole profile, a kill and resume, logout, a returning user, social sign-in with
-/// Cancel, and the privacy promise checked on disk.
-@Suite(.serialized) struct AbbyEndToEndTests {
-    let phone = "5550109999"
-    let fullName = "Ana López"
+extension EndToEnd {
+    /// ABBY in the real binary, on the mock and against onboard-server: phone and code,
+    /// the whole profile, a kill and resume, logout, a returning user, social sign-in with
+    /// Cancel, and the privacy promise checked on disk.
+    @Suite struct AbbyEndToEndTests {
+        let phone = "5550109999"
+        let fullName = "Ana López"
 
-    func start(_ tmux: Tmux, _ backend: Backend) {
-        tmux.start("run abby \(backend.arguments)")
-    }
-
-    /// Consent, then the phone number, then the code from the outbox.
-    func signInWithPhone(_ tmux: Tmux, _ backend: Backend, consent: Bool = true) {
-        tmux.waitFor("Welcome to ABBY")
-        tmux.waitFor("Step 1 of 7")
-        if !consent { tmux.send("Right") }
-        tmux.send("Enter")
-        tmux.waitFor("Create your account")
-        tmux.send("Enter") // Use Phone Number
-        tmux.waitFor("Your phone number")
-        tmux.send("Tab")
-        tmux.type(phone)
-        tmux.waitFor("(555) 010-9999")
-        tmux.send("Tab")
-        tmux.send("Enter")
-        tmux.waitFor("Enter your code")
-        tmux.waitFor("Resend Code (")
-    }
-
-    @Test(arguments: Backend.kinds) func phoneSignUpTheWholeProfileResumeLogoutAndReturn(backend kind: String) throws {
-        let backend = try Backend(kind)
-        let ana = Tmux()
-        start(ana, backend)
-        signInWithPhone(ana, backend)
-        let code = try #require(backend.lastSMSCode())
-        ana.type(code == "000000" ? "111111" : "000000")
-        ana.waitFor("That code is wrong or has expired")
-        ana.type(code) // six digits submit themselves
-        ana.waitFor("Your name")
-        ana.waitFor("Step 3 of 7")
-
-        ana.type(fullName)
-        ana.send("Tab")
-        ana.type("Ana_99")
-        ana.waitFor("Choose a display name (2-30 characters)")
-        ana.send("BSpace", "BSpace", "BSpace")
-        ana.type(" 99")
-        ana.send("Tab")
-        ana.send("Enter")
-        ana.waitFor("Your age")
-
-        ana.type("20100101")
-        ana.waitFor("Age 16")
-        ana.send("Tab", "Tab", "Enter")
-        ana.waitFor("You must be 18+ to use ABBY")
-        ana.type("19900514") // the refused field has the focus
-        let born = DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: .current, year: 1990, month: 5, day: 14).date!
-        ana.waitFor("Age \(Calendar(identifier: .gregorian).dateComponents([.year], from: born, to: Date()).year!)")
-        ana.send("Tab")
-        ana.type("16")
-        ana.waitFor("Minimum age must be at least 18")
-        ana.send("BSpace", "BSpace")
-        ana.type("25 40")
-        ana.waitFor("25 to 40")
-        ana.send("Tab", "Enter")
-        ana.waitFor("About you")
-
-        // Killed halfway through a screen: it comes back where it was, with the values.
-        ana.type("w")
-        ana.waitFor("Woman")
-        ana.send("Tab")
-        start(ana, backend)
-        ana.waitFor("About you")
-        ana.waitFor("Woman")
-        ana.send("Tab")
-        ana.send("Space")
-        ana.send("Tab", "Enter")
-        ana.waitFor("Your background")
-        ana.send("Escape")
-        ana.waitFor("About you")
-        ana.waitFor("[x] Women")
-        ana.send("Tab", "Tab", "Enter")
-        ana.waitFor("Your background")
-        ana.type("a")
-        ana.send("Tab", "Tab", "Enter")
-        ana.waitFor("What you want")
-        ana.waitFor("Step 7 of 7")
-        ana.type("s")
-        ana.send("Tab")
-        ana.type("n")
-        ana.send("Tab", "Enter")
-        ana.waitFor("You're all set, Ana 99")
-
-        // Full name and phone number: only in the profile store (the progress file) and
-        // the service's own database, never in analytics, the session or any log.
-        let folder = ana.stateDirectory + "/abby"
-        let events = try String(contentsOfFile: folder + "/events.jsonl", encoding: .utf8)
-        #expect(events.contains("onboarding_completed"))
-        for file in try FileManager.default.subpathsOfDirectory(atPath: ana.stateDirectory) where !file.hasSuffix("progress.json") && !file.contains("mock.sqlite") {
-            let path = ana.stateDirectory + "/" + file
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            let text = String(decoding: data, as: UTF8.self)
-            #expect(!text.contains("López") && !text.contains(phone), "\(file) holds the name or the phone number")
-        }
-        if let server = backend.server {
-            #expect(!server.output.contains("López") && !server.output.contains(phone), "the server's log holds the name or the phone number")
+        func start(_ tmux: Tmux, _ backend: Backend) {
+            tmux.start("run abby \(backend.arguments)")
         }
 
-        // Logout forgets this device's data and returns to the start.
-        ana.send("Enter") // Log Out
-        ana.waitFor("Welcome to ABBY")
-        #expect(ana.session(of: "abby") == nil)
-        #expect(!FileManager.default.fileExists(atPath: folder + "/events.jsonl"))
-        #expect(ana.saved("full_name", in: "abby") == nil)
+        /// Consent, then the phone number, then the code from the outbox.
+        func signInWithPhone(_ tmux: Tmux, _ backend: Backend, consent: Bool = true) {
+            tmux.waitFor("Welcome to ABBY")
+            tmux.waitFor("Step 1 of 7")
+            if !consent { tmux.send("Right") }
+            tmux.send("Enter")
+            tmux.waitFor("Create your account")
+            tmux.send("Enter") // Use Phone Number
+            tmux.waitFor("Your phone number")
+            tmux.send("Tab")
+            tmux.type(phone)
+            tmux.waitFor("(555) 010-9999")
+            tmux.send("Tab")
+            tmux.send("Enter")
+            tmux.waitFor("Enter your code")
+            tmux.waitFor("Resend Code (")
+        }
 
-        // The same number again: it signs in to the same account, straight to the end.
-        signInWithPhone(ana, backend)
-        ana.type(try #require(backend.lastSMSCode()))
-        ana.waitFor("You're all set, Ana 99")
-    }
+        @Test(arguments: Backend.kinds) func phoneSignUpTheWholeProfileResumeLogoutAndReturn(backend kind: String) throws {
+            let backend = try Backend(kind)
+            let ana = Tmux()
+            start(ana, backend)
+            signInWithPhone(ana, backend)
+            let code = try #require(backend.lastSMSCode())
+            ana.type(code == "000000" ? "111111" : "000000")
+            ana.waitFor("That code is wrong or has expired")
+            ana.type(code) // six digits submit themselves
+            ana.waitFor("Your name")
+            ana.waitFor("Step 3 of 7")
 
-    @Test(arguments: Backend.kinds) func socialSignInCancelAndAllowWithoutAnalytics(backend kind: String) throws {
-        let backend = try Backend(kind)
-        let bo = Tmux()
-        start(bo, backend)
-        bo.waitFor("Welcome to ABBY")
-        bo.send("Right", "Enter") // Continue Without Analytics
-        bo.waitFor("Create your account")
-        bo.send("Right", "Right", "Enter") // Continue with Google
-        bo.waitFor("Sign in with Google")
-        bo.send("Tab", "Tab", "Enter") // Cancel
-        let method = bo.waitFor("Create your account")
-        #expect(!method.contains("✗"), "Cancel returns with no error state")
-        bo.send("Right", "Enter") // Continue with Apple
-        bo.waitFor("Sign in with Apple")
-        bo.type("bo@icloud.com")
-        bo.send("Tab", "Enter") // Allow
-        bo.waitFor("Your name")
-        #expect(bo.session(of: "abby") != nil)
-        #expect(!FileManager.default.fileExists(atPath: bo.stateDirectory + "/abby/events.jsonl"), "no tracking without consent")
+            ana.type(fullName)
+            ana.send("Tab")
+            ana.type("Ana_99")
+            ana.waitFor("Choose a display name (2-30 characters)")
+            ana.send("BSpace", "BSpace", "BSpace")
+            ana.type(" 99")
+            ana.send("Tab")
+            ana.send("Enter")
+            ana.waitFor("Your age")
+
+            ana.type("20100101")
+            ana.waitFor("Age 16")
+            ana.send("Tab", "Tab", "Enter")
+            ana.waitFor("You must be 18+ to use ABBY")
+            ana.type("19900514") // the refused field has the focus
+            let born = DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: .current, year: 1990, month: 5, day: 14).date!
+            ana.waitFor("Age \(Calendar(identifier: .gregorian).dateComponents([.year], from: born, to: Date()).year!)")
+            ana.send("Tab")
+            ana.type("16")
+            ana.waitFor("Minimum age must be at least 18")
+            ana.send("BSpace", "BSpace")
+            ana.type("25 40")
+            ana.waitFor("25 to 40")
+            ana.send("Tab", "Enter")
+            ana.waitFor("About you")
+
+            // Killed halfway through a screen: it comes back where it was, with the values.
+            ana.type("w")
+            ana.waitFor("Woman")
+            ana.send("Tab")
+            start(ana, backend)
+            ana.waitFor("About you")
+            ana.waitFor("Woman")
+            ana.send("Tab")
+            ana.send("Space")
+            ana.send("Tab", "Enter")
+            ana.waitFor("Your background")
+            ana.send("Escape")
+            ana.waitFor("About you")
+            ana.waitFor("[x] Women")
+            ana.send("Tab", "Tab", "Enter")
+            ana.waitFor("Your background")
+            ana.type("a")
+            ana.send("Tab", "Tab", "Enter")
+            ana.waitFor("What you want")
+            ana.waitFor("Step 7 of 7")
+            ana.type("s")
+            ana.send("Tab")
+            ana.type("n")
+            ana.send("Tab", "Enter")
+            ana.waitFor("You're all set, Ana 99")
+
+            // Full name and phone number: only in the profile store (the progress file) and
+            // the service's own database, never in analytics, the session or any log.
+            let folder = ana.stateDirectory + "/abby"
+            let events = try String(contentsOfFile: folder + "/events.jsonl", encoding: .utf8)
+            #expect(events.contains("onboarding_completed"))
+            for file in try FileManager.default.subpathsOfDirectory(atPath: ana.stateDirectory) where !file.hasSuffix("progress.json") && !file.contains("mock.sqlite") {
+                let path = ana.stateDirectory + "/" + file
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                let text = String(decoding: data, as: UTF8.self)
+                #expect(!text.contains("López") && !text.contains(phone), "\(file) holds the name or the phone number")
+            }
+            if let server = backend.server {
+                #expect(!server.output.contains("López") && !server.output.contains(phone), "the server's log holds the name or the phone number")
+            }
+
+            // Logout forgets this device's data and returns to the start.
+            ana.send("Enter") // Log Out
+            ana.waitFor("Welcome to ABBY")
+            #expect(ana.session(of: "abby") == nil)
+            #expect(!FileManager.default.fileExists(atPath: folder + "/events.jsonl"))
+            #expect(ana.saved("full_name", in: "abby") == nil)
+
+            // The same number again: it signs in to the same account, straight to the end.
+            signInWithPhone(ana, backend)
+            ana.type(try #require(backend.lastSMSCode()))
+            ana.waitFor("You're all set, Ana 99")
+        }
+
+        @Test(arguments: Backend.kinds) func socialSignInCancelAndAllowWithoutAnalytics(backend kind: String) throws {
+            let backend = try Backend(kind)
+            let bo = Tmux()
+            start(bo, backend)
+            bo.waitFor("Welcome to ABBY")
+            bo.send("Right", "Enter") // Continue Without Analytics
+            bo.waitFor("Create your account")
+            bo.send("Right", "Right", "Enter") // Continue with Google
+            bo.waitFor("Sign in with Google")
+            bo.send("Tab", "Tab", "Enter") // Cancel
+            let method = bo.waitFor("Create your account")
+            #expect(!method.contains("✗"), "Cancel returns with no error state")
+            bo.send("Right", "Enter") // Continue with Apple
+            bo.waitFor("Sign in with Apple")
+            bo.type("bo@icloud.com")
+            bo.send("Tab", "Enter") // Allow
+            bo.waitFor("Your name")
+            #expect(bo.session(of: "abby") != nil)
+            #expect(!FileManager.default.fileExists(atPath: bo.stateDirectory + "/abby/events.jsonl"), "no tracking without consent")
+        }
     }
 }

@@ -3,125 +3,127 @@ import OnboardRuntime
 import TerminalUI
 import Testing
 
-/// `onboard --headless`: every built-in flow walked by its example key script, a wait
-/// that fails, the same frames as the real terminal, and a recording that replays them
-/// with nothing secret in it.
-@Suite(.serialized) struct HeadlessEndToEndTests {
-    static let scripts = Tmux.packageRoot + "/examples/scripts"
+extension EndToEnd {
+    /// `onboard --headless`: every built-in flow walked by its example key script, a wait
+    /// that fails, the same frames as the real terminal, and a recording that replays them
+    /// with nothing secret in it.
+    @Suite struct HeadlessEndToEndTests {
+        static let scripts = Tmux.packageRoot + "/examples/scripts"
 
-    /// Runs `onboard ARGUMENTS --headless` in a fresh state folder; returns the exit
-    /// status and what it printed.
-    func headless(_ arguments: [String], state: String = Tmux().stateDirectory) -> (status: Int32, output: String) {
-        Tmux.run("/usr/bin/env", ["LANG=C.UTF-8", Tmux.binary] + arguments + ["--headless", "--state-dir", state])
-    }
-
-    /// The last frame a headless run printed.
-    func lastFrame(_ output: String) -> String {
-        let frames = output.components(separatedBy: "── frame ")
-        return frames.last.map { $0.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n") } ?? ""
-    }
-
-    @Test(arguments: ["oklah", "babybasics", "abby", "rucktracker", "miga"])
-    func everyBuiltInFlowWalksStartToFinish(flow: String) {
-        let run = headless(["run", flow, "--keys", "\(Self.scripts)/\(flow).keys"])
-        #expect(run.status == 0, "\(flow): \(run.output.suffix(2000))")
-        let script = (try? String(contentsOfFile: "\(Self.scripts)/\(flow).keys", encoding: .utf8)) ?? ""
-        let lastWait = script.split(separator: "\n").last { $0.hasPrefix("wait:") }.map { String($0.dropFirst(5)) } ?? ""
-        #expect(lastFrame(run.output).contains(lastWait))
-    }
-
-    @Test func aWaitThatNeverComesExitsWithTheLastFrame() throws {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("never-\(UUID().uuidString).keys").path
-        try "wait:Welcome to OKLah\nwait:A screen that does not exist\n".write(toFile: script, atomically: true, encoding: .utf8)
-        let run = headless(["run", "oklah", "--keys", script, "--wait-timeout", "1s"])
-        #expect(run.status == 3)
-        #expect(run.output.contains("wait: 'A screen that does not exist' never appeared"))
-        #expect(run.output.contains("── last frame ──"))
-        #expect(run.output.components(separatedBy: "── last frame ──").last?.contains("Welcome to OKLah") == true)
-    }
-
-    @Test func headlessFramesMatchTheRealTerminal() throws {
-        let tmux = Tmux()
-        tmux.start("run miga")
-        let script = try KeyScript.parse(String(contentsOfFile: "\(Self.scripts)/miga.keys", encoding: .utf8))
-        let screen = tmux.play(script)
-        let run = headless(["run", "miga", "--keys", "\(Self.scripts)/miga.keys"])
-        #expect(run.status == 0)
-        #expect(Self.trimmed(screen) == Self.trimmed(lastFrame(run.output)))
-    }
-
-    @Test func aRecordingReplaysTheFramesAndHoldsNoCodeOrPassword() throws {
-        let state = Tmux().stateDirectory
-        let cast = state + ".cast"
-        let run = headless(["run", "abby", "--keys", "\(Self.scripts)/abby.keys", "--cast", cast], state: state)
-        #expect(run.status == 0)
-        let lines = try String(contentsOfFile: cast, encoding: .utf8).split(separator: "\n")
-        let header = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
-        #expect(header["version"] as? Int == 2)
-        #expect(header["width"] as? Int == 80 && header["height"] as? Int == 24)
-        var screen = ReplayedScreen(width: 80, height: 24)
-        var times: [Double] = []
-        for line in lines.dropFirst() {
-            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])
-            #expect(event[1] as? String == "o")
-            times.append(try #require(event[0] as? Double))
-            screen.apply(try #require(event[2] as? String))
+        /// Runs `onboard ARGUMENTS --headless` in a fresh state folder; returns the exit
+        /// status and what it printed.
+        func headless(_ arguments: [String], state: String = Tmux().stateDirectory) -> (status: Int32, output: String) {
+            Tmux.run("/usr/bin/env", ["LANG=C.UTF-8", Tmux.binary] + arguments + ["--headless", "--state-dir", state])
         }
-        #expect(times == times.sorted(), "event times only go forward")
-        #expect(Self.trimmed(screen.text) == Self.trimmed(lastFrame(run.output)))
-        let code = try #require(Tmux.run(Tmux.binary, ["outbox", "--state-dir", state, "--last", "1"]).output.split(separator: " ").last)
-        let text = try String(contentsOfFile: cast, encoding: .utf8)
-        #expect(!text.contains(code.trimmingCharacters(in: .whitespacesAndNewlines)), "the SMS code is masked")
-        #expect(run.output.contains("We sent a 6-digit code"))
 
-        // A password revealed with Ctrl-R shows on screen but never in the recording.
-        let revealed = state + "-reveal.keys"
-        try "wait:Server URL\n<Tab><Enter>\nwait:Welcome to Baby Basics\n<Enter>\nwait:Create your account\nJo<Tab>jo@example.org<Tab>hunter2hunter2<C-r>\nwait:hunter2hunter2\n"
-            .write(toFile: revealed, atomically: true, encoding: .utf8)
-        let baby = headless(["run", "babybasics", "--keys", revealed, "--cast", cast + "2"], state: state + "-b")
-        #expect(baby.status == 0)
-        #expect(!(try String(contentsOfFile: cast + "2", encoding: .utf8)).contains("hunter2"))
-    }
+        /// The last frame a headless run printed.
+        func lastFrame(_ output: String) -> String {
+            let frames = output.components(separatedBy: "── frame ")
+            return frames.last.map { $0.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n") } ?? ""
+        }
 
-    static func trimmed(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
-            .joined(separator: "\n").trimmingCharacters(in: .newlines)
-    }
-}
+        @Test(arguments: ["oklah", "babybasics", "abby", "rucktracker", "miga"])
+        func everyBuiltInFlowWalksStartToFinish(flow: String) {
+            let run = headless(["run", flow, "--keys", "\(Self.scripts)/\(flow).keys"])
+            #expect(run.status == 0, "\(flow): \(run.output.suffix(2000))")
+            let script = (try? String(contentsOfFile: "\(Self.scripts)/\(flow).keys", encoding: .utf8)) ?? ""
+            let lastWait = script.split(separator: "\n").last { $0.hasPrefix("wait:") }.map { String($0.dropFirst(5)) } ?? ""
+            #expect(lastFrame(run.output).contains(lastWait))
+        }
 
-/// Enough of a terminal to replay a recording: cursor moves and text; colours ignored.
-struct ReplayedScreen {
-    var rows: [[Character]]
-    var x = 0
-    var y = 0
+        @Test func aWaitThatNeverComesExitsWithTheLastFrame() throws {
+            let script = FileManager.default.temporaryDirectory.appendingPathComponent("never-\(UUID().uuidString).keys").path
+            try "wait:Welcome to OKLah\nwait:A screen that does not exist\n".write(toFile: script, atomically: true, encoding: .utf8)
+            let run = headless(["run", "oklah", "--keys", script, "--wait-timeout", "1s"])
+            #expect(run.status == 3)
+            #expect(run.output.contains("wait: 'A screen that does not exist' never appeared"))
+            #expect(run.output.contains("── last frame ──"))
+            #expect(run.output.components(separatedBy: "── last frame ──").last?.contains("Welcome to OKLah") == true)
+        }
 
-    init(width: Int, height: Int) {
-        rows = Array(repeating: Array(repeating: " ", count: width), count: height)
-    }
+        @Test func headlessFramesMatchTheRealTerminal() throws {
+            let tmux = Tmux()
+            tmux.start("run miga")
+            let script = try KeyScript.parse(String(contentsOfFile: "\(Self.scripts)/miga.keys", encoding: .utf8))
+            let screen = tmux.play(script)
+            let run = headless(["run", "miga", "--keys", "\(Self.scripts)/miga.keys"])
+            #expect(run.status == 0)
+            #expect(Self.trimmed(screen) == Self.trimmed(lastFrame(run.output)))
+        }
 
-    mutating func apply(_ data: String) {
-        var characters = Array(data)[...]
-        while let character = characters.popFirst() {
-            if character == "\u{1B}", characters.first == "[" {
-                characters = characters.dropFirst()
-                var parameters = ""
-                while let next = characters.first, !next.isLetter {
-                    parameters.append(next)
-                    characters = characters.dropFirst()
-                }
-                let command = characters.popFirst()
-                if command == "H" {
-                    let numbers = parameters.split(separator: ";").compactMap { Int($0) }
-                    y = (numbers.first ?? 1) - 1
-                    x = (numbers.count > 1 ? numbers[1] : 1) - 1
-                }
-                continue
+        @Test func aRecordingReplaysTheFramesAndHoldsNoCodeOrPassword() throws {
+            let state = Tmux().stateDirectory
+            let cast = state + ".cast"
+            let run = headless(["run", "abby", "--keys", "\(Self.scripts)/abby.keys", "--cast", cast], state: state)
+            #expect(run.status == 0)
+            let lines = try String(contentsOfFile: cast, encoding: .utf8).split(separator: "\n")
+            let header = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+            #expect(header["version"] as? Int == 2)
+            #expect(header["width"] as? Int == 80 && header["height"] as? Int == 24)
+            var screen = ReplayedScreen(width: 80, height: 24)
+            var times: [Double] = []
+            for line in lines.dropFirst() {
+                let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])
+                #expect(event[1] as? String == "o")
+                times.append(try #require(event[0] as? Double))
+                screen.apply(try #require(event[2] as? String))
             }
-            if rows.indices.contains(y), rows[y].indices.contains(x) { rows[y][x] = character }
-            x += 1
+            #expect(times == times.sorted(), "event times only go forward")
+            #expect(Self.trimmed(screen.text) == Self.trimmed(lastFrame(run.output)))
+            let code = try #require(Tmux.run(Tmux.binary, ["outbox", "--state-dir", state, "--last", "1"]).output.split(separator: " ").last)
+            let text = try String(contentsOfFile: cast, encoding: .utf8)
+            #expect(!text.contains(code.trimmingCharacters(in: .whitespacesAndNewlines)), "the SMS code is masked")
+            #expect(run.output.contains("We sent a 6-digit code"))
+
+            // A password revealed with Ctrl-R shows on screen but never in the recording.
+            let revealed = state + "-reveal.keys"
+            try "wait:Server URL\n<Tab><Enter>\nwait:Welcome to Baby Basics\n<Enter>\nwait:Create your account\nJo<Tab>jo@example.org<Tab>hunter2hunter2<C-r>\nwait:hunter2hunter2\n"
+                .write(toFile: revealed, atomically: true, encoding: .utf8)
+            let baby = headless(["run", "babybasics", "--keys", revealed, "--cast", cast + "2"], state: state + "-b")
+            #expect(baby.status == 0)
+            #expect(!(try String(contentsOfFile: cast + "2", encoding: .utf8)).contains("hunter2"))
+        }
+
+        static func trimmed(_ text: String) -> String {
+            text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
+                .joined(separator: "\n").trimmingCharacters(in: .newlines)
         }
     }
 
-    var text: String { rows.map { String($0) }.joined(separator: "\n") }
+    /// Enough of a terminal to replay a recording: cursor moves and text; colours ignored.
+    struct ReplayedScreen {
+        var rows: [[Character]]
+        var x = 0
+        var y = 0
+
+        init(width: Int, height: Int) {
+            rows = Array(repeating: Array(repeating: " ", count: width), count: height)
+        }
+
+        mutating func apply(_ data: String) {
+            var characters = Array(data)[...]
+            while let character = characters.popFirst() {
+                if character == "\u{1B}", characters.first == "[" {
+                    characters = characters.dropFirst()
+                    var parameters = ""
+                    while let next = characters.first, !next.isLetter {
+                        parameters.append(next)
+                        characters = characters.dropFirst()
+                    }
+                    let command = characters.popFirst()
+                    if command == "H" {
+                        let numbers = parameters.split(separator: ";").compactMap { Int($0) }
+                        y = (numbers.first ?? 1) - 1
+                        x = (numbers.count > 1 ? numbers[1] : 1) - 1
+                    }
+                    continue
+                }
+                if rows.indices.contains(y), rows[y].indices.contains(x) { rows[y][x] = character }
+                x += 1
+            }
+        }
+
+        var text: String { rows.map { String($0) }.joined(separator: "\n") }
+    }
 }

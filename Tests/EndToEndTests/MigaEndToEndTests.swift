@@ -1,112 +1,114 @@
 import Foundation
 import Testing
 
-/// MIGA in the real binary, on the mock and against onboard-server: the full path with
-/// a kill and resume, a failed hiding check and a relaunch, and the offline path that
-/// finishes in local-only mode.
-@Suite(.serialized) struct MigaEndToEndTests {
-    func start(_ tmux: Tmux, _ backend: Backend, _ extra: String = "") {
-        tmux.start("run miga \(backend.arguments) \(extra)")
-    }
+extension EndToEnd {
+    /// MIGA in the real binary, on the mock and against onboard-server: the full path with
+    /// a kill and resume, a failed hiding check and a relaunch, and the offline path that
+    /// finishes in local-only mode.
+    @Suite struct MigaEndToEndTests {
+        func start(_ tmux: Tmux, _ backend: Backend, _ extra: String = "") {
+            tmux.start("run miga \(backend.arguments) \(extra)")
+        }
 
-    /// From wherever the twelve steps are, to the setup checklist.
-    func walkTheSteps(_ tmux: Tmux, from first: Int = 1) {
-        for step in first...12 {
-            tmux.waitFor("Step \(step) of 12")
-            switch step {
-            case 8:
-                tmux.type("8") // readiness
-                tmux.waitFor("   8")
-                tmux.send("Tab", "Enter")
-            case 9:
-                tmux.send("Right", "Space") // Focus
-                tmux.waitFor("[x] Focus")
-                tmux.send("Tab", "Enter")
-            default:
-                tmux.send("Enter")
+        /// From wherever the twelve steps are, to the setup checklist.
+        func walkTheSteps(_ tmux: Tmux, from first: Int = 1) {
+            for step in first...12 {
+                tmux.waitFor("Step \(step) of 12")
+                switch step {
+                case 8:
+                    tmux.type("8") // readiness
+                    tmux.waitFor("   8")
+                    tmux.send("Tab", "Enter")
+                case 9:
+                    tmux.send("Right", "Space") // Focus
+                    tmux.waitFor("[x] Focus")
+                    tmux.send("Tab", "Enter")
+                default:
+                    tmux.send("Enter")
+                }
             }
+            tmux.waitFor("Setting up MIGA")
         }
-        tmux.waitFor("Setting up MIGA")
-    }
 
-    func chooseInstagram(_ tmux: Tmux) {
-        tmux.send("Enter") // Continue, once the checklist is done
-        tmux.waitFor("Choose your apps")
-        tmux.send("Space")
-        tmux.waitFor("[x] Instagram")
-        tmux.send("Tab", "Enter")
-    }
+        func chooseInstagram(_ tmux: Tmux) {
+            tmux.send("Enter") // Continue, once the checklist is done
+            tmux.waitFor("Choose your apps")
+            tmux.send("Space")
+            tmux.waitFor("[x] Instagram")
+            tmux.send("Tab", "Enter")
+        }
 
-    @Test(arguments: Backend.kinds) func theFullPathWithAResumeAndAFailedHidingCheck(backend kind: String) throws {
-        let backend = try Backend(kind)
-        let mia = Tmux()
-        start(mia, backend)
-        mia.waitFor("The Intentional Life Starts Now")
-        mia.waitFor("Begin My Journey")
-        for step in 1...4 {
-            mia.waitFor("Step \(step) of 12")
+        @Test(arguments: Backend.kinds) func theFullPathWithAResumeAndAFailedHidingCheck(backend kind: String) throws {
+            let backend = try Backend(kind)
+            let mia = Tmux()
+            start(mia, backend)
+            mia.waitFor("The Intentional Life Starts Now")
+            mia.waitFor("Begin My Journey")
+            for step in 1...4 {
+                mia.waitFor("Step \(step) of 12")
+                mia.send("Enter")
+            }
+            // Killed on step 5: a relaunch comes back to step 5.
+            mia.waitFor("Step 5 of 12")
+            start(mia, backend, "--simulate hiding=fail")
+            mia.waitFor("Your goal")
+            walkTheSteps(mia, from: 5)
+            let setup = mia.waitFor("Everything is ready.")
+            for line in ["✓ Local store", "✓ Anonymous sign-in", "✓ Remote config — content sync on, flow 1.0", "✓ Content preload — 12 entries cached", "✓ Compatibility check — 6 of 6 apps supported; Face ID"] {
+                #expect(setup.contains(line), "setup shows '\(line)'")
+            }
+            chooseInstagram(mia)
+            mia.waitFor("Hide your apps behind Face ID")
+            mia.waitFor("2. Tap Require Face ID.")
+            mia.send("Enter") // I've Done It, but the apps are not hidden
+            mia.waitFor("Not hidden yet")
+            // Quit and relaunch during this phase: back on the instructions, choices kept.
+            mia.send("C-c")
+            mia.waitFor("[exit")
+            start(mia, backend)
+            mia.waitFor("Hide your apps behind Face ID")
+            mia.waitFor("For each of: Instagram")
             mia.send("Enter")
-        }
-        // Killed on step 5: a relaunch comes back to step 5.
-        mia.waitFor("Step 5 of 12")
-        start(mia, backend, "--simulate hiding=fail")
-        mia.waitFor("Your goal")
-        walkTheSteps(mia, from: 5)
-        let setup = mia.waitFor("Everything is ready.")
-        for line in ["✓ Local store", "✓ Anonymous sign-in", "✓ Remote config — content sync on, flow 1.0", "✓ Content preload — 12 entries cached", "✓ Compatibility check — 6 of 6 apps supported; Face ID"] {
-            #expect(setup.contains(line), "setup shows '\(line)'")
-        }
-        chooseInstagram(mia)
-        mia.waitFor("Hide your apps behind Face ID")
-        mia.waitFor("2. Tap Require Face ID.")
-        mia.send("Enter") // I've Done It, but the apps are not hidden
-        mia.waitFor("Not hidden yet")
-        // Quit and relaunch during this phase: back on the instructions, choices kept.
-        mia.send("C-c")
-        mia.waitFor("[exit")
-        start(mia, backend)
-        mia.waitFor("Hide your apps behind Face ID")
-        mia.waitFor("For each of: Instagram")
-        mia.send("Enter")
-        let hub = mia.waitFor("Day 1 of your mindful streak")
-        #expect(hub.contains("Readiness: 8 of 10"))
-        #expect(hub.contains("Interests: Focus"))
-        #expect(hub.contains("Behind a mindful pause: Instagram"))
-        #expect(!hub.contains("Local-only"))
+            let hub = mia.waitFor("Day 1 of your mindful streak")
+            #expect(hub.contains("Readiness: 8 of 10"))
+            #expect(hub.contains("Interests: Focus"))
+            #expect(hub.contains("Behind a mindful pause: Instagram"))
+            #expect(!hub.contains("Local-only"))
 
-        // Analytics stay local: the device's own id, never the service's.
-        let events = try String(contentsOfFile: mia.stateDirectory + "/miga/events.jsonl", encoding: .utf8)
-        for name in ["onboarding_started", "step_goal", "setup_completed", "setup_error", "hub_unlocked"] {
-            #expect(events.contains("\"\(name)\""), "event \(name)")
+            // Analytics stay local: the device's own id, never the service's.
+            let events = try String(contentsOfFile: mia.stateDirectory + "/miga/events.jsonl", encoding: .utf8)
+            for name in ["onboarding_started", "step_goal", "setup_completed", "setup_error", "hub_unlocked"] {
+                #expect(events.contains("\"\(name)\""), "event \(name)")
+            }
+            #expect(!events.contains("\"u_"), "no service user id in analytics")
+            // Finished: a relaunch opens the hub.
+            mia.send("q")
+            mia.waitFor("[exit 0]")
+            start(mia, backend)
+            mia.waitFor("of your mindful streak")
         }
-        #expect(!events.contains("\"u_"), "no service user id in analytics")
-        // Finished: a relaunch opens the hub.
-        mia.send("q")
-        mia.waitFor("[exit 0]")
-        start(mia, backend)
-        mia.waitFor("of your mindful streak")
-    }
 
-    @Test(arguments: Backend.kinds) func offlineSetupFinishesInLocalOnlyMode(backend kind: String) throws {
-        let backend = try Backend(kind)
-        let leo = Tmux()
-        start(leo, backend, "--fault network --simulate biometrics=none --simulate unsupported=tiktok")
-        walkTheSteps(leo)
-        let setup = leo.waitFor("local-only mode: everything works")
-        #expect(setup.contains("! Anonymous sign-in — offline: local-only mode"))
-        #expect(setup.contains("offline: 10 bundled entries cached"))
-        #expect(setup.contains("5 of 6 apps supported; no passcode"))
-        chooseInstagram(leo)
-        let none = leo.waitFor("Another way to add a pause")
-        #expect(!none.contains("TikTok"))
-        leo.send("Enter") // Continue to the Hub: no passcode does not block
-        let hub = leo.waitFor("Day 1 of your mindful streak")
-        #expect(hub.contains("Local-only mode"))
-        #expect(leo.session(of: "miga") == nil)
-        // Back online later, the hub opens straight away on this device.
-        leo.send("q")
-        leo.waitFor("[exit 0]")
-        start(leo, backend)
-        leo.waitFor("of your mindful streak")
+        @Test(arguments: Backend.kinds) func offlineSetupFinishesInLocalOnlyMode(backend kind: String) throws {
+            let backend = try Backend(kind)
+            let leo = Tmux()
+            start(leo, backend, "--fault network --simulate biometrics=none --simulate unsupported=tiktok")
+            walkTheSteps(leo)
+            let setup = leo.waitFor("local-only mode: everything works")
+            #expect(setup.contains("! Anonymous sign-in — offline: local-only mode"))
+            #expect(setup.contains("offline: 10 bundled entries cached"))
+            #expect(setup.contains("5 of 6 apps supported; no passcode"))
+            chooseInstagram(leo)
+            let none = leo.waitFor("Another way to add a pause")
+            #expect(!none.contains("TikTok"))
+            leo.send("Enter") // Continue to the Hub: no passcode does not block
+            let hub = leo.waitFor("Day 1 of your mindful streak")
+            #expect(hub.contains("Local-only mode"))
+            #expect(leo.session(of: "miga") == nil)
+            // Back online later, the hub opens straight away on this device.
+            leo.send("q")
+            leo.waitFor("[exit 0]")
+            start(leo, backend)
+            leo.waitFor("of your mindful streak")
+        }
     }
 }

@@ -1,205 +1,207 @@
 import Foundation
 import Testing
 
-/// The real binary, in tmux, walked by keys as a person would. One serialized suite:
-/// ncurses programs and tmux servers are cheaper one at a time on a small machine.
-@Suite(.serialized) struct OKLahEndToEndTests {
-    /// First launch to Home; returns the chosen name.
-    @discardableResult
-    func onboard(_ tmux: Tmux, extra: String = "") -> String {
-        tmux.start("run oklah \(extra)")
-        tmux.waitFor("Welcome to OKLah")
-        tmux.send("Enter")
-        let picking = tmux.waitFor("Pick your name")
-        let names = tmux.offeredNames
-        #expect(names.count == 3)
-        #expect(names.allSatisfy { picking.contains($0) }, "the offered names are on screen:\n\(picking)")
-        tmux.send("Down")
-        tmux.send("Enter")
-        let chosen = names.count > 1 ? names[1] : "?"
-        tmux.waitFor("Hi, \(chosen)")
-        return chosen
-    }
+extension EndToEnd {
+    /// The real binary, in tmux, walked by keys as a person would. One serialized suite:
+    /// ncurses programs and tmux servers are cheaper one at a time on a small machine.
+    @Suite struct OKLahEndToEndTests {
+        /// First launch to Home; returns the chosen name.
+        @discardableResult
+        func onboard(_ tmux: Tmux, extra: String = "") -> String {
+            tmux.start("run oklah \(extra)")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Enter")
+            let picking = tmux.waitFor("Pick your name")
+            let names = tmux.offeredNames
+            #expect(names.count == 3)
+            #expect(names.allSatisfy { picking.contains($0) }, "the offered names are on screen:\n\(picking)")
+            tmux.send("Down")
+            tmux.send("Enter")
+            let chosen = names.count > 1 ? names[1] : "?"
+            tmux.waitFor("Hi, \(chosen)")
+            return chosen
+        }
 
-    @Test func firstLaunchStartPickANameHomeAndRelaunchGoesHome() throws {
-        let tmux = Tmux()
-        let name = onboard(tmux)
-        let home = tmux.screen
-        #expect(home.contains("Check in"))
-        #expect(!home.contains("Welcome to OKLah"))
-        tmux.send("Enter")
-        tmux.waitFor("not part of")
-        tmux.send("C-c")
-        tmux.waitFor("[exit 0]")
+        @Test func firstLaunchStartPickANameHomeAndRelaunchGoesHome() throws {
+            let tmux = Tmux()
+            let name = onboard(tmux)
+            let home = tmux.screen
+            #expect(home.contains("Check in"))
+            #expect(!home.contains("Welcome to OKLah"))
+            tmux.send("Enter")
+            tmux.waitFor("not part of")
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
 
-        let attributes = try FileManager.default.attributesOfItem(atPath: tmux.stateDirectory + "/oklah/session.json")
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let events = try String(contentsOfFile: tmux.stateDirectory + "/oklah/events.jsonl", encoding: .utf8)
-        #expect(events.contains("\"event\":\"onboarding_start\""))
-        #expect(events.contains("\"event\":\"onboarding_complete\""))
-        #expect(!events.contains("at_"))
-        #expect(!events.contains("local-"), "the placeholder id was backfilled")
+            let attributes = try FileManager.default.attributesOfItem(atPath: tmux.stateDirectory + "/oklah/session.json")
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            let events = try String(contentsOfFile: tmux.stateDirectory + "/oklah/events.jsonl", encoding: .utf8)
+            #expect(events.contains("\"event\":\"onboarding_start\""))
+            #expect(events.contains("\"event\":\"onboarding_complete\""))
+            #expect(!events.contains("at_"))
+            #expect(!events.contains("local-"), "the placeholder id was backfilled")
 
-        tmux.start("run oklah")
-        let relaunched = tmux.waitFor("Hi, \(name)")
-        #expect(!relaunched.contains("Welcome to OKLah"))
-    }
+            tmux.start("run oklah")
+            let relaunched = tmux.waitFor("Hi, \(name)")
+            #expect(!relaunched.contains("Welcome to OKLah"))
+        }
 
-    @Test func aNetworkFailureShowsTheErrorAndTryAgainRecovers() {
-        let tmux = Tmux()
-        tmux.start("run oklah --fault fail-first=1")
-        tmux.waitFor("Welcome to OKLah")
-        tmux.send("Enter")
-        let error = tmux.waitFor("Something went wrong")
-        #expect(error.contains("Try Again"))
-        tmux.send("Enter")
-        tmux.waitFor("Pick your name")
-    }
+        @Test func aNetworkFailureShowsTheErrorAndTryAgainRecovers() {
+            let tmux = Tmux()
+            tmux.start("run oklah --fault fail-first=1")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Enter")
+            let error = tmux.waitFor("Something went wrong")
+            #expect(error.contains("Try Again"))
+            tmux.send("Enter")
+            tmux.waitFor("Pick your name")
+        }
 
-    @Test func aServiceThatStaysDownKeepsShowingTheRetryableError() {
-        let tmux = Tmux()
-        tmux.start("run oklah --fault network")
-        tmux.waitFor("Welcome to OKLah")
-        tmux.send("Escape")
-        tmux.send("Enter")
-        tmux.waitFor("Something went wrong")
-        tmux.send("Enter")
-        usleep(300_000)
-        let screen = tmux.waitFor("Something went wrong")
-        #expect(!screen.contains("Pick your name"))
-    }
+        @Test func aServiceThatStaysDownKeepsShowingTheRetryableError() {
+            let tmux = Tmux()
+            tmux.start("run oklah --fault network")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Escape")
+            tmux.send("Enter")
+            tmux.waitFor("Something went wrong")
+            tmux.send("Enter")
+            usleep(300_000)
+            let screen = tmux.waitFor("Something went wrong")
+            #expect(!screen.contains("Pick your name"))
+        }
 
-    @Test func anExpiredAccessTokenIsRenewedSilentlyForTheSameUser() throws {
-        let tmux = Tmux()
-        let name = onboard(tmux)
-        tmux.send("C-c")
-        tmux.waitFor("[exit 0]")
-        let before = try #require(tmux.sessionFile)
-        tmux.start("run oklah --clock-offset 25h")
-        let screen = tmux.waitFor("Hi, \(name)")
-        #expect(!screen.contains("Something went wrong"))
-        tmux.send("C-c")
-        tmux.waitFor("[exit 0]")
-        let after = try #require(tmux.sessionFile)
-        #expect(after["userID"] as? String == before["userID"] as? String)
-        #expect(after["accessToken"] as? String != before["accessToken"] as? String)
-    }
+        @Test func anExpiredAccessTokenIsRenewedSilentlyForTheSameUser() throws {
+            let tmux = Tmux()
+            let name = onboard(tmux)
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+            let before = try #require(tmux.sessionFile)
+            tmux.start("run oklah --clock-offset 25h")
+            let screen = tmux.waitFor("Hi, \(name)")
+            #expect(!screen.contains("Something went wrong"))
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+            let after = try #require(tmux.sessionFile)
+            #expect(after["userID"] as? String == before["userID"] as? String)
+            #expect(after["accessToken"] as? String != before["accessToken"] as? String)
+        }
 
-    @Test func aRejectedSessionShowsThePrivacyScreenWithNoError() {
-        let tmux = Tmux()
-        onboard(tmux)
-        tmux.send("C-c")
-        tmux.waitFor("[exit 0]")
-        tmux.start("run oklah --clock-offset 25h --fault reauth-fail")
-        let screen = tmux.waitFor("Welcome to OKLah")
-        #expect(!screen.contains("Something went wrong"))
-        #expect(!screen.contains("Hi,"))
-    }
+        @Test func aRejectedSessionShowsThePrivacyScreenWithNoError() {
+            let tmux = Tmux()
+            onboard(tmux)
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+            tmux.start("run oklah --clock-offset 25h --fault reauth-fail")
+            let screen = tmux.waitFor("Welcome to OKLah")
+            #expect(!screen.contains("Something went wrong"))
+            #expect(!screen.contains("Hi,"))
+        }
 
-    @Test func killedOnTheNameScreenTheNextLaunchReturnsThereWithTheSameNames() throws {
-        let tmux = Tmux()
-        tmux.start("run oklah")
-        tmux.waitFor("Welcome to OKLah")
-        tmux.send("Enter")
-        let before = tmux.waitFor("Pick your name")
-        let pid = try #require(tmux.onboardPID)
-        kill(pid, SIGKILL)
-        tmux.waitFor("[exit 137]")
-        tmux.start("run oklah")
-        let after = tmux.waitFor("Pick your name")
-        let names = tmux.offeredNames
-        #expect(names.count == 3)
-        #expect(names.allSatisfy { before.contains($0) && after.contains($0) })
-    }
+        @Test func killedOnTheNameScreenTheNextLaunchReturnsThereWithTheSameNames() throws {
+            let tmux = Tmux()
+            tmux.start("run oklah")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Enter")
+            let before = tmux.waitFor("Pick your name")
+            let pid = try #require(tmux.onboardPID)
+            kill(pid, SIGKILL)
+            tmux.waitFor("[exit 137]")
+            tmux.start("run oklah")
+            let after = tmux.waitFor("Pick your name")
+            let names = tmux.offeredNames
+            #expect(names.count == 3)
+            #expect(names.allSatisfy { before.contains($0) && after.contains($0) })
+        }
 
-    @Test func resizingRedrawsAtEverySizeAndSaysWhenTooSmall() {
-        let tmux = Tmux()
-        tmux.start("run oklah")
-        tmux.waitFor("Welcome to OKLah")
-        tmux.resize(width: 40, height: 12)
-        let small = tmux.waitFor("> Start <")
-        #expect(small.split(separator: "\n").allSatisfy { $0.count <= 40 })
-        tmux.resize(width: 20, height: 6)
-        tmux.waitFor("too small")
-        tmux.resize(width: 80, height: 24)
-        let big = tmux.waitFor("Your privacy comes first")
-        #expect(!big.contains("too small"))
-        tmux.send("Enter")
-        tmux.waitFor("Pick your name")
-    }
+        @Test func resizingRedrawsAtEverySizeAndSaysWhenTooSmall() {
+            let tmux = Tmux()
+            tmux.start("run oklah")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.resize(width: 40, height: 12)
+            let small = tmux.waitFor("> Start <")
+            #expect(small.split(separator: "\n").allSatisfy { $0.count <= 40 })
+            tmux.resize(width: 20, height: 6)
+            tmux.waitFor("too small")
+            tmux.resize(width: 80, height: 24)
+            let big = tmux.waitFor("Your privacy comes first")
+            #expect(!big.contains("too small"))
+            tmux.send("Enter")
+            tmux.waitFor("Pick your name")
+        }
 
-    @Test func aCorruptSessionFileIsReportedAndSetAside() throws {
-        let tmux = Tmux()
-        try FileManager.default.createDirectory(atPath: tmux.stateDirectory + "/oklah", withIntermediateDirectories: true)
-        try Data("not json at all \u{1}".utf8).write(to: URL(fileURLWithPath: tmux.stateDirectory + "/oklah/session.json"))
-        tmux.start("run oklah")
-        let screen = tmux.waitFor("Welcome to OKLah")
-        #expect(screen.contains("could not be read"))
-        let files = try FileManager.default.contentsOfDirectory(atPath: tmux.stateDirectory + "/oklah")
-        #expect(files.contains { $0.hasPrefix("session.json.corrupt-") })
-        tmux.send("Enter")
-        tmux.waitFor("Pick your name")
-    }
+        @Test func aCorruptSessionFileIsReportedAndSetAside() throws {
+            let tmux = Tmux()
+            try FileManager.default.createDirectory(atPath: tmux.stateDirectory + "/oklah", withIntermediateDirectories: true)
+            try Data("not json at all \u{1}".utf8).write(to: URL(fileURLWithPath: tmux.stateDirectory + "/oklah/session.json"))
+            tmux.start("run oklah")
+            let screen = tmux.waitFor("Welcome to OKLah")
+            #expect(screen.contains("could not be read"))
+            let files = try FileManager.default.contentsOfDirectory(atPath: tmux.stateDirectory + "/oklah")
+            #expect(files.contains { $0.hasPrefix("session.json.corrupt-") })
+            tmux.send("Enter")
+            tmux.waitFor("Pick your name")
+        }
 
-    @Test func sigtermRestoresTheTerminalAndKeepsProgress() throws {
-        let tmux = Tmux()
-        tmux.start("run oklah")
-        tmux.waitFor("Welcome to OKLah")
-        tmux.send("Enter")
-        tmux.waitFor("Pick your name")
-        let pid = try #require(tmux.onboardPID)
-        kill(pid, SIGTERM)
-        let after = tmux.waitFor("[exit 143]")
-        #expect(!after.contains("Pick your name"), "the alternate screen was left")
-        tmux.start("run oklah")
-        tmux.waitFor("Pick your name")
-    }
+        @Test func sigtermRestoresTheTerminalAndKeepsProgress() throws {
+            let tmux = Tmux()
+            tmux.start("run oklah")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Enter")
+            tmux.waitFor("Pick your name")
+            let pid = try #require(tmux.onboardPID)
+            kill(pid, SIGTERM)
+            let after = tmux.waitFor("[exit 143]")
+            #expect(!after.contains("Pick your name"), "the alternate screen was left")
+            tmux.start("run oklah")
+            tmux.waitFor("Pick your name")
+        }
 
-    @Test func suspendedDuringCreationItRetriesSilentlyOnReturn() {
-        let tmux = Tmux()
-        // A shell with job control, so Ctrl-Z and fg work as they do for a person.
-        tmux.startShell()
-        tmux.waitFor("$")
-        tmux.type(tmux.commandLine("run oklah --fault slow=1500"))
-        tmux.send("Enter")
-        tmux.waitFor("Welcome to OKLah")
-        tmux.send("Enter")
-        tmux.waitFor("Setting things up")
-        tmux.send("C-z")
-        tmux.waitFor("Stopped")
-        tmux.type("fg")
-        tmux.send("Enter")
-        tmux.waitFor("Pick your name")
-    }
+        @Test func suspendedDuringCreationItRetriesSilentlyOnReturn() {
+            let tmux = Tmux()
+            // A shell with job control, so Ctrl-Z and fg work as they do for a person.
+            tmux.startShell()
+            tmux.waitFor("$")
+            tmux.type(tmux.commandLine("run oklah --fault slow=1500"))
+            tmux.send("Enter")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Enter")
+            tmux.waitFor("Setting things up")
+            tmux.send("C-z")
+            tmux.waitFor("Stopped")
+            tmux.type("fg")
+            tmux.send("Enter")
+            tmux.waitFor("Pick your name")
+        }
 
-    @Test func aFlowFileThatIsNotBuiltInRunsFromTheTable() {
-        let tmux = Tmux()
-        tmux.start("run --flow examples/nickname.yaml")
-        tmux.waitFor("What should we call you?")
-        tmux.type("Al")
-        tmux.send("Tab")
-        tmux.send("Enter")
-        tmux.waitFor("A nickname needs at least 3 characters.")
-        // A failed submit puts focus back on the field at fault.
-        tmux.type("ice")
-        tmux.send("Tab")
-        tmux.send("Enter")
-        tmux.waitFor("Welcome, Alice!")
-    }
+        @Test func aFlowFileThatIsNotBuiltInRunsFromTheTable() {
+            let tmux = Tmux()
+            tmux.start("run --flow examples/nickname.yaml")
+            tmux.waitFor("What should we call you?")
+            tmux.type("Al")
+            tmux.send("Tab")
+            tmux.send("Enter")
+            tmux.waitFor("A nickname needs at least 3 characters.")
+            // A failed submit puts focus back on the field at fault.
+            tmux.type("ice")
+            tmux.send("Tab")
+            tmux.send("Enter")
+            tmux.waitFor("Welcome, Alice!")
+        }
 
-    @Test func aThemeThatCannotBeUsedIsSaidOnScreenAndTheDefaultShown() {
-        let tmux = Tmux()
-        tmux.start("run oklah --theme /no/such/theme.yaml")
-        let screen = tmux.waitFor("Welcome to OKLah")
-        #expect(screen.contains("The theme could not be used"))
-    }
+        @Test func aThemeThatCannotBeUsedIsSaidOnScreenAndTheDefaultShown() {
+            let tmux = Tmux()
+            tmux.start("run oklah --theme /no/such/theme.yaml")
+            let screen = tmux.waitFor("Welcome to OKLah")
+            #expect(screen.contains("The theme could not be used"))
+        }
 
-    @Test func thePickerListsTheBuiltInFlows() {
-        let tmux = Tmux()
-        tmux.start("")
-        let picker = tmux.waitFor("Choose an onboarding flow")
-        #expect(picker.contains("OKLah"))
-        tmux.send("Enter")
-        tmux.waitFor("Welcome to OKLah")
+        @Test func thePickerListsTheBuiltInFlows() {
+            let tmux = Tmux()
+            tmux.start("")
+            let picker = tmux.waitFor("Choose an onboarding flow")
+            #expect(picker.contains("OKLah"))
+            tmux.send("Enter")
+            tmux.waitFor("Welcome to OKLah")
+        }
     }
 }

@@ -1,68 +1,70 @@
 import Foundation
 import Testing
 
-/// The OKLah flow against a real onboard-server process, as well as the mock.
-@Suite(.serialized) struct RemoteServiceEndToEndTests {
-    @Test func oklahWalksEndToEndAgainstOnboardServer() throws {
-        let server = try ServerProcess()
-        let tmux = Tmux()
-        tmux.start("run oklah --service \(server.base)")
-        tmux.waitFor("Welcome to OKLah")
-        tmux.send("Enter")
-        tmux.waitFor("Pick your name")
-        let names = tmux.offeredNames
-        #expect(names.count == 3)
-        tmux.send("Enter")
-        tmux.waitFor("Hi, \(names.first ?? "?")")
-        tmux.send("C-c")
-        tmux.waitFor("[exit 0]")
-        let before = try #require(tmux.sessionFile)
+extension EndToEnd {
+    /// The OKLah flow against a real onboard-server process, as well as the mock.
+    @Suite struct RemoteServiceEndToEndTests {
+        @Test func oklahWalksEndToEndAgainstOnboardServer() throws {
+            let server = try ServerProcess()
+            let tmux = Tmux()
+            tmux.start("run oklah --service \(server.base)")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Enter")
+            tmux.waitFor("Pick your name")
+            let names = tmux.offeredNames
+            #expect(names.count == 3)
+            tmux.send("Enter")
+            tmux.waitFor("Hi, \(names.first ?? "?")")
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+            let before = try #require(tmux.sessionFile)
 
-        // 25 h later on the client: the access token is renewed by the server.
-        tmux.start("run oklah --service \(server.base) --clock-offset 25h")
-        tmux.waitFor("Hi, \(names.first ?? "?")")
-        tmux.send("C-c")
-        tmux.waitFor("[exit 0]")
-        let after = try #require(tmux.sessionFile)
-        #expect(after["userID"] as? String == before["userID"] as? String)
-        #expect(after["refreshToken"] as? String != before["refreshToken"] as? String)
+            // 25 h later on the client: the access token is renewed by the server.
+            tmux.start("run oklah --service \(server.base) --clock-offset 25h")
+            tmux.waitFor("Hi, \(names.first ?? "?")")
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+            let after = try #require(tmux.sessionFile)
+            #expect(after["userID"] as? String == before["userID"] as? String)
+            #expect(after["refreshToken"] as? String != before["refreshToken"] as? String)
 
-        #expect(server.terminate() == 0, "graceful shutdown on SIGTERM:\n\(server.output)")
-        #expect(!server.output.contains(before["refreshToken"] as? String ?? "no token"), "tokens never reach the log")
-    }
-
-    @Test func sigtermLetsARequestInFlightFinish() async throws {
-        let server = try ServerProcess()
-        let base = server.base
-        // Every answer takes 2 s; SIGTERM arrives while one is being answered.
-        #expect(ServerProcess.post(base + "/api/v1/dev/faults", json: #"{"faults":["slow=2000"]}"#) == 200)
-        async let reply = Task.detached { ServerProcess.post(base + "/api/v1/auth/anonymous", json: "{}") }.value
-        // SIGTERM only once the server has the request (it logs each one as it arrives).
-        for _ in 0..<200 where !server.output.contains("/api/v1/auth/anonymous") {
-            try await Task.sleep(for: .milliseconds(25))
+            #expect(server.terminate() == 0, "graceful shutdown on SIGTERM:\n\(server.output)")
+            #expect(!server.output.contains(before["refreshToken"] as? String ?? "no token"), "tokens never reach the log")
         }
-        #expect(server.output.contains("/api/v1/auth/anonymous"), "the request reached the server:\n\(server.output)")
-        kill(server.pid, SIGTERM)
-        #expect(await reply == 200)
-        #expect(server.terminate() == 0)
-        #expect(!server.output.contains("\"refresh_token\""))
-    }
 
-    @Test func aServerThatGoesAwayShowsTheRetryableErrorNotACrash() throws {
-        let server = try ServerProcess()
-        let base = server.base
-        #expect(server.terminate() == 0)
-        let tmux = Tmux()
-        tmux.start("run oklah --service \(base)")
-        tmux.waitFor("Welcome to OKLah")
-        tmux.send("Enter")
-        tmux.waitFor("Something went wrong")
-    }
+        @Test func sigtermLetsARequestInFlightFinish() async throws {
+            let server = try ServerProcess()
+            let base = server.base
+            // Every answer takes 2 s; SIGTERM arrives while one is being answered.
+            #expect(ServerProcess.post(base + "/api/v1/dev/faults", json: #"{"faults":["slow=2000"]}"#) == 200)
+            async let reply = Task.detached { ServerProcess.post(base + "/api/v1/auth/anonymous", json: "{}") }.value
+            // SIGTERM only once the server has the request (it logs each one as it arrives).
+            for _ in 0..<200 where !server.output.contains("/api/v1/auth/anonymous") {
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            #expect(server.output.contains("/api/v1/auth/anonymous"), "the request reached the server:\n\(server.output)")
+            kill(server.pid, SIGTERM)
+            #expect(await reply == 200)
+            #expect(server.terminate() == 0)
+            #expect(!server.output.contains("\"refresh_token\""))
+        }
 
-    @Test func plainHTTPToAnotherMachineIsRefusedWithAClearMessage() {
-        let tmux = Tmux()
-        tmux.start("run oklah --service http://192.0.2.10:8080")
-        let screen = tmux.waitFor("[exit 64]")
-        #expect(screen.contains("plain http:// to 192.0.2.10"))
+        @Test func aServerThatGoesAwayShowsTheRetryableErrorNotACrash() throws {
+            let server = try ServerProcess()
+            let base = server.base
+            #expect(server.terminate() == 0)
+            let tmux = Tmux()
+            tmux.start("run oklah --service \(base)")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Enter")
+            tmux.waitFor("Something went wrong")
+        }
+
+        @Test func plainHTTPToAnotherMachineIsRefusedWithAClearMessage() {
+            let tmux = Tmux()
+            tmux.start("run oklah --service http://192.0.2.10:8080")
+            let screen = tmux.waitFor("[exit 64]")
+            #expect(screen.contains("plain http:// to 192.0.2.10"))
+        }
     }
 }

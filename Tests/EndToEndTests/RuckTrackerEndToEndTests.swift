@@ -1,209 +1,211 @@
 import Foundation
 import Testing
 
-/// RuckTracker in the real binary: a guest never loses data. On the mock, and the main
-/// journey against onboard-server too.
-@Suite(.serialized) struct RuckTrackerEndToEndTests {
-    static let backends = Backend.kinds
+extension EndToEnd {
+    /// RuckTracker in the real binary: a guest never loses data. On the mock, and the main
+    /// journey against onboard-server too.
+    @Suite struct RuckTrackerEndToEndTests {
+        static let backends = Backend.kinds
 
-    func logRuck(_ tmux: Tmux, km: String, minutes: String) {
-        tmux.send("l")
-        tmux.waitFor("Log a ruck")
-        tmux.type(km)
-        tmux.send("Tab")
-        tmux.type(minutes)
-        tmux.send("Tab")
-        tmux.send("Enter")
-        tmux.waitFor("\(km.contains(".") ? km : km + ".0") km in \(minutes) min")
-    }
+        func logRuck(_ tmux: Tmux, km: String, minutes: String) {
+            tmux.send("l")
+            tmux.waitFor("Log a ruck")
+            tmux.type(km)
+            tmux.send("Tab")
+            tmux.type(minutes)
+            tmux.send("Tab")
+            tmux.send("Enter")
+            tmux.waitFor("\(km.contains(".") ? km : km + ".0") km in \(minutes) min")
+        }
 
-    /// Profile -> Sign Out -> confirm.
-    func signOut(_ tmux: Tmux) {
-        tmux.send("p")
-        tmux.waitFor("Signed In")
-        tmux.send("Enter") // Sign Out
-        tmux.waitFor("Signing out will create a new guest account")
-        tmux.send("Right")
-        tmux.send("Enter")
-    }
+        /// Profile -> Sign Out -> confirm.
+        func signOut(_ tmux: Tmux) {
+            tmux.send("p")
+            tmux.waitFor("Signed In")
+            tmux.send("Enter") // Sign Out
+            tmux.waitFor("Signing out will create a new guest account")
+            tmux.send("Right")
+            tmux.send("Enter")
+        }
 
-    func quit(_ tmux: Tmux) {
-        tmux.send("C-c")
-        tmux.waitFor("[exit 0]")
-    }
+        func quit(_ tmux: Tmux) {
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+        }
 
-    func addEmail(_ tmux: Tmux, _ email: String, password: String = "march on!") {
-        tmux.send("p")
-        tmux.waitFor("Guest User")
-        tmux.send("Enter") // Add Email to Sync
-        tmux.waitFor("Secure My Account")
-        tmux.type(email)
-        tmux.send("Tab")
-        tmux.type(password)
-        tmux.send("Tab")
-        tmux.type(password)
-        tmux.send("Tab")
-        tmux.send("Enter")
-    }
+        func addEmail(_ tmux: Tmux, _ email: String, password: String = "march on!") {
+            tmux.send("p")
+            tmux.waitFor("Guest User")
+            tmux.send("Enter") // Add Email to Sync
+            tmux.waitFor("Secure My Account")
+            tmux.type(email)
+            tmux.send("Tab")
+            tmux.type(password)
+            tmux.send("Tab")
+            tmux.type(password)
+            tmux.send("Tab")
+            tmux.send("Enter")
+        }
 
-    func logIn(_ tmux: Tmux, _ email: String, password: String = "march on!") {
-        tmux.send("p")
-        tmux.waitFor("Guest User")
-        tmux.send("Right")
-        tmux.send("Right")
-        tmux.send("Enter") // Log In
-        tmux.waitFor("Log in to an account")
-        tmux.type(email)
-        tmux.send("Tab")
-        tmux.type(password)
-        tmux.send("Tab")
-        tmux.send("Enter")
-    }
+        func logIn(_ tmux: Tmux, _ email: String, password: String = "march on!") {
+            tmux.send("p")
+            tmux.waitFor("Guest User")
+            tmux.send("Right")
+            tmux.send("Right")
+            tmux.send("Enter") // Log In
+            tmux.waitFor("Log in to an account")
+            tmux.type(email)
+            tmux.send("Tab")
+            tmux.type(password)
+            tmux.send("Tab")
+            tmux.send("Enter")
+        }
 
-    /// Guest, a ruck, restart, add email, restart: same user id, same rucks.
-    func guestJourney(service: String = "") throws {
-        let tmux = Tmux()
-        tmux.start("run rucktracker \(service)")
-        let first = tmux.waitFor("No rucks yet")
-        #expect(!first.contains("Sign in"), "no auth wall")
-        logRuck(tmux, km: "5.5", minutes: "60")
-        quit(tmux)
-        let guest = try #require(tmux.userID(of: "rucktracker"))
-        #expect(tmux.session(of: "rucktracker")?["isAnonymous"] as? Bool == true)
+        /// Guest, a ruck, restart, add email, restart: same user id, same rucks.
+        func guestJourney(service: String = "") throws {
+            let tmux = Tmux()
+            tmux.start("run rucktracker \(service)")
+            let first = tmux.waitFor("No rucks yet")
+            #expect(!first.contains("Sign in"), "no auth wall")
+            logRuck(tmux, km: "5.5", minutes: "60")
+            quit(tmux)
+            let guest = try #require(tmux.userID(of: "rucktracker"))
+            #expect(tmux.session(of: "rucktracker")?["isAnonymous"] as? Bool == true)
 
-        tmux.start("run rucktracker \(service)")
-        tmux.waitFor("5.5 km in 60 min")
-        #expect(tmux.userID(of: "rucktracker") == guest, "a restart keeps the guest")
-        addEmail(tmux, "ruck@example.org")
-        tmux.waitFor("Your account is secured")
-        quit(tmux)
-        #expect(tmux.userID(of: "rucktracker") == guest, "linking keeps the user id")
+            tmux.start("run rucktracker \(service)")
+            tmux.waitFor("5.5 km in 60 min")
+            #expect(tmux.userID(of: "rucktracker") == guest, "a restart keeps the guest")
+            addEmail(tmux, "ruck@example.org")
+            tmux.waitFor("Your account is secured")
+            quit(tmux)
+            #expect(tmux.userID(of: "rucktracker") == guest, "linking keeps the user id")
 
-        tmux.start("run rucktracker \(service)")
-        let home = tmux.waitFor("5.5 km in 60 min")
-        #expect(home.components(separatedBy: " km in ").count == 2, "one ruck, as before")
-        tmux.send("p")
-        let profile = tmux.waitFor("Signed In")
-        #expect(profile.contains("Email: ruck@example.org"))
-        #expect(profile.contains("Sign Out"))
-        #expect(tmux.userID(of: "rucktracker") == guest)
-    }
+            tmux.start("run rucktracker \(service)")
+            let home = tmux.waitFor("5.5 km in 60 min")
+            #expect(home.components(separatedBy: " km in ").count == 2, "one ruck, as before")
+            tmux.send("p")
+            let profile = tmux.waitFor("Signed In")
+            #expect(profile.contains("Email: ruck@example.org"))
+            #expect(profile.contains("Sign Out"))
+            #expect(tmux.userID(of: "rucktracker") == guest)
+        }
 
-    @Test(arguments: backends) func aGuestKeepsItsRucksThroughRestartsAndLinking(backend: String) throws {
-        let service = try Backend(backend)
-        try guestJourney(service: service.arguments)
-    }
+        @Test(arguments: backends) func aGuestKeepsItsRucksThroughRestartsAndLinking(backend: String) throws {
+            let service = try Backend(backend)
+            try guestJourney(service: service.arguments)
+        }
 
-    @Test(arguments: backends) func signingOutStartsANewGuestAndLoggingInBringsTheRucksBack(backend: String) throws {
-        let service = try Backend(backend)
-        let tmux = Tmux()
-        tmux.start("run rucktracker \(service.arguments)")
-        tmux.waitFor("No rucks yet")
-        logRuck(tmux, km: "8", minutes: "95")
-        addEmail(tmux, "back@example.org")
-        tmux.waitFor("Your account is secured")
-        tmux.send("Enter")
-        tmux.waitFor("8.0 km in 95 min")
-        let named = try #require(tmux.userID(of: "rucktracker"))
-        signOut(tmux)
-        tmux.waitFor("You're now using a new guest account")
-        tmux.waitFor("No rucks yet")
-        let newGuest = try #require(tmux.userID(of: "rucktracker"))
-        #expect(newGuest != named)
-        #expect(tmux.session(of: "rucktracker")?["isAnonymous"] as? Bool == true)
+        @Test(arguments: backends) func signingOutStartsANewGuestAndLoggingInBringsTheRucksBack(backend: String) throws {
+            let service = try Backend(backend)
+            let tmux = Tmux()
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("No rucks yet")
+            logRuck(tmux, km: "8", minutes: "95")
+            addEmail(tmux, "back@example.org")
+            tmux.waitFor("Your account is secured")
+            tmux.send("Enter")
+            tmux.waitFor("8.0 km in 95 min")
+            let named = try #require(tmux.userID(of: "rucktracker"))
+            signOut(tmux)
+            tmux.waitFor("You're now using a new guest account")
+            tmux.waitFor("No rucks yet")
+            let newGuest = try #require(tmux.userID(of: "rucktracker"))
+            #expect(newGuest != named)
+            #expect(tmux.session(of: "rucktracker")?["isAnonymous"] as? Bool == true)
 
-        logIn(tmux, "back@example.org")
-        tmux.waitFor("8.0 km in 95 min")
-        #expect(tmux.userID(of: "rucktracker") == named)
-    }
+            logIn(tmux, "back@example.org")
+            tmux.waitFor("8.0 km in 95 min")
+            #expect(tmux.userID(of: "rucktracker") == named)
+        }
 
-    @Test(arguments: backends) func offlineTheGuestKeepsWorkingAndLinkingFailsWithNothingLost(backend: String) throws {
-        let service = try Backend(backend)
-        let tmux = Tmux()
-        tmux.start("run rucktracker \(service.arguments)")
-        tmux.waitFor("No rucks yet")
-        logRuck(tmux, km: "3", minutes: "40")
-        quit(tmux)
-        let guest = try #require(tmux.userID(of: "rucktracker"))
+        @Test(arguments: backends) func offlineTheGuestKeepsWorkingAndLinkingFailsWithNothingLost(backend: String) throws {
+            let service = try Backend(backend)
+            let tmux = Tmux()
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("No rucks yet")
+            logRuck(tmux, km: "3", minutes: "40")
+            quit(tmux)
+            let guest = try #require(tmux.userID(of: "rucktracker"))
 
-        tmux.start("run rucktracker \(service.arguments) --fault network --clock-offset 25h")
-        tmux.waitFor("3.0 km in 40 min")
-        addEmail(tmux, "offline@example.org")
-        tmux.waitFor("You're offline")
-        quit(tmux)
-        #expect(tmux.userID(of: "rucktracker") == guest)
+            tmux.start("run rucktracker \(service.arguments) --fault network --clock-offset 25h")
+            tmux.waitFor("3.0 km in 40 min")
+            addEmail(tmux, "offline@example.org")
+            tmux.waitFor("You're offline")
+            quit(tmux)
+            #expect(tmux.userID(of: "rucktracker") == guest)
 
-        tmux.start("run rucktracker \(service.arguments)")
-        tmux.waitFor("3.0 km in 40 min")
-        tmux.send("p")
-        tmux.waitFor("Guest User")
-        #expect(tmux.userID(of: "rucktracker") == guest)
-    }
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("3.0 km in 40 min")
+            tmux.send("p")
+            tmux.waitFor("Guest User")
+            #expect(tmux.userID(of: "rucktracker") == guest)
+        }
 
-    @Test(arguments: backends) func signingOutOfflineIsRefused(backend: String) throws {
-        let service = try Backend(backend)
-        let tmux = Tmux()
-        tmux.start("run rucktracker \(service.arguments)")
-        tmux.waitFor("No rucks yet")
-        addEmail(tmux, "stay@example.org")
-        tmux.waitFor("Your account is secured")
-        quit(tmux)
-        let named = try #require(tmux.userID(of: "rucktracker"))
-        tmux.start("run rucktracker \(service.arguments) --fault network")
-        tmux.waitFor("Your rucks")
-        signOut(tmux)
-        tmux.waitFor("nothing has changed")
-        quit(tmux)
-        #expect(tmux.userID(of: "rucktracker") == named)
-    }
+        @Test(arguments: backends) func signingOutOfflineIsRefused(backend: String) throws {
+            let service = try Backend(backend)
+            let tmux = Tmux()
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("No rucks yet")
+            addEmail(tmux, "stay@example.org")
+            tmux.waitFor("Your account is secured")
+            quit(tmux)
+            let named = try #require(tmux.userID(of: "rucktracker"))
+            tmux.start("run rucktracker \(service.arguments) --fault network")
+            tmux.waitFor("Your rucks")
+            signOut(tmux)
+            tmux.waitFor("nothing has changed")
+            quit(tmux)
+            #expect(tmux.userID(of: "rucktracker") == named)
+        }
 
-    @Test(arguments: backends) func twoDevicesOnOneAccountSeeTheSameRucks(backend: String) throws {
-        let service = try Backend(backend)
-        let phone = Tmux()
-        phone.start("run rucktracker \(service.arguments)")
-        phone.waitFor("No rucks yet")
-        logRuck(phone, km: "10", minutes: "120")
-        addEmail(phone, "two@example.org")
-        phone.waitFor("Your account is secured")
+        @Test(arguments: backends) func twoDevicesOnOneAccountSeeTheSameRucks(backend: String) throws {
+            let service = try Backend(backend)
+            let phone = Tmux()
+            phone.start("run rucktracker \(service.arguments)")
+            phone.waitFor("No rucks yet")
+            logRuck(phone, km: "10", minutes: "120")
+            addEmail(phone, "two@example.org")
+            phone.waitFor("Your account is secured")
 
-        let laptop = Tmux()
-        laptop.start("run rucktracker \(service.arguments)")
-        laptop.waitFor("No rucks yet")
-        logIn(laptop, "two@example.org")
-        laptop.waitFor("10.0 km in 120 min")
-        #expect(laptop.userID(of: "rucktracker") == phone.userID(of: "rucktracker"))
-    }
+            let laptop = Tmux()
+            laptop.start("run rucktracker \(service.arguments)")
+            laptop.waitFor("No rucks yet")
+            logIn(laptop, "two@example.org")
+            laptop.waitFor("10.0 km in 120 min")
+            #expect(laptop.userID(of: "rucktracker") == phone.userID(of: "rucktracker"))
+        }
 
-    @Test(arguments: backends) func proBoughtAsAGuestPromptsForAnEmailAndSurvivesLinking(backend: String) throws {
-        let service = try Backend(backend)
-        let tmux = Tmux()
-        tmux.start("run rucktracker \(service.arguments)")
-        tmux.waitFor("No rucks yet")
-        tmux.send("g")
-        tmux.waitFor("RuckTracker Pro")
-        tmux.send("Enter")
-        let prompt = tmux.waitFor("Welcome to Pro!")
-        #expect(prompt.contains("Secure Your Subscription"))
-        #expect(prompt.contains("Add an email to secure your premium subscription..."))
-        tmux.send("Right")
-        tmux.send("Enter") // Skip
-        let home = tmux.waitFor("Your rucks")
-        #expect(!home.contains("Go Pro"), "Pro stays active after skipping")
-        addEmail(tmux, "pro@example.org")
-        tmux.waitFor("Your account is secured")
-        tmux.send("Enter")
-        tmux.waitFor("Your rucks")
-        tmux.send("p")
-        tmux.waitFor("Account Status: Premium")
+        @Test(arguments: backends) func proBoughtAsAGuestPromptsForAnEmailAndSurvivesLinking(backend: String) throws {
+            let service = try Backend(backend)
+            let tmux = Tmux()
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("No rucks yet")
+            tmux.send("g")
+            tmux.waitFor("RuckTracker Pro")
+            tmux.send("Enter")
+            let prompt = tmux.waitFor("Welcome to Pro!")
+            #expect(prompt.contains("Secure Your Subscription"))
+            #expect(prompt.contains("Add an email to secure your premium subscription..."))
+            tmux.send("Right")
+            tmux.send("Enter") // Skip
+            let home = tmux.waitFor("Your rucks")
+            #expect(!home.contains("Go Pro"), "Pro stays active after skipping")
+            addEmail(tmux, "pro@example.org")
+            tmux.waitFor("Your account is secured")
+            tmux.send("Enter")
+            tmux.waitFor("Your rucks")
+            tmux.send("p")
+            tmux.waitFor("Account Status: Premium")
 
-        // Pro belongs to the account: a fresh state folder that logs in has it too.
-        let other = Tmux()
-        other.start("run rucktracker \(service.arguments)")
-        other.waitFor("No rucks yet")
-        logIn(other, "pro@example.org")
-        let otherHome = other.waitFor("Your rucks")
-        #expect(!otherHome.contains("Go Pro"))
-        other.send("p")
-        other.waitFor("Account Status: Premium")
+            // Pro belongs to the account: a fresh state folder that logs in has it too.
+            let other = Tmux()
+            other.start("run rucktracker \(service.arguments)")
+            other.waitFor("No rucks yet")
+            logIn(other, "pro@example.org")
+            let otherHome = other.waitFor("Your rucks")
+            #expect(!otherHome.contains("Go Pro"))
+            other.send("p")
+            other.waitFor("Account Status: Premium")
+        }
     }
 }

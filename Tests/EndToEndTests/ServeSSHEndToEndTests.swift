@@ -1,134 +1,136 @@
 import Foundation
 import Testing
 
-/// `onboard serve-ssh` with the system `ssh` client: each connection gets its own
-/// Onboard, resizes redraw, a disconnect leaves no process behind, a reconnect starts
-/// afresh, SIGTERM hangs every session up, and 20 sessions at once each get a screen.
-@Suite(.serialized) struct ServeSSHEndToEndTests {
-    /// The server on a free loopback port, in its own folder.
-    final class DemoServer {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-ssh-\(UUID().uuidString)").path
-        let pid: pid_t
-        let port: Int
-        let output: String
+extension EndToEnd {
+    /// `onboard serve-ssh` with the system `ssh` client: each connection gets its own
+    /// Onboard, resizes redraw, a disconnect leaves no process behind, a reconnect starts
+    /// afresh, SIGTERM hangs every session up, and 20 sessions at once each get a screen.
+    @Suite struct ServeSSHEndToEndTests {
+        /// The server on a free loopback port, in its own folder.
+        final class DemoServer {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-ssh-\(UUID().uuidString)").path
+            let pid: pid_t
+            let port: Int
+            let output: String
 
-        init(_ arguments: [String] = []) throws {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            output = folder + "/server.log"
-            pid = try #require(Tmux.spawn(Tmux.binary, ["serve-ssh", "--listen", "127.0.0.1:0", "--host-key", folder + "/host_key", "--state-dir", folder + "/state"] + arguments, output: output))
-            var port: Int?
-            for _ in 0..<200 where port == nil {
-                usleep(50_000)
-                let log = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-                if let range = log.range(of: #"on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                    port = Int(log[range].split(separator: ":").last!)
+            init(_ arguments: [String] = []) throws {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                output = folder + "/server.log"
+                pid = try #require(Tmux.spawn(Tmux.binary, ["serve-ssh", "--listen", "127.0.0.1:0", "--host-key", folder + "/host_key", "--state-dir", folder + "/state"] + arguments, output: output))
+                var port: Int?
+                for _ in 0..<200 where port == nil {
+                    usleep(50_000)
+                    let log = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+                    if let range = log.range(of: #"on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                        port = Int(log[range].split(separator: ":").last!)
+                    }
                 }
+                self.port = try #require(port, "the server never said its port")
             }
-            self.port = try #require(port, "the server never said its port")
+
+            deinit {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                waitpid(pid, &status, 0)
+            }
+
+            var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+
+            /// The server's own children: one onboard per live session.
+            var sessions: [Int32] {
+                Tmux.run("/usr/bin/pgrep", ["-P", "\(pid)"]).output.split(separator: "\n").compactMap { Int32($0) }
+            }
+
+            func sshCommand(_ extra: String = "") -> String {
+                "ssh \(extra) -p \(port) -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR demo@127.0.0.1"
+            }
+
+            func waitUntil(_ condition: () -> Bool, seconds: Double = 10) -> Bool {
+                let deadline = Date().addingTimeInterval(seconds)
+                while Date() < deadline {
+                    if condition() { return true }
+                    usleep(50_000)
+                }
+                return condition()
+            }
         }
 
-        deinit {
-            kill(pid, SIGKILL)
+        @Test func aSessionWalksAFlowResizesAndLeavesNothingBehind() throws {
+            let server = try DemoServer()
+            #expect(server.log.contains("Anyone who can reach this port gets a demo session"))
+            #expect(server.log.contains("SHA256:"))
+            let tmux = Tmux()
+            tmux.startShell()
+            tmux.waitFor("$")
+            tmux.type(server.sshCommand() + "; echo \"[ssh exit $?]\"")
+            tmux.send("Enter")
+            let picker = tmux.waitFor("Choose an onboarding flow")
+            #expect(!picker.contains("Ctrl-Z"), "no shell to suspend to over SSH")
+            tmux.send("Enter") // OKLah
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Enter")
+            tmux.waitFor("Pick your name")
+            tmux.resize(width: 60, height: 20)
+            let small = tmux.waitFor("Pick your name")
+            #expect(small.split(separator: "\n").allSatisfy { $0.count <= 60 })
+            tmux.send("Enter")
+            tmux.waitFor("Hi, ")
+            #expect(server.sessions.count == 1)
+
+            // The client goes away (ssh's escape: Enter ~ .): the session ends, nothing stays.
+            tmux.send("Enter")
+            tmux.type("~.")
+            tmux.waitFor("ssh exit")
+            #expect(server.waitUntil({ server.sessions.isEmpty }), "the session's onboard was reaped")
+            let left = try FileManager.default.contentsOfDirectory(atPath: server.folder + "/state/ssh-sessions")
+            #expect(left.isEmpty, "the session's state folder is removed")
+
+            // A reconnect is a fresh session: the picker, not the flow where we were.
+            tmux.type("clear; " + server.sshCommand() + "; echo \"[ssh exit $?]\"")
+            tmux.send("Enter")
+            tmux.waitFor("Choose an onboarding flow")
+            #expect(server.sessions.count == 1)
+
+            // SIGTERM hangs every session up and the server exits.
+            kill(server.pid, SIGTERM)
+            tmux.waitFor("ssh exit")
+            #expect(server.waitUntil({ server.sessions.isEmpty }))
             var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            #expect(server.waitUntil({ waitpid(server.pid, &status, WNOHANG) == server.pid }), "the server exits on SIGTERM")
         }
 
-        var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
-
-        /// The server's own children: one onboard per live session.
-        var sessions: [Int32] {
-            Tmux.run("/usr/bin/pgrep", ["-P", "\(pid)"]).output.split(separator: "\n").compactMap { Int32($0) }
-        }
-
-        func sshCommand(_ extra: String = "") -> String {
-            "ssh \(extra) -p \(port) -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR demo@127.0.0.1"
-        }
-
-        func waitUntil(_ condition: () -> Bool, seconds: Double = 10) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if condition() { return true }
-                usleep(50_000)
+        @Test func twentySessionsAtOnceEachShowTheirFirstScreen() throws {
+            let server = try DemoServer(["--flow", "oklah"])
+            let outputs = (0..<20).map { server.folder + "/client-\($0).out" }
+            let clients = try outputs.map { output in
+                try #require(Tmux.spawn("/usr/bin/env", ["ssh", "-tt"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init), output: output))
             }
-            return condition()
+            defer {
+                for client in clients { kill(client, SIGTERM) }
+                for client in clients { var status: Int32 = 0; waitpid(client, &status, 0) }
+            }
+            let allShown = server.waitUntil({
+                outputs.allSatisfy { ((try? String(contentsOfFile: $0, encoding: .utf8)) ?? "").contains("Welcome to OKLah") }
+            }, seconds: 60)
+            #expect(allShown, "every session shows OKLah's first screen")
+            #expect(server.sessions.count == 20)
         }
-    }
 
-    @Test func aSessionWalksAFlowResizesAndLeavesNothingBehind() throws {
-        let server = try DemoServer()
-        #expect(server.log.contains("Anyone who can reach this port gets a demo session"))
-        #expect(server.log.contains("SHA256:"))
-        let tmux = Tmux()
-        tmux.startShell()
-        tmux.waitFor("$")
-        tmux.type(server.sshCommand() + "; echo \"[ssh exit $?]\"")
-        tmux.send("Enter")
-        let picker = tmux.waitFor("Choose an onboarding flow")
-        #expect(!picker.contains("Ctrl-Z"), "no shell to suspend to over SSH")
-        tmux.send("Enter") // OKLah
-        tmux.waitFor("Welcome to OKLah")
-        tmux.send("Enter")
-        tmux.waitFor("Pick your name")
-        tmux.resize(width: 60, height: 20)
-        let small = tmux.waitFor("Pick your name")
-        #expect(small.split(separator: "\n").allSatisfy { $0.count <= 60 })
-        tmux.send("Enter")
-        tmux.waitFor("Hi, ")
-        #expect(server.sessions.count == 1)
-
-        // The client goes away (ssh's escape: Enter ~ .): the session ends, nothing stays.
-        tmux.send("Enter")
-        tmux.type("~.")
-        tmux.waitFor("ssh exit")
-        #expect(server.waitUntil({ server.sessions.isEmpty }), "the session's onboard was reaped")
-        let left = try FileManager.default.contentsOfDirectory(atPath: server.folder + "/state/ssh-sessions")
-        #expect(left.isEmpty, "the session's state folder is removed")
-
-        // A reconnect is a fresh session: the picker, not the flow where we were.
-        tmux.type("clear; " + server.sshCommand() + "; echo \"[ssh exit $?]\"")
-        tmux.send("Enter")
-        tmux.waitFor("Choose an onboarding flow")
-        #expect(server.sessions.count == 1)
-
-        // SIGTERM hangs every session up and the server exits.
-        kill(server.pid, SIGTERM)
-        tmux.waitFor("ssh exit")
-        #expect(server.waitUntil({ server.sessions.isEmpty }))
-        var status: Int32 = 0
-        #expect(server.waitUntil({ waitpid(server.pid, &status, WNOHANG) == server.pid }), "the server exits on SIGTERM")
-    }
-
-    @Test func twentySessionsAtOnceEachShowTheirFirstScreen() throws {
-        let server = try DemoServer(["--flow", "oklah"])
-        let outputs = (0..<20).map { server.folder + "/client-\($0).out" }
-        let clients = try outputs.map { output in
-            try #require(Tmux.spawn("/usr/bin/env", ["ssh", "-tt"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init), output: output))
+        @Test func theNextConnectionPastTheLimitIsToldPolitely() throws {
+            let server = try DemoServer(["--max-sessions", "1"])
+            let first = server.folder + "/first.out"
+            let client = try #require(Tmux.spawn("/usr/bin/env", ["ssh", "-tt"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init), output: first))
+            defer { kill(client, SIGTERM); var status: Int32 = 0; waitpid(client, &status, 0) }
+            #expect(server.waitUntil({ server.sessions.count == 1 }))
+            let second = Tmux.run("/usr/bin/env", ["ssh", "-tt"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init))
+            #expect(second.output.contains("the demo is full (1 sessions)"))
+            #expect(second.status == 1)
+            let noTerminal = Tmux.run("/usr/bin/env", ["ssh", "-T"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init))
+            #expect(noTerminal.output.contains("Onboard needs a terminal"))
+            // A second server on the same port says so plainly.
+            let twice = Tmux.run(Tmux.binary, ["serve-ssh", "--listen", "127.0.0.1:\(server.port)", "--host-key", server.folder + "/host_key"])
+            #expect(twice.status == 1)
+            #expect(twice.output.contains("127.0.0.1:\(server.port) is already in use"))
         }
-        defer {
-            for client in clients { kill(client, SIGTERM) }
-            for client in clients { var status: Int32 = 0; waitpid(client, &status, 0) }
-        }
-        let allShown = server.waitUntil({
-            outputs.allSatisfy { ((try? String(contentsOfFile: $0, encoding: .utf8)) ?? "").contains("Welcome to OKLah") }
-        }, seconds: 60)
-        #expect(allShown, "every session shows OKLah's first screen")
-        #expect(server.sessions.count == 20)
-    }
-
-    @Test func theNextConnectionPastTheLimitIsToldPolitely() throws {
-        let server = try DemoServer(["--max-sessions", "1"])
-        let first = server.folder + "/first.out"
-        let client = try #require(Tmux.spawn("/usr/bin/env", ["ssh", "-tt"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init), output: first))
-        defer { kill(client, SIGTERM); var status: Int32 = 0; waitpid(client, &status, 0) }
-        #expect(server.waitUntil({ server.sessions.count == 1 }))
-        let second = Tmux.run("/usr/bin/env", ["ssh", "-tt"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init))
-        #expect(second.output.contains("the demo is full (1 sessions)"))
-        #expect(second.status == 1)
-        let noTerminal = Tmux.run("/usr/bin/env", ["ssh", "-T"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init))
-        #expect(noTerminal.output.contains("Onboard needs a terminal"))
-        // A second server on the same port says so plainly.
-        let twice = Tmux.run(Tmux.binary, ["serve-ssh", "--listen", "127.0.0.1:\(server.port)", "--host-key", server.folder + "/host_key"])
-        #expect(twice.status == 1)
-        #expect(twice.output.contains("127.0.0.1:\(server.port) is already in use"))
     }
 }

@@ -1,62 +1,64 @@
 import Foundation
 import Testing
 
-/// Text as strangers' terminals deliver it: pastes, and locales that are not UTF-8.
-@Suite(.serialized) struct TerminalTextEndToEndTests {
-    @Test func aHugePasteGoesIntoTheFocusedFieldCutToItsLimitAndPressesNothing() throws {
-        let tmux = Tmux()
-        tmux.start("run babybasics")
-        tmux.waitFor("Server URL")
-        // 1 MB with newlines and control characters: as one bracketed paste, none of it
-        // is a key (a newline would otherwise press Continue).
-        let line = String(repeating: "x", count: 1023) + "\n"
-        let pasted = "\u{7}" + String(repeating: line, count: 1024)
-        tmux.paste(pasted)
-        let screen = tmux.waitFor("Only 2048 characters fit here; the rest was left out.")
-        #expect(screen.contains("Server URL"), "still on the first screen")
-        #expect(!screen.contains("Welcome to Baby Basics"))
-        // The field holds its limit and keeps working: the progress is saved as typed.
-        tmux.send("Tab")
-        for _ in 0..<50 where (tmux.saved("server_url", in: "babybasics") ?? "").count < 2048 { usleep(50_000) }
-        let saved = tmux.saved("server_url", in: "babybasics") ?? ""
-        #expect(saved.count == 2048)
-        #expect(saved.hasPrefix("mock://localx"))
-        #expect(!saved.contains("\n") && !saved.contains("\u{7}"))
-    }
+extension EndToEnd {
+    /// Text as strangers' terminals deliver it: pastes, and locales that are not UTF-8.
+    @Suite struct TerminalTextEndToEndTests {
+        @Test func aHugePasteGoesIntoTheFocusedFieldCutToItsLimitAndPressesNothing() throws {
+            let tmux = Tmux()
+            tmux.start("run babybasics")
+            tmux.waitFor("Server URL")
+            // 1 MB with newlines and control characters: as one bracketed paste, none of it
+            // is a key (a newline would otherwise press Continue).
+            let line = String(repeating: "x", count: 1023) + "\n"
+            let pasted = "\u{7}" + String(repeating: line, count: 1024)
+            tmux.paste(pasted)
+            let screen = tmux.waitFor("Only 2048 characters fit here; the rest was left out.")
+            #expect(screen.contains("Server URL"), "still on the first screen")
+            #expect(!screen.contains("Welcome to Baby Basics"))
+            // The field holds its limit and keeps working: the progress is saved as typed.
+            tmux.send("Tab")
+            for _ in 0..<50 where (tmux.saved("server_url", in: "babybasics") ?? "").count < 2048 { usleep(50_000) }
+            let saved = tmux.saved("server_url", in: "babybasics") ?? ""
+            #expect(saved.count == 2048)
+            #expect(saved.hasPrefix("mock://localx"))
+            #expect(!saved.contains("\n") && !saved.contains("\u{7}"))
+        }
 
-    @Test func aLocaleThatIsNotUTF8GetsASCIIBordersAndNoGarbage() {
-        let tmux = Tmux()
-        tmux.start("run oklah", environment: "LANG=C LC_ALL=C")
-        let screen = tmux.waitFor("Welcome to OKLah")
-        #expect(screen.contains("+---"), "ASCII borders")
-        #expect(!screen.contains("╭") && !screen.contains("�"))
-        let allASCII = screen.unicodeScalars.allSatisfy { $0.isASCII }
-        #expect(allASCII, "nothing but ASCII on a C-locale terminal")
-        tmux.send("Enter")
-        tmux.waitFor("Pick your name")
-    }
+        @Test func aLocaleThatIsNotUTF8GetsASCIIBordersAndNoGarbage() {
+            let tmux = Tmux()
+            tmux.start("run oklah", environment: "LANG=C LC_ALL=C")
+            let screen = tmux.waitFor("Welcome to OKLah")
+            #expect(screen.contains("+---"), "ASCII borders")
+            #expect(!screen.contains("╭") && !screen.contains("�"))
+            let allASCII = screen.unicodeScalars.allSatisfy { $0.isASCII }
+            #expect(allASCII, "nothing but ASCII on a C-locale terminal")
+            tmux.send("Enter")
+            tmux.waitFor("Pick your name")
+        }
 
-    @Test func resizingWhileTypingKeepsTheTextAndRedrawsAtOnce() {
-        let tmux = Tmux()
-        tmux.start("run babybasics")
-        tmux.waitFor("Server URL")
-        tmux.send("Tab")
-        tmux.send("Enter")
-        tmux.waitFor("Create Account")
-        tmux.send("Enter")
-        tmux.waitFor("Create your account")
-        tmux.type("Jo")
-        tmux.resize(width: 60, height: 20)
-        tmux.type("an")
-        tmux.resize(width: 40, height: 12)
-        tmux.type("na")
-        let small = tmux.waitFor("Joanna")
-        #expect(small.split(separator: "\n").allSatisfy { $0.count <= 40 })
-        tmux.resize(width: 20, height: 6)
-        tmux.waitFor("too small")
-        tmux.type("!")
-        tmux.resize(width: 80, height: 24)
-        let big = tmux.waitFor("Joanna!")
-        #expect(big.contains("Create your account") && !big.contains("too small"))
+        @Test func resizingWhileTypingKeepsTheTextAndRedrawsAtOnce() {
+            let tmux = Tmux()
+            tmux.start("run babybasics")
+            tmux.waitFor("Server URL")
+            tmux.send("Tab")
+            tmux.send("Enter")
+            tmux.waitFor("Create Account")
+            tmux.send("Enter")
+            tmux.waitFor("Create your account")
+            tmux.type("Jo")
+            tmux.resize(width: 60, height: 20)
+            tmux.type("an")
+            tmux.resize(width: 40, height: 12)
+            tmux.type("na")
+            let small = tmux.waitFor("Joanna")
+            #expect(small.split(separator: "\n").allSatisfy { $0.count <= 40 })
+            tmux.resize(width: 20, height: 6)
+            tmux.waitFor("too small")
+            tmux.type("!")
+            tmux.resize(width: 80, height: 24)
+            let big = tmux.waitFor("Joanna!")
+            #expect(big.contains("Create your account") && !big.contains("too small"))
+        }
     }
 }
