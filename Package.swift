@@ -35,12 +35,16 @@ let package = Package(
             dependencies: [.product(name: "Yams", package: "Yams")],
             resources: [.copy("BuiltinFlows")]
         ),
+        // Calendar dates without Foundation, for the client's date fields and the service's
+        // own checks alike.
+        .target(name: "CivilCalendar"),
         // Pure reducer: (state, event) -> (state, effects).
-        .target(name: "FlowEngine", dependencies: ["ScreenTable"]),
+        .target(name: "FlowEngine", dependencies: ["ScreenTable", "CivilCalendar"]),
         // The service's behaviour over SQLite: accounts, sessions, tokens, names.
         .target(
             name: "OnboardService",
             dependencies: [
+                "CivilCalendar",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -78,7 +82,7 @@ let package = Package(
         // Pure rendering to a Frame of cells; themes; key map. No ncurses.
         .target(
             name: "TerminalUI",
-            dependencies: ["ScreenTable", "FlowEngine", "TextWidth", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ScreenTable", "FlowEngine", "CivilCalendar", "TextWidth", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Themes")]
         ),
         // The only Swift module that talks to ncurses.
@@ -86,7 +90,7 @@ let package = Package(
         // Runs a flow: event loop, effects, state files, analytics log.
         .target(
             name: "OnboardRuntime",
-            dependencies: ["FlowEngine", "ScreenTable", "ServiceClient", "TerminalUI"]
+            dependencies: ["FlowEngine", "CivilCalendar", "ScreenTable", "ServiceClient", "TerminalUI"]
         ),
         // C: pseudo-terminals and spawning a session leader, for serve-ssh.
         .target(name: "PtyShim"),
@@ -127,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable"], exclude: ["__Snapshots__"]),
         .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceClient", "FlowEngine", "ScreenTable"]),
-        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CursesShim", "TerminalUI"]),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "PtyShim", "TerminalUI"]),
         .testTarget(
             name: "ContractTests",
             dependencies: [

@@ -31,7 +31,7 @@ import time
 
 import pyte
 
-import procfs
+import support
 
 WIDTH, HEIGHT = 80, 24
 PRIVACY_MARK = "Your privacy comes first"
@@ -67,7 +67,7 @@ class Session:
         return "\n".join(self.screen.display)
 
     def sample_memory(self):
-        fields = procfs.status(self.pid)
+        fields = support.status(self.pid)
         # Between fork and exec the child is still a copy of this Python.
         if fields and not fields.get("Name", "").startswith("python"):
             self.peak_kib = max(self.peak_kib, int(fields.get("VmRSS", "0 kB").split()[0]))

@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 
-from procfs import rss_kib
+from support import rss_kib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -73,8 +73,8 @@ def main():
     results = [one_run(path) for _ in range(runs)]
     first, setup, peak, total = zip(*results)
     print(f"MIGA, {runs} runs, {configuration} build, {os.uname().machine}, {os.cpu_count()} cores")
-    print(f"| measure | median | worst | spec target |")
-    print(f"|---|---|---|---|")
+    print("| measure | median | worst | spec target |")
+    print("|---|---|---|---|")
     print(f"| exec to first screen | {statistics.median(first) * 1000:.0f} ms | {max(first) * 1000:.0f} ms | < 1 s |")
     print(f"| setup checklist (mock) | {statistics.median(setup):.0f} ms | {max(setup):.0f} ms | < 3 s |")
     print(f"| peak memory, whole sequence | {statistics.median(peak):.1f} MB | {max(peak):.1f} MB | < 50 MB |")

@@ -14,7 +14,6 @@ cost, every core).
 import json
 import multiprocessing
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -24,26 +23,10 @@ import urllib.request
 
 import bcrypt
 
+from support import free_port, wait_until_up
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONCURRENCY = (1, 16, 64)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_until_up(url, process):
-    for _ in range(300):
-        if process.poll() is not None:
-            sys.exit(f"the server exited: {process.returncode}")
-        try:
-            urllib.request.urlopen(url, timeout=1)
-            return
-        except Exception:
-            time.sleep(0.05)
-    sys.exit(f"{url} never answered")
 
 
 def post(base, path, body):

@@ -8,24 +8,17 @@ first render (exec to the first screen, headless).
 """
 import json
 import os
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+from support import free_port, wait_until_up
 
 TARGETS = {
     "account creation": 3000, "token refresh": 500, "profile save": 1000, "content preload": 2000,
     "compatibility check": 500, "setup (MIGA's five tasks)": 3000, "first render": 500,
 }
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def first_render(onboard, service, runs):
@@ -62,12 +55,7 @@ def main():
                                 "--sign-in-limit", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(url + "/api/v1/health", timeout=1)
-                break
-            except Exception:
-                time.sleep(0.05)
+        wait_until_up(url + "/api/v1/health", process)
         results = {}
         for name, service in (("mock", "mock"), ("server", url)):
             for row in bench(onboard_bench, service, runs) + [first_render(onboard, service, max(5, runs // 2))]:

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from procfs import rss_kib
+from support import rss_kib
 
 MARK = b"Welcome to OKLah"
 

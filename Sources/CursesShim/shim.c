@@ -6,9 +6,7 @@
 #include <string.h>
 #include <term.h>
 #include <unistd.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/ioctl.h>
 
 static FILE *terminal_in = NULL;
 static FILE *terminal_out = NULL;
@@ -193,23 +191,4 @@ void onboard_suspend_self(void) {
 
 int onboard_read_row(int y, wchar_t *buffer, int length) {
     return mvinnwstr(y, 0, buffer, length);
-}
-
-int onboard_set_pty_size(int fd, int rows, int cols) {
-    struct winsize size = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
-    return ioctl(fd, TIOCSWINSZ, &size);
-}
-
-int onboard_open_pty(int *leader, int *follower, int rows, int cols) {
-    int master = posix_openpt(O_RDWR | O_NOCTTY);
-    if (master < 0) return -1;
-    if (grantpt(master) != 0 || unlockpt(master) != 0) { close(master); return -1; }
-    const char *name = ptsname(master);
-    if (!name) { close(master); return -1; }
-    int slave = open(name, O_RDWR | O_NOCTTY);
-    if (slave < 0) { close(master); return -1; }
-    onboard_set_pty_size(master, rows, cols);
-    *leader = master;
-    *follower = slave;
-    return 0;
 }

@@ -1,3 +1,4 @@
+import CivilCalendar
 import ScreenTable
 
 /// How keys change the value widgets: dates, selects, pills, sliders and ranges, and the

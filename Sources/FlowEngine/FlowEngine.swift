@@ -1,3 +1,4 @@
+import CivilCalendar
 import ScreenTable
 
 /// The pure reducer every flow runs on: (state, event, now) -> (state, effects).

@@ -1,3 +1,4 @@
+import CivilCalendar
 import ScreenTable
 
 /// The behaviour behind the validation rule names a flow file may use.

@@ -131,8 +131,7 @@ public final class FlowRunner {
             recorder?.record(renderer.render(console.view(qaInfo(masking: true)), width: size.width, height: size.height))
             return
         }
-        var view = ScreenView.make(engine: engine, state: state, now: clock.nowMilliseconds())
-        view.warnings += session.storageWarnings
+        var view = session.view()
         view.canSuspend = terminal.canSuspend
         spinnerShown = view.busy
         let size = terminal.size
@@ -140,8 +139,7 @@ public final class FlowRunner {
         terminal.draw(renderer.render(view, width: size.width, height: size.height, tick: tick))
         if let recorder {
             // The recording gets its own view: nothing secret, even if shown on screen.
-            var masked = ScreenView.make(engine: engine, state: state, now: clock.nowMilliseconds(), masking: true)
-            masked.warnings += session.storageWarnings
+            var masked = session.view(masking: true)
             masked.canSuspend = terminal.canSuspend
             recorder.record(renderer.render(masked, width: size.width, height: size.height, tick: tick))
         }

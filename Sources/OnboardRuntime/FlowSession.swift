@@ -1,5 +1,6 @@
 import FlowEngine
 import Foundation
+import TerminalUI
 
 /// How a run ended: the user quit, or a signal (SIGTERM, SIGHUP, SIGINT) ended it.
 public enum FlowEnding: Equatable, Sendable {
@@ -57,6 +58,14 @@ public final class FlowSession {
         dispatch(.launched(Launch(
             session: nil, progress: nil, placeholderUserID: Self.placeholderUserID(),
             defaults: defaults, utcOffset: Self.utcOffset)))
+    }
+
+    /// What the current screen shows now, with any note about state that could not be
+    /// saved; `masking` for a recording.
+    public func view(masking: Bool = false) -> ScreenView {
+        var view = ScreenView.make(engine: engine, state: state, now: clock.nowMilliseconds(), masking: masking)
+        view.warnings += storageWarnings
+        return view
     }
 
     public func dispatch(_ event: FlowEvent) {

@@ -1,3 +1,4 @@
+import CivilCalendar
 import FlowEngine
 import Foundation
 import ScreenTable
@@ -57,7 +58,7 @@ public final class LinePrompter {
         var said = false
         while state.isBusy, session.ending == nil {
             if !said {
-                let view = ScreenView.make(engine: engine, state: state)
+                let view = session.view()
                 if let label = view.busyLabel, !label.isEmpty { write(label + "\n") } else { write("Please wait...\n") }
                 said = true
             }
@@ -72,9 +73,7 @@ public final class LinePrompter {
     // MARK: Showing a screen
 
     private func show() {
-        var view = ScreenView.make(engine: engine, state: state, now: session.clock.nowMilliseconds())
-        view.warnings += session.storageWarnings
-        let text = Self.describe(view)
+        let text = Self.describe(session.view())
         guard text != lastShown else { return }
         lastShown = text
         write("\n" + text)
@@ -116,7 +115,7 @@ public final class LinePrompter {
     /// Asks for each field, then for a choice; false at the end of input.
     private func ask(_ screen: Screen) -> Bool {
         let screenID = state.screenID
-        let view = ScreenView.make(engine: engine, state: state, now: session.clock.nowMilliseconds())
+        let view = session.view()
         for index in view.fields.indices {
             session.dispatch(.intent(.focus(index)))
             var field = view.fields[index]
@@ -127,11 +126,11 @@ public final class LinePrompter {
                 // A full code submits itself: the screen moves on without a button.
                 if state.isBusy || state.screenID != screenID { return true }
                 // A value refused as typed (a bad email, a paste cut short) is asked again.
-                field = ScreenView.make(engine: engine, state: state).fields[index]
+                field = session.view().fields[index]
                 if field.error == nil { break }
             }
         }
-        let after = ScreenView.make(engine: engine, state: state, now: session.clock.nowMilliseconds())
+        let after = session.view()
         // What can be chosen now (a checklist's buttons wait until it is done).
         let choosable = engine.focusables(of: screen, state).count - after.fields.count
         var menu = Array((after.options.map(\.label) + after.buttons.map(\.label)).prefix(max(0, choosable)))
@@ -160,17 +159,10 @@ public final class LinePrompter {
     }
 
     /// One of the numbered items (0-based), asked until the answer is a number in range;
-    /// with one item, Enter alone picks it.
+    /// with one item, Enter alone picks it. Nil at the end of input.
     private func askNumber(_ items: [String]) -> Int? {
-        write(items.enumerated().map { "  \($0.offset + 1)) \($0.element)\n" }.joined())
-        let ask = "Enter a number between 1 and \(items.count)"
-        while true {
-            write(items.count == 1 ? "\(ask) (or press Enter): " : "\(ask): ")
-            guard let answer = readLine(false)?.trimmingCharacters(in: .whitespaces) else { return nil }
-            if answer.isEmpty, items.count == 1 { return 0 }
-            if let number = Int(answer), (1...items.count).contains(number) { return number - 1 }
-            write("\(ask).\n")
-        }
+        guard let picked = askChoice(items, enter: items.count == 1 ? "or press Enter" : nil) else { return nil }
+        return picked ?? 0
     }
 
     /// A field's new value: nil at the end of input, `.some(nil)` to keep what it has.
@@ -179,13 +171,13 @@ public final class LinePrompter {
         switch field.kind {
         case .select:
             write("\(field.label)\(field.value.isEmpty ? "" : " (now: \(field.value))"):\n")
-            return askChoice(field.options, keep: !field.value.isEmpty).map { $0.map { .text(field.options[$0]) } }
+            return askChoice(field.options, enter: field.value.isEmpty ? nil : Self.keeps).map { $0.map { .text(field.options[$0]) } }
         case .multi:
             write("\(field.label)\(field.picked.isEmpty ? "" : " (now: \(field.picked.joined(separator: ", ")))"):\n")
-            write(field.options.enumerated().map { "  \($0.offset + 1)) \($0.element)\n" }.joined())
+            writeNumbered(field.options)
             return askLine(
                 "Enter the numbers of your choices separated by commas, for example 1,3",
-                keep: !field.picked.isEmpty
+                enter: field.picked.isEmpty ? nil : Self.keeps
             ) { answer in
                 let numbers = answer.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
                 guard !numbers.isEmpty, numbers.allSatisfy({ $0.map { (1...field.options.count).contains($0) } ?? false }) else { return nil }
@@ -193,18 +185,18 @@ public final class LinePrompter {
                 return .list(field.options.filter(picked.contains))
             }
         case .slider:
-            return askLine("\(field.label) (now: \(field.value)). Enter a number between \(field.minimum) and \(field.maximum)", keep: true) { answer in
+            return askLine("\(field.label) (now: \(field.value)). Enter a number between \(field.minimum) and \(field.maximum)", enter: Self.keeps) { answer in
                 guard let number = Int(answer), (field.minimum...field.maximum).contains(number) else { return nil }
                 return .text(String(number))
             }
         case .range:
-            return askLine("\(field.label) (now: \(field.value)). Enter two numbers between \(field.minimum) and \(field.maximum) as LOW-HIGH", keep: true) { answer in
+            return askLine("\(field.label) (now: \(field.value)). Enter two numbers between \(field.minimum) and \(field.maximum) as LOW-HIGH", enter: Self.keeps) { answer in
                 let parts = answer.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
                 guard parts.count == 2, let low = parts[0], let high = parts[1] else { return nil }
                 return .text(NumberRange(low: low, high: high).description)
             }
         case .date:
-            return askLine("\(field.label) (now: \(field.value)\(field.hint.map { ", \($0)" } ?? "")). Enter a date as YYYY-MM-DD", keep: true) { answer in
+            return askLine("\(field.label) (now: \(field.value)\(field.hint.map { ", \($0)" } ?? "")). Enter a date as YYYY-MM-DD", enter: Self.keeps) { answer in
                 CivilDate(answer).map { .text($0.description) }
             }
         case .text, .email, .password, .phone, .code, .url:
@@ -217,20 +209,29 @@ public final class LinePrompter {
         }
     }
 
-    /// A numbered list; Enter alone keeps the current choice when there is one.
-    private func askChoice(_ options: [String], keep: Bool) -> Int?? {
-        write(options.enumerated().map { "  \($0.offset + 1)) \($0.element)\n" }.joined())
-        return askLine("Enter a number between 1 and \(options.count)", keep: keep) { answer in
-            Int(answer).flatMap { (1...options.count).contains($0) ? $0 - 1 : nil }
+    /// What Enter alone does at a prompt that has a value already.
+    private static let keeps = "Enter keeps it"
+
+    private func writeNumbered(_ items: [String]) {
+        write(items.enumerated().map { "  \($0.offset + 1)) \($0.element)\n" }.joined())
+    }
+
+    /// A numbered list, answered with a number (0-based result); `enter` says what Enter
+    /// alone does, if anything (`.some(nil)` then).
+    private func askChoice(_ items: [String], enter: String?) -> Int?? {
+        writeNumbered(items)
+        return askLine("Enter a number between 1 and \(items.count)", enter: enter) { answer in
+            Int(answer).flatMap { (1...items.count).contains($0) ? $0 - 1 : nil }
         }
     }
 
-    /// Asks until `parse` accepts the answer; `.some(nil)` when Enter keeps the value.
-    private func askLine<T>(_ prompt: String, keep: Bool, parse: (String) -> T?) -> T?? {
+    /// Asks until `parse` accepts the answer; nil at the end of input; `.some(nil)` when
+    /// Enter alone is allowed (`enter` says what it does) and given.
+    private func askLine<T>(_ prompt: String, enter: String?, parse: (String) -> T?) -> T?? {
         while true {
-            write(prompt + (keep ? " (Enter keeps it): " : ": "))
+            write(prompt + (enter.map { " (\($0))" } ?? "") + ": ")
             guard let answer = readLine(false)?.trimmingCharacters(in: .whitespaces) else { return nil }
-            if answer.isEmpty, keep { return .some(nil) }
+            if answer.isEmpty, enter != nil { return .some(nil) }
             if let value = parse(answer) { return value }
             write(prompt + ".\n")
         }

@@ -1,3 +1,4 @@
+import CivilCalendar
 import GRDB
 
 public struct Child: Equatable, Sendable, Codable {
@@ -111,9 +112,7 @@ extension OnboardService {
     }
 
     static func isDate(_ text: String) -> Bool {
-        let parts = text.split(separator: "-")
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return false }
-        return (1900...2200).contains(year) && (1...12).contains(month) && (1...ProfileRules.daysIn(month: month, year: year)).contains(day)
+        guard let date = CivilDate(text) else { return false }
+        return (1900...2200).contains(date.year)
     }
 }

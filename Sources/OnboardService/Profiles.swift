@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 import GRDB
 
@@ -36,7 +37,7 @@ extension OnboardService {
     public func updateProfile(accessToken: String, fields: [String: FieldValue]) async throws -> Profile {
         let (userID, _) = try await authenticate(accessToken)
         let now = clock.now()
-        try ProfileRules.check(fields, today: ProfileRules.civilDate(seconds: now))
+        try ProfileRules.check(fields, today: CivilDate(milliseconds: now * 1000, utcOffset: 0))
         return try await write { db in
             var merged = try Self.fields(of: userID, in: db)
             merged.merge(fields) { _, new in new }

@@ -47,11 +47,16 @@ public struct Theme: Equatable, Sendable {
 public enum Themes {
     public static let builtinNames = ["default", "light", "dark", "high-contrast", "mono"]
 
-    /// The user's theme folder.
-    public static func userFolder(environment: [String: String]) -> String {
+    /// Onboard's configuration folder: `$XDG_CONFIG_HOME/onboard`, else `~/.config/onboard`.
+    public static func configFolder(environment: [String: String]) -> String {
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return config + "/onboard/themes"
+        return config + "/onboard"
+    }
+
+    /// The user's theme folder.
+    public static func userFolder(environment: [String: String]) -> String {
+        configFolder(environment: environment) + "/themes"
     }
 
     /// Every theme name on offer: built in, then the user's.

@@ -54,34 +54,25 @@ final class Launcher {
     }
 
     /// Whether this run uses plain line prompts: asked for with `--accessible`, or the
-    /// only way left when there is no terminal to draw on, or it cannot draw.
-    private var linePrompts: Bool?
-
-    func usesLinePrompts() throws -> Bool {
-        if let linePrompts { return linePrompts }
-        var reason: String?
-        if options.accessible {
-            reason = nil
-        } else if options.headless {
-            linePrompts = false
-            return false
-        } else if isatty(0) != 1 || isatty(1) != 1 {
+    /// only way left when there is no terminal to draw on, or it cannot draw. Decided
+    /// once per command (a picker and its flow use the same).
+    private lazy var linePrompts: Bool = {
+        if options.accessible { return true }
+        if options.headless || terminal != nil { return false }
+        let reason: String
+        if isatty(0) != 1 || isatty(1) != 1 {
             reason = "standard input and output are not a terminal"
         } else {
             do {
                 _ = try openTerminal()
-                linePrompts = false
                 return false
-            } catch let error as CursesTerminal.OpenError {
-                reason = error.description
+            } catch {
+                reason = "\(error)"
             }
         }
-        if let reason {
-            printError("onboard: cannot draw screens here (\(reason)), so the flow is asked as plain lines; --accessible asks for this.")
-        }
-        linePrompts = true
+        printError("onboard: cannot draw screens here (\(reason)), so the flow is asked as plain lines; --accessible asks for this.")
         return true
-    }
+    }()
 
     /// `--headless`: frames printed (or written to `--frames`), keys from the script.
     func openHeadless() throws -> HeadlessTerminal {
@@ -191,7 +182,7 @@ final class Launcher {
     }
 
     private func runWithState(_ flow: Flow) throws -> (ending: FlowRunner.Ending, state: FlowState) {
-        let lines = try usesLinePrompts()
+        let lines = linePrompts
         let stateFolder = options.stateFolder(environment: environment)
         let mock = try makeMock(for: flow, stateFolder: stateFolder)
         let services = try makeServices(mock: mock)

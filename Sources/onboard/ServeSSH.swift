@@ -4,6 +4,7 @@ import OnboardRuntime
 import ScreenTable
 import NIOCore
 import SSHDemo
+import TerminalUI
 
 /// `onboard serve-ssh`: demos over SSH, one onboarding per connection, no root.
 struct ServeSSH: ParsableCommand {
@@ -48,8 +49,7 @@ struct ServeSSH: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        let keyPath = hostKey ?? config + "/onboard/ssh_host_ed25519_key"
+        let keyPath = hostKey ?? Themes.configFolder(environment: environment) + "/ssh_host_ed25519_key"
         let key: HostKey
         do {
             key = try HostKey.loadOrCreate(at: keyPath)
@@ -57,9 +57,7 @@ struct ServeSSH: ParsableCommand {
             printError("onboard serve-ssh: \(error)")
             throw ExitCode(1)
         }
-        var options = RunOptions()
-        options.stateDirectory = stateDirectory
-        let stateFolder = options.stateFolder(environment: environment)
+        let stateFolder = RunOptions.stateFolder(stateDirectory, environment: environment)
         var arguments = flow.map { ["run", $0] } ?? ["pick"]
         if service != "mock" { arguments += ["--service", service] }
         if sharedMock { arguments += ["--mock-db", stateFolder + "/ssh-shared-mock.sqlite"] }

@@ -1,5 +1,5 @@
 import CursesBackend
-@preconcurrency import CursesShim
+import PtyShim
 import Foundation
 import TerminalUI
 import Testing
@@ -17,9 +17,12 @@ import Testing
         var follower: Int32 = -1
 
         init(width: Int, height: Int) throws {
-            guard onboard_open_pty(&leader, &follower, Int32(height), Int32(width)) == 0 else {
+            var path = [CChar](repeating: 0, count: 128)
+            guard onboard_pty_open(&leader, &path, Int32(path.count), Int32(height), Int32(width)) == 0 else {
                 throw POSIXError(.ENODEV)
             }
+            follower = open(path, O_RDWR | O_NOCTTY)
+            guard follower >= 0 else { throw POSIXError(.ENODEV) }
             _ = fcntl(leader, F_SETFL, fcntl(leader, F_GETFL) | O_NONBLOCK)
         }
 

@@ -49,8 +49,4 @@ void onboard_bracketed_paste(int on);
 // Reads back row `y` of the screen as ncurses holds it (for tests).
 int onboard_read_row(int y, wchar_t *buffer, int length);
 
-// Test helpers: a pseudo-terminal of the given size; returns 0 on success.
-int onboard_open_pty(int *leader, int *follower, int rows, int cols);
-int onboard_set_pty_size(int fd, int rows, int cols);
-
 #endif

@@ -1,0 +1,40 @@
+"""What the benchmark scripts share: reading a process from /proc (VmRSS, not ru_maxrss,
+which a child inherits from its parent), a free loopback port, and waiting for a
+server to answer."""
+import socket
+import sys
+import time
+import urllib.request
+
+
+def status(pid):
+    """The fields of /proc/PID/status; empty once the process is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as lines:
+            return dict(line.rstrip("\n").split(":\t", 1) for line in lines if ":\t" in line)
+    except OSError:
+        return {}
+
+
+def rss_kib(pid):
+    """Resident memory in KiB; 0 once the process is gone."""
+    return int(status(pid).get("VmRSS", "0 kB").split()[0])
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until_up(url, process):
+    """Waits (15 s at most) until `url` answers; exits if the server dies first."""
+    for _ in range(300):
+        if process.poll() is not None:
+            sys.exit(f"the server exited: {process.returncode}")
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except Exception:
+            time.sleep(0.05)
+    sys.exit(f"{url} never answered")
