@@ -197,8 +197,8 @@ public final class CursesTerminal {
     }
 
     /// A session leader (a `serve-ssh` session, a terminal window's own program) has no
-    /// shell to return to: stopped, it would never be continued.
-    public var canSuspend: Bool { getsid(0) != getpid() }
+    /// shell to return to: stopped, it would never be continued. Asked once, not per draw.
+    public let canSuspend = getsid(0) != getpid()
 
     /// Ctrl-Z: leave curses mode, stop, and come back redrawn when continued.
     public func suspend() {
