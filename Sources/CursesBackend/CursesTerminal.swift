@@ -21,8 +21,10 @@ public final class CursesTerminal {
     public let inputDescriptor: Int32
     private var pairs: [Role: Int16] = [:]
     private var attributes: [Role: Int32] = [:]
-    private let keyCodes: [Int32: Key]
-    private var paste = BracketedPaste()
+    private let resizeCode: Int32
+    /// Key codes read so far, by what they mean (nil: a key Onboard has no use for).
+    private var keyCodes: [Int32: Key?] = [:]
+    private var decoder = KeyDecoder()
 
     /// Opens the terminal named by `term` (default `$TERM`) on the given descriptors.
     /// Fails with a plain reason for an unknown type or one without cursor addressing.
@@ -39,14 +41,7 @@ public final class CursesTerminal {
             throw OpenError(description: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         screen = opened
-        var codes: [Int32: Key] = [:]
-        let names: [(String, Key)] = [
-            ("up", .up), ("down", .down), ("left", .left), ("right", .right), ("backtab", .backTab),
-            ("backspace", .backspace), ("delete", .delete), ("enter", .enter), ("home", .home), ("end", .end),
-            ("pageup", .pageUp), ("pagedown", .pageDown), ("f1", .function(1)),
-        ]
-        for (name, key) in names { codes[onboard_key_code(name)] = key }
-        keyCodes = codes
+        resizeCode = onboard_key_code("resize")
         apply(theme)
     }
 
@@ -129,12 +124,13 @@ public final class CursesTerminal {
         clearok(curscr, true)
     }
 
-    /// Every key waiting, without blocking; a bracketed paste comes as one `.paste`.
+    /// Every key waiting, without blocking; escape sequences decoded whatever TERM
+    /// says (`KeyDecoder`), a bracketed paste as one `.paste`.
     public func pendingInputs() -> [Input] {
         var inputs: [Input] = []
         var keys: [Key] = []
         func decodeKeys() {
-            inputs += paste.decode(keys).map { output in
+            inputs += decoder.decode(keys).map { output in
                 switch output {
                 case .key(let key): .key(key)
                 case .paste(let text): .paste(text)
@@ -155,10 +151,10 @@ public final class CursesTerminal {
             }
             misses = 0
             if kind == 2 {
-                if value == onboard_key_code("resize") {
+                if value == resizeCode {
                     decodeKeys()
                     inputs.append(.resize)
-                } else if let key = keyCodes[value] {
+                } else if let key = key(forCode: value) {
                     keys.append(key)
                 }
                 continue
@@ -168,6 +164,47 @@ public final class CursesTerminal {
         }
         decodeKeys()
         return inputs
+    }
+
+    /// What a key code ncurses decoded means, by its name (asked once per code).
+    private func key(forCode code: Int32) -> Key? {
+        if let known = keyCodes[code] { return known }
+        let name = onboard_key_name(code).map { String(cString: $0) } ?? ""
+        let key = Self.key(forName: name)
+        keyCodes[code] = key
+        return key
+    }
+
+    /// ncurses' names for key codes: `KEY_LEFT`, `KEY_F(13)` (Shift-F1 in xterm's
+    /// numbering), and terminfo's extended names for modified keys (`kLFT5`).
+    static func key(forName name: String) -> Key? {
+        let plain: [String: Key] = [
+            "KEY_UP": .up, "KEY_DOWN": .down, "KEY_LEFT": .left, "KEY_RIGHT": .right,
+            "KEY_HOME": .home, "KEY_END": .end, "KEY_PPAGE": .pageUp, "KEY_NPAGE": .pageDown,
+            "KEY_DC": .delete, "KEY_IC": .insert, "KEY_BTAB": .backTab, "KEY_BACKSPACE": .backspace,
+            "KEY_ENTER": .enter, "KEY_A1": .home, "KEY_A3": .pageUp, "KEY_C1": .end, "KEY_C3": .pageDown,
+            "KEY_SLEFT": .modified(.left, .shift), "KEY_SRIGHT": .modified(.right, .shift),
+            "KEY_SR": .modified(.up, .shift), "KEY_SF": .modified(.down, .shift),
+            "KEY_SHOME": .modified(.home, .shift), "KEY_SEND": .modified(.end, .shift),
+            "KEY_SDC": .modified(.delete, .shift), "KEY_SIC": .modified(.insert, .shift),
+            "KEY_SNEXT": .modified(.pageDown, .shift), "KEY_SPREVIOUS": .modified(.pageUp, .shift),
+        ]
+        if let key = plain[name] { return key }
+        if name.hasPrefix("KEY_F("), name.hasSuffix(")"), let number = Int(name.dropFirst(6).dropLast()), number >= 1 {
+            // xterm numbers F13-F24 Shift, F25-F36 Ctrl, F37-F48 Ctrl-Shift, F49-F60 Alt.
+            let modifiers: [Key.Modifiers] = [[], .shift, .control, [.control, .shift], .alt]
+            let group = (number - 1) / 12
+            guard group < modifiers.count else { return nil }
+            return Key.with(.function((number - 1) % 12 + 1), modifiers[group])
+        }
+        let extended: [String: Key] = [
+            "kUP": .up, "kDN": .down, "kLFT": .left, "kRIT": .right, "kHOM": .home, "kEND": .end,
+            "kDC": .delete, "kIC": .insert, "kNXT": .pageDown, "kPRV": .pageUp,
+        ]
+        if let digit = name.last?.wholeNumberValue, let base = extended[String(name.dropLast())] {
+            return Key.with(base, Key.Modifiers(xtermParameter: digit))
+        }
+        return nil
     }
 
     static func key(forCharacter value: Int32) -> Key? {

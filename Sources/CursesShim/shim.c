@@ -132,6 +132,10 @@ int onboard_key_code(const char *name) {
     return -1;
 }
 
+const char *onboard_key_name(int code) {
+    return keyname(code);
+}
+
 static int signal_fd = -1;
 
 static void forward_signal(int number) {

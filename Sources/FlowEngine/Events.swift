@@ -14,6 +14,8 @@ public enum Intent: Equatable, Sendable {
     /// Pasted text: like typing into the focused field, but never a shortcut.
     case paste(String)
     case deleteBackward
+    /// Readline editing in the focused text field (words, kills, yank, Delete).
+    case edit(TextEdit)
     /// A printable key that is not typed into a field: an action's shortcut.
     case shortcut(Character)
     /// Shows or hides the focused password.

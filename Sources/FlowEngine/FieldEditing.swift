@@ -68,14 +68,21 @@ extension FlowEngine {
         return true
     }
 
-    /// Text typed or pasted into a value widget or a digits-only field; false when the
-    /// field takes text as it is.
-    func typeIntoWidget(_ field: Field, _ text: String, _ state: inout FlowState) -> Bool {
+    enum WidgetTyping {
+        /// The field takes text as it is.
+        case notAWidget
+        case typed
+        /// Typed, but cut to the field's limit (the field says so).
+        case cut
+    }
+
+    /// Text typed or pasted into a value widget or a digits-only field.
+    func typeIntoWidget(_ field: Field, _ text: String, _ state: inout FlowState) -> WidgetTyping {
         let field = resolved(field, state)
         switch field.kind {
         case .select:
             // A letter jumps to the next option starting with it.
-            guard let letter = text.first?.lowercased(), !field.options.isEmpty else { return true }
+            guard let letter = text.first?.lowercased(), !field.options.isEmpty else { return .typed }
             let current = field.options.firstIndex(of: state.context[field.id]?.text ?? "") ?? -1
             let order = field.options.indices.map { (current + 1 + $0) % field.options.count }
             if let match = order.first(where: { field.options[$0].lowercased().hasPrefix(letter) }) {
@@ -108,18 +115,18 @@ extension FlowEngine {
         case .date:
             // Digits typed replace the date, dashes added as they go: 19900514 -> 1990-05-14.
             let digits = text.filter(\.isASCIIDigit)
-            guard !digits.isEmpty else { return true }
+            guard !digits.isEmpty else { return .typed }
             let typed = state.typingNumber == field.id ? (state.context[field.id]?.text ?? "").filter(\.isASCIIDigit) : ""
             state.typingNumber = field.id
             state.context[field.id] = .text(Self.dashedDate(String((typed + digits).prefix(8))))
             state.fieldErrors[field.id] = nil
         case .code, .phone:
             // Digits only, so a pasted "123 456" or "(555) 010-9999" lands as digits.
-            return typeDigits(field, text, &state)
+            return insert(String(text.filter(\.isASCIIDigit)), into: field, unit: "digits", &state) ? .cut : .typed
         default:
-            return false
+            return .notAWidget
         }
-        return true
+        return .typed
     }
 
     /// `YYYY-MM-DD` from up to eight digits.
@@ -145,18 +152,6 @@ extension FlowEngine {
         }
         state.typingNumber = field.id
         setNumber(field, &state, clamped: false) { value in value / 10 }
-        return true
-    }
-
-    private func typeDigits(_ field: Field, _ text: String, _ state: inout FlowState) -> Bool {
-        let digits = String(text.filter(\.isASCIIDigit))
-        var value = state.context[field.id]?.text ?? ""
-        let room = max(0, field.maxLength - value.count)
-        value += digits.prefix(room)
-        state.context[field.id] = .text(value)
-        state.fieldErrors[field.id] = digits.count > room
-            ? "Only \(field.maxLength) digits fit here; the rest was left out."
-            : nil
         return true
     }
 

@@ -135,6 +135,7 @@ public struct FlowEngine: Sendable {
         }
         state.screenSince = now
         state.typingNumber = nil
+        for field in screen.fields where field.kind.editsAsText { state.cursor[field.id] = nil }
         if state.screenID != nil, state.screenID != id { state.warnings = [] }
         state.screenID = id
         state.fieldErrors = [:]
@@ -332,7 +333,10 @@ public struct FlowEngine: Sendable {
         state.failedOrigin = pending.origin
         if case .step(let screenID, _) = pending.origin {
             // A wrong or expired code empties the boxes for the next try.
-            for field in flow.screen(screenID)?.fields ?? [] where field.kind == .code { state.context[field.id] = .text("") }
+            for field in flow.screen(screenID)?.fields ?? [] where field.kind == .code {
+                state.context[field.id] = .text("")
+                state.cursor[field.id] = nil
+            }
         }
         if let screen = currentScreen(state), screen.resumable {
             // What was typed is kept on this device even when the service cannot take it.
@@ -387,6 +391,11 @@ public struct FlowEngine: Sendable {
             state.typingNumber = nil
             saveDraft(screen, &state, effects: &effects)
         case .left, .right, .pageUp, .pageDown, .home, .end:
+            if let field = focusedField, field.kind.editsAsText {
+                // A text field's own meaning wins: the cursor moves within the text.
+                moveCursor(in: field, intent, &state)
+                return
+            }
             if let field = focusedField, adjust(field, intent, &state, now: now) {
                 revalidate(field, on: screen, &state, now: now)
                 return
@@ -422,10 +431,17 @@ public struct FlowEngine: Sendable {
                 return
             }
             let field = screen.fields[index]
-            if typeIntoWidget(field, text, &state) {
+            switch typeIntoWidget(field, text, &state) {
+            case .typed:
                 revalidate(field, on: screen, &state, now: now)
                 submitIfFull(field, on: screen, &state, now: now, effects: &effects)
                 return
+            case .cut:
+                // The note that some was left out stays rather than a format check.
+                submitIfFull(field, on: screen, &state, now: now, effects: &effects)
+                return
+            case .notAWidget:
+                break
             }
             // A paste cut to the field's limit keeps its note instead of a format check.
             if !type(text, into: field, &state) {
@@ -437,12 +453,17 @@ public struct FlowEngine: Sendable {
                 revalidate(screen.fields[index], on: screen, &state, now: now)
                 return
             }
-            let id = screen.fields[index].id
-            var value = state.context[id]?.text ?? ""
-            if !value.isEmpty { value.removeLast() }
-            state.context[id] = .text(value)
-            state.fieldErrors[id] = nil
+            edit(screen.fields[index], &state) { editor in editor.deleteBackward() }
             revalidate(screen.fields[index], on: screen, &state, now: now)
+        case .edit(let command):
+            guard let field = focusedField, field.kind.editsAsText else { return }
+            let yanking = state.killed
+            var killed: String?
+            edit(field, &state) { editor in killed = editor.apply(command, yanking: yanking) }
+            // A password never outlives its field, not even in the kill buffer.
+            if let killed, field.kind != .password { state.killed = killed }
+            if command == .yank { limit(field, &state) }
+            revalidate(field, on: screen, &state, now: now)
         case .toggleReveal:
             if case .field(let index) = focused, screen.fields[index].kind == .password {
                 let id = screen.fields[index].id
@@ -463,6 +484,7 @@ public struct FlowEngine: Sendable {
             switch field.kind {
             case .text, .email, .password, .phone, .code, .url:
                 state.context[field.id] = .text("")
+                state.cursor[field.id] = nil
                 handle(.paste(value.text ?? ""), &state, now: now, effects: &effects)
             case .date, .select, .multi, .slider, .range:
                 state.context[field.id] = value
@@ -473,25 +495,14 @@ public struct FlowEngine: Sendable {
         }
     }
 
-    /// Adds typed or pasted text, without control characters; returns whether it had to
-    /// be cut to the field's limit.
+    /// Adds typed or pasted text at the cursor, without control characters; returns
+    /// whether it had to be cut to the field's limit.
     @discardableResult
     private func type(_ text: String, into field: Field, _ state: inout FlowState) -> Bool {
         let printable = String(text.filter { character in
             !character.unicodeScalars.contains { $0.properties.generalCategory == .control }
         })
-        var value = state.context[field.id]?.text ?? ""
-        let room = field.maxLength - value.count
-        let cut = printable.count > room
-        if cut {
-            value += printable.prefix(max(0, room))
-            state.fieldErrors[field.id] = "Only \(field.maxLength) characters fit here; the rest was left out."
-        } else {
-            value += printable
-            state.fieldErrors[field.id] = nil
-        }
-        state.context[field.id] = .text(value)
-        return cut
+        return insert(printable, into: field, unit: "characters", &state)
     }
 
     func today(_ now: Int64, _ state: FlowState) -> CivilDate {

@@ -72,8 +72,10 @@ public struct FlowState: Equatable, Sendable {
     /// Seconds east of UTC, for "today".
     public var utcOffset: Int64 = 0
     /// Per field: the highlighted pill of a multi field, the active handle (0 or 1) of a
-    /// range.
+    /// range, the cursor in a text field (absent: at the end).
     public var cursor: [String: Int] = [:]
+    /// What Ctrl-K, Ctrl-U, Ctrl-W or Alt-D deleted last, for Ctrl-Y (never a password).
+    public var killed = ""
     /// The slider, range or date field being typed in digits: the next digit adds to it
     /// instead of starting over.
     public var typingNumber: String?

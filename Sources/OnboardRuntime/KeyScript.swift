@@ -25,11 +25,25 @@ public struct KeyScript: Equatable, Sendable {
             "left": .left, "right": .right, "esc": .escape, "escape": .escape, "space": .character(" "),
             "bspace": .backspace, "backspace": .backspace, "delete": .delete, "home": .home, "end": .end,
             "pgup": .pageUp, "pageup": .pageUp, "pgdn": .pageDown, "pagedown": .pageDown,
+            "insert": .insert, "ins": .insert,
         ]
         for number in 1...12 { keys["f\(number)"] = .function(number) }
         for letter in "abcdefghijklmnopqrstuvwxyz" { keys["c-\(letter)"] = .control(letter) }
         return keys
     }()
+
+    /// A named key, or one with modifiers written before it as tmux does: `M-b` (Alt-B),
+    /// `C-Left`, `S-Home`.
+    static func key(named name: String) -> Key? {
+        if let key = named[name] { return key }
+        let prefixes: [(String, Key.Modifiers)] = [("m-", .alt), ("a-", .alt), ("c-", .control), ("s-", .shift)]
+        for (prefix, modifiers) in prefixes where name.hasPrefix(prefix) && name.count > prefix.count {
+            let rest = String(name.dropFirst(prefix.count))
+            let base = rest.count == 1 ? Key.character(rest.first!) : key(named: rest)
+            return base.map { Key.with($0, modifiers) }
+        }
+        return nil
+    }
 
     public init(steps: [Step]) {
         self.steps = steps
@@ -70,8 +84,8 @@ public struct KeyScript: Equatable, Sendable {
                     steps.append(.smsCode)
                     continue
                 }
-                guard let key = named[name] else {
-                    throw ParseError(line: index + 1, message: "unknown key <\(name)>; known: Enter, Tab, BTab, Up, Down, Left, Right, Esc, Space, BSpace, Delete, Home, End, PgUp, PgDn, F1-F12, C-a…C-z, sms-code")
+                guard let key = key(named: name) else {
+                    throw ParseError(line: index + 1, message: "unknown key <\(name)>; known: Enter, Tab, BTab, Up, Down, Left, Right, Esc, Space, BSpace, Delete, Insert, Home, End, PgUp, PgDn, F1-F12, C-a…C-z, sms-code, and M- (Alt), C- or S- before a key (M-b, C-Left)")
                 }
                 keys.append(key)
             }

@@ -1,34 +1,47 @@
 import FlowEngine
 
-/// A key as the backend reads it, before the key map gives it a meaning.
-public enum Key: Equatable, Sendable, Hashable {
-    case character(Character)
-    case enter, tab, backTab, up, down, left, right
-    case backspace, delete, escape, home, end, pageUp, pageDown
-    /// Ctrl plus a letter, lowercased: `.control("c")`.
-    case control(Character)
-    case function(Int)
-}
-
 /// The one key map every flow uses, and the help line made from it.
 public enum KeyMap {
+    /// Readline's keys for text (Ctrl-A/E/B/F/D/K/U/W/Y, Alt-B/F/D/Backspace) mean the
+    /// same here; on widgets, Ctrl-A/E and Ctrl-B/F act as Home/End and Left/Right.
     public static func intent(for key: Key) -> Intent? {
         switch key {
         case .tab, .down: .focusNext
         case .backTab, .up: .focusPrevious
-        case .left: .left
-        case .right: .right
+        case .left, .control("b"): .left
+        case .right, .control("f"): .right
         case .enter: .activate
         case .escape: .back
         case .control("c"): .quit
         case .control("r"): .toggleReveal
         case .pageUp: .pageUp
         case .pageDown: .pageDown
-        case .home: .home
-        case .end: .end
+        case .home, .control("a"): .home
+        case .end, .control("e"): .end
         case .backspace, .control("h"): .deleteBackward
+        case .delete, .control("d"): .edit(.deleteForward)
+        case .control("k"): .edit(.deleteToEnd)
+        case .control("u"): .edit(.deleteToStart)
+        case .control("w"): .edit(.deleteToBlankBackward)
+        case .control("y"): .edit(.yank)
         case .character(let character): .insert(String(character))
+        case .modified(let base, let modifiers): intent(for: base, with: modifiers)
         default: nil
+        }
+    }
+
+    private static func intent(for base: Key, with modifiers: Key.Modifiers) -> Intent? {
+        let byWord = modifiers.contains(.alt) || modifiers.contains(.control)
+        switch base {
+        case .left where byWord, .character("b") where modifiers == .alt: return .edit(.wordLeft)
+        case .right where byWord, .character("f") where modifiers == .alt: return .edit(.wordRight)
+        case .backspace where byWord, .control("h") where modifiers == .alt: return .edit(.deleteWordBackward)
+        case .delete where byWord, .character("d") where modifiers == .alt: return .edit(.deleteWordForward)
+        // Shift with a movement key moves as the key alone (there is no selection).
+        case .up, .down, .left, .right, .home, .end, .pageUp, .pageDown, .delete, .backspace:
+            return intent(for: base)
+        default:
+            return nil
         }
     }
 

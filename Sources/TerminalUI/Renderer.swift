@@ -179,10 +179,19 @@ public struct Renderer: Sendable {
     }
 
     func inputLine(_ field: ScreenView.FieldView, width: Int) -> Line {
-        let shown = field.secret ? String(repeating: "•", count: field.value.count) : field.value
+        let shown = Array(field.secret ? String(repeating: "•", count: field.value.count) : field.value)
         let room = width - 1
-        var visible = shown
-        while TextMetrics.width(of: visible) > room { visible.removeFirst() }
+        let caret = min(field.caret ?? shown.count, shown.count)
+        // The end of the text shows, as long as the cursor is in view; else the text
+        // scrolls so the cursor is at the left edge.
+        var start = 0
+        while start < shown.count, TextMetrics.width(of: String(shown[start...])) > room { start += 1 }
+        start = min(start, caret)
+        var visible = ""
+        for character in shown[start...] {
+            guard TextMetrics.width(of: visible + String(character)) <= room else { break }
+            visible.append(character)
+        }
         let role: Role = field.focused ? .inputFocused : .input
         if visible.isEmpty, !field.focused, !field.placeholder.isEmpty {
             var line = Line.text(TextMetrics.truncate(field.placeholder, to: room, ellipsis: glyphs.ellipsis), .muted)
@@ -192,7 +201,7 @@ public struct Renderer: Sendable {
         var line = Line.text(visible, role)
         line.fillRole = role
         if field.focused {
-            line.cursorColumn = TextMetrics.width(of: visible)
+            line.cursorColumn = TextMetrics.width(of: String(shown[start..<caret]))
             line.hasFocus = true
         }
         return line

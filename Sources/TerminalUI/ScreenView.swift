@@ -25,6 +25,8 @@ public struct ScreenView: Equatable, Sendable {
         public var length = 0
         /// A note drawn beside the value (the age a date of birth gives).
         public var hint: String?
+        /// Text fields: where the cursor is, in characters of `value` as shown.
+        public var caret: Int?
 
         public var isPassword: Bool { kind == .password }
         public var isDate: Bool { kind == .date }
@@ -137,6 +139,17 @@ public struct ScreenView: Equatable, Sendable {
         return view
     }
 
+    /// Where the cursor goes in grouped digits: before the digit that follows the first
+    /// `count`, or at the end.
+    static func position(afterDigits count: Int, in grouped: String) -> Int {
+        var seen = 0
+        for (index, character) in grouped.enumerated() where character.isASCIIDigit {
+            if seen == count { return index }
+            seen += 1
+        }
+        return grouped.count
+    }
+
     private static func masked(_ state: FlowState, _ flow: Flow) -> FlowState {
         var state = state
         state.revealed = []
@@ -160,6 +173,7 @@ public struct ScreenView: Equatable, Sendable {
         view.minimum = field.minimum
         view.maximum = field.maximum
         view.length = field.maxLength
+        if field.kind.editsAsText { view.caret = engine.editor(for: field, state).cursor }
         switch field.kind {
         case .date where field.showsAge:
             if let born = CivilDate(view.value) {
@@ -171,6 +185,7 @@ public struct ScreenView: Equatable, Sendable {
             let country = engine.currentScreen(state)?.fields.first { $0.kind == .select && $0.options.contains { $0.hasPrefix("+") } }
             let code = country.flatMap { state.context[$0.id]?.text }.flatMap { PhoneNumber(country: $0, digits: "") }?.countryCode ?? ""
             view.value = PhoneNumber.formatted(view.value, countryCode: code)
+            view.caret = view.caret.map { Self.position(afterDigits: $0, in: view.value) }
         default:
             break
         }

@@ -89,7 +89,7 @@ extension Renderer {
         return line
     }
 
-    /// `[1] [2] [3] [ ] [ ] [ ]`, the cursor in the next empty box.
+    /// `[1] [2] [3] [ ] [ ] [ ]`, the cursor in the box it edits (the next empty one).
     func codeLine(_ field: ScreenView.FieldView, width: Int) -> Line {
         let characters = Array(field.value)
         let count = max(field.length, characters.count)
@@ -101,7 +101,7 @@ extension Renderer {
         }
         var line = Line(spans: spans, alignment: .left)
         if field.focused {
-            line.cursorColumn = min(characters.count, count - 1) * 4 + 1
+            line.cursorColumn = min(field.caret ?? characters.count, count - 1) * 4 + 1
             line.hasFocus = true
         }
         return line

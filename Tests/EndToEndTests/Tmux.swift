@@ -155,24 +155,37 @@ final class Tmux {
     }
 
     private func press(_ key: Key) {
+        if case .character(let character) = key {
+            type(String(character))
+        } else {
+            send(Self.name(of: key))
+        }
+    }
+
+    /// tmux's name for a key (`send-keys` without -l).
+    static func name(of key: Key) -> String {
         switch key {
-        case .character(let character): type(String(character))
-        case .enter: send("Enter")
-        case .tab: send("Tab")
-        case .backTab: send("BTab")
-        case .up: send("Up")
-        case .down: send("Down")
-        case .left: send("Left")
-        case .right: send("Right")
-        case .backspace: send("BSpace")
-        case .delete: send("DC")
-        case .escape: send("Escape")
-        case .home: send("Home")
-        case .end: send("End")
-        case .pageUp: send("PPage")
-        case .pageDown: send("NPage")
-        case .control(let letter): send("C-\(letter)")
-        case .function(let number): send("F\(number)")
+        case .character(let character): String(character)
+        case .enter: "Enter"
+        case .tab: "Tab"
+        case .backTab: "BTab"
+        case .up: "Up"
+        case .down: "Down"
+        case .left: "Left"
+        case .right: "Right"
+        case .backspace: "BSpace"
+        case .delete: "DC"
+        case .insert: "IC"
+        case .escape: "Escape"
+        case .home: "Home"
+        case .end: "End"
+        case .pageUp: "PPage"
+        case .pageDown: "NPage"
+        case .control(let letter): "C-\(letter)"
+        case .function(let number): "F\(number)"
+        case .modified(let base, let modifiers):
+            (modifiers.contains(.control) ? "C-" : "") + (modifiers.contains(.alt) ? "M-" : "")
+                + (modifiers.contains(.shift) ? "S-" : "") + name(of: base)
         }
     }
 

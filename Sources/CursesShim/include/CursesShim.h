@@ -35,6 +35,10 @@ int onboard_read_key(int32_t *value);
 // Key codes Swift needs to compare against.
 int onboard_key_code(const char *name);
 
+// The name ncurses gives a key code: "KEY_LEFT", "KEY_F(12)", or terminfo's extended
+// names for modified keys ("kLFT5" is Ctrl-Left). NULL when it has none.
+const char *onboard_key_name(int code);
+
 // Signals: SIGTERM, SIGHUP, SIGINT, SIGCONT write their number to `fd`; crash signals
 // restore the terminal before the process dies.
 void onboard_install_signal_pipe(int fd);

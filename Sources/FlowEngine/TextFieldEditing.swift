@@ -1,0 +1,63 @@
+import ScreenTable
+
+extension Field.Kind {
+    /// Kinds typed as a line of text with a cursor (phone and code take digits only);
+    /// dates, pickers and sliders change their value with the arrows instead.
+    public var editsAsText: Bool {
+        switch self {
+        case .text, .email, .password, .url, .phone, .code: true
+        case .date, .select, .multi, .slider, .range: false
+        }
+    }
+}
+
+/// The cursor inside a text field and what moves it, on top of `LineEditor`. The cursor
+/// is kept in `FlowState.cursor` only while it is not at the end, so typing at the end
+/// (most typing) leaves the state as it always was.
+extension FlowEngine {
+    /// The field's text and cursor as an editor.
+    public func editor(for field: Field, _ state: FlowState) -> LineEditor {
+        LineEditor(state.context[field.id]?.text ?? "", cursor: state.cursor[field.id])
+    }
+
+    /// Runs `change` on the field's editor and keeps the result.
+    func edit(_ field: Field, _ state: inout FlowState, _ change: (inout LineEditor) -> Void) {
+        var editor = editor(for: field, state)
+        change(&editor)
+        state.context[field.id] = .text(editor.text)
+        state.cursor[field.id] = editor.atEnd ? nil : editor.cursor
+        state.fieldErrors[field.id] = nil
+    }
+
+    func moveCursor(in field: Field, _ intent: Intent, _ state: inout FlowState) {
+        var editor = editor(for: field, state)
+        switch intent {
+        case .left: editor.moveLeft()
+        case .right: editor.moveRight()
+        case .home: editor.moveToStart()
+        case .end: editor.moveToEnd()
+        default: return
+        }
+        state.cursor[field.id] = editor.atEnd ? nil : editor.cursor
+    }
+
+    /// Inserts `text` at the cursor, as much as the field's limit leaves room for; says
+    /// so on the field when some was left out. Returns whether it was cut.
+    @discardableResult
+    func insert(_ text: String, into field: Field, unit: String, _ state: inout FlowState) -> Bool {
+        let room = max(0, field.maxLength - (state.context[field.id]?.text ?? "").count)
+        let cut = text.count > room
+        edit(field, &state) { editor in editor.insert(String(text.prefix(room))) }
+        if cut { state.fieldErrors[field.id] = "Only \(field.maxLength) \(unit) fit here; the rest was left out." }
+        return cut
+    }
+
+    /// After a yank: a field holds no more than its limit, or digits where it takes digits.
+    func limit(_ field: Field, _ state: inout FlowState) {
+        var text = state.context[field.id]?.text ?? ""
+        if field.kind == .phone || field.kind == .code { text = text.filter(\.isASCIIDigit) }
+        guard text != state.context[field.id]?.text || text.count > field.maxLength else { return }
+        state.context[field.id] = .text(String(text.prefix(field.maxLength)))
+        state.cursor[field.id] = nil
+    }
+}

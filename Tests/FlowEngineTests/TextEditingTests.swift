@@ -1,0 +1,108 @@
+import FlowEngine
+import ScreenTable
+import Testing
+
+/// Readline editing in text fields: the editor on its own, then through the engine.
+@Suite struct TextEditingTests {
+    @Test func theCursorMovesByCharacterAndWordAndTextGoesInWhereItIs() {
+        var editor = LineEditor("mock://local")
+        #expect(editor.cursor == 12)
+        editor.moveToStart()
+        editor.insert("x")
+        #expect(editor.text == "xmock://local")
+        editor.apply(.wordRight)
+        #expect(editor.cursor == 5) // after "xmock"
+        editor.apply(.wordRight)
+        #expect(editor.cursor == 13)
+        editor.apply(.wordLeft)
+        #expect(editor.cursor == 8) // before "local"
+        editor.deleteBackward()
+        #expect(editor.text == "xmock:/local")
+        editor.apply(.deleteForward)
+        #expect(editor.text == "xmock:/ocal")
+        editor.moveToEnd()
+        editor.apply(.deleteForward)
+        #expect(editor.text == "xmock:/ocal", "Delete at the end does nothing")
+    }
+
+    @Test func aGraphemeIsOneStep() {
+        var editor = LineEditor("né👍🏽x")
+        editor.moveLeft()
+        editor.moveLeft()
+        editor.deleteBackward()
+        #expect(editor.text == "n👍🏽x")
+        editor.moveRight()
+        editor.insert("!")
+        #expect(editor.text == "n👍🏽!x")
+    }
+
+    @Test func killsAreKeptForYankAndWordsDifferFromBlanks() {
+        var editor = LineEditor("Jo Example-Name")
+        #expect(editor.apply(.deleteWordBackward) == "Name")
+        #expect(editor.text == "Jo Example-")
+        #expect(editor.apply(.deleteToBlankBackward) == "Example-")
+        #expect(editor.text == "Jo ")
+        editor.moveToStart()
+        #expect(editor.apply(.deleteWordForward) == "Jo")
+        #expect(editor.apply(.deleteToEnd) == " ")
+        editor.apply(.yank, yanking: "back")
+        #expect(editor.text == "back")
+        editor.moveLeft()
+        #expect(editor.apply(.deleteToStart) == "bac")
+        #expect(editor.text == "k" && editor.cursor == 0)
+        #expect(editor.apply(.deleteToStart) == nil, "nothing to kill keeps the last kill")
+    }
+
+    @Test func aTypoInTheMiddleOfAURLIsFixedWithoutRetyping() {
+        var driver = FlowDriver("babybasics")
+        driver.launch()
+        driver.focus("server_url")
+        driver.send(.intent(.setValue(.text("https://baby.exmple.org"))))
+        driver.key(.left, times: 8) // before "mple.org"
+        driver.type("a")
+        #expect(driver.text("server_url") == "https://baby.example.org")
+        #expect(driver.state.cursor["server_url"] == 16)
+        driver.key(.end)
+        #expect(driver.state.cursor["server_url"] == nil, "at the end, as typing always was")
+        driver.key(.home)
+        driver.key(.edit(.deleteWordForward))
+        driver.type("http")
+        #expect(driver.text("server_url") == "http://baby.example.org")
+    }
+
+    @Test func aPasswordIsNeverKeptInTheKillBuffer() {
+        var driver = FlowDriver("babybasics")
+        driver.launch()
+        driver.type("mock://local", into: "server_url")
+        driver.press("Continue")
+        driver.answer(.success(CallOutput()))
+        driver.press("Create Account")
+        #expect(driver.screen == "register")
+        driver.type("some words", into: "name")
+        driver.key(.edit(.deleteToStart))
+        #expect(driver.state.killed == "some words")
+        driver.type("secret pass", into: "password")
+        driver.key(.edit(.deleteToStart))
+        #expect(driver.text("password") == "")
+        #expect(driver.state.killed == "some words")
+        driver.key(.edit(.yank))
+        #expect(driver.text("password") == "some words")
+    }
+
+    @Test func phoneDigitsGoInAtTheCursorAndTheLimitIsSaid() {
+        var driver = FlowDriver("abby")
+        driver.launch()
+        driver.press("Agree and Continue")
+        driver.press("Use Phone Number")
+        #expect(driver.screen == "phone")
+        driver.type("5550109999", into: "phone")
+        driver.key(.home)
+        driver.key(.right, times: 3)
+        driver.key(.edit(.deleteForward))
+        driver.type("7")
+        #expect(driver.text("phone") == "5557109999")
+        driver.type("12345")
+        #expect(driver.text("phone") == "55571234109999")
+        #expect(driver.state.fieldErrors["phone"] == "Only 14 digits fit here; the rest was left out.")
+    }
+}
