@@ -183,6 +183,9 @@ public final class CursesTerminal {
             "KEY_HOME": .home, "KEY_END": .end, "KEY_PPAGE": .pageUp, "KEY_NPAGE": .pageDown,
             "KEY_DC": .delete, "KEY_IC": .insert, "KEY_BTAB": .backTab, "KEY_BACKSPACE": .backspace,
             "KEY_ENTER": .enter, "KEY_A1": .home, "KEY_A3": .pageUp, "KEY_C1": .end, "KEY_C3": .pageDown,
+            // VT220's Find and Select sit where Home and End are, and send what tmux,
+            // screen and PuTTY send for them.
+            "KEY_FIND": .home, "KEY_SELECT": .end,
             "KEY_SLEFT": .modified(.left, .shift), "KEY_SRIGHT": .modified(.right, .shift),
             "KEY_SR": .modified(.up, .shift), "KEY_SF": .modified(.down, .shift),
             "KEY_SHOME": .modified(.home, .shift), "KEY_SEND": .modified(.end, .shift),

@@ -1,4 +1,4 @@
-import CursesBackend
+@testable import CursesBackend
 import PtyShim
 import Foundation
 import TerminalUI
@@ -126,6 +126,45 @@ import Testing
         terminal.close()
         sent = readAll(pty)
         #expect(sent.contains("\u{1B}[?2004l"), "bracketed paste is turned off on the way out")
+    }
+
+    /// The same bytes are the same keys whatever TERM says: what the terminfo entry lists
+    /// ncurses decodes, the rest Onboard does, and nothing leaks as Esc plus text.
+    @Test(arguments: ["xterm-256color", "screen-256color", "linux", "vt220", "rxvt"])
+    func homeEndAndModifiedKeysReadTheSameOnEveryTerminalType(term: String) throws {
+        let pty = try PTY(width: 40, height: 12)
+        defer { pty.close() }
+        let terminal = try CursesTerminal(term: term, theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
+        defer { terminal.close() }
+        _ = pty.drain()
+        let sequences: [(String, Key)] = [
+            ("\u{1B}[1~", .home), ("\u{1B}[4~", .end), ("\u{1B}[7~", .home), ("\u{1B}[8~", .end),
+            ("\u{1B}OH", .home), ("\u{1B}OF", .end), ("\u{1B}[H", .home), ("\u{1B}[F", .end),
+            ("\u{1B}[3~", .delete), ("\u{1B}[2~", .insert), ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown),
+            ("\u{1B}[D", .left), ("\u{1B}OC", .right), ("\u{1B}[1;5D", .modified(.left, .control)),
+            ("\u{1B}[1;3C", .modified(.right, .alt)), ("\u{1B}b", .modified(.character("b"), .alt)),
+            ("\u{1B}\u{7F}", .modified(.backspace, .alt)), ("\u{1B}[24~", .function(12)), ("\u{1B}OP", .function(1)),
+        ]
+        // Where the terminfo entry names the bytes a key, its word wins: rxvt's lists
+        // `ESC O C` as Ctrl-Shift-Right.
+        for (bytes, key) in sequences where !(term == "rxvt" && bytes == "\u{1B}OC") {
+            pty.type("a" + bytes + "z")
+            usleep(60_000)
+            let inputs = terminal.pendingInputs()
+            #expect(inputs == [.key(.character("a")), .key(key), .key(.character("z"))], "\(term): \(bytes.debugDescription)")
+        }
+        pty.type("a\u{1B}[1;9Xz")
+        usleep(60_000)
+        #expect(terminal.pendingInputs() == [.key(.character("a")), .key(.character("z"))], "\(term): an unknown sequence is dropped")
+    }
+
+    @Test func ncursesKeyNamesMeanTheirKeys() {
+        #expect(CursesTerminal.key(forName: "KEY_LEFT") == .left)
+        #expect(CursesTerminal.key(forName: "kLFT5") == .modified(.left, .control))
+        #expect(CursesTerminal.key(forName: "kDC3") == .modified(.delete, .alt))
+        #expect(CursesTerminal.key(forName: "KEY_F(12)") == .function(12))
+        #expect(CursesTerminal.key(forName: "KEY_F(24)") == .modified(.function(12), .shift))
+        #expect(CursesTerminal.key(forName: "KEY_MOUSE") == nil)
     }
 
     private func readAll(_ pty: PTY) -> String {

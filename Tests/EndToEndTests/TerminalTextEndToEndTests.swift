@@ -25,6 +25,44 @@ extension EndToEnd {
             #expect(!saved.contains("\n") && !saved.contains("\u{7}"))
         }
 
+        /// Fixing a typo in the middle of a URL with readline's keys, and Home and End as
+        /// tmux, screen and PuTTY send them under TERM=xterm-256color (not in its terminfo
+        /// entry): never Esc (Back) plus text.
+        @Test func aURLIsEditedInTheMiddleWithTheKeysEveryTerminalSends() {
+            let tmux = Tmux()
+            tmux.start("run babybasics", environment: "TERM=xterm-256color")
+            tmux.waitFor("Server URL")
+            tmux.send("C-u")
+            tmux.type("mock://locl")
+            tmux.send("Left")
+            tmux.type("a")
+            tmux.sendBytes("1b 5b 31 7e") // Home
+            tmux.type("X")
+            tmux.sendBytes("1b 5b 34 7e") // End
+            tmux.type("Y")
+            tmux.sendBytes("1b 5b 31 3b 39 58") // a key nobody maps: dropped whole
+            var screen = tmux.waitFor("Xmock://localY")
+            #expect(!screen.contains("[1~") && !screen.contains("[4~") && !screen.contains("[1;9X"))
+            #expect(screen.contains("Which Baby Basics server"), "Home and End did not go back")
+
+            // Alt-B puts the cursor before the last word, where the terminal cursor shows.
+            tmux.send("M-b")
+            usleep(200_000)
+            let line = tmux.screen.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("Xmock://localY") }
+            let row = line.map { String(tmux.screen.split(separator: "\n", omittingEmptySubsequences: false)[$0]) } ?? ""
+            let column = row.distance(from: row.startIndex, to: row.range(of: "localY")?.lowerBound ?? row.startIndex)
+            #expect(tmux.pane("#{cursor_x},#{cursor_y}") == "\(column),\(line ?? -1)")
+
+            // Ctrl-K cuts to the end, Ctrl-Y puts it back; Ctrl-A and Delete, End and Backspace.
+            tmux.send("C-k")
+            tmux.waitFor("Xmock://  ")
+            tmux.send("C-y", "C-a", "DC", "End", "BSpace")
+            screen = tmux.waitFor("mock://local ")
+            #expect(!screen.contains("Xmock") && !screen.contains("localY"))
+            tmux.send("Tab", "Enter")
+            tmux.waitFor("Welcome to Baby Basics")
+        }
+
         @Test func aLocaleThatIsNotUTF8GetsASCIIBordersAndNoGarbage() {
             let tmux = Tmux()
             tmux.start("run oklah", environment: "LANG=C LC_ALL=C")

@@ -61,6 +61,11 @@ final class Tmux {
         _ = Self.tmux(["-L", socket, "send-keys", "-t", "main"] + keys)
     }
 
+    /// Sends raw bytes, as a terminal would for a key (`"1b 5b 31 7e"` is Home in tmux).
+    func sendBytes(_ hex: String) {
+        _ = Self.tmux(["-L", socket, "send-keys", "-t", "main", "-H"] + hex.split(separator: " ").map(String.init))
+    }
+
     /// Types text literally (no key names).
     func type(_ text: String) {
         _ = Self.tmux(["-L", socket, "send-keys", "-t", "main", "-l", text])
