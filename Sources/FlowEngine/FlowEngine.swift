@@ -408,6 +408,13 @@ public struct FlowEngine: Sendable {
             }
         case .activate:
             switch focused {
+            case .field(let index) where index == screen.fields.count - 1 && screen.fields[index].kind.editsAsText:
+                // Enter in a form's last (or only) text field submits it, as huh and web
+                // forms do: the first button that can be pressed.
+                saveDraft(screen, &state, effects: &effects)
+                if let submit = screen.actions.first(where: { holds($0.when, state) }) {
+                    press(submit, on: screen, &state, now: now, effects: &effects)
+                }
             case .field:
                 state.focus = min(state.focus + 1, items.count - 1)
                 state.typingNumber = nil

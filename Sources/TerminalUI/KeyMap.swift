@@ -45,63 +45,93 @@ public enum KeyMap {
         }
     }
 
-    /// What the keys do on this screen, most useful first.
+    /// How much a hint matters when the help line must be cut: lower stays longer.
+    enum Weight: Int, Comparable {
+        /// Ctrl-C: always shown.
+        case quit
+        /// The key that moves the user forward.
+        case forward
+        case widget
+        case moving
+        case back
+        case suspend
+        case editing
+
+        static func < (lhs: Weight, rhs: Weight) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// What the keys do on this screen, in the order shown.
     public static func help(for view: ScreenView) -> [(keys: String, meaning: String)] {
-        var items: [(String, String)] = []
+        weightedHelp(for: view).map { ($0.keys, $0.meaning) }
+    }
+
+    static func weightedHelp(for view: ScreenView) -> [(keys: String, meaning: String, weight: Weight)] {
+        var items: [(String, String, Weight)] = []
         if view.busy {
-            return [("Ctrl-C", "quit")]
+            return [("Ctrl-C", "quit", .quit)]
         }
         if !view.options.isEmpty {
-            items.append(("↑/↓", "choose"))
-            items.append(("Enter", "select"))
+            items.append(("↑/↓", "choose", .moving))
+            items.append(("Enter", "select", .forward))
         } else if !view.fields.isEmpty {
             // The focused widget's own keys first: they are what the user needs now.
-            if let field = view.fields.first(where: \.focused) {
-                if field.isPassword { items.append(("Ctrl-R", field.secret ? "show" : "hide")) }
+            let focusedIndex = view.fields.firstIndex(where: \.focused)
+            if let index = focusedIndex {
+                let field = view.fields[index]
+                if field.isPassword { items.append(("Ctrl-R", field.secret ? "show" : "hide", .widget)) }
                 switch field.kind {
                 case .date:
-                    items.append(("←/→", "day"))
-                    items.append(("PgUp/PgDn", "month"))
-                    items.append(("Home/End", "year"))
+                    items.append(("←/→", "day", .widget))
+                    items.append(("PgUp/PgDn", "month", .widget))
+                    items.append(("Home/End", "year", .widget))
                 case .select:
-                    items.append(("←/→", "change"))
+                    items.append(("←/→", "change", .widget))
                 case .multi:
-                    items.append(("←/→", "move"))
-                    items.append(("Space", "pick"))
+                    items.append(("←/→", "move", .widget))
+                    items.append(("Space", "pick", .widget))
                 case .slider:
-                    items.append(("←/→", "adjust"))
-                    items.append(("0-9", "type"))
+                    items.append(("←/→", "adjust", .widget))
+                    items.append(("0-9", "type", .widget))
                 case .range:
-                    items.append(("←/→", "adjust"))
-                    items.append(("Space", "other end"))
+                    items.append(("←/→", "adjust", .widget))
+                    items.append(("Space", "other end", .widget))
                 default:
-                    break
+                    // In a text field the arrows move the cursor, whatever they do
+                    // elsewhere on the screen (README: editing keys).
+                    if field.kind.editsAsText, !field.value.isEmpty { items.append(("←/→", "edit", .editing)) }
                 }
             }
-            items.append(("Tab", "next field"))
-            items.append(("Enter", view.buttons.isEmpty ? "next" : "next / press"))
+            items.append(("Tab", "next field", .moving))
+            let submits = focusedIndex == view.fields.count - 1 && view.fields.last?.kind.editsAsText == true
+            // Enter moves to the next field, submits from the last text field, or
+            // presses the focused button.
+            let enter = focusedIndex == nil ? "press" : submits ? view.buttons.first?.label.lowercased() ?? "next" : "next"
+            items.append(("Enter", enter, .forward))
         } else if !view.buttons.isEmpty {
-            if view.buttons.count > 1 { items.append(("←/→", "move")) }
-            items.append(("Enter", view.buttons.count == 1 ? view.buttons[0].label.lowercased() : "press"))
+            if view.buttons.count > 1 { items.append(("←/→", "move", .moving)) }
+            items.append(("Enter", view.buttons.count == 1 ? view.buttons[0].label.lowercased() : "press", .forward))
         }
-        if view.canGoBack { items.append(("Esc", "back")) }
-        if view.canSuspend { items.append(("Ctrl-Z", "suspend")) }
-        items.append(("Ctrl-C", "quit"))
+        if view.canGoBack { items.append(("Esc", "back", .back)) }
+        if view.canSuspend { items.append(("Ctrl-Z", "suspend", .suspend)) }
+        items.append(("Ctrl-C", "quit", .quit))
         return items
     }
 
-    /// The help line, fitted to `width`: the least useful hints (suspend, then the
-    /// others from the right) drop out before anything is cut; quit always stays.
+    /// The help line, fitted to `width`: the least useful hints (suspend, then editing,
+    /// back, a widget's keys, Tab) drop out before anything is cut; the key that moves
+    /// the user forward and quit stay.
     public static func helpLine(for view: ScreenView, ascii: Bool, width: Int = .max) -> String {
-        var items = help(for: view).map { item in
+        var items = weightedHelp(for: view).map { item in
             let keys = ascii ? item.keys.replacingOccurrences(of: "↑/↓", with: "Up/Down").replacingOccurrences(of: "←/→", with: "Left/Right") : item.keys
-            return "\(keys) \(item.meaning)"
+            return (text: "\(keys) \(item.meaning)", weight: item.weight)
         }
         let separator = ascii ? " | " : " · "
-        while items.count > 1, TextMetrics.width(of: items.joined(separator: separator)) > width {
-            items.remove(at: items.count - 2)
+        while TextMetrics.width(of: items.map(\.text).joined(separator: separator)) > width,
+              let weakest = items.filter({ $0.weight != .quit }).map(\.weight).max(),
+              let index = items.lastIndex(where: { $0.weight == weakest }) {
+            items.remove(at: index)
         }
-        return items.joined(separator: separator)
+        return items.map(\.text).joined(separator: separator)
     }
 }
 
