@@ -104,11 +104,7 @@ extension FlowEngine {
                     state.cursor[field.id] = 1 - (state.cursor[field.id] ?? 0)
                     state.typingNumber = nil
                 } else if key.isASCIIDigit {
-                    let typing = state.typingNumber == field.id
-                    state.typingNumber = field.id
-                    setNumber(field, &state, clamped: false) { value in
-                        Int(String(((typing ? String(value) : "") + String(key)).suffix(3))) ?? value
-                    }
+                    typeDigit(key, into: field, &state)
                 }
             }
             state.fieldErrors[field.id] = nil
@@ -150,9 +146,49 @@ extension FlowEngine {
         guard field.kind == .slider || field.kind == .range else {
             return field.kind == .select || field.kind == .multi
         }
+        let typed = state.typingNumber == field.id ? state.typedDigits : String(number(of: field, state))
+        let digits = String(typed.dropLast())
         state.typingNumber = field.id
-        setNumber(field, &state, clamped: false) { value in value / 10 }
+        state.typedDigits = digits
+        setNumber(field, &state) { _ in Int(digits) ?? field.minimum }
         return true
+    }
+
+    /// A digit typed into a slider or range: it adds to the digits typed so far while
+    /// some number in the widget's range starts with them, else starts a new number; a
+    /// digit no number in range starts with is ignored. The value, the readout and the
+    /// knob stay within the range and agree (typing 2 on 18-99 shows 18 until a second
+    /// digit makes 25; 540 there stops at 54).
+    private func typeDigit(_ digit: Character, into field: Field, _ state: inout FlowState) {
+        let typed = state.typingNumber == field.id ? state.typedDigits : ""
+        let candidates = [typed + String(digit), String(digit)]
+        guard let digits = candidates.first(where: { Self.someNumber(from: field.minimum, to: field.maximum, startsWith: $0) }) else { return }
+        state.typingNumber = field.id
+        state.typedDigits = digits
+        setNumber(field, &state) { _ in Int(digits) ?? field.minimum }
+    }
+
+    static func someNumber(from minimum: Int, to maximum: Int, startsWith digits: String) -> Bool {
+        guard let typed = Int(digits), minimum <= maximum else { return false }
+        if typed > maximum { return false }
+        if digits.count > 1, digits.first == "0" { return false }
+        // The smallest and largest numbers with these leading digits, length by length.
+        var low = typed, high = typed
+        while low <= maximum {
+            if high >= minimum { return true }
+            guard low != 0 else { return false }
+            low *= 10
+            high = high * 10 + 9
+        }
+        return false
+    }
+
+    /// A slider's value, or a range's active handle.
+    private func number(of field: Field, _ state: FlowState) -> Int {
+        let text = state.context[field.id]?.text ?? ""
+        if field.kind == .slider { return Int(text) ?? field.minimum }
+        let range = NumberRange(text) ?? NumberRange(low: field.minimum, high: field.maximum)
+        return state.cursor[field.id] == 1 ? range.high : range.low
     }
 
     private func toggle(_ field: Field, at index: Int, _ state: inout FlowState) {
@@ -172,10 +208,9 @@ extension FlowEngine {
         state.fieldErrors[field.id] = nil
     }
 
-    /// Changes a slider's number or a range's active handle; arrows stay within bounds,
-    /// typed digits may go outside them (the rules then say what is wrong).
-    private func setNumber(_ field: Field, _ state: inout FlowState, clamped: Bool = true, _ change: (Int) -> Int) {
-        let clamp = { (value: Int) in clamped ? min(field.maximum, max(field.minimum, value)) : value }
+    /// Changes a slider's number or a range's active handle, always within its bounds.
+    private func setNumber(_ field: Field, _ state: inout FlowState, _ change: (Int) -> Int) {
+        let clamp = { (value: Int) in min(field.maximum, max(field.minimum, value)) }
         let text = state.context[field.id]?.text ?? ""
         if field.kind == .slider {
             let value = Int(text) ?? field.minimum

@@ -79,6 +79,8 @@ public struct FlowState: Equatable, Sendable {
     /// The slider, range or date field being typed in digits: the next digit adds to it
     /// instead of starting over.
     public var typingNumber: String?
+    /// The digits typed so far into that slider or range.
+    public var typedDigits = ""
     /// When the screen was shown, or its last call succeeded (ms): cooldowns count from it.
     public var screenSince: Int64 = 0
     /// A checklist screen's tasks as they run.

@@ -263,10 +263,16 @@ import Testing
         flow.type("19900514", into: "birth_date")
         #expect(flow.text("age_range") == "18-99")
         flow.focus("age_range")
-        flow.type("16")
-        #expect(flow.text("age_range") == "16-99")
-        #expect(flow.state.fieldErrors["age_range"] == "Minimum age must be at least 18")
-        flow.key(.right, times: 3) // arrows bring it back within bounds
+        flow.type("1") // some age from 18 to 99 starts with 1: shown as 18 meanwhile
+        #expect(flow.text("age_range") == "18-99")
+        flow.type("6") // none starts with 16: 6 starts a new number (still 18 shown)
+        #expect(flow.text("age_range") == "18-99")
+        flow.type("5") // 65
+        #expect(flow.text("age_range") == "65-99")
+        flow.key(.right) // an arrow ends the typing
+        flow.type("540") // 5, 54, and none starts with 540 or 0
+        #expect(flow.text("age_range") == "54-99")
+        flow.key(.left, times: 34)
         #expect(flow.text("age_range") == "20-99")
         #expect(flow.state.fieldErrors["age_range"] == nil)
         flow.type(" 30") // Space: the other handle

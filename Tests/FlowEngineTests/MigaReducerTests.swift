@@ -92,6 +92,12 @@ import Testing
         #expect(flow.text("readiness") == "10", "never past 10")
         flow.key(.home)
         #expect(flow.text("readiness") == "1")
+        flow.type("910") // 9, then 1 starts a new number, then 10
+        #expect(flow.text("readiness") == "10")
+        flow.type("0") // nothing from 1 to 10 starts with 0
+        #expect(flow.text("readiness") == "10")
+        flow.key(.deleteBackward)
+        #expect(flow.text("readiness") == "1")
         flow.press("Continue")
         #expect(flow.screen == "interests")
         flow.press("Continue")

@@ -18,6 +18,15 @@ import Testing
         ])
     }
 
+    @Test func modifiersAreWrittenAsTmuxWritesThem() throws {
+        let script = try KeyScript.parse("<M-b><C-Left><S-Home><M-BSpace><C-u><Delete>")
+        #expect(script.steps == [.keys([
+            .modified(.character("b"), .alt), .modified(.left, .control), .modified(.home, .shift),
+            .modified(.backspace, .alt), .control("u"), .delete,
+        ])])
+        #expect(throws: KeyScript.ParseError.self) { try KeyScript.parse("<M-nothing>") }
+    }
+
     @Test func anUnknownKeyNamesItsLine() {
         do {
             _ = try KeyScript.parse("wait:x\n<Enterr>")
