@@ -14,4 +14,6 @@ public struct APIContext: RequestContext {
 
     /// Every request of the API is small JSON.
     public var maxUploadSize: Int { 64 * 1024 }
+
+    public var requestDecoder: some RequestDecoder { BodyDecoder() }
 }

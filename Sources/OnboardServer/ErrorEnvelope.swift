@@ -7,18 +7,29 @@ import OnboardService
 /// Anything unexpected is logged and answered as `server_error`, never a crash.
 struct ErrorEnvelopeMiddleware: RouterMiddleware {
     typealias Context = APIContext
+    /// The methods each route answers, for 405 and `Allow` on a path that exists.
+    let methods: RouteMethods
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as ServiceError {
             return Self.response(for: error)
+        } catch let error as HTTPError where error.status == .notFound {
+            let allowed = methods.allowed(on: request.uri.path)
+            guard !allowed.isEmpty else { return Self.response(for: Self.translate(error)) }
+            let list = allowed.map(\.rawValue).joined(separator: ", ")
+            var response = Self.response(
+                for: ServiceError(.invalidInput, "\(request.method.rawValue) is not allowed on \(request.uri.path); it answers \(list)."),
+                status: .methodNotAllowed)
+            response.headers[.allow] = list
+            return response
         } catch let error as HTTPError {
             return Self.response(for: Self.translate(error))
         } catch let error as any HTTPResponseError {
             return Self.response(for: ServiceError(.invalidInput, "The request was not accepted (HTTP \(error.status.code))."), status: error.status)
-        } catch is DecodingError {
-            return Self.response(for: ServiceError(.invalidInput, "The request body is not the JSON this endpoint expects."))
+        } catch let error as DecodingError {
+            return Self.response(for: ServiceError(.invalidInput, BodyDecoder.explain(error)))
         } catch {
             context.logger.error("unexpected error", metadata: ["error": "\(type(of: error))"])
             return Self.response(for: ServiceError(.serverError, "The service failed unexpectedly."))

@@ -37,11 +37,14 @@ public enum OnboardServer {
         settings.keepsOutbox = configuration.dev
         let service = try OnboardService(database: ServiceDatabase.open(path: configuration.databasePath), clock: clock, settings: settings)
         let faults = ServerFaults()
+        let routes = Routes(service: service, clock: clock, faults: faults, dev: configuration.dev, openAPI: openAPIDocument)
         let router = Router(context: APIContext.self)
-        router.add(middleware: ErrorEnvelopeMiddleware())
+        // Middleware wraps only the routes added after it, so the table of methods is
+        // read from the same routes on a scratch router first.
+        router.add(middleware: ErrorEnvelopeMiddleware(methods: RouteMethods(routes)))
         router.add(middleware: LogRequestsMiddleware(.info))
         if configuration.dev { router.add(middleware: FaultMiddleware(faults: faults)) }
-        Routes(service: service, clock: clock, faults: faults, dev: configuration.dev, openAPI: openAPIDocument).register(on: router)
+        routes.register(on: router)
         let server: HTTPServerBuilder
         if let certificate = configuration.tlsCertificate, let key = configuration.tlsKey {
             let tls = TLSConfiguration.makeServerConfiguration(

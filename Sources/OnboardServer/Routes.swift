@@ -31,8 +31,9 @@ struct Routes {
             return JSONReply(try await service.login(email: body.email, password: body.password, policy: .named, client: context.clientAddress))
         }
         api.post("auth/link-email") { request, context in
+            let token = try Self.bearer(request)
             let body = try await request.decode(as: LoginRequest.self, context: context)
-            return JSONReply(try await service.linkEmail(accessToken: try Self.bearer(request), email: body.email, password: body.password, policy: .named))
+            return JSONReply(try await service.linkEmail(accessToken: token, email: body.email, password: body.password, policy: .named))
         }
         api.post("auth/refresh") { request, context in
             let body = try await request.decode(as: RefreshRequest.self, context: context)
@@ -65,35 +66,41 @@ struct Routes {
             JSONReply(try await service.profile(accessToken: try Self.bearer(request)))
         }
         api.put("user/profile") { request, context in
+            let token = try Self.bearer(request)
             let body = try await request.decode(as: ProfileRequest.self, context: context)
-            return JSONReply(try await service.updateProfile(accessToken: try Self.bearer(request), fields: body.fields))
+            return JSONReply(try await service.updateProfile(accessToken: token, fields: body.fields))
         }
         api.post("user/name") { request, context in
+            let token = try Self.bearer(request)
             let body = try await request.decode(as: NameRequest.self, context: context)
-            return JSONReply(try await service.chooseName(accessToken: try Self.bearer(request), name: body.name))
+            return JSONReply(try await service.chooseName(accessToken: token, name: body.name))
         }
         api.get("children") { request, _ in
             JSONReply(try await service.children(accessToken: try Self.bearer(request)))
         }
         api.post("children") { request, context in
+            let token = try Self.bearer(request)
             let body = try await request.decode(as: ChildRequest.self, context: context)
-            return JSONReply(try await service.addChild(accessToken: try Self.bearer(request), name: body.name, birthDate: body.birthDate))
+            return JSONReply(try await service.addChild(accessToken: token, name: body.name, birthDate: body.birthDate))
         }
         api.post("invites") { request, context in
+            let token = try Self.bearer(request)
             let body = try await request.decode(as: InviteRequest.self, context: context)
-            return JSONReply(try await service.createInvite(accessToken: try Self.bearer(request), childID: body.childID))
+            return JSONReply(try await service.createInvite(accessToken: token, childID: body.childID))
         }
         api.post("invites/accept") { request, context in
+            let token = try Self.bearer(request)
             let body = try await request.decode(as: AcceptRequest.self, context: context)
-            return JSONReply(try await service.acceptInvite(accessToken: try Self.bearer(request), code: body.code, client: context.clientAddress))
+            return JSONReply(try await service.acceptInvite(accessToken: token, code: body.code, client: context.clientAddress))
         }
         api.get("records") { request, _ in
             JSONReply(try await service.records(accessToken: try Self.bearer(request)))
         }
         api.put("records/:key") { request, context in
+            let token = try Self.bearer(request)
             let body = try await request.decode(as: RecordRequest.self, context: context)
             let key = try context.parameters.require("key")
-            try await service.putRecord(accessToken: try Self.bearer(request), key: key, value: body.value)
+            try await service.putRecord(accessToken: token, key: key, value: body.value)
             return JSONReply(EmptyReply())
         }
         api.get("content/motivation/random") { request, _ in
@@ -119,6 +126,9 @@ struct Routes {
         }
         api.post("dev/clock") { request, context in
             let body = try await request.decode(as: ClockRequest.self, context: context)
+            guard ClockOffset.isAllowed(body.offsetSeconds) else {
+                throw ServiceError(.invalidInput, "offset_seconds must be between -\(ClockOffset.limitSeconds) and \(ClockOffset.limitSeconds) (100 years either way).")
+            }
             clock.offsetSeconds = body.offsetSeconds
             return JSONReply(["offset_seconds": body.offsetSeconds])
         }
@@ -142,6 +152,8 @@ struct Routes {
     /// that never expires, so a permanent guest is never orphaned.
     static func anonymousPolicy(_ flow: String?) -> TokenPolicy { .anonymous }
 
+    /// The session's access token. Handlers ask for it before decoding a body, so a
+    /// request without one is a 401 before anything is said about its body.
     static func bearer(_ request: Request) throws -> String {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "), header.count > 7 else {
             throw ServiceError(.unauthorized, "This needs a signed-in session (an Authorization: Bearer token).")

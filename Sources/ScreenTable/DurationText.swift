@@ -1,6 +1,8 @@
 /// Durations as people write them: `90s`, `15m`, `25h`, `30d`, optionally signed.
 public enum DurationText {
-    /// Seconds, or nil when the text is not a duration.
+    /// Seconds, or nil when the text is not a duration: one or more amounts with a unit
+    /// (`s`, `m`, `h`, `d`), optionally signed, such as `25h`, `-90m` or `1d2h30m`; nil
+    /// too when the total does not fit in 64 bits.
     public static func seconds(_ text: String) -> Int64? {
         var body = Substring(text.trimmingCharacters(in: " "))
         var sign: Int64 = 1
@@ -8,17 +10,31 @@ public enum DurationText {
             if body.first == "-" { sign = -1 }
             body = body.dropFirst()
         }
-        guard let unit = body.last, let amount = Int64(body.dropLast()), amount >= 0 else { return nil }
-        let scale: Int64
-        switch unit {
-        case "s": scale = 1
-        case "m": scale = 60
-        case "h": scale = 3600
-        case "d": scale = 86_400
-        default: return nil
+        guard !body.isEmpty else { return nil }
+        var total: Int64 = 0
+        var amount = ""
+        for character in body {
+            if character.isASCII, character.isNumber {
+                amount.append(character)
+                continue
+            }
+            let scale: Int64
+            switch character {
+            case "s": scale = 1
+            case "m": scale = 60
+            case "h": scale = 3600
+            case "d": scale = 86_400
+            default: return nil
+            }
+            guard let number = Int64(amount) else { return nil }
+            let (product, overflow) = number.multipliedReportingOverflow(by: scale)
+            let (sum, sumOverflow) = total.addingReportingOverflow(product)
+            guard !overflow, !sumOverflow else { return nil }
+            total = sum
+            amount = ""
         }
-        let (product, overflow) = amount.multipliedReportingOverflow(by: scale)
-        return overflow ? nil : sign * product
+        guard amount.isEmpty else { return nil } // a number without its unit
+        return sign * total
     }
 }
 

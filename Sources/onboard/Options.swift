@@ -106,7 +106,10 @@ struct RunOptions: ParsableArguments {
     func clockOffsetSeconds() throws -> Int64 {
         guard let clockOffset else { return 0 }
         guard let seconds = DurationText.seconds(clockOffset) else {
-            throw ValidationError("--clock-offset '\(clockOffset)' is not a duration like 25h, 90m or 2d")
+            throw ValidationError("--clock-offset '\(clockOffset)' is not a duration like 25h, 90m, 2d or 23h56m")
+        }
+        guard ClockOffset.isAllowed(seconds) else {
+            throw ValidationError("--clock-offset '\(clockOffset)' is too far: at most 100 years (36600d) either way")
         }
         return seconds
     }

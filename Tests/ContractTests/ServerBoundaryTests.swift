@@ -49,6 +49,40 @@ import Testing
         #expect(noToken.body["code"] as? String == "unauthorized")
     }
 
+    @Test func aBadBodyIsExplainedInTheAPIsTerms() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        let notAnObject = try await raw(server, .POST, "/api/v1/auth/login", body: Data("[1, 2]".utf8))
+        #expect(notAnObject.body["message"] as? String == "The request body must be a JSON object.")
+        let wrongType = try await raw(server, .POST, "/api/v1/auth/login", body: Data("{\"email\": 5, \"password\": \"x\"}".utf8))
+        #expect(wrongType.body["message"] as? String == "The field 'email' must be a string.")
+        let missing = try await raw(server, .POST, "/api/v1/auth/login", body: Data("{\"email\": \"a@b.example\"}".utf8))
+        #expect(missing.body["message"] as? String == "The field 'password' is missing.")
+        let broken = try await raw(server, .POST, "/api/v1/auth/login", body: Data("{\"email\": ".utf8))
+        #expect(broken.body["message"] as? String == "The request body is not valid JSON.")
+        for reply in [notAnObject, wrongType, missing, broken] {
+            #expect(reply.status == 400)
+            #expect(!(reply.body["message"] as? String ?? "").contains("Dictionary"), "no Swift names")
+        }
+    }
+
+    @Test func aWrongMethodIs405WithAllowAndNoSessionIs401BeforeTheBody() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        let wrongMethod = try await raw(server, .DELETE, "/api/v1/children")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.headers["allow"] == "GET, POST")
+        #expect(wrongMethod.body["code"] as? String == "invalid_input")
+        let withParameter = try await raw(server, .POST, "/api/v1/records/steps")
+        #expect(withParameter.status == 405)
+        #expect(withParameter.headers["allow"] == "PUT")
+        let unknown = try await raw(server, .DELETE, "/api/v1/no/such/thing")
+        #expect(unknown.status == 404)
+        let noSession = try await raw(server, .POST, "/api/v1/invites/accept", body: Data("{}".utf8))
+        #expect(noSession.status == 401)
+        #expect(noSession.body["code"] as? String == "unauthorized")
+    }
+
     @Test func aHugeBodyIsRefusedNotRead() async throws {
         let server = try await RunningServer.start()
         defer { server.stop() }
@@ -79,6 +113,19 @@ import Testing
         let dev = try await RunningServer.start(dev: true)
         defer { dev.stop() }
         #expect(try await raw(dev, .GET, "/api/v1/dev/outbox").status == 200)
+    }
+
+    @Test func aClockOffsetOutOfRangeIsRefusedAndTheServerLives() async throws {
+        let server = try await RunningServer.start(dev: true)
+        defer { server.stop() }
+        let tooFar = try await raw(server, .POST, "/api/v1/dev/clock", body: Data("{\"offset_seconds\": 9223372036854775807}".utf8))
+        #expect(tooFar.status == 400)
+        #expect(tooFar.body["code"] as? String == "invalid_input")
+        #expect((tooFar.body["message"] as? String)?.contains("100 years") == true)
+        let signIn = try await raw(server, .POST, "/api/v1/auth/anonymous", body: Data("{}".utf8))
+        #expect(signIn.status == 200, "the next request is served")
+        let dayLater = try await raw(server, .POST, "/api/v1/dev/clock", body: Data("{\"offset_seconds\": 86400}".utf8))
+        #expect(dayLater.status == 200)
     }
 
     @Test func injectedServerFaultsReachTheClientAsTheirCodes() async throws {

@@ -109,6 +109,13 @@ import Testing
         #expect(DurationText.seconds("2d") == 172_800)
         #expect(DurationText.seconds("soon") == nil)
         #expect(DurationText.seconds("9999999999999999d") == nil)
+        #expect(DurationText.seconds("23h56m") == 86_160)
+        #expect(DurationText.seconds("1d2h30m") == 95_400)
+        #expect(DurationText.seconds("-1h30m") == -5400)
+        #expect(DurationText.seconds("1d2") == nil)
+        #expect(DurationText.seconds("h") == nil)
+        #expect(DurationText.seconds("-") == nil)
+        #expect(DurationText.seconds("9223372036854775807s") == 9_223_372_036_854_775_807, "fits; the clock bounds it")
     }
 
     /// A flow whose first screen is `screen` (indented as a list item's body) and which
