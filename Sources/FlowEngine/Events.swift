@@ -116,6 +116,8 @@ public struct CallRequest: Equatable, Sendable {
     public var service: String?
     /// Profile saves: the values of the fields on the screen the call was made from.
     public var fields: [String: Value]
+    /// Calls that create or spend something: the same for every retry of one intent.
+    public var idempotencyKey: String?
 
     public init(id: Int, operation: Operation, session: Session?, inputs: [String: String], service: String? = nil, fields: [String: Value] = [:]) {
         self.id = id

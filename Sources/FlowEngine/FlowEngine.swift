@@ -10,7 +10,7 @@ public struct FlowEngine: Sendable {
     /// How long to wait before trying again a renewal the network prevented (ms).
     public static let renewalRetryDelay: Int64 = 60_000
 
-    private let secretKeys: Set<String>
+    let secretKeys: Set<String>
 
     public init(flow: Flow) {
         self.flow = flow
@@ -178,7 +178,7 @@ public struct FlowEngine: Sendable {
         }
     }
 
-    private func progress(at screen: String, _ state: FlowState) -> SavedProgress {
+    func progress(at screen: String, _ state: FlowState) -> SavedProgress {
         SavedProgress(
             screen: screen, context: state.context.filter { !secretKeys.contains($0.key) },
             onboardingComplete: state.onboardingComplete, startedAt: state.startedAt,
@@ -206,11 +206,17 @@ public struct FlowEngine: Sendable {
             for field in screen.fields { fields[field.id] = state.context[field.id] }
         }
         for key in operation.listInputs { fields[key] = state.context[key] }
-        effects.append(.call(CallRequest(id: id, operation: operation, session: state.session, inputs: inputs, service: service, fields: fields)))
+        var request = CallRequest(id: id, operation: operation, session: state.session, inputs: inputs, service: service, fields: fields)
+        request.idempotencyKey = idempotencyKey(for: request, &state, effects: &effects)
+        effects.append(.call(request))
         return id
     }
 
     private func finish(callID: Int, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        if let operation = state.keyedCalls.removeValue(forKey: callID), case .success = result {
+            // Done: the next call of this kind is a new intent with a new key.
+            state.context[Self.idempotencyKeyName(operation)] = nil
+        }
         if callID == state.renewalCallID {
             finishRenewal(result, &state, now: now, effects: &effects)
         } else if finishTask(callID: callID, result, &state, now: now, effects: &effects) {

@@ -56,6 +56,8 @@ public struct FlowState: Equatable, Sendable {
     public var retryCount = 0
     /// After a suspend, a call still under way is retried silently once.
     public var silentRetryUsed = false
+    /// Calls sent with an idempotency key, by id: their success forgets the key.
+    public var keyedCalls: [Int: Operation] = [:]
     /// Calls whose results only fill the context (Home's message).
     public var backgroundCalls: [Int: Operation] = [:]
     /// The in-flight renewal, on launch or later.

@@ -46,7 +46,10 @@ public struct OperationRunner: Sendable {
             return .failure(ServiceFailure(code: "unauthorized", message: "You are not signed in."))
         }
         do {
-            let output = try await withTimeout { try await performRenewingFirst(request) }
+            // The key travels with every service call this operation makes (task-local).
+            let output = try await CallContext.$idempotencyKey.withValue(request.idempotencyKey) {
+                try await withTimeout { try await performRenewingFirst(request) }
+            }
             return .success(output)
         } catch let error as ServiceError {
             return .failure(ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter))

@@ -20,11 +20,11 @@ struct Routes {
 
         api.post("auth/anonymous") { request, context in
             let body = try await request.decode(as: FlowRequest.self, context: context)
-            return JSONReply(try await service.signInAnonymously(policy: Self.anonymousPolicy(body.flow), client: context.clientAddress))
+            return JSONReply(try await service.signInAnonymously(policy: Self.anonymousPolicy(body.flow), client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.post("auth/register") { request, context in
             let body = try await request.decode(as: RegisterRequest.self, context: context)
-            return JSONReply(try await service.register(name: body.name, email: body.email, password: body.password, policy: .named, client: context.clientAddress))
+            return JSONReply(try await service.register(name: body.name, email: body.email, password: body.password, policy: .named, client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.post("auth/login") { request, context in
             let body = try await request.decode(as: LoginRequest.self, context: context)
@@ -33,7 +33,7 @@ struct Routes {
         api.post("auth/link-email") { request, context in
             let token = try Self.bearer(request)
             let body = try await request.decode(as: LoginRequest.self, context: context)
-            return JSONReply(try await service.linkEmail(accessToken: token, email: body.email, password: body.password, policy: .named))
+            return JSONReply(try await service.linkEmail(accessToken: token, email: body.email, password: body.password, policy: .named, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.post("auth/refresh") { request, context in
             let body = try await request.decode(as: RefreshRequest.self, context: context)
@@ -50,11 +50,11 @@ struct Routes {
         }
         api.post("auth/phone/verify") { request, context in
             let body = try await request.decode(as: PhoneVerifyRequest.self, context: context)
-            return JSONReply(try await service.verifyPhoneCode(phone: body.phone, code: body.code, policy: .named))
+            return JSONReply(try await service.verifyPhoneCode(phone: body.phone, code: body.code, policy: .named, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.post("auth/social") { request, context in
             let body = try await request.decode(as: SocialRequest.self, context: context)
-            return JSONReply(try await service.socialSignIn(provider: body.provider, idToken: body.idToken, nonce: body.nonce ?? "", policy: .named))
+            return JSONReply(try await service.socialSignIn(provider: body.provider, idToken: body.idToken, nonce: body.nonce ?? "", policy: .named, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.post("mock-idp/token") { request, context in
             let body = try await request.decode(as: IdentityTokenRequest.self, context: context)
@@ -81,17 +81,17 @@ struct Routes {
         api.post("children") { request, context in
             let token = try Self.bearer(request)
             let body = try await request.decode(as: ChildRequest.self, context: context)
-            return JSONReply(try await service.addChild(accessToken: token, name: body.name, birthDate: body.birthDate))
+            return JSONReply(try await service.addChild(accessToken: token, name: body.name, birthDate: body.birthDate, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.post("invites") { request, context in
             let token = try Self.bearer(request)
             let body = try await request.decode(as: InviteRequest.self, context: context)
-            return JSONReply(try await service.createInvite(accessToken: token, childID: body.childID))
+            return JSONReply(try await service.createInvite(accessToken: token, childID: body.childID, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.post("invites/accept") { request, context in
             let token = try Self.bearer(request)
             let body = try await request.decode(as: AcceptRequest.self, context: context)
-            return JSONReply(try await service.acceptInvite(accessToken: token, code: body.code, client: context.clientAddress))
+            return JSONReply(try await service.acceptInvite(accessToken: token, code: body.code, client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.get("records") { request, _ in
             JSONReply(try await service.records(accessToken: try Self.bearer(request)))
@@ -151,6 +151,11 @@ struct Routes {
     /// Lifetimes are the server's to decide: guests of every flow keep a refresh token
     /// that never expires, so a permanent guest is never orphaned.
     static func anonymousPolicy(_ flow: String?) -> TokenPolicy { .anonymous }
+
+    /// The `Idempotency-Key` header, for calls that create or spend something.
+    static func idempotencyKey(_ request: Request) -> String? {
+        request.headers.first { $0.name.canonicalName == "idempotency-key" }?.value
+    }
 
     /// The session's access token. Handlers ask for it before decoding a body, so a
     /// request without one is a 401 before anything is said about its body.

@@ -12,15 +12,17 @@ extension OnboardService {
 
     /// Creates an anonymous account with a server-side `created_at` and offers three
     /// names no other user has been offered (BR-ONB-004).
-    public func signInAnonymously(policy: TokenPolicy, client: String = "local") async throws -> AnonymousSignIn {
-        let now = clock.now()
-        try limiter.hit("sign-in:\(client)", settings.signInPerAddress, now: now)
-        let userID = Secrets.userID()
-        let (session, names) = try await issue(userID: userID, createdAt: now, isAnonymous: true, policy: policy) { db in
-            try db.execute(sql: "INSERT INTO users (id, created_at, is_anonymous) VALUES (?, ?, 1)", arguments: [userID, now])
-            return try Self.reserveNames(for: userID, now: now, in: db)
+    public func signInAnonymously(policy: TokenPolicy, client: String = "local", idempotencyKey: String? = nil) async throws -> AnonymousSignIn {
+        try await idempotent(idempotencyKey, operation: "sign_in_anonymously") {
+            let now = clock.now()
+            try limiter.hit("sign-in:\(client)", settings.signInPerAddress, now: now)
+            let userID = Secrets.userID()
+            let (session, names) = try await issue(userID: userID, createdAt: now, isAnonymous: true, policy: policy) { db in
+                try db.execute(sql: "INSERT INTO users (id, created_at, is_anonymous) VALUES (?, ?, 1)", arguments: [userID, now])
+                return try Self.reserveNames(for: userID, now: now, in: db)
+            }
+            return AnonymousSignIn(session: session, nameOptions: names)
         }
-        return AnonymousSignIn(session: session, nameOptions: names)
     }
 
     /// Finalises the anonymous profile with one of the names offered to this user.
@@ -48,28 +50,30 @@ extension OnboardService {
 
     /// A new account. Passwords: at least 8 characters, at most 72 bytes (bcrypt's limit,
     /// refused rather than silently cut).
-    public func register(name: String, email: String, password: String, policy: TokenPolicy, client: String = "local") async throws -> IssuedSession {
-        let now = clock.now()
-        try limiter.hit("sign-in:\(client)", settings.signInPerAddress, now: now)
-        let email = try Self.normalised(email)
-        let name = name.trimmingWhitespace
-        guard !name.isEmpty else { throw ServiceError(.invalidInput, "Please enter your name.") }
-        // Baby Basics: a name is 1 to 100 characters; the service holds the rule too.
-        guard name.count <= 100 else { throw ServiceError(.invalidInput, "Your name can be at most 100 characters.") }
-        let hash = try Self.hashPassword(password, cost: settings.bcryptCost)
-        let userID = try await write { db in
-            let userID = Secrets.userID()
-            let inserted = try String.fetchOne(
-                db,
-                sql: """
-                    INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name, display_name)
-                    VALUES (?, ?, 0, ?, ?, ?, NULL) ON CONFLICT DO NOTHING RETURNING id
-                    """,
-                arguments: [userID, now, email, hash, name])
-            guard inserted != nil else { throw Self.emailTaken }
-            return userID
+    public func register(name: String, email: String, password: String, policy: TokenPolicy, client: String = "local", idempotencyKey: String? = nil) async throws -> IssuedSession {
+        try await idempotent(idempotencyKey, operation: "register") {
+            let now = clock.now()
+            try limiter.hit("sign-in:\(client)", settings.signInPerAddress, now: now)
+            let email = try Self.normalised(email)
+            let name = name.trimmingWhitespace
+            guard !name.isEmpty else { throw ServiceError(.invalidInput, "Please enter your name.") }
+            // Baby Basics: a name is 1 to 100 characters; the service holds the rule too.
+            guard name.count <= 100 else { throw ServiceError(.invalidInput, "Your name can be at most 100 characters.") }
+            let hash = try Self.hashPassword(password, cost: settings.bcryptCost)
+            let userID = try await write { db in
+                let userID = Secrets.userID()
+                let inserted = try String.fetchOne(
+                    db,
+                    sql: """
+                        INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name, display_name)
+                        VALUES (?, ?, 0, ?, ?, ?, NULL) ON CONFLICT DO NOTHING RETURNING id
+                        """,
+                    arguments: [userID, now, email, hash, name])
+                guard inserted != nil else { throw Self.emailTaken }
+                return userID
+            }
+            return try await issue(userID: userID, createdAt: now, isAnonymous: false, policy: policy)
         }
-        return try await issue(userID: userID, createdAt: now, isAnonymous: false, policy: policy)
     }
 
     /// Unknown email and wrong password fail alike ("Invalid email or password.").
@@ -92,24 +96,26 @@ extension OnboardService {
 
     /// Adds an email and password to an anonymous account; the user id stays the same,
     /// and the new session is no longer anonymous.
-    public func linkEmail(accessToken: String, email: String, password: String, policy: TokenPolicy) async throws -> IssuedSession {
-        let (userID, _) = try await authenticate(accessToken)
-        let email = try Self.normalised(email)
-        let hash = try Self.hashPassword(password, cost: settings.bcryptCost)
-        let createdAt = try await write { db -> Int64 in
-            guard let row = try Row.fetchOne(db, sql: "SELECT created_at, is_anonymous FROM users WHERE id = ?", arguments: [userID])
-            else { throw ServiceError.sessionRejected }
-            guard row["is_anonymous"] as Bool else {
-                throw ServiceError(.conflict, "This account already has an email.")
+    public func linkEmail(accessToken: String, email: String, password: String, policy: TokenPolicy, idempotencyKey: String? = nil) async throws -> IssuedSession {
+        try await idempotent(idempotencyKey, operation: "link_email") {
+            let (userID, _) = try await authenticate(accessToken)
+            let email = try Self.normalised(email)
+            let hash = try Self.hashPassword(password, cost: settings.bcryptCost)
+            let createdAt = try await write { db -> Int64 in
+                guard let row = try Row.fetchOne(db, sql: "SELECT created_at, is_anonymous FROM users WHERE id = ?", arguments: [userID])
+                else { throw ServiceError.sessionRejected }
+                guard row["is_anonymous"] as Bool else {
+                    throw ServiceError(.conflict, "This account already has an email.")
+                }
+                let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = ?", arguments: [email]) ?? false
+                guard !taken else { throw Self.emailTaken }
+                try db.execute(
+                    sql: "UPDATE users SET email = ?, password_hash = ?, is_anonymous = 0 WHERE id = ?",
+                    arguments: [email, hash, userID])
+                return row["created_at"]
             }
-            let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = ?", arguments: [email]) ?? false
-            guard !taken else { throw Self.emailTaken }
-            try db.execute(
-                sql: "UPDATE users SET email = ?, password_hash = ?, is_anonymous = 0 WHERE id = ?",
-                arguments: [email, hash, userID])
-            return row["created_at"]
+            return try await issue(userID: userID, createdAt: createdAt, isAnonymous: false, policy: policy)
         }
-        return try await issue(userID: userID, createdAt: createdAt, isAnonymous: false, policy: policy)
     }
 
     // MARK: Helpers

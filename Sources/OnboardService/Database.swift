@@ -141,6 +141,19 @@ public enum ServiceDatabase {
                 );
                 """)
         }
+        migrator.registerMigration("v5: idempotency keys") { db in
+            // id: SHA-256 of the key; sealed: the result, encrypted with a key derived
+            // from the idempotency key (see Idempotency.swift); NULL while under way.
+            try db.execute(sql: """
+                CREATE TABLE idempotency (
+                    id TEXT PRIMARY KEY,
+                    operation TEXT NOT NULL,
+                    sealed BLOB,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE INDEX idempotency_created ON idempotency (created_at);
+                """)
+        }
         return migrator
     }
 

@@ -50,40 +50,42 @@ extension OnboardService {
         return PhoneCodeSent(phone: phone, expiresIn: settings.smsCodeLifetime, resendAfter: settings.smsResendAfter)
     }
 
-    public func verifyPhoneCode(phone: String, code: String, policy: TokenPolicy) async throws -> SignIn {
-        let now = clock.now()
-        let phone = try Self.e164(phone)
-        let maximum = settings.smsAttempts
-        let outcome: Result<(id: String, createdAt: Int64, isNew: Bool), ServiceError> = try await write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT code_hash, expires_at, attempts FROM phone_codes WHERE phone = ?", arguments: [phone])
-            else { return .failure(ServiceError(.notFound, "Request a code first.")) }
-            let attempts: Int = row["attempts"]
-            if attempts >= maximum {
-                return .failure(ServiceError(.rateLimited, "Too many wrong codes. Request a new code."))
+    public func verifyPhoneCode(phone: String, code: String, policy: TokenPolicy, idempotencyKey: String? = nil) async throws -> SignIn {
+        try await idempotent(idempotencyKey, operation: "verify_phone_code") {
+            let now = clock.now()
+            let phone = try Self.e164(phone)
+            let maximum = settings.smsAttempts
+            let outcome: Result<(id: String, createdAt: Int64, isNew: Bool), ServiceError> = try await write { db in
+                guard let row = try Row.fetchOne(db, sql: "SELECT code_hash, expires_at, attempts FROM phone_codes WHERE phone = ?", arguments: [phone])
+                else { return .failure(ServiceError(.notFound, "Request a code first.")) }
+                let attempts: Int = row["attempts"]
+                if attempts >= maximum {
+                    return .failure(ServiceError(.rateLimited, "Too many wrong codes. Request a new code."))
+                }
+                if (row["expires_at"] as Int64) <= now {
+                    return .failure(ServiceError(.invalidInput, "This code has expired. Request a new one."))
+                }
+                guard Secrets.hash(phone + ":" + code.trimmingWhitespace) == (row["code_hash"] as String) else {
+                    try db.execute(sql: "UPDATE phone_codes SET attempts = attempts + 1 WHERE phone = ?", arguments: [phone])
+                    let left = maximum - attempts - 1
+                    return .failure(left > 0
+                        ? ServiceError(.invalidInput, "That code is not right. \(left) \(left == 1 ? "try" : "tries") left.")
+                        : ServiceError(.rateLimited, "Too many wrong codes. Request a new code."))
+                }
+                try db.execute(sql: "DELETE FROM phone_codes WHERE phone = ?", arguments: [phone])
+                if let existing = try Row.fetchOne(db, sql: "SELECT id, created_at FROM users WHERE phone = ?", arguments: [phone]) {
+                    return .success((existing["id"], existing["created_at"], false))
+                }
+                let userID = Secrets.userID()
+                try db.execute(
+                    sql: "INSERT INTO users (id, created_at, is_anonymous, phone, auth_provider) VALUES (?, ?, 0, ?, 'phone')",
+                    arguments: [userID, now, phone])
+                return .success((userID, now, true))
             }
-            if (row["expires_at"] as Int64) <= now {
-                return .failure(ServiceError(.invalidInput, "This code has expired. Request a new one."))
-            }
-            guard Secrets.hash(phone + ":" + code.trimmingWhitespace) == (row["code_hash"] as String) else {
-                try db.execute(sql: "UPDATE phone_codes SET attempts = attempts + 1 WHERE phone = ?", arguments: [phone])
-                let left = maximum - attempts - 1
-                return .failure(left > 0
-                    ? ServiceError(.invalidInput, "That code is not right. \(left) \(left == 1 ? "try" : "tries") left.")
-                    : ServiceError(.rateLimited, "Too many wrong codes. Request a new code."))
-            }
-            try db.execute(sql: "DELETE FROM phone_codes WHERE phone = ?", arguments: [phone])
-            if let existing = try Row.fetchOne(db, sql: "SELECT id, created_at FROM users WHERE phone = ?", arguments: [phone]) {
-                return .success((existing["id"], existing["created_at"], false))
-            }
-            let userID = Secrets.userID()
-            try db.execute(
-                sql: "INSERT INTO users (id, created_at, is_anonymous, phone, auth_provider) VALUES (?, ?, 0, ?, 'phone')",
-                arguments: [userID, now, phone])
-            return .success((userID, now, true))
+            let user = try outcome.get()
+            let session = try await issue(userID: user.id, createdAt: user.createdAt, isAnonymous: false, policy: policy)
+            return SignIn(session: session, isNewUser: user.isNew)
         }
-        let user = try outcome.get()
-        let session = try await issue(userID: user.id, createdAt: user.createdAt, isAnonymous: false, policy: policy)
-        return SignIn(session: session, isNewUser: user.isNew)
     }
 
     /// E.164: `+`, a country code not starting with 0, 8 to 15 digits in all. Spaces,

@@ -107,6 +107,22 @@ public enum Operation: String, Sendable, CaseIterable {
     }
 }
 
+
+extension Operation {
+    /// Calls that create something (an account, a guest, a child, an invite) or spend
+    /// something single-use (a code, an invite, an ID token): sent with an idempotency
+    /// key, so a retry never makes a second one.
+    public var createsOrSpends: Bool {
+        switch self {
+        case .signInAnonymously, .signOut, .register, .linkEmail, .verifyPhoneCode, .socialSignIn,
+             .addChild, .createInvite, .acceptInvite:
+            true
+        default:
+            false
+        }
+    }
+}
+
 /// Predicates over the session and context that actions and branches may test.
 public struct Guard: Sendable, Equatable {
     public enum Name: String, Sendable, CaseIterable {

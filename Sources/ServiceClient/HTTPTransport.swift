@@ -185,6 +185,7 @@ public final class HTTPTransport: AuthService {
         request.method = method
         request.headers.add(name: "Accept", value: "application/json")
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        if let key = CallContext.idempotencyKey { request.headers.add(name: "Idempotency-Key", value: key) }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))

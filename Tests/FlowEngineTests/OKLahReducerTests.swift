@@ -134,6 +134,32 @@ import Testing
         #expect(!effects.contains { if case .saveProgress = $0 { true } else { false } })
     }
 
+    /// A lost reply must not make a second guest: every retry of Start — Try Again, a
+    /// relaunch — carries the key saved before the first call left.
+    @Test func everyRetryOfStartCarriesTheSameIdempotencyKey() throws {
+        var (state, _) = launch()
+        let started = engine.reduce(&state, .intent(.activate), now: now)
+        let key = try #require(calls(started).first?.idempotencyKey)
+        let saved = started.compactMap { if case .saveProgress(let progress?) = $0 { progress } else { nil } }.last
+        #expect(saved?.screen == "privacy")
+        #expect(saved.map { $0.context.values.contains { $0.text.map(key.hasPrefix) == true } } == true, "kept on disk before the call")
+
+        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .failure(ServiceFailure(code: "timeout", message: "x"))), now: now)
+        let retried = engine.reduce(&state, .intent(.activate), now: now + 5000)
+        #expect(calls(retried).first?.idempotencyKey == key)
+
+        // Killed now: the relaunch resumes on the privacy screen with the same key.
+        var relaunched = FlowState()
+        _ = engine.reduce(&relaunched, .launched(Launch(session: nil, progress: saved, placeholderUserID: "other")), now: now + 60_000)
+        let afterRelaunch = engine.reduce(&relaunched, .intent(.activate), now: now + 61_000)
+        #expect(calls(afterRelaunch).first?.idempotencyKey == key)
+
+        // Success ends the intent: the next sign-in (after a sign-out) gets a new key.
+        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .success(signedIn())), now: now + 6000)
+        #expect(!state.context.keys.contains { $0.hasPrefix("idempotency_key.") })
+        #expect(calls(engine.reduce(&state, .intent(.activate), now: now)).allSatisfy { $0.idempotencyKey == nil }, "choosing a name needs none")
+    }
+
     @Test func tryAgainRetriesTheCallAndCountsAttempts() {
         var (state, _) = launch()
         _ = engine.reduce(&state, .intent(.activate), now: now)

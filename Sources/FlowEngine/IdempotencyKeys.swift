@@ -1,0 +1,48 @@
+import ScreenTable
+
+/// One idempotency key per intent: the first call of a kind that creates or spends
+/// something mints a key and keeps it in the context (saved with the progress, so it
+/// survives a kill); Try Again, the silent retry after Ctrl-Z, a checklist's retries and
+/// a press after a relaunch send the same key, and the service answers them with the
+/// first result instead of a second account. Success forgets the key: the next call of
+/// that kind is a new intent.
+extension FlowEngine {
+    static func idempotencyKeyName(_ operation: Operation) -> String {
+        "idempotency_key." + operation.rawValue
+    }
+
+    func idempotencyKey(for request: CallRequest, _ state: inout FlowState, effects: inout [Effect]) -> String? {
+        guard request.operation.createsOrSpends else { return nil }
+        let name = Self.idempotencyKeyName(request.operation)
+        let base: String
+        if let kept = state.context[name]?.text {
+            base = kept
+        } else {
+            // Unique without randomness: this install's placeholder id, when the screen
+            // was shown (ms), and the call's number in this run.
+            base = "\(state.placeholderUserID)-\(state.screenSince)-\(request.id)"
+            state.context[name] = .text(base)
+            // Saved before the call leaves, where a relaunch would resume (a spinner is
+            // not a resume point: the screen before it is).
+            let current = currentScreen(state).flatMap { $0.resumable ? $0.id : nil }
+            if let resumeAt = current ?? state.history.last {
+                effects.append(.saveProgress(progress(at: resumeAt, state)))
+            }
+        }
+        state.keyedCalls[request.id] = request.operation
+        // Other inputs are another intent: a changed email after a lost reply must not
+        // be answered with the account made for the first one. Secrets stay out of it.
+        let inputs = request.inputs.filter { !secretKeys.contains($0.key) }.sorted { $0.key < $1.key }
+        return base + "-" + Self.fingerprint(inputs.map { "\($0.key)=\($0.value)" }.joined(separator: "\u{1F}"))
+    }
+
+    /// FNV-1a, 64 bits, as hex: tells inputs apart, no secret goes into it.
+    static func fingerprint(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return String(hash, radix: 16)
+    }
+}

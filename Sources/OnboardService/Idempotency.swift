@@ -1,0 +1,91 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// Calls that create something (an account, a guest, a child, an invite) or spend
+/// something single-use (a code, an invite, an ID token) take an idempotency key, as
+/// payment APIs do: a repeat with the same key — a retry after a lost reply, a relaunch,
+/// a call re-issued after Ctrl-Z — gets the first call's result instead of a second
+/// account or an "already used".
+///
+/// The table holds no token in clear: a row is found by a hash of the key, and the
+/// result is sealed (AES-256-GCM) with a key derived from the idempotency key, which only
+/// the caller has. A failed call leaves no row, so trying again runs it again.
+extension OnboardService {
+    /// How long a result is kept for repeats.
+    static let idempotencyWindow: Int64 = 24 * 3600
+    /// A repeat waits this long (seconds) for the first call to finish; a reservation
+    /// older than that was abandoned (a process killed mid-call) and is taken over.
+    static let idempotencyWait: Int64 = 15
+
+    func idempotent<T: Codable & Sendable>(_ key: String?, operation: String, _ work: () async throws -> T) async throws -> T {
+        guard let key else { return try await work() }
+        guard (16...200).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw ServiceError(.invalidInput, "An Idempotency-Key is 16 to 200 printable ASCII characters without spaces.")
+        }
+        let id = Secrets.hash("idempotency-id:" + key)
+        let sealing = SymmetricKey(data: SHA256.hash(data: Array(("idempotency-seal:" + key).utf8)))
+        let started = clock.now()
+        while true {
+            switch try await claim(id, operation: operation) {
+            case .claimed:
+                return try await runClaimed(id, sealing: sealing, work)
+            case .finished(let sealed):
+                guard let box = try? AES.GCM.SealedBox(combined: sealed),
+                      let opened = try? AES.GCM.open(box, using: sealing),
+                      let result = try? JSONDecoder().decode(T.self, from: opened) else {
+                    throw ServiceError(.serverError, "The stored result of this request cannot be read.")
+                }
+                return result
+            case .running:
+                // The first call is still under way (a retry raced it): wait for its result.
+                guard clock.now() - started <= Self.idempotencyWait else {
+                    throw ServiceError(.rateLimited, "The same request is still being processed; try again shortly.", retryAfter: 2)
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    private enum Claim: Sendable {
+        case claimed
+        case running
+        case finished(Data)
+    }
+
+    /// One write transaction: forgets expired keys, then claims `id` or reports its state.
+    private func claim(_ id: String, operation: String) async throws -> Claim {
+        let now = clock.now()
+        let window = Self.idempotencyWindow, wait = Self.idempotencyWait
+        return try await write { db in
+            try db.execute(sql: "DELETE FROM idempotency WHERE created_at < ?", arguments: [now - window])
+            guard let row = try Row.fetchOne(db, sql: "SELECT operation, sealed, created_at FROM idempotency WHERE id = ?", arguments: [id]) else {
+                try db.execute(sql: "INSERT INTO idempotency (id, operation, created_at) VALUES (?, ?, ?)", arguments: [id, operation, now])
+                return .claimed
+            }
+            guard row["operation"] as String == operation else {
+                throw ServiceError(.conflict, "This Idempotency-Key was already used for another kind of request.")
+            }
+            if let sealed: Data = row["sealed"] { return .finished(sealed) }
+            let createdAt: Int64 = row["created_at"]
+            if now - createdAt > wait {
+                try db.execute(sql: "UPDATE idempotency SET created_at = ? WHERE id = ?", arguments: [now, id])
+                return .claimed
+            }
+            return .running
+        }
+    }
+
+    private func runClaimed<T: Codable & Sendable>(_ id: String, sealing: SymmetricKey, _ work: () async throws -> T) async throws -> T {
+        let result: T
+        do {
+            result = try await work()
+        } catch {
+            _ = try? await write { db in try db.execute(sql: "DELETE FROM idempotency WHERE id = ? AND sealed IS NULL", arguments: [id]) }
+            throw error
+        }
+        let sealed = try AES.GCM.seal(try JSONEncoder().encode(result), using: sealing).combined ?? Data()
+        try await write { db in try db.execute(sql: "UPDATE idempotency SET sealed = ? WHERE id = ?", arguments: [sealed, id]) }
+        return result
+    }
+}

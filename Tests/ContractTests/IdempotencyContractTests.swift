@@ -1,0 +1,63 @@
+import OnboardService
+import ServiceClient
+import Testing
+
+extension ContractTests {
+    func with<T: Sendable>(key: String, _ call: () async throws -> T) async throws -> T {
+        try await CallContext.$idempotencyKey.withValue(key) { try await call() }
+    }
+
+    /// A retried call that creates something — after a lost reply, a relaunch, Ctrl-Z —
+    /// carries the first call's key and gets its result: one guest, one account, one child.
+    @Test(arguments: transports) func aRepeatWithTheSameKeyGetsTheFirstResult(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let service = subject.service
+        let first = try await with(key: "install-1-start-0001") { try await service.signInAnonymously(flow: "oklah") }
+        let again = try await with(key: "install-1-start-0001") { try await service.signInAnonymously(flow: "oklah") }
+        #expect(again.session.userID == first.session.userID)
+        #expect(again.nameOptions == first.nameOptions)
+        #expect(again.session.accessToken == first.session.accessToken, "the first reply, as it was")
+        let another = try await with(key: "install-1-start-0002") { try await service.signInAnonymously(flow: "oklah") }
+        #expect(another.session.userID != first.session.userID, "a new key is a new intent")
+        let unkeyed = try await service.signInAnonymously(flow: "oklah")
+        #expect(unkeyed.session.userID != first.session.userID)
+
+        // Two repeats racing each other still make one guest.
+        async let one = with(key: "install-1-race-0001") { try await service.signInAnonymously(flow: "rucktracker") }
+        async let two = with(key: "install-1-race-0001") { try await service.signInAnonymously(flow: "rucktracker") }
+        #expect(try await one.session.userID == two.session.userID)
+
+        let account = try await with(key: "install-1-register-01") {
+            try await service.register(flow: "babybasics", name: "Jo", email: "jo.idem@example.org", password: "long enough")
+        }
+        let repeated = try await with(key: "install-1-register-01") {
+            try await service.register(flow: "babybasics", name: "Jo", email: "jo.idem@example.org", password: "long enough")
+        }
+        #expect(repeated.userID == account.userID, "not 'An account with this email already exists'")
+        let child = try await with(key: "install-1-add-child-01") {
+            try await service.addChild(accessToken: account.accessToken, name: "Ray", birthDate: "2026-10-01")
+        }
+        _ = try await with(key: "install-1-add-child-01") {
+            try await service.addChild(accessToken: account.accessToken, name: "Ray", birthDate: "2026-10-01")
+        }
+        #expect(try await service.children(accessToken: account.accessToken) == [child])
+
+        // A failure is not kept: the same key runs again.
+        await expectError(.invalidInput) {
+            _ = try await with(key: "install-1-add-child-02") { try await service.addChild(accessToken: account.accessToken, name: "X", birthDate: "yesterday") }
+        }
+        let second = try await with(key: "install-1-add-child-02") {
+            try await service.addChild(accessToken: account.accessToken, name: "Sky", birthDate: "2026-10-02")
+        }
+        #expect(second.name == "Sky")
+
+        // A key is for one kind of call; a malformed one is refused.
+        await expectError(.conflict) {
+            _ = try await with(key: "install-1-start-0001") {
+                try await service.register(flow: "babybasics", name: "Al", email: "al@example.org", password: "long enough")
+            }
+        }
+        await expectError(.invalidInput) { _ = try await with(key: "short") { try await service.signInAnonymously(flow: "oklah") } }
+    }
+}
