@@ -99,7 +99,7 @@ public struct FlowEngine: Sendable {
         if flow.entry.resume, let progress, !state.onboardingComplete,
            let screen = flow.screen(progress.screen), screen.resumable,
            state.session != nil || !progress.requiresSession {
-            arrive(at: screen.id, &state, now: now, effects: &effects)
+            arrive(at: screen.resumeAt ?? screen.id, &state, now: now, effects: &effects)
             return
         }
         if state.session != nil || (!flow.entry.sessionRequired && state.onboardingComplete), let signedIn = flow.entry.signedIn {
@@ -313,6 +313,11 @@ public struct FlowEngine: Sendable {
         state.context.merge(output.values) { _, new in new }
         guard var session = output.session else { return }
         let firstSession = state.session == nil
+        if state.session?.userID != session.userID {
+            // Signed in (or in as someone else): the screens before belonged to a signed-out
+            // user, so Back never leads to a sign-up form while signed in.
+            state.history = []
+        }
         session.onboardingComplete = state.onboardingComplete
         state.session = session
         state.renewalDueAt = nil

@@ -141,7 +141,7 @@ struct FlowReader {
     mutating func readScreen(_ node: Node) -> Screen? {
         guard let map = mapping(node, "a screen") else { return nil }
         let keys = ["id", "kind", "title", "logo", "body", "bullets", "fields", "actions", "choice", "call", "on",
-                    "load", "back", "resumable", "complete", "track", "items", "empty", "route", "step", "tasks", "report", "finished", "finished_offline"]
+                    "load", "back", "resumable", "complete", "track", "items", "empty", "route", "step", "tasks", "report", "finished", "finished_offline", "resume_at"]
         checkKeys(map, allowed: Set(keys), in: "a screen")
         guard let id = requiredString(map, "id", in: "a screen") else { return nil }
         let context = "screen '\(id)'"
@@ -158,6 +158,10 @@ struct FlowReader {
             items: string(map, "items"), empty: string(map, "empty") ?? "", location: location(node)
         )
         screen.step = int(map, "step")
+        if let target = string(map, "resume_at") {
+            screen.resumeAt = target
+            references.append((target, location(map["resume_at"]!)))
+        }
         screen.report = string(map, "report")
         screen.finishedNote = string(map, "finished")
         screen.fallbackNote = string(map, "finished_offline")

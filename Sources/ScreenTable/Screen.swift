@@ -37,6 +37,9 @@ public struct Screen: Sendable, Equatable {
     public var load: [Operation]
     /// Whether Esc goes back to the previous screen.
     public var allowsBack: Bool
+    /// A relaunch that would resume here goes to this screen instead: one that asks the
+    /// service where the user stands (Baby Basics: a baby added from another device).
+    public var resumeAt: String?
     /// Whether arriving here is saved as the point a relaunch resumes at.
     public var resumable: Bool
     /// Arriving here completes onboarding.

@@ -103,6 +103,40 @@ extension EndToEnd {
             laptop.waitFor("Ray")
         }
 
+        /// Signed in, Add Baby offers no way back to the sign-up form (first pass and after
+        /// a relaunch alike), and a relaunch asks the service: a baby added from another
+        /// terminal meanwhile leads to the Dashboard.
+        @Test(arguments: Backend.kinds) func addBabyHasNoBackWhileSignedInAndResumeAsksTheService(backend kind: String) throws {
+            let backend = try Backend(kind)
+            let kim = Tmux()
+            start(kim, backend)
+            confirmServer(kim)
+            register(kim, name: "Kim", email: "kim@example.org")
+            var screen = kim.waitFor("Add your baby")
+            #expect(!screen.contains("Esc back"))
+            kim.send("Escape")
+            usleep(300_000)
+            screen = kim.screen
+            #expect(screen.contains("Add your baby") && !screen.contains("Create your account"))
+            kim.send("C-c")
+            kim.waitFor("[exit 0]")
+            start(kim, backend)
+            screen = kim.waitFor("Add your baby")
+            #expect(!screen.contains("Esc back"), "the same after a relaunch")
+            kim.send("C-c")
+            kim.waitFor("[exit 0]")
+
+            let laptop = Tmux()
+            start(laptop, backend)
+            confirmServer(laptop)
+            logIn(laptop, email: "kim@example.org")
+            addBaby(laptop, "Lu")
+
+            start(kim, backend)
+            let dashboard = kim.waitFor("Dashboard")
+            #expect(dashboard.contains("Lu"))
+        }
+
         @Test(arguments: Backend.kinds) func wrongPasswordNoChildrenAndDuplicateEmail(backend kind: String) throws {
             let backend = try Backend(kind)
             let first = Tmux()
