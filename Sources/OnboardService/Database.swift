@@ -7,6 +7,11 @@ public enum ServiceDatabase {
     public typealias Queue = DatabaseQueue
 
     public static func open(path: String) throws -> DatabaseQueue {
+        // Created 0600: accounts and hashes are nobody else's business. SQLite gives its
+        // -wal and -shm files the database file's mode.
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         var configuration = Configuration()
         // Two terminals may share one mock backend: wait for the other's write lock.
         configuration.busyMode = .timeout(5)

@@ -120,9 +120,8 @@ final class Launcher {
 
     /// The outbox the QA console shows: the mock's database read directly; a server's
     /// `/dev/outbox` fetched in the background (the console never waits for it).
-    func outboxReader(mock: InProcessTransport) -> @Sendable () -> [OutboxEntry] {
-        if options.serviceName == "mock" {
-            let service = mock.service
+    func outboxReader(mock: InProcessTransport?) -> @Sendable () -> [OutboxEntry] {
+        if let service = mock?.service {
             return { service.outboxSnapshot() }
         }
         guard let server = try? HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: options.caCertificate.map { [$0] } ?? [])
@@ -184,9 +183,8 @@ final class Launcher {
     private func runWithState(_ flow: Flow) throws -> (ending: FlowRunner.Ending, state: FlowState) {
         let lines = linePrompts
         let stateFolder = options.stateFolder(environment: environment)
-        let mock = try makeMock(for: flow, stateFolder: stateFolder)
-        let services = try makeServices(mock: mock)
-        let outbox = outboxReader(mock: mock)
+        let services = try makeServices(for: flow, stateFolder: stateFolder)
+        let outbox = outboxReader(mock: services.mockIfOpened)
         var defaults: [String: Value] = [:]
         if let key = flow.serviceURLKey {
             defaults[key] = .text(options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName)
@@ -225,32 +223,42 @@ final class Launcher {
 
     /// Where calls go: the service Onboard was started with (the embedded mock over its
     /// SQLite file, or an onboard-server), and whatever address a flow names; the QA
-    /// faults wrap each.
-    func makeServices(mock: InProcessTransport) throws -> ServiceDirectory {
+    /// faults wrap each. With a server, the mock's file is opened (and made) only if a
+    /// flow asks for `mock://local`.
+    func makeServices(for flow: Flow, stateFolder: String) throws -> ServiceDirectory {
         let trust = options.caCertificate.map { [$0] } ?? []
-        let base: any AuthService = options.serviceName == "mock"
-            ? mock
-            : try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: trust)
-        let service = FaultInjectingService(wrapping: base, switchboard: faults)
-        return ServiceDirectory(default: service, mock: { mock }, faults: faults, insecure: options.insecure, trustRoots: trust)
+        let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
+        let policy = TokenPolicy(accessLifetime: flow.tokens.accessLifetime, refreshLifetime: flow.tokens.refreshLifetime)
+        let clock = self.clock
+        guard options.serviceName == "mock" else {
+            let server = try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: trust)
+            return ServiceDirectory(
+                default: FaultInjectingService(wrapping: server, switchboard: faults),
+                mock: { try Self.openMock(path: path, flowID: flow.id, policy: policy, clock: clock).mock },
+                faults: faults, insecure: options.insecure, trustRoots: trust)
+        }
+        let (mock, warning) = try Self.openMock(path: path, flowID: flow.id, policy: policy, clock: clock)
+        if let warning { warnings.append(warning) }
+        return ServiceDirectory(
+            default: FaultInjectingService(wrapping: mock, switchboard: faults), mock: { mock }, openedMock: mock,
+            faults: faults, insecure: options.insecure, trustRoots: trust)
     }
 
-    private func makeMock(for flow: Flow, stateFolder: String) throws -> InProcessTransport {
-        let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
+    /// The embedded mock over its SQLite file; a damaged file is set aside, like any
+    /// unreadable state file, with a warning saying so.
+    static func openMock(path: String, flowID: String, policy: TokenPolicy, clock: RuntimeClock) throws -> (mock: InProcessTransport, warning: String?) {
         try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
+        var warning: String?
         let database: ServiceDatabase.Queue
         do {
             database = try ServiceDatabase.open(path: path)
         } catch {
-            // A damaged mock backend is set aside, like any unreadable state file.
             let aside = StateStore.setAside(path)
-            warnings.append("The mock service's database could not be opened (\(error)), so it starts empty. The old file was kept as \(aside ?? path).")
+            warning = "The mock service's database could not be opened (\(error)), so it starts empty. The old file was kept as \(aside ?? path)."
             database = try ServiceDatabase.open(path: path)
         }
-        let policy = TokenPolicy(accessLifetime: flow.tokens.accessLifetime, refreshLifetime: flow.tokens.refreshLifetime)
-        return InProcessTransport(
-            service: try OnboardService(database: database, clock: clock),
-            policies: [flow.id: policy])
+        let mock = InProcessTransport(service: try OnboardService(database: database, clock: clock), policies: [flowID: policy])
+        return (mock, warning)
     }
 
     /// Exits as the ending asks: 0 for a quit, 128 + N for signal N.

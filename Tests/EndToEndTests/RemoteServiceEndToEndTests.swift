@@ -28,6 +28,11 @@ extension EndToEnd {
             #expect(after["userID"] as? String == before["userID"] as? String)
             #expect(after["refreshToken"] as? String != before["refreshToken"] as? String)
 
+            // Against a server, the client makes no mock database; the server's file is 0600.
+            #expect(!FileManager.default.fileExists(atPath: tmux.stateDirectory + "/mock.sqlite"))
+            let mode = (try FileManager.default.attributesOfItem(atPath: server.database)[.posixPermissions] as? NSNumber)?.intValue
+            #expect(mode == 0o600)
+
             #expect(server.terminate() == 0, "graceful shutdown on SIGTERM:\n\(server.output)")
             #expect(!server.output.contains(before["refreshToken"] as? String ?? "no token"), "tokens never reach the log")
         }

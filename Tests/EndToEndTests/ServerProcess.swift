@@ -11,8 +11,12 @@ final class ServerProcess {
         URL(fileURLWithPath: Tmux.binary).deletingLastPathComponent().appendingPathComponent("onboard-server").path
     }
 
+    /// The server's SQLite file.
+    let database: String
+
     init(arguments: [String] = ["--dev"]) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-server-\(UUID().uuidString)").path
+        database = folder + "/server.sqlite"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         outputPath = folder + "/output.txt"
         guard let pid = Tmux.spawn(Self.binary, ["--port", "0", "--db", folder + "/server.sqlite"] + arguments, output: outputPath) else {
