@@ -208,6 +208,7 @@ public struct FlowEngine: Sendable {
         for key in operation.listInputs { fields[key] = state.context[key] }
         var request = CallRequest(id: id, operation: operation, session: state.session, inputs: inputs, service: service, fields: fields)
         request.idempotencyKey = idempotencyKey(for: request, &state, effects: &effects)
+        request.mayRenewSession = state.renewalDueAt == nil
         effects.append(.call(request))
         return id
     }

@@ -62,7 +62,8 @@ public struct OperationRunner: Sendable {
     /// turns the token down; the renewed session goes back to the engine with the result.
     private func performRenewingFirst(_ request: CallRequest) async throws -> CallOutput {
         let service = try services.service(for: request.service)
-        guard request.operation.needsSession, request.operation != .refreshSession, var session = request.session else {
+        guard request.operation.needsSession, request.operation != .refreshSession, request.mayRenewSession,
+              var session = request.session else {
             return try await perform(request, on: service)
         }
         let now = clock.nowMilliseconds() / 1000

@@ -32,9 +32,9 @@ public final class StateStore {
         try AtomicFile.writeJSON(progress, to: progressPath)
     }
 
-    /// Removes this flow's session, progress and analytics log.
+    /// Removes this flow's session (and its lock file), progress and analytics log.
     public func reset() throws {
-        for path in [sessionPath, progressPath, analytics.path] where FileManager.default.fileExists(atPath: path) {
+        for path in [sessionPath, sessionFile.lockPath, progressPath, analytics.path] where FileManager.default.fileExists(atPath: path) {
             try FileManager.default.removeItem(atPath: path)
         }
     }

@@ -227,11 +227,14 @@ import Testing
 
     @Test func renewalIsTriedThreeTimesThenTheSessionIsKeptAndHomeShown() {
         var (state, _) = launch(session: session(expiresIn: -10))
+        var last: [Effect] = []
         for attempt in 1...3 {
             #expect(state.phase == .renewing(attempt: attempt))
-            _ = engine.reduce(&state, .callFinished(id: state.renewalCallID!, result: .failure(ServiceFailure(code: "network", message: "down"))), now: now)
+            last = engine.reduce(&state, .callFinished(id: state.renewalCallID!, result: .failure(ServiceFailure(code: "network", message: "down"))), now: now)
         }
         #expect(state.screenID == "home")
+        // Home's own calls must not renew on their way out: that would be a fourth try.
+        #expect(!calls(last).isEmpty && calls(last).allSatisfy { !$0.mayRenewSession })
         #expect(state.session?.userID == "u_1")
         #expect(state.renewalDueAt == now + FlowEngine.renewalRetryDelay)
         // Later, the renewal is tried again.

@@ -2,6 +2,7 @@ import FlowEngine
 import Foundation
 import OnboardRuntime
 import ServiceClient
+import Synchronization
 import Testing
 
 /// A service that never answers, or answers with an error that is not a ServiceError.
@@ -15,7 +16,38 @@ struct Misbehaving: AuthServiceDecorator {
     }
 }
 
+/// Counts the renewals that reach the service.
+final class CountingRefreshes: AuthServiceDecorator, Sendable {
+    let base: any AuthService
+    let refreshes = Mutex(0)
+    init(_ base: any AuthService) { self.base = base }
+
+    func around<T: Sendable>(_ operation: String, _ call: @Sendable () async throws -> T) async throws -> T {
+        if operation == "refresh" { refreshes.withLock { $0 += 1 } }
+        return try await call()
+    }
+}
+
 @Suite struct OperationRunnerTests {
+    /// After the engine's three silent renewals failed, a call does not renew on its own.
+    @Test func aCallMadeWhileARenewalWaitsDoesNotRenewFirst() async throws {
+        let mock = try mock()
+        let signIn = try await mock.signInAnonymously(flow: "oklah")
+        var session = Session(
+            userID: signIn.session.userID, accessToken: signIn.session.accessToken, accessExpiresAt: 0,
+            refreshToken: signIn.session.refreshToken, refreshExpiresAt: nil, isAnonymous: true, createdAt: 0, lastAuthenticated: 0)
+        let counting = CountingRefreshes(mock)
+        let runner = OperationRunner(service: counting, flowID: "oklah")
+        var request = CallRequest(id: 1, operation: .motivation, session: session, inputs: [:])
+        request.mayRenewSession = false
+        _ = await runner.run(request)
+        #expect(counting.refreshes.withLock { $0 } == 0)
+        request.mayRenewSession = true
+        session.accessExpiresAt = 0
+        _ = await runner.run(request)
+        #expect(counting.refreshes.withLock { $0 } == 1, "otherwise an expired token is renewed first")
+    }
+
     func mock() throws -> InProcessTransport {
         InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory()))
     }

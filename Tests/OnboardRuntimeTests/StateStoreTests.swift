@@ -60,13 +60,16 @@ import Testing
         #expect(events[2]["duration_ms"] as? Int == 1000)
     }
 
-    @Test func resetForgetsTheFlow() throws {
+    @Test func resetForgetsTheFlow() async throws {
         let store = StateStore(stateDirectory: folder, flowID: "oklah")
         try store.save(session: session)
         try store.analytics.append(AnalyticsRecord(name: "x", userID: "u", timestamp: 0))
+        try await store.sessionFile.withLock { }
+        #expect(FileManager.default.fileExists(atPath: store.sessionFile.lockPath))
         try store.reset()
         let loaded = store.load()
         #expect(loaded.session == nil)
         #expect(store.analytics.events().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).isEmpty, "nothing left behind, not even the lock file")
     }
 }
