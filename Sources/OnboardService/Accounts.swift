@@ -148,11 +148,15 @@ extension OnboardService {
     }
 
     /// Reserves names service-wide: a name offered to one user is never offered to another.
+    /// The offers share no word, so three offers read as three different names.
     static func reserveNames(for userID: String, now: Int64, in db: Database) throws -> [String] {
         var names: [String] = []
         var collisions = 0
+        var usedAdjectives: Set<String> = [], usedNouns: Set<String> = []
         while names.count < nameOptionCount {
-            var candidate = "\(WordLibrary.adjectives.randomElement()!) \(WordLibrary.nouns.randomElement()!)"
+            let adjective = WordLibrary.adjectives.filter { !usedAdjectives.contains($0) }.randomElement()!
+            let noun = WordLibrary.nouns.filter { !usedNouns.contains($0) }.randomElement()!
+            var candidate = "\(adjective) \(noun)"
             // Plain pairs (1,600) run out after a few hundred users: once they collide, a
             // number keeps names unique without bound, and each sign-in cheap.
             if collisions >= 3 { candidate += " \(Int.random(in: 2...99_999))" }
@@ -160,7 +164,13 @@ extension OnboardService {
                 db,
                 sql: "INSERT INTO name_offers (name, user_id, offered_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING name",
                 arguments: [candidate, userID, now])
-            if let inserted { names.append(inserted) } else { collisions += 1 }
+            if let inserted {
+                names.append(inserted)
+                usedAdjectives.insert(adjective)
+                usedNouns.insert(noun)
+            } else {
+                collisions += 1
+            }
         }
         return names
     }

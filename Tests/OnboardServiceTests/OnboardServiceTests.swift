@@ -45,7 +45,11 @@ func temporaryDatabasePath() -> String {
         let service = try OnboardService(database: try ServiceDatabase.open(path: path), clock: clock, settings: settings)
         var offered: [String] = []
         for _ in 0..<400 {
-            offered += try await service.signInAnonymously(policy: .anonymous).nameOptions
+            let names = try await service.signInAnonymously(policy: .anonymous).nameOptions
+            // Three different names to choose from: no word shared ("Sunny Phoenix", "Playful Phoenix").
+            let words = names.map { $0.split(separator: " ").prefix(2) }
+            #expect(Set(words.map { $0.first! }).count == 3 && Set(words.map { $0.last! }).count == 3, "\(names)")
+            offered += names
         }
         #expect(offered.count == 1200)
         #expect(Set(offered).count == 1200)
