@@ -51,6 +51,10 @@ extension OnboardService {
                 guard !taken else { throw ServiceError(.conflict, "That display name is taken. Please choose another.") }
                 try db.execute(sql: "UPDATE users SET display_name = ? WHERE id = ?", arguments: [displayName, userID])
             }
+            if fields["profile_complete"] == .flag(true) {
+                // A finished profile is a finished onboarding, as the account row says.
+                try db.execute(sql: "UPDATE users SET onboarding_complete = 1 WHERE id = ?", arguments: [userID])
+            }
             try db.execute(
                 sql: "INSERT INTO profiles (user_id, data, updated_at) VALUES (?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
                 arguments: [userID, String(decoding: data, as: UTF8.self), now])

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OnboardService
 import ScreenTable
 import ServiceClient
@@ -199,5 +200,19 @@ func temporaryDatabasePath() -> String {
 extension Result where Failure == any Error {
     init(catching body: () async throws -> Success) async {
         do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
+
+extension OnboardServiceTests {
+    /// The account row says what the client knows: a finished profile finished onboarding.
+    @Test func aFinishedProfileMarksTheAccountsOnboardingComplete() async throws {
+        let service = try service()
+        let account = try await service.register(name: "Ana", email: "ana@example.org", password: "long enough", policy: .named)
+        let database = try ServiceDatabase.open(path: path)
+        let complete = { try await database.read { db in try Int.fetchOne(db, sql: "SELECT onboarding_complete FROM users WHERE id = ?", arguments: [account.userID]) } }
+        _ = try await service.updateProfile(accessToken: account.accessToken, fields: ["bio": .text("Hi")])
+        #expect(try await complete() == 0)
+        _ = try await service.updateProfile(accessToken: account.accessToken, fields: ["profile_complete": .flag(true)])
+        #expect(try await complete() == 1)
     }
 }
