@@ -7,9 +7,8 @@ public enum FlowLoader {
     public static func load(yaml: String, file: String) -> Result<Flow, FlowFileError> {
         var reader = FlowReader(file: file)
         let flow = reader.read(yaml)
-        if let flow, reader.problems.isEmpty {
-            reader.checkGraph(flow)
-        }
+        // Every problem at once: the graph is checked even when screens had problems.
+        if let flow { reader.checkGraph(flow) }
         if let flow, reader.problems.isEmpty { return .success(flow) }
         let problems = reader.problems.isEmpty
             ? [Problem("the file holds no flow", at: SourceLocation(file: file, line: 1, column: 1))]
@@ -24,6 +23,9 @@ struct FlowReader {
     var problems: [Problem] = []
     /// Screen ids named by steps and outcomes, with where they were named.
     var references: [(id: String, location: SourceLocation)] = []
+    /// Every screen id the file declares, including screens dropped for a problem, so
+    /// a reference to one is not reported as unknown too.
+    var declaredScreens: Set<String> = []
 
     init(file: String) {
         self.file = file
@@ -144,6 +146,7 @@ struct FlowReader {
                     "load", "back", "resumable", "complete", "track", "items", "empty", "route", "step", "tasks", "report", "finished", "finished_offline", "resume_at"]
         checkKeys(map, allowed: Set(keys), in: "a screen")
         guard let id = requiredString(map, "id", in: "a screen") else { return nil }
+        declaredScreens.insert(id)
         let context = "screen '\(id)'"
         guard let kindText = requiredString(map, "kind", in: context) else { return nil }
         guard let kind = Screen.Kind(rawValue: kindText) else {
@@ -461,11 +464,12 @@ struct FlowReader {
 
     /// Screen ids that are unknown, duplicated or unreachable.
     mutating func checkGraph(_ flow: Flow) {
+        let earlierProblems = !problems.isEmpty
         var seen: Set<String> = []
         for screen in flow.screens where !seen.insert(screen.id).inserted {
             problems.append(Problem("screen id '\(screen.id)' is used twice", at: screen.location ?? start))
         }
-        for reference in references where !seen.contains(reference.id) {
+        for reference in references where !declaredScreens.contains(reference.id) {
             problems.append(Problem("unknown screen '\(reference.id)'", at: reference.location))
         }
         for screen in flow.screens {
@@ -477,7 +481,9 @@ struct FlowReader {
                 }
             }
         }
-        guard problems.isEmpty else { return }
+        // A screen dropped for a problem leaves gaps in the graph: reachability would
+        // only add false alarms then.
+        guard !earlierProblems, problems.isEmpty else { return }
         let reachable = Reachability.screens(from: flow)
         for screen in flow.screens where !reachable.contains(screen.id) {
             problems.append(Problem("screen '\(screen.id)' is unreachable: no entry, action or outcome leads to it", at: screen.location ?? start))

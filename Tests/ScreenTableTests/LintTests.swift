@@ -138,6 +138,35 @@ import Testing
             """
     }
 
+    /// Every problem in one pass: a bad field kind, a bad operation and an unknown `go:`
+    /// target together, and no false "unknown screen" for a screen that had a problem.
+    @Test func everyProblemIsReportedAtOnce() {
+        let found = problems(Self.flow(screen: """
+            kind: form
+            title: One
+            fields:
+              - id: a
+                kind: wibble
+                label: A
+            actions:
+              - label: Go
+                call: no_such_op
+              - label: Next
+                go: nowhere
+              - label: Two
+                go: two
+            """))
+        #expect(found.count == 3, "\(found)")
+        #expect(found.contains { $0.contains("unknown field kind 'wibble'") })
+        #expect(found.contains { $0.contains("unknown operation 'no_such_op'") })
+        #expect(found.contains { $0.hasSuffix("unknown screen 'nowhere'") })
+        let brokenTarget = problems(Self.flow(screen: """
+            kind: nonsense
+            title: One
+            """, extra: ""))
+        #expect(!brokenTarget.contains { $0.contains("unknown screen 'one'") }, "\(brokenTarget)")
+    }
+
     /// Each mistake a flow author can make gets its own plain message.
     @Test(arguments: [
         ("", "the file is empty"),
