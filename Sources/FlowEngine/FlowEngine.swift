@@ -140,6 +140,7 @@ public struct FlowEngine: Sendable {
         state.screenID = id
         state.fieldErrors = [:]
         state.message = message
+        state.pressedWhileCooling = nil
         state.focus = 0
         state.phase = .showing
 
@@ -241,6 +242,9 @@ public struct FlowEngine: Sendable {
                 effects.append(.forgetLocalData)
                 signOut(&state, keepingDeviceAnswers: false, now: now, effects: &effects)
             case .success(let output):
+                // The last failure is over: its code and message are not progress to keep.
+                state.context["error_code"] = nil
+                state.context["error_message"] = nil
                 apply(output, &state, effects: &effects)
                 forgetSecrets(typedOn: pending.origin, &state)
                 state.screenSince = now
@@ -530,10 +534,13 @@ public struct FlowEngine: Sendable {
 
     /// A button: refused while it cools down; else its `set` values, then its step.
     private func press(_ action: Action, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
-        if let wait = cooldownLeft(action, state, now: now) {
-            state.message = .notice("You can do this in \(wait) s.")
+        if cooldownLeft(action, state, now: now) != nil {
+            // The view words it from the time left, so it counts down and goes away.
+            state.message = nil
+            state.pressedWhileCooling = action.label
             return
         }
+        state.pressedWhileCooling = nil
         for (key, value) in action.sets { state.context[key] = .text(value) }
         run(action.step, on: screen, validating: action.validates, &state, now: now, effects: &effects)
     }

@@ -123,6 +123,10 @@ public struct ScreenView: Equatable, Sendable {
             view.emptyItems = rows.isEmpty ? fill(screen.empty) : ""
         }
         view.message = state.message
+        if let label = state.pressedWhileCooling, let action = screen.actions.first(where: { $0.label == label }),
+           let wait = engine.cooldownLeft(action, state, now: now ?? state.screenSince) {
+            view.message = .notice("You can do this in \(wait) s.")
+        }
         view.canGoBack = screen.allowsBack && !state.history.isEmpty
         if screen.kind == .checklist {
             view.checklist = zip(screen.tasks, state.tasks).map { ChecklistLine(label: $0.label, status: $1) }

@@ -134,8 +134,11 @@ import Testing
         #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code (15 s)"))
         let early = flow.press("Resend Code")
         #expect(FlowDriver.calls(early).isEmpty)
-        #expect(flow.state.message == .notice("You can do this in 15 s."))
+        let message = { (now: Int64) in ScreenView.make(engine: flow.engine, state: flow.state, now: now).message }
+        #expect(message(flow.now) == .notice("You can do this in 15 s."))
+        #expect(message(flow.now + 5000) == .notice("You can do this in 10 s."), "it counts down")
         flow.now = shown + 60_000
+        #expect(message(flow.now) == nil, "and goes once the button is ready")
         #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code"))
         let resend = flow.press("Resend Code")
         #expect(FlowDriver.calls(resend).first?.operation == .sendPhoneCode)

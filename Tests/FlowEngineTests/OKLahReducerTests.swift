@@ -172,6 +172,7 @@ import Testing
         }
         _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .success(signedIn())), now: now)
         #expect(state.screenID == "pick_name")
+        #expect(state.context["error_message"] == nil && state.context["error_code"] == nil, "no leftovers in the progress")
     }
 
     @Test func aFailedNameChoiceRetriesTheNameNotTheAccount() {
