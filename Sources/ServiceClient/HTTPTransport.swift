@@ -38,6 +38,9 @@ public final class HTTPTransport: AuthService {
             configuration.tlsConfiguration = tls
         }
         configuration.timeout = .init(connect: .seconds(3), read: .seconds(max(1, seconds)))
+        // A refused connection fails now, not after 3 s of quiet retries: the flows have
+        // their own Try Again, and the user is waiting.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
