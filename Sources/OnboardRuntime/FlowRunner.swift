@@ -1,4 +1,5 @@
 import FlowEngine
+import ScreenTable
 import Foundation
 import ServiceClient
 import TerminalUI
@@ -44,6 +45,9 @@ public final class FlowRunner {
     private let qa: QAControls
     /// The QA console, while it is open over the flow.
     private var console: QAConsole?
+    /// A body too long for the terminal: how far it is scrolled, on which screen, and how
+    /// far it can go (from the last frame drawn).
+    private var bodyScroll = (screen: String?.none, lines: 0, most: 0)
 
     public init(session: FlowSession, renderer: Renderer, terminal: TerminalDevice, recorder: CastRecorder? = nil, qa: QAControls = QAControls()) {
         self.session = session
@@ -115,6 +119,7 @@ public final class FlowRunner {
                 if terminal.canSuspend { terminal.suspend() }
                 continue
             }
+            if scrollBody(key) { continue }
             if let intent = KeyMap.intent(for: key) { dispatch(.intent(intent)) }
         }
         flushTyped()
@@ -122,6 +127,17 @@ public final class FlowRunner {
 
     public func dispatch(_ event: FlowEvent) {
         session.dispatch(event)
+    }
+
+    /// PgUp/PgDn scroll a body longer than the screen, unless the focused widget takes
+    /// them (a date's month, a slider's step).
+    private func scrollBody(_ key: Key) -> Bool {
+        guard key == .pageUp || key == .pageDown, bodyScroll.most > 0, bodyScroll.screen == state.screenID else { return false }
+        let widgetKinds: Set<Field.Kind> = [.date, .slider, .range]
+        if let focused = session.view().fields.first(where: \.focused), widgetKinds.contains(focused.kind) { return false }
+        let page = max(1, terminal.size.height / 3)
+        bodyScroll.lines = min(bodyScroll.most, max(0, bodyScroll.lines + (key == .pageDown ? page : -page)))
+        return true
     }
 
     private func draw() {
@@ -136,12 +152,16 @@ public final class FlowRunner {
         spinnerShown = view.busy
         let size = terminal.size
         let tick = Int(clock.nowMilliseconds() / 100)
-        terminal.draw(renderer.render(view, width: size.width, height: size.height, tick: tick))
+        if bodyScroll.screen != state.screenID { bodyScroll = (state.screenID, 0, 0) }
+        let frame = renderer.render(view, width: size.width, height: size.height, tick: tick, scroll: bodyScroll.lines)
+        bodyScroll.most = frame.bodyHidden
+        bodyScroll.lines = min(bodyScroll.lines, frame.bodyHidden)
+        terminal.draw(frame)
         if let recorder {
             // The recording gets its own view: nothing secret, even if shown on screen.
             var masked = session.view(masking: true)
             masked.canSuspend = terminal.canSuspend
-            recorder.record(renderer.render(masked, width: size.width, height: size.height, tick: tick))
+            recorder.record(renderer.render(masked, width: size.width, height: size.height, tick: tick, scroll: bodyScroll.lines))
         }
     }
 

@@ -17,6 +17,8 @@ public struct Frame: Equatable, Sendable {
     public private(set) var cells: [Cell]
     /// Where the terminal cursor goes (a focused text field), or nil to hide it.
     public var cursor: Position?
+    /// Body lines that did not fit: how far the body can scroll (PgUp/PgDn).
+    public var bodyHidden = 0
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)

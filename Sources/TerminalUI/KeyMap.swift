@@ -51,6 +51,8 @@ public enum KeyMap {
         case quit
         /// The key that moves the user forward.
         case forward
+        /// PgUp/PgDn over a body longer than the screen.
+        case reading
         case widget
         case moving
         case back
@@ -110,6 +112,12 @@ public enum KeyMap {
         } else if !view.buttons.isEmpty {
             if view.buttons.count > 1 { items.append(("←/→", "move", .moving)) }
             items.append(("Enter", view.buttons.count == 1 ? view.buttons[0].label.lowercased() : "press", .forward))
+        }
+        // Short, so it fits beside Enter at 40 columns: the text is what the user reads.
+        if view.moreBelow {
+            items.append(("PgDn", "more", .reading))
+        } else if view.moreAbove {
+            items.append(("PgUp", "up", .reading))
         }
         if view.canGoBack { items.append(("Esc", "back", .back)) }
         if view.canSuspend { items.append(("Ctrl-Z", "suspend", .suspend)) }

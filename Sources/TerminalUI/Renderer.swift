@@ -31,8 +31,9 @@ public struct Renderer: Sendable {
         self.glyphs = glyphs
     }
 
-    /// `tick` advances the spinner (one step per 100 ms of time is usual).
-    public func render(_ view: ScreenView, width: Int, height: Int, tick: Int = 0) -> Frame {
+    /// `tick` advances the spinner (one step per 100 ms of time is usual); `scroll` is how
+    /// many body lines a body too long for the screen has scrolled by.
+    public func render(_ view: ScreenView, width: Int, height: Int, tick: Int = 0, scroll: Int = 0) -> Frame {
         var frame = Frame(width: width, height: height)
         guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
             drawTooSmall(&frame)
@@ -42,7 +43,10 @@ public struct Renderer: Sendable {
         let inner = cardWidth - 6
         var lines = layout(view, width: inner, tick: tick)
         let available = height - 1 - 2 // help line, card borders
-        fit(&lines, into: available)
+        frame.bodyHidden = fit(&lines, into: available, scroll: scroll)
+        var view = view
+        view.moreBelow = min(scroll, frame.bodyHidden) < frame.bodyHidden
+        view.moreAbove = min(scroll, frame.bodyHidden) > 0
         let cardHeight = lines.count + 2
         let left = (width - cardWidth) / 2
         let top = max(0, (height - 1 - cardHeight) / 2)
@@ -237,23 +241,46 @@ public struct Renderer: Sendable {
         return rows
     }
 
-    /// Makes the lines fit the height: blank spacers go first, then body text is cut
-    /// (ending with an ellipsis line) so fields and buttons always stay reachable.
-    func fit(_ lines: inout [Line], into height: Int) {
+    /// Makes the lines fit the height: blank spacers go first; then the body shows as a
+    /// window scrolled by `scroll` lines, marked `↑ …` / `↓ …` where text is out of view,
+    /// so fields and buttons always stay on screen and every line can be read with
+    /// PgUp/PgDn. Returns how many body lines are out of view (the most it can scroll).
+    @discardableResult
+    func fit(_ lines: inout [Line], into height: Int, scroll: Int = 0) -> Int {
         while lines.count > height, let spacer = lines.lastIndex(where: { $0.kind == .spacer }) {
             lines.remove(at: spacer)
         }
-        guard lines.count > height else { return }
+        guard lines.count > height else { return 0 }
         let bodyIndices = lines.indices.filter { lines[$0].kind == .body }
-        var excess = lines.count - height + 1
-        for index in bodyIndices.reversed() where excess > 0 {
-            lines.remove(at: index)
-            excess -= 1
-            if excess == 0 {
-                lines.insert(.text(glyphs.ellipsis, .muted, kind: .fixed), at: index)
+        var hidden = 0
+        if !bodyIndices.isEmpty {
+            let over = lines.count - height
+            // Room for the body with one marker, or two when scrolled into the middle.
+            var shown = max(0, bodyIndices.count - over - 1)
+            var start = min(max(0, scroll), bodyIndices.count - shown)
+            if start > 0, start + shown < bodyIndices.count {
+                shown = max(0, bodyIndices.count - over - 2)
+                start = min(start, bodyIndices.count - shown)
+            }
+            if shown == 0 {
+                // No room for any of it (a long form on a small terminal): the fields and
+                // buttons come first; an ellipsis says text was cut, where it fits.
+                var replaced = lines
+                let marked = bodyIndices.count > over
+                if marked { replaced[bodyIndices[0]] = .text(glyphs.ellipsis, .muted, kind: .fixed) }
+                let dropped = Set(marked ? Array(bodyIndices.dropFirst()) : bodyIndices)
+                lines = replaced.indices.filter { !dropped.contains($0) }.map { replaced[$0] }
+            } else {
+                hidden = bodyIndices.count - shown
+                let above = bodyIndices.prefix(start), below = bodyIndices.dropFirst(start + shown)
+                var replaced = lines
+                if let first = below.first { replaced[first] = .text("↓ " + glyphs.ellipsis, .muted, kind: .fixed) }
+                if let first = above.first { replaced[first] = .text("↑ " + glyphs.ellipsis, .muted, kind: .fixed) }
+                let dropped = Set(above.dropFirst()).union(below.dropFirst())
+                lines = replaced.indices.filter { !dropped.contains($0) }.map { replaced[$0] }
             }
         }
-        guard lines.count > height else { return }
+        guard lines.count > height else { return hidden }
         // Still too tall (a long form on a small terminal): scroll so the focused line
         // shows, and mark the cut ends; Tab moves focus, and the view follows.
         let focus = lines.firstIndex(where: \.hasFocus) ?? 0
@@ -264,6 +291,7 @@ public struct Renderer: Sendable {
             window[height - 1] = .text("↓ " + glyphs.ellipsis, .muted, kind: .fixed)
         }
         lines = window
+        return hidden
     }
 
     // MARK: Drawing

@@ -57,6 +57,9 @@ public struct ScreenView: Equatable, Sendable {
     public var options: [ItemView] = []
     public var buttons: [ItemView] = []
     public var message: FlowState.Message?
+    /// The body is longer than the screen: text is out of view below (PgDn) or above (PgUp).
+    public var moreBelow = false
+    public var moreAbove = false
     public var warnings: [String] = []
     /// The label beside the spinner while a call the user waits for runs.
     public var busyLabel: String?

@@ -38,6 +38,30 @@ extension EndToEnd {
             tmux.send("Tab", "Enter")
         }
 
+        /// At the smallest size, the hiding instructions are read whole with PgDn/PgUp, the
+        /// help line saying so, and Enter still leads on.
+        @Test func longInstructionsScrollAtFortyByTwelve() throws {
+            let mia = Tmux()
+            mia.start("run miga")
+            mia.waitFor("Begin My Journey")
+            mia.send("Enter")
+            walkTheSteps(mia, from: 2)
+            mia.waitFor("Everything is ready.")
+            chooseInstagram(mia)
+            mia.waitFor("I've Done It.")
+            mia.resize(width: 40, height: 12)
+            var screen = mia.waitFor("PgDn more")
+            #expect(screen.contains("↓ …") && screen.contains("Enter press"))
+            #expect(!screen.contains("I've Done It.") , "the last step is out of view")
+            mia.send("NPage")
+            screen = mia.waitFor("I've Done It.")
+            #expect(screen.contains("↑ …") && screen.contains("PgUp up"))
+            mia.send("PPage")
+            mia.waitFor("1. On your Home Screen")
+            mia.send("Enter") // I've Done It, with the text read
+            mia.waitFor("Day 1 of your mindful streak")
+        }
+
         @Test(arguments: Backend.kinds) func theFullPathWithAResumeAndAFailedHidingCheck(backend kind: String) throws {
             let backend = try Backend(kind)
             let mia = Tmux()
