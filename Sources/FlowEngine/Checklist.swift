@@ -51,8 +51,9 @@ extension FlowEngine {
     private func finishChecklist(_ screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         let fallbacks = state.tasks.filter { if case .fellBack = $0 { true } else { false } }.count
         state.context["setup_mode"] = .text(fallbacks > 0 ? "local-only" : "online")
+        // Local-only mode is setup that worked another way, not a failure: a notice.
         if let note = fallbacks > 0 ? screen.fallbackNote : screen.finishedNote {
-            state.message = fallbacks > 0 ? .error(note) : .notice(note)
+            state.message = .notice(note)
         }
         if let report = screen.report {
             let duration = max(0, now - (state.startedTasksAt ?? now))

@@ -153,6 +153,19 @@ import Testing
         flow.press("Change Number")
         #expect(flow.screen == "phone")
         #expect(flow.text("phone") == "5550109999")
+        // The same number again is refused while the cooldown runs: a way back to the
+        // code already sent is offered.
+        flow.press("Send Code")
+        _ = flow.answer(.failure(ServiceFailure(code: "rate_limited", message: "Please wait 51 seconds before requesting a new code.", retryAfter: 51)))
+        #expect(flow.screen == "phone")
+        flow.press("Back to Code Entry")
+        #expect(flow.screen == "code")
+    }
+
+    @Test func theFirstVisitToThePhoneScreenHasNoWayBackToACode() {
+        var flow = atMethod()
+        flow.press("Use Phone Number")
+        #expect(!flow.view.actions.filter { flow.engine.holds($0.when, flow.state) }.map(\.label).contains("Back to Code Entry"))
     }
 
     @Test func aReturningUserWithACompleteProfileGoesStraightToTheEnd() {

@@ -59,7 +59,7 @@ import Testing
         #expect(calls(effects).first?.service == "http://127.0.0.1:8080")
         _ = finish(&state, .failure(ServiceFailure(code: "network", message: "refused")))
         #expect(state.screenID == "server_unreachable")
-        #expect(engine.currentScreen(state)!.body == "Can't connect to server. Check the URL and try again.")
+        #expect(engine.currentScreen(state)!.body == "Can't connect to server. Check the URL and try again.\nTried: {server_url}")
         let retry = press("Retry", &state)
         #expect(calls(retry).first?.operation == .connectServer)
         _ = finish(&state, .success(CallOutput(values: ["server_url": .text("http://127.0.0.1:8080")])))
