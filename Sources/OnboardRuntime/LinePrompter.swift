@@ -85,9 +85,10 @@ public final class LinePrompter {
         if let step = view.stepLabel { lines.append(step) }
         if !view.title.isEmpty { lines.append("== \(view.title) ==") }
         if !view.body.isEmpty { lines.append(view.body) }
+        // Bullets stay bullets: numbers are for the choices below, answered by number.
         // Bullets the flow numbered itself keep their own numbers.
-        lines += view.bullets.enumerated().map { index, bullet in
-            bullet.first?.isNumber == true ? "  \(bullet)" : "  \(index + 1). \(bullet)"
+        lines += view.bullets.map { bullet in
+            bullet.first?.isNumber == true ? "  \(bullet)" : "  • \(bullet)"
         }
         lines += view.items.map { "  - \($0)" }
         if !view.emptyItems.isEmpty { lines.append(view.emptyItems) }

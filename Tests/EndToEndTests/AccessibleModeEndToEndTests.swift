@@ -40,6 +40,8 @@ extension EndToEnd {
             let dumb = tmux.waitFor("Enter a number between 1 and 1")
             #expect(unwrapped(dumb).contains("the terminal type 'dumb' cannot move the cursor"))
             #expect(dumb.contains("== Welcome to OKLah =="))
+            #expect(dumb.contains("  • Your privacy comes first"), "bullets are bullets; numbers are for the choices")
+            #expect(!dumb.contains("1. Your privacy"))
             tmux.send("Enter")
             tmux.waitFor("Enter a number between 1 and 3:")
             tmux.type("2")
