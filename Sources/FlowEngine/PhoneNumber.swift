@@ -21,8 +21,30 @@ public struct PhoneNumber: Equatable, Sendable {
     /// `+447700900123`.
     public var e164: String { "+" + countryCode + national }
 
-    /// The national digits grouped as typed: `(555) 010-9999` in North America, else in
-    /// threes with the last four kept together (`7700 900 123` reads `7700 900123`).
+    /// How each country the picker offers writes its national numbers: group sizes of
+    /// the national significant number (without the trunk 0). The last group takes
+    /// whatever is left.
+    public static let groups: [String: [Int]] = [
+        "44": [4, 6], // 07700 900123
+        "353": [2, 3, 4], // 087 123 4567
+        "61": [3, 3, 3], // 0412 345 678
+        "64": [2, 3, 4], // 021 123 4567
+        "65": [4, 4], // 8123 4567
+        "91": [5, 5], // 98765 43210
+        "49": [4, 7], // 01512 3456789
+        "33": [1, 2, 2, 2, 2], // 06 12 34 56 78
+        "34": [3, 2, 2, 2], // 612 34 56 78
+        "39": [3, 3, 4], // 312 345 6789
+        "31": [1, 8], // 06 12345678
+        "81": [2, 4, 4], // 090 1234 5678
+        "52": [2, 4, 4], // 55 1234 5678
+        "55": [2, 5, 4], // 11 91234 5678
+        "27": [2, 3, 4], // 082 123 4567
+    ]
+
+    /// The national digits grouped as typed: `(555) 010-9999` in North America, else as
+    /// the country writes them (`07700 900123` in the UK), a trunk 0 typed first kept on
+    /// the first group; in threes for a country without data.
     public static func formatted(_ digits: String, countryCode: String) -> String {
         let digits = Array(digits.filter(\.isASCIIDigit))
         if countryCode == "1", digits.count <= 10 {
@@ -33,14 +55,19 @@ public struct PhoneNumber: Equatable, Sendable {
             default: return "(" + String(digits[0..<3]) + ") " + String(digits[3..<6]) + "-" + String(digits[6...])
             }
         }
-        var groups: [String] = []
+        let trunk = countryCode != "1" && digits.first == "0" ? "0" : ""
+        let national = Array(digits.dropFirst(trunk.count))
+        let sizes = groups[countryCode] ?? Array(repeating: 3, count: max(1, (national.count + 2) / 3))
+        var parts: [String] = []
         var index = 0
-        while index < digits.count {
-            let left = digits.count - index
-            let size = left == 4 ? 4 : min(3, left)
-            groups.append(String(digits[index..<(index + size)]))
-            index += size
+        for (position, size) in sizes.enumerated() where index < national.count {
+            let end = position == sizes.count - 1 ? national.count : min(national.count, index + size)
+            parts.append(String(national[index..<end]))
+            index = end
         }
-        return groups.joined(separator: " ")
+        if index < national.count { parts.append(String(national[index...])) }
+        guard !parts.isEmpty else { return trunk }
+        parts[0] = trunk + parts[0]
+        return parts.joined(separator: " ")
     }
 }

@@ -76,6 +76,19 @@ import Testing
         #expect(PhoneNumber(country: "+44 United Kingdom", digits: "07700900123")?.e164 == "+447700900123")
         #expect(PhoneNumber.formatted("5550109999", countryCode: "1") == "(555) 010-9999")
         #expect(PhoneNumber.formatted("55501", countryCode: "1") == "(555) 01")
+        // Each country as it writes its numbers, with or without the trunk 0.
+        #expect(PhoneNumber.formatted("07700900123", countryCode: "44") == "07700 900123")
+        #expect(PhoneNumber.formatted("7700900123", countryCode: "44") == "7700 900123")
+        #expect(PhoneNumber.formatted("0770", countryCode: "44") == "0770")
+        #expect(PhoneNumber.formatted("0612345678", countryCode: "33") == "06 12 34 56 78")
+        #expect(PhoneNumber.formatted("0412345678", countryCode: "61") == "0412 345 678")
+        #expect(PhoneNumber.formatted("9876543210", countryCode: "91") == "98765 43210")
+        #expect(PhoneNumber.formatted("1234567", countryCode: "999") == "123 456 7")
+        let offered = try! BuiltinFlows.load("abby").screen("phone")!.fields[0].options
+        for option in offered {
+            let code = PhoneNumber(country: option, digits: "")!.countryCode
+            #expect(code == "1" || PhoneNumber.groups[code] != nil, "formatting data for \(option)")
+        }
     }
 
     @Test(arguments: ["", "12", "abc", "(555)"])
