@@ -149,6 +149,9 @@ public struct FlowEngine: Sendable {
             if let start = flow.analytics.start { track(start, &state, now: now, effects: &effects) }
         }
         for name in screen.track { track(name, &state, now: now, effects: &effects) }
+        if let name = flow.analytics.step, let step = screen.step {
+            track(name, with: ["step": .number(Int64(step))], &state, now: now, effects: &effects)
+        }
 
         if screen.completesOnboarding, !state.onboardingComplete {
             state.onboardingComplete = true

@@ -101,6 +101,8 @@ public struct AnalyticsNames: Sendable, Equatable {
     public var consentKey: String?
     /// After a silent token renewal.
     public var renewed: String?
+    /// On arrival at a numbered screen (`step`), with `step` (which steps people reach).
+    public var step: String?
     /// Events keep the device's own random id, never the service's user id (MIGA:
     /// "local-only identifiers for analytics").
     public var localID = false

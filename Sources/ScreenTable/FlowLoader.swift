@@ -120,8 +120,9 @@ struct FlowReader {
     mutating func readAnalytics(_ node: Node?) -> AnalyticsNames {
         var names = AnalyticsNames()
         guard let node, let map = mapping(node, "'analytics'") else { return names }
-        checkKeys(map, allowed: ["start", "complete", "error", "retry", "error_codes", "consent", "renewed", "local_id"], in: "'analytics'")
+        checkKeys(map, allowed: ["start", "complete", "error", "retry", "error_codes", "consent", "renewed", "local_id", "step"], in: "'analytics'")
         names.localID = bool(map, "local_id") ?? false
+        names.step = string(map, "step")
         names.consentKey = string(map, "consent")
         names.renewed = string(map, "renewed")
         names.start = string(map, "start")

@@ -43,8 +43,12 @@ import Testing
         #expect(FlowDriver.tracked(declined.effects).isEmpty)
         #expect(declined.text("analytics_consent") == "declined")
 
-        let agreed = atMethod()
-        #expect(FlowDriver.tracked(agreed.effects) == ["auth_method_viewed"])
+        var agreed = atMethod()
+        #expect(FlowDriver.tracked(agreed.effects) == ["auth_method_viewed", "onboarding_step_viewed"])
+        // As the consent text says: which steps are reached, and nothing typed.
+        agreed.press("Use Phone Number")
+        let steps = agreed.effects.compactMap { if case .track(let record) = $0, record.name == "onboarding_step_viewed" { record.properties["step"] } else { nil } }
+        #expect(steps == [.number(2), .number(2)])
     }
 
     @Test func theFirstScreenSaysWhatIsCollectedAndOffersAChoice() {
