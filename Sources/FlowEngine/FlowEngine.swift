@@ -96,8 +96,8 @@ public struct FlowEngine: Sendable {
     /// the first-launch screen.
     private func enterFlow(_ state: inout FlowState, resumeAt progress: SavedProgress?, now: Int64, effects: inout [Effect]) {
         state.phase = .showing
-        if flow.entry.resume, let progress, !state.onboardingComplete,
-           let screen = flow.screen(progress.screen), screen.resumable,
+        if flow.entry.resume, let progress, let screen = flow.screen(progress.screen), screen.resumable,
+           !state.onboardingComplete || screen.resumesAfterComplete,
            state.session != nil || !progress.requiresSession {
             arrive(at: screen.resumeAt ?? screen.id, &state, now: now, effects: &effects)
             return
@@ -136,6 +136,9 @@ public struct FlowEngine: Sendable {
         state.screenSince = now
         state.typingNumber = nil
         for field in screen.fields where field.kind.editsAsText { state.cursor[field.id] = nil }
+        // A password is typed afresh on every form: one typed on another screen never
+        // pre-fills this one (RuckTracker's Log In after Add Email).
+        for field in screen.fields where field.kind == .password { state.context[field.id] = nil }
         if state.screenID != nil, state.screenID != id { state.warnings = [] }
         state.screenID = id
         state.fieldErrors = [:]
@@ -382,7 +385,9 @@ public struct FlowEngine: Sendable {
 
     private func follow(_ outcome: Outcome?, _ state: inout FlowState, now: Int64, effects: inout [Effect], isError: Bool = false) {
         let message = outcome?.message.map { isError ? FlowState.Message.error($0) : .notice($0) }
-        if let target = outcome?.go {
+        if outcome?.back == true, let previous = state.history.popLast() {
+            arrive(at: previous, &state, message: message, now: now, effects: &effects)
+        } else if let target = outcome?.go {
             go(to: target, &state, message: message, now: now, effects: &effects)
         } else if let message {
             state.message = message
@@ -574,7 +579,9 @@ public struct FlowEngine: Sendable {
     private func revalidate(_ field: Field, on screen: Screen, _ state: inout FlowState, now: Int64) {
         var values: [String: String] = [:]
         for each in screen.fields { values[each.id] = state.context[each.id]?.text ?? "" }
-        let judged: Set<Rule.Name> = [.email, .matches, .positiveNumber, .letters, .alphanumeric, .minValue, .ordered]
+        var judged: Set<Rule.Name> = [.email, .matches, .positiveNumber, .letters, .alphanumeric, .minValue, .maxValue, .ordered]
+        // A password's length is judged as it is typed too, like its match (RuckTracker).
+        if field.kind == .password { judged.insert(.minLength) }
         let dependents = screen.fields.filter { other in other.rules.contains { $0.name == .matches && $0.field == field.id } }
         for candidate in [field] + dependents where !(values[candidate.id] ?? "").isEmpty {
             let live = Field(id: candidate.id, kind: candidate.kind, label: candidate.label, rules: candidate.rules.filter { judged.contains($0.name) })

@@ -37,7 +37,7 @@ public enum Validation {
         case .matches:
             return value == values[rule.field ?? ""] ?? ""
         case .positiveNumber:
-            return trimmed.isEmpty || (Double(trimmed).map { $0 > 0 && $0.isFinite } ?? false)
+            return trimmed.isEmpty || (plainDecimal(trimmed).map { $0 > 0 } ?? false)
         case .url:
             return trimmed.isEmpty || isServiceURL(trimmed)
         case .date:
@@ -58,6 +58,10 @@ public enum Validation {
         case .minValue:
             guard let low = NumberRange(value)?.low ?? Int(trimmed) else { return false }
             return low >= (rule.count ?? Int.min)
+        case .maxValue:
+            guard !trimmed.isEmpty else { return true }
+            guard let number = plainDecimal(trimmed) else { return false }
+            return number <= Double(rule.count ?? Int.max)
         case .ordered:
             guard let range = NumberRange(value) else { return false }
             return range.low <= range.high
@@ -83,6 +87,14 @@ public enum Validation {
         guard parts.count == 2, !parts[0].isEmpty, !text.contains(where: \.isWhitespace) else { return false }
         let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+    }
+
+    /// `12`, `7.5`, `.5`: digits with at most one point; nil for anything else.
+    static func plainDecimal(_ text: String) -> Double? {
+        let points = text.filter { $0 == "." }.count
+        guard points <= 1, text.contains(where: \.isASCIIDigit),
+              text.allSatisfy({ $0.isASCIIDigit || $0 == "." }) else { return nil }
+        return Double(text.hasPrefix(".") ? "0" + text : text)
     }
 }
 
@@ -117,4 +129,5 @@ public struct NumberRange: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(low)-\(high)" }
+
 }

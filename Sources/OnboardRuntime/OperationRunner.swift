@@ -254,7 +254,7 @@ public struct OperationRunner: Sendable {
         let profile = try await service.profile(accessToken: accessToken)
         let records = try await service.records(accessToken: accessToken)
         let pro = records["pro"] == .flag(true)
-        let status = profile.isAnonymous ? "Guest" : (pro ? "Premium" : "Signed In")
+        let status = profile.isAnonymous ? (pro ? "Guest with Pro" : "Guest") : (pro ? "Premium" : "Signed In")
         return [
             "email": .text(profile.email ?? ""), "username": .text(profile.displayName ?? ""),
             "account_status": .text(status), "pro": .text(pro ? "true" : "false"),
@@ -267,8 +267,11 @@ public struct OperationRunner: Sendable {
         return nil
     }
 
-    static func describeRuck(kilometres: Double, minutes: Double) -> String {
-        let distance = (kilometres * 10).rounded() / 10
+    /// `5.5 km in 60 min`; a distance finer than 0.1 km keeps its digits (0.25, 0.001)
+    /// rather than showing as 0.0.
+    public static func describeRuck(kilometres: Double, minutes: Double) -> String {
+        let tenths = (kilometres * 10).rounded() / 10
+        let distance = abs(tenths - kilometres) < 1e-9 ? "\(tenths)" : String(format: "%.3f", kilometres).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
         return "\(distance) km in \(Int(minutes.rounded())) min"
     }
 

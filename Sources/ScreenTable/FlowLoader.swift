@@ -144,7 +144,7 @@ struct FlowReader {
     mutating func readScreen(_ node: Node) -> Screen? {
         guard let map = mapping(node, "a screen") else { return nil }
         let keys = ["id", "kind", "title", "logo", "body", "bullets", "fields", "actions", "choice", "call", "on",
-                    "load", "back", "resumable", "complete", "track", "items", "empty", "route", "step", "tasks", "report", "finished", "finished_offline", "resume_at"]
+                    "load", "back", "resumable", "complete", "track", "items", "empty", "route", "step", "tasks", "report", "finished", "finished_offline", "resume_at", "resume_after_complete"]
         checkKeys(map, allowed: Set(keys), in: "a screen")
         guard let id = requiredString(map, "id", in: "a screen") else { return nil }
         declaredScreens.insert(id)
@@ -162,6 +162,7 @@ struct FlowReader {
             items: string(map, "items"), empty: string(map, "empty") ?? "", location: location(node)
         )
         screen.step = int(map, "step")
+        screen.resumesAfterComplete = bool(map, "resume_after_complete") ?? false
         if let target = string(map, "resume_at") {
             screen.resumeAt = target
             references.append((target, location(map["resume_at"]!)))
@@ -408,10 +409,10 @@ struct FlowReader {
                 references.append((target, location(value)))
                 result[code] = Outcome(go: target)
             } else if let outcomeMap = mapping(value, "an outcome") {
-                checkKeys(outcomeMap, allowed: ["go", "message"], in: "the outcome '\(code)'")
+                checkKeys(outcomeMap, allowed: ["go", "message", "back"], in: "the outcome '\(code)'")
                 let target = string(outcomeMap, "go")
                 if let target { references.append((target, location(outcomeMap["go"]!))) }
-                result[code] = Outcome(go: target, message: string(outcomeMap, "message"))
+                result[code] = Outcome(go: target, message: string(outcomeMap, "message"), back: bool(outcomeMap, "back") ?? false)
             }
         }
         if result["success"] == nil {

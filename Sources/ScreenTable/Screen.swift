@@ -40,6 +40,9 @@ public struct Screen: Sendable, Equatable {
     /// A relaunch that would resume here goes to this screen instead: one that asks the
     /// service where the user stands (Baby Basics: a baby added from another device).
     public var resumeAt: String?
+    /// Resumed even after onboarding is complete: a prompt that must not be lost to a
+    /// quit (RuckTracker's post-purchase email prompt).
+    public var resumesAfterComplete = false
     /// Whether arriving here is saved as the point a relaunch resumes at.
     public var resumable: Bool
     /// Arriving here completes onboarding.
@@ -172,7 +175,8 @@ public struct Rule: Sendable, Equatable {
         case email
         case digits
         case matches
-        /// A number above zero, decimals allowed (`5`, `7.5`).
+        /// A number above zero, decimals allowed (`5`, `7.5`), written as people write
+        /// numbers (no `1e9`, `inf` or `0x10`).
         case positiveNumber = "positive_number"
         /// `http://` or `https://` with a host, or `mock://local`; no spaces.
         case url
@@ -191,6 +195,8 @@ public struct Rule: Sendable, Equatable {
         case maxAge = "max_age"
         /// Slider and range: the (low) number is at least this.
         case minValue = "min_value"
+        /// A typed number (decimals allowed) is at most this: 1440 minutes, not 1e9.
+        case maxValue = "max_value"
         /// Range: the high number is not below the low one.
         case ordered
         /// Multi: at least this many picked.
@@ -200,7 +206,7 @@ public struct Rule: Sendable, Equatable {
         public var parameter: ParameterKind {
             switch self {
             case .required, .email, .positiveNumber, .url, .date, .notFuture, .letters, .alphanumeric, .phone, .ordered: .none
-            case .minLength, .maxLength, .digits, .minAge, .maxAge, .minValue, .minSelected: .count
+            case .minLength, .maxLength, .digits, .minAge, .maxAge, .minValue, .maxValue, .minSelected: .count
             case .matches: .fieldID
             }
         }
@@ -312,10 +318,13 @@ public struct Outcome: Sendable, Equatable {
     public var go: String?
     /// A message shown on the screen the outcome leads to.
     public var message: String?
+    /// Back to the screen before (Set Username returns to the Profile it came from).
+    public var back = false
 
-    public init(go: String? = nil, message: String? = nil) {
+    public init(go: String? = nil, message: String? = nil, back: Bool = false) {
         self.go = go
         self.message = message
+        self.back = back
     }
 }
 

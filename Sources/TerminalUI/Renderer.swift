@@ -226,7 +226,8 @@ public struct Renderer: Sendable {
             focusedRow = false
         }
         for button in buttons {
-            let label = TextMetrics.truncate(button.focused ? "> \(button.label) <" : "[ \(button.label) ]", to: width, ellipsis: glyphs.ellipsis)
+            let text = button.shortcut.map { "\(button.label) (\($0))" } ?? button.label
+            let label = TextMetrics.truncate(button.focused ? "> \(text) <" : "[ \(text) ]", to: width, ellipsis: glyphs.ellipsis)
             let labelWidth = TextMetrics.width(of: label)
             if !spans.isEmpty, used + 2 + labelWidth > width { finishRow() }
             if !spans.isEmpty {

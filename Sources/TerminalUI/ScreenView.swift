@@ -37,6 +37,8 @@ public struct ScreenView: Equatable, Sendable {
         public var focused: Bool
         /// A button cooling down (Resend in 42 s): drawn dim, pressing says when.
         public var waiting = false
+        /// Its shortcut letter, shown on it (`Log a Ruck (l)`), or nobody would know it.
+        public var shortcut: Character?
 
         public init(label: String, focused: Bool, waiting: Bool = false) {
             self.label = label
@@ -118,7 +120,9 @@ public struct ScreenView: Equatable, Sendable {
             if let wait = engine.cooldownLeft(action, state, now: now ?? state.screenSince) {
                 return ItemView(label: "\(action.label) (\(wait) s)", focused: focused == .action(index), waiting: true)
             }
-            return ItemView(label: action.label, focused: focused == .action(index))
+            var item = ItemView(label: action.label, focused: focused == .action(index))
+            item.shortcut = action.key
+            return item
         }
         if let key = screen.items {
             let rows = state.context[key]?.list ?? []
