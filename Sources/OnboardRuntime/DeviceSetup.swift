@@ -126,10 +126,20 @@ public struct DeviceSetup: Sendable {
         let today = CivilDate(milliseconds: clock.nowMilliseconds(), utcOffset: utcOffset)
         let since = request.inputs["hub_since"].flatMap { CivilDate($0) } ?? today
         let day = max(1, today.daysSince1970 - since.daysSince1970 + 1)
-        let cached = contentPath.flatMap { FileManager.default.contents(atPath: $0) }.flatMap { try? JSONDecoder().decode([ContentEntry].self, from: $0) }
+        var summary: [String] = []
+        var cached: [ContentEntry]?
+        if let path = contentPath, let data = FileManager.default.contents(atPath: path) {
+            cached = try? JSONDecoder().decode([ContentEntry].self, from: data)
+            if cached == nil {
+                // Reported like every other unreadable state file, and set aside.
+                let aside = StateStore.setAside(path).map { ($0 as NSString).lastPathComponent } ?? "content.json"
+                summary.append("The cached content (content.json) could not be read, so the bundled entries are used. The old file was kept as \(aside).")
+            }
+        }
         let entries = cached?.isEmpty == false ? cached! : BundledContent.mindfulness
         let banner = entries[(today.daysSince1970 % entries.count + entries.count) % entries.count]
-        var summary = ["Readiness: \(request.inputs["readiness"] ?? "?") of 10"]
+        // Only what is known: an answer lost with its file is left out, not shown as "?".
+        if let readiness = request.inputs["readiness"], !readiness.isEmpty { summary.append("Readiness: \(readiness) of 10") }
         if case .list(let interests)? = request.fields["interests"] { summary.append("Interests: " + interests.joined(separator: ", ")) }
         if case .list(let apps)? = request.fields["apps"] { summary.append("Behind a mindful pause: " + apps.joined(separator: ", ")) }
         if request.inputs["setup_mode"] == "local-only" { summary.append("Local-only mode: MIGA syncs content when it can reach the service.") }

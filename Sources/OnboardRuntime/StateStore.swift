@@ -20,7 +20,10 @@ public final class StateStore {
     public func load() -> (session: Session?, progress: SavedProgress?, warnings: [String]) {
         var warnings: [String] = []
         let session: Session? = read(sessionPath, what: "saved session", warnings: &warnings)
-        let progress: SavedProgress? = read(progressPath, what: "saved progress", warnings: &warnings)
+        // Signed in, an unreadable progress file does not start the flow again: say what
+        // is kept (the account) and what is lost (answers kept only on this device).
+        let outcome = session == nil ? "this starts fresh" : "you are still signed in, but answers kept only on this device are lost"
+        let progress: SavedProgress? = read(progressPath, what: "saved progress", outcome: outcome, warnings: &warnings)
         return (session, progress, warnings)
     }
 
@@ -39,14 +42,14 @@ public final class StateStore {
         }
     }
 
-    private func read<T: Decodable>(_ path: String, what: String, warnings: inout [String]) -> T? {
+    private func read<T: Decodable>(_ path: String, what: String, outcome: String = "this starts fresh", warnings: inout [String]) -> T? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {
             let aside = Self.setAside(path)
             let name = (path as NSString).lastPathComponent
-            warnings.append("Your \(what) (\(name)) could not be read, so this starts fresh. The old file was kept as \(aside.map { ($0 as NSString).lastPathComponent } ?? name).")
+            warnings.append("Your \(what) (\(name)) could not be read, so \(outcome). The old file was kept as \(aside.map { ($0 as NSString).lastPathComponent } ?? name).")
             return nil
         }
     }

@@ -106,4 +106,17 @@ import Testing
         #expect(later.values["streak_day"] == .text("3"))
         #expect(later.values["hub_since"] == .text(since))
     }
+
+    /// A corrupt content cache is reported and set aside like any state file, and an
+    /// answer lost with the progress file is left out rather than shown as "?".
+    @Test func theHubSaysWhatItCouldNotReadAndInventsNothing() async throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("[{\"title\": ".utf8).write(to: URL(fileURLWithPath: folder + "/content.json"))
+        let hub = try await run(.openHub, runner()).get()
+        let summary = hub.values["hub_summary"]?.list ?? []
+        #expect(summary.first?.hasPrefix("The cached content (content.json) could not be read, so the bundled entries are used. The old file was kept as content.json.corrupt-") == true, "\(summary)")
+        #expect(!summary.contains { $0.contains("?") })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).contains { $0.hasPrefix("content.json.corrupt-") })
+        #expect(hub.values["banner"]?.text?.isEmpty == false, "the bundled entries stand in")
+    }
 }

@@ -25,6 +25,16 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).sorted() == ["progress.json", "session.json"])
     }
 
+    /// Signed in, an unreadable progress file does not claim a fresh start it won't make.
+    @Test func aCorruptProgressBesideASessionSaysWhatIsKept() throws {
+        let store = StateStore(stateDirectory: folder, flowID: "miga")
+        try store.save(session: session)
+        try Data("{\"screen\": ".utf8).write(to: URL(fileURLWithPath: store.progressPath))
+        let loaded = store.load()
+        #expect(loaded.session == session)
+        #expect(loaded.warnings.first?.hasPrefix("Your saved progress (progress.json) could not be read, so you are still signed in, but answers kept only on this device are lost.") == true)
+    }
+
     @Test func aCorruptFileIsSetAsideAndReportedInPlainWords() throws {
         let store = StateStore(stateDirectory: folder, flowID: "oklah")
         try store.save(session: session)
