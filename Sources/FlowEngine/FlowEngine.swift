@@ -136,9 +136,6 @@ public struct FlowEngine: Sendable {
         state.screenSince = now
         state.typingNumber = nil
         for field in screen.fields where field.kind.editsAsText { state.cursor[field.id] = nil }
-        // A password is typed afresh on every form: one typed on another screen never
-        // pre-fills this one (RuckTracker's Log In after Add Email).
-        for field in screen.fields where field.kind == .password { state.context[field.id] = nil }
         if state.screenID != nil, state.screenID != id { state.warnings = [] }
         state.screenID = id
         state.fieldErrors = [:]
@@ -338,6 +335,13 @@ public struct FlowEngine: Sendable {
         }
     }
 
+    /// A form left with Back is abandoned: its passwords go, so none pre-fills another
+    /// form that uses the same key (RuckTracker's Log In after Add Email). Forward moves
+    /// keep them (Baby Basics' Log In Instead carries what was typed).
+    private func forgetPasswords(on screen: Screen, _ state: inout FlowState) {
+        for field in screen.fields where field.kind == .password { state.context[field.id] = nil }
+    }
+
     /// Passwords and codes are dropped once the call they were typed for succeeded, so
     /// they neither linger in memory nor pre-fill the next form that uses the same key.
     private func forgetSecrets(typedOn origin: FlowState.Origin, _ state: inout FlowState) {
@@ -452,6 +456,7 @@ public struct FlowEngine: Sendable {
             }
         case .back:
             if screen.allowsBack, let previous = state.history.popLast() {
+                forgetPasswords(on: screen, &state)
                 arrive(at: previous, &state, now: now, effects: &effects)
             }
         case .insert(let text), .paste(let text):
@@ -606,7 +611,10 @@ public struct FlowEngine: Sendable {
             guard valid(&state) else { return }
             go(to: target, &state, now: now, effects: &effects)
         case .back:
-            if let previous = state.history.popLast() { arrive(at: previous, &state, now: now, effects: &effects) }
+            if let previous = state.history.popLast() {
+                forgetPasswords(on: screen, &state)
+                arrive(at: previous, &state, now: now, effects: &effects)
+            }
         case .call(let call):
             guard valid(&state) else { return }
             start(call, from: .step(screen: screen.id, call: call), &state, effects: &effects)
