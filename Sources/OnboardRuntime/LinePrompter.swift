@@ -134,7 +134,9 @@ public final class LinePrompter {
         let after = session.view()
         // What can be chosen now (a checklist's buttons wait until it is done).
         let choosable = engine.focusables(of: screen, state).count - after.fields.count
-        var menu = Array((after.options.map(\.label) + after.buttons.map(\.label)).prefix(max(0, choosable)))
+        // A link reads as it is drawn: "Already have an account? Log in".
+        let buttons = after.buttons.map { button in button.linkPrompt.map { "\($0) \(button.label)" } ?? button.label }
+        var menu = Array((after.options.map(\.label) + buttons).prefix(max(0, choosable)))
         if after.canGoBack { menu.append("Back") }
         if menu.isEmpty, after.checklist.contains(where: { if case .failed = $0.status { true } else { false } }) {
             // A setup step failed with no way around it: Enter tries it again.

@@ -299,7 +299,7 @@ struct FlowReader {
 
     mutating func readAction(_ node: Node, in context: String) -> Action? {
         guard let map = mapping(node, "an action") else { return nil }
-        checkKeys(map, allowed: ["label", "key", "when", "go", "back", "call", "on", "retry", "notice", "quit", "branch", "set", "cooldown", "validate"], in: "an action of \(context)")
+        checkKeys(map, allowed: ["label", "key", "when", "go", "back", "call", "on", "retry", "notice", "quit", "branch", "set", "cooldown", "validate", "link"], in: "an action of \(context)")
         guard let label = string(map, "label"), !label.isEmpty else {
             problems.append(Problem("an action of \(context) has no 'label'", at: location(node)))
             return nil
@@ -323,6 +323,7 @@ struct FlowReader {
             }
         }
         action.validates = bool(map, "validate") ?? true
+        action.linkPrompt = string(map, "link")
         if let cooldown = map["cooldown"], let seconds = duration(cooldown, allowNever: false) {
             action.cooldown = seconds
         }

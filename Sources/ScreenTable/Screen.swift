@@ -242,6 +242,9 @@ public struct Action: Sendable, Equatable {
     /// Seconds after arriving (or the screen's last successful call) before it can be
     /// pressed; the button counts down meanwhile (Resend).
     public var cooldown: Int64?
+    /// Drawn as a text link after this prompt, on its own line below the buttons
+    /// ("Already have an account? Log in"), rather than as a button.
+    public var linkPrompt: String?
     public var location: SourceLocation?
 
     public init(label: String, key: Character? = nil, step: Step, when: Guard? = nil, location: SourceLocation? = nil) {

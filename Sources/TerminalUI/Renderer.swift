@@ -225,7 +225,7 @@ public struct Renderer: Sendable {
             used = 0
             focusedRow = false
         }
-        for button in buttons {
+        for button in buttons where button.linkPrompt == nil {
             let text = button.shortcut.map { "\(button.label) (\($0))" } ?? button.label
             let label = TextMetrics.truncate(button.focused ? "> \(text) <" : "[ \(text) ]", to: width, ellipsis: glyphs.ellipsis)
             let labelWidth = TextMetrics.width(of: label)
@@ -239,6 +239,14 @@ public struct Renderer: Sendable {
             focusedRow = focusedRow || button.focused
         }
         if !spans.isEmpty { finishRow() }
+        // Links follow, each on its own line: the prompt, then the link's label.
+        for link in buttons {
+            guard let prompt = link.linkPrompt else { continue }
+            let label = link.focused ? "> \(link.label) <" : link.label
+            var row = Line(spans: [(prompt + " ", .muted), (label, link.focused ? .buttonFocused : .link)], alignment: .center)
+            row.hasFocus = link.focused
+            rows.append(row)
+        }
         return rows
     }
 

@@ -9,6 +9,8 @@ public enum Role: String, Sendable, CaseIterable, Hashable {
     case border
     case button
     case buttonFocused = "button_focused"
+    /// A text link under the buttons ("Already have an account? Log in").
+    case link
     case option
     case optionFocused = "option_focused"
     case input

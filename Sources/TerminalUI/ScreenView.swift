@@ -39,6 +39,8 @@ public struct ScreenView: Equatable, Sendable {
         public var waiting = false
         /// Its shortcut letter, shown on it (`Log a Ruck (l)`), or nobody would know it.
         public var shortcut: Character?
+        /// A link rather than a button: drawn after this prompt on its own line.
+        public var linkPrompt: String?
 
         public init(label: String, focused: Bool, waiting: Bool = false) {
             self.label = label
@@ -122,6 +124,7 @@ public struct ScreenView: Equatable, Sendable {
             }
             var item = ItemView(label: action.label, focused: focused == .action(index))
             item.shortcut = action.key
+            item.linkPrompt = action.linkPrompt
             return item
         }
         if let key = screen.items {

@@ -19,7 +19,7 @@ extension EndToEnd {
             #expect(out.contains("standard input and output are not a terminal"))
             #expect(out.contains("== Baby Basics ==\n"))
             #expect(out.contains("Server URL [mock://local]: \n"))
-            #expect(out.contains("  1) Create Account\n  2) I Have an Invite\n  3) Log In\n  4) Back\n"))
+            #expect(out.contains("  1) Create Account\n  2) I Have an Invite\n  3) Already have an account? Log in\n  4) Back\n"))
             #expect(out.contains("Enter a number between 1 and 4: 9\nEnter a number between 1 and 4.\nEnter a number between 1 and 4: one\nEnter a number between 1 and 4.\n"))
             #expect(out.contains("Email: not an email\nEmail: Please enter a valid email address.\nEmail [not an email]: jo@example.org\n"))
             #expect(out.contains("Password: ••••••\n"), "a password is never echoed")

@@ -34,6 +34,8 @@ extension EndToEnd {
         }
 
         func logIn(_ tmux: Tmux, email: String, password: String = "long enough") {
+            let auth = tmux.waitFor("Already have an account? Log in") // the spec's link, not a third button
+            #expect(!auth.contains("[ Log In ]"))
             tmux.send("Right")
             tmux.send("Right")
             tmux.send("Enter") // Log In

@@ -247,6 +247,17 @@ import Testing
         #expect(flow.state.fieldErrors[field] == message)
     }
 
+    /// Typing past a field's limit, one key at a time, says so as a paste does.
+    @Test func typingPastTheLimitSaysSo() {
+        var flow = signedIn()
+        flow.focus("display_name")
+        for _ in 0..<31 { flow.type("a") }
+        #expect(flow.text("display_name")?.count == 30)
+        #expect(flow.state.fieldErrors["display_name"] == "Only 30 characters fit here; the rest was left out.")
+        flow.key(.deleteBackward)
+        #expect(flow.state.fieldErrors["display_name"] == nil, "and the note goes once there is room")
+    }
+
     @Test func namesInAnyScriptPassAndOnlyThisScreensFieldsAreSaved() {
         var flow = signedIn()
         flow.type("Zoë Ångström 李", into: "full_name")

@@ -126,7 +126,7 @@ import Testing
 
     @Test(arguments: [true, false]) func logInGoesToTheDashboardOnlyWithChildren(hasChildren: Bool) {
         var state = atAuth()
-        _ = press("Log In", &state)
+        _ = press("Log in", &state) // the spec's link under the buttons
         _ = engine.reduce(&state, .intent(.insert("jo@example.org")), now: now)
         _ = engine.reduce(&state, .intent(.focusNext), now: now)
         _ = engine.reduce(&state, .intent(.insert("long enough")), now: now)
