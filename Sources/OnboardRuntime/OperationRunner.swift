@@ -1,3 +1,4 @@
+import CivilCalendar
 import FlowEngine
 import Foundation
 import ScreenTable
@@ -105,15 +106,28 @@ public struct OperationRunner: Sendable {
             let message = try await service.motivation(accessToken: request.session!.accessToken)
             return CallOutput(values: ["motivation": .text(message)])
         case .loadAccount:
+            // Rucks kept on this device while offline go up first.
+            try await syncPendingRucks(accessToken: request.session!.accessToken, on: service)
             return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken, on: service))
         case .logRuck:
             let access = request.session!.accessToken
             let distance = Double(request.inputs["distance_km"] ?? "") ?? 0
             let minutes = Double(request.inputs["duration_min"] ?? "") ?? 0
-            var rucks = try await service.records(accessToken: access)["rucks"].flatMap(Self.list) ?? []
-            rucks.append(Self.describeRuck(kilometres: distance, minutes: minutes))
-            try await service.putRecord(accessToken: access, key: "rucks", value: .list(rucks))
-            return CallOutput(values: ["rucks": .list(rucks), "distance_km": .text(""), "duration_min": .text("")])
+            let entry = Self.describeRuck(kilometres: distance, minutes: minutes) + " · " + stamp()
+            do {
+                try await syncPendingRucks(accessToken: access, on: service)
+                var rucks = try await service.records(accessToken: access)["rucks"].flatMap(Self.list) ?? []
+                rucks.append(entry)
+                try await service.putRecord(accessToken: access, key: "rucks", value: .list(rucks))
+                return CallOutput(values: ["rucks": .list(rucks), "distance_km": .text(""), "duration_min": .text("")])
+            } catch let error as ServiceError where error.code == .network || error.code == .timeout {
+                // Offline: kept on this device, in order, and synced when the service answers.
+                try pendingRucks.append(entry)
+                let known = request.fields["rucks"]?.list?.filter { !$0.hasSuffix(PendingRucks.marker) } ?? []
+                return CallOutput(values: [
+                    "rucks": .list(PendingRucks.shown(known, pendingRucks.entries)), "distance_km": .text(""), "duration_min": .text(""),
+                ])
+            }
         case .linkEmail:
             let issued = try await service.linkEmail(
                 flow: flowID, accessToken: request.session!.accessToken,
@@ -250,6 +264,27 @@ public struct OperationRunner: Sendable {
     }
 
     /// The account as the flow shows it: email, username, status, Pro, rucks.
+    private var pendingRucks: PendingRucks { PendingRucks(path: device.folder.map { $0 + "/pending-rucks.json" }) }
+
+    /// When a ruck was logged, to the second, in the device's clock: part of its entry.
+    private func stamp() -> String {
+        let seconds = clock.nowMilliseconds() / 1000 + device.utcOffset
+        let date = CivilDate(milliseconds: seconds * 1000, utcOffset: 0)
+        let time = ((seconds % 86_400) + 86_400) % 86_400
+        return "\(date) " + String(format: "%02d:%02d:%02d", time / 3600, time / 60 % 60, time % 60)
+    }
+
+    /// Puts rucks logged offline on the service, after its own, in the order logged.
+    /// Repeated after a lost reply, it finds them there and adds nothing twice.
+    private func syncPendingRucks(accessToken: String, on service: any AuthService) async throws {
+        let pending = pendingRucks.entries
+        guard !pending.isEmpty else { return }
+        let synced = try await service.records(accessToken: accessToken)["rucks"].flatMap(Self.list) ?? []
+        let merged = PendingRucks.merged(synced, pending)
+        if merged != synced { try await service.putRecord(accessToken: accessToken, key: "rucks", value: .list(merged)) }
+        pendingRucks.clear()
+    }
+
     private func accountValues(accessToken: String, on service: any AuthService) async throws -> [String: Value] {
         let profile = try await service.profile(accessToken: accessToken)
         let records = try await service.records(accessToken: accessToken)

@@ -93,6 +93,8 @@ public enum Operation: String, Sendable, CaseIterable {
     public var listInputs: [String] {
         switch self {
         case .openHub: ["interests", "apps"]
+        // What the list shows already, for a ruck kept on this device while offline.
+        case .logRuck: ["rucks"]
         default: []
         }
     }

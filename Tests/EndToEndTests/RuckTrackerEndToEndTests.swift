@@ -141,6 +141,38 @@ extension EndToEnd {
             #expect(tmux.userID(of: "rucktracker") == guest)
         }
 
+        /// A guest logs rucks offline: kept on this device, shown as pending, and synced
+        /// once, in order, when the service answers again.
+        @Test(arguments: backends) func rucksLoggedOfflineSyncLaterOnceAndInOrder(backend: String) throws {
+            let service = try Backend(backend)
+            let tmux = Tmux()
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("No rucks yet")
+            logRuck(tmux, km: "2", minutes: "20")
+            quit(tmux)
+
+            tmux.start("run rucktracker \(service.arguments) --fault network")
+            tmux.waitFor("2.0 km in 20 min")
+            logRuck(tmux, km: "4", minutes: "50")
+            logRuck(tmux, km: "6", minutes: "70")
+            let offline = tmux.waitFor("6.0 km in 70 min")
+            #expect(!offline.contains("was not saved"))
+            #expect(offline.contains("(pending)"), "shown as pending until synced")
+            quit(tmux)
+
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("6.0 km in 70 min")
+            for _ in 0..<100 where tmux.screen.contains("(pending)") { usleep(50_000) }
+            let synced = tmux.screen
+            #expect(!synced.contains("(pending)"))
+            let order = ["2.0 km in 20 min", "4.0 km in 50 min", "6.0 km in 70 min"].map { synced.range(of: $0)?.lowerBound }
+            #expect(order.allSatisfy { $0 != nil } && order == order.sorted { $0! < $1! }, "in the order logged")
+            quit(tmux)
+            tmux.start("run rucktracker \(service.arguments)")
+            let again = tmux.waitFor("6.0 km in 70 min")
+            #expect(again.components(separatedBy: "4.0 km in 50 min").count == 2, "synced once")
+        }
+
         @Test(arguments: backends) func signingOutOfflineIsRefused(backend: String) throws {
             let service = try Backend(backend)
             let tmux = Tmux()

@@ -1,0 +1,39 @@
+import Foundation
+import ServiceClient
+
+/// Rucks logged while the service could not be reached, kept on this device in order
+/// (`pending-rucks.json` in the flow's folder) until a later call syncs them: the guest
+/// screen promises "Your data is saved on this device".
+///
+/// Each entry carries a stamp (when it was logged, to the second), so a sync repeated
+/// after a lost reply recognises entries already on the service and adds none twice.
+struct PendingRucks {
+    let path: String?
+
+    static let marker = " (pending)"
+
+    var entries: [String] {
+        guard let path, let data = FileManager.default.contents(atPath: path) else { return [] }
+        return (try? JSONDecoder().decode([String].self, from: data)) ?? []
+    }
+
+    func append(_ entry: String) throws {
+        guard let path else { throw ServiceError(.network, "There is nowhere on this device to keep the ruck.") }
+        try AtomicFile.writeJSON(entries + [entry], to: path)
+    }
+
+    func clear() {
+        guard let path else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// The service's list with the pending entries it does not hold yet, in order.
+    static func merged(_ synced: [String], _ pending: [String]) -> [String] {
+        synced + pending.filter { !synced.contains($0) }
+    }
+
+    /// What the home screen lists: the service's rucks, then the pending ones marked.
+    static func shown(_ synced: [String], _ pending: [String]) -> [String] {
+        synced + pending.filter { !synced.contains($0) }.map { $0 + marker }
+    }
+}
