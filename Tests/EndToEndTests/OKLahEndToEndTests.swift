@@ -22,30 +22,6 @@ extension EndToEnd {
             return chosen
         }
 
-        /// Start with a slow service, Ctrl-Z while it works, `fg`: the call re-issued on
-        /// return carries the first one's idempotency key, so the service holds one guest.
-        @Test func startSuspendedAndResumedMidCallMakesOneGuest() throws {
-            let tmux = Tmux()
-            tmux.startShell()
-            tmux.waitFor("$")
-            tmux.type(tmux.commandLine("run oklah --fault slow=1500"))
-            tmux.send("Enter")
-            tmux.waitFor("Welcome to OKLah")
-            tmux.send("Enter")
-            tmux.waitFor("Setting things up")
-            tmux.send("C-z")
-            tmux.waitFor("Stopped")
-            usleep(500_000)
-            tmux.type("fg")
-            tmux.send("Enter")
-            tmux.waitFor("Pick your name")
-            usleep(2_500_000) // the re-issued call, slow too, has finished by now
-            let database = tmux.stateDirectory + "/mock.sqlite"
-            let count = Tmux.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM users').fetchone()[0])", database])
-            #expect(count.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "guests in the service: \(count.output)")
-            tmux.send("C-c")
-        }
-
         @Test func firstLaunchStartPickANameHomeAndRelaunchGoesHome() throws {
             let tmux = Tmux()
             let name = onboard(tmux)
@@ -180,6 +156,8 @@ extension EndToEnd {
             tmux.waitFor("Pick your name")
         }
 
+        /// The call re-issued on return carries the first one's idempotency key, so the
+        /// service holds one guest, not two.
         @Test func suspendedDuringCreationItRetriesSilentlyOnReturn() {
             let tmux = Tmux()
             // A shell with job control, so Ctrl-Z and fg work as they do for a person.
@@ -192,9 +170,14 @@ extension EndToEnd {
             tmux.waitFor("Setting things up")
             tmux.send("C-z")
             tmux.waitFor("Stopped")
+            usleep(500_000)
             tmux.type("fg")
             tmux.send("Enter")
             tmux.waitFor("Pick your name")
+            usleep(2_500_000) // the re-issued call, slow too, has finished by now
+            let database = tmux.stateDirectory + "/mock.sqlite"
+            let count = Tmux.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM users').fetchone()[0])", database])
+            #expect(count.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "guests in the service: \(count.output)")
         }
 
         @Test func aFlowFileThatIsNotBuiltInRunsFromTheTable() {
