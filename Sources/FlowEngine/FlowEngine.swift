@@ -372,7 +372,12 @@ public struct FlowEngine: Sendable {
             let code = flow.analytics.errorCodes[failure.code] ?? failure.code
             track(name, with: ["error_code": .text(code)], &state, now: now, effects: &effects)
         }
-        if let outcome = pending.call.outcome(for: failure.code) {
+        if let outcome = pending.call.outcome(for: failure.code), let id = outcome.field, outcome.go == nil,
+           let screen = currentScreen(state), let index = screen.fields.firstIndex(where: { $0.id == id }) {
+            // About one field: said under it, and focus goes there for the next try.
+            state.fieldErrors[id] = outcome.message ?? failure.message
+            state.focus = index
+        } else if let outcome = pending.call.outcome(for: failure.code) {
             if outcome.go == nil, outcome.message == nil {
                 state.message = .error(failure.message)
             } else {

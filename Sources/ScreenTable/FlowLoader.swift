@@ -410,10 +410,12 @@ struct FlowReader {
                 references.append((target, location(value)))
                 result[code] = Outcome(go: target)
             } else if let outcomeMap = mapping(value, "an outcome") {
-                checkKeys(outcomeMap, allowed: ["go", "message", "back"], in: "the outcome '\(code)'")
+                checkKeys(outcomeMap, allowed: ["go", "message", "back", "field"], in: "the outcome '\(code)'")
                 let target = string(outcomeMap, "go")
                 if let target { references.append((target, location(outcomeMap["go"]!))) }
-                result[code] = Outcome(go: target, message: string(outcomeMap, "message"), back: bool(outcomeMap, "back") ?? false)
+                var outcome = Outcome(go: target, message: string(outcomeMap, "message"), back: bool(outcomeMap, "back") ?? false)
+                outcome.field = string(outcomeMap, "field")
+                result[code] = outcome
             }
         }
         if result["success"] == nil {

@@ -323,6 +323,9 @@ public struct Outcome: Sendable, Equatable {
     public var message: String?
     /// Back to the screen before (Set Username returns to the Profile it came from).
     public var back = false
+    /// The field the failure is about: the message goes under it and focus moves there,
+    /// so what is typed next lands in it (ABBY: a number the service refuses).
+    public var field: String?
 
     public init(go: String? = nil, message: String? = nil, back: Bool = false) {
         self.go = go

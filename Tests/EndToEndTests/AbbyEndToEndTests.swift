@@ -31,6 +31,24 @@ extension EndToEnd {
             tmux.waitFor("Resend Code (")
         }
 
+        /// A number the service refuses: the message under the field, and what is typed
+        /// next lands in the number, not in the Country picker.
+        @Test func aRefusedNumberKeepsTheCursorInTheNumber() {
+            let tmux = Tmux()
+            tmux.start("run abby")
+            tmux.waitFor("Welcome to ABBY")
+            tmux.send("Enter")
+            tmux.waitFor("Create your account")
+            tmux.send("Enter")
+            tmux.waitFor("Phone number")
+            tmux.send("Tab")
+            tmux.type("5550")
+            tmux.send("Tab", "Enter")
+            tmux.waitFor("Please enter a valid phone number")
+            tmux.type("77")
+            tmux.waitFor("(555) 077")
+        }
+
         @Test(arguments: Backend.kinds) func phoneSignUpTheWholeProfileResumeLogoutAndReturn(backend kind: String) throws {
             let backend = try Backend(kind)
             let ana = Tmux()

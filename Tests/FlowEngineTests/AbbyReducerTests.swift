@@ -247,6 +247,20 @@ import Testing
         #expect(flow.state.fieldErrors[field] == message)
     }
 
+    /// A number the service refuses is said under the field, and focus goes there, so the
+    /// digits typed next land in it (not in the Country picker or on a button).
+    @Test func aRefusedNumberPutsFocusBackOnTheNumber() {
+        var flow = atMethod()
+        flow.press("Use Phone Number")
+        flow.type("5550", into: "phone")
+        flow.press("Send Code")
+        _ = flow.fail("invalid_input", "Please enter a valid phone number")
+        #expect(flow.state.fieldErrors["phone"] == "Please enter a valid phone number")
+        #expect(flow.state.message == nil)
+        flow.type("77")
+        #expect(flow.text("phone") == "555077")
+    }
+
     /// Typing past a field's limit, one key at a time, says so as a paste does.
     @Test func typingPastTheLimitSaysSo() {
         var flow = signedIn()
