@@ -279,6 +279,13 @@ public struct OperationRunner: Sendable {
     private func syncPendingRucks(accessToken: String, on service: any AuthService) async throws {
         let pending = pendingRucks.entries
         guard !pending.isEmpty else { return }
+        // Not under the call's idempotency key: that one belongs to the ruck being logged.
+        try await CallContext.$idempotencyKey.withValue(nil) {
+            try await putPendingRucks(pending, accessToken: accessToken, on: service)
+        }
+    }
+
+    private func putPendingRucks(_ pending: [String], accessToken: String, on service: any AuthService) async throws {
         let synced = try await service.records(accessToken: accessToken)["rucks"].flatMap(Self.list) ?? []
         let merged = PendingRucks.merged(synced, pending)
         if merged != synced { try await service.putRecord(accessToken: accessToken, key: "rucks", value: .list(merged)) }

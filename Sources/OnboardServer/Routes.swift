@@ -100,7 +100,7 @@ struct Routes {
             let token = try Self.bearer(request)
             let body = try await request.decode(as: RecordRequest.self, context: context)
             let key = try context.parameters.require("key")
-            try await service.putRecord(accessToken: token, key: key, value: body.value)
+            try await service.putRecord(accessToken: token, key: key, value: body.value, idempotencyKey: Self.idempotencyKey(request))
             return JSONReply(EmptyReply())
         }
         api.get("content/motivation/random") { request, _ in

@@ -52,7 +52,17 @@ extension OnboardService {
 /// Small per-user records (RuckTracker's workouts and purchases): they belong to the
 /// user id, so they stay with a guest who later adds an email.
 extension OnboardService {
-    public func putRecord(accessToken: String, key: String, value: FieldValue) async throws {
+    public func putRecord(accessToken: String, key: String, value: FieldValue, idempotencyKey: String? = nil) async throws {
+        _ = try await idempotent(idempotencyKey, operation: "put_record") { () async throws -> RecordWritten in
+            try await writeRecord(accessToken: accessToken, key: key, value: value)
+            return RecordWritten()
+        }
+    }
+
+    /// What a repeated record write replays: that it was written.
+    struct RecordWritten: Codable, Sendable {}
+
+    private func writeRecord(accessToken: String, key: String, value: FieldValue) async throws {
         let (userID, _) = try await authenticate(accessToken)
         let now = clock.now()
         guard (1...64).contains(key.count), key.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {

@@ -111,13 +111,13 @@ public enum Operation: String, Sendable, CaseIterable {
 
 
 extension Operation {
-    /// Calls that create something (an account, a guest, a child, an invite) or spend
+    /// Calls that create something (an account, a guest, a child, an invite, a ruck) or spend
     /// something single-use (a code, an invite, an ID token): sent with an idempotency
     /// key, so a retry never makes a second one.
     public var createsOrSpends: Bool {
         switch self {
         case .signInAnonymously, .signOut, .register, .linkEmail, .verifyPhoneCode, .socialSignIn,
-             .addChild, .createInvite, .acceptInvite:
+             .addChild, .createInvite, .acceptInvite, .logRuck:
             true
         default:
             false

@@ -60,7 +60,7 @@ public struct InProcessTransport: AuthService {
         try await service.acceptInvite(accessToken: accessToken, code: code, client: Self.client, idempotencyKey: CallContext.idempotencyKey)
     }
     public func putRecord(accessToken: String, key: String, value: FieldValue) async throws {
-        try await service.putRecord(accessToken: accessToken, key: key, value: value)
+        try await service.putRecord(accessToken: accessToken, key: key, value: value, idempotencyKey: CallContext.idempotencyKey)
     }
     public func records(accessToken: String) async throws -> [String: FieldValue] { try await service.records(accessToken: accessToken) }
 

@@ -89,3 +89,38 @@ extension OperationRunnerTests {
         #expect(OperationRunner.describeRuck(kilometres: 0.25, minutes: 5) == "0.25 km in 5 min")
     }
 }
+
+/// Does the call, then loses its first reply (as a timeout would).
+final class LosingFirstWrite: AuthServiceDecorator, Sendable {
+    let base: any AuthService
+    let lost = Mutex(false)
+    init(_ base: any AuthService) { self.base = base }
+
+    func around<T: Sendable>(_ operation: String, _ call: @Sendable () async throws -> T) async throws -> T {
+        let result = try await call()
+        if operation == "put_record", !lost.withLock({ let was = $0; $0 = true; return was }) {
+            throw ServiceError(.timeout, "The reply was lost.")
+        }
+        return result
+    }
+}
+
+extension OperationRunnerTests {
+    /// Try Again after a lost reply sends the same key: the ruck is on the service once.
+    @Test func aRuckWhoseReplyWasLostIsLoggedOnce() async throws {
+        let mock = try mock()
+        let guest = try await mock.signInAnonymously(flow: "rucktracker").session
+        let session = Session(
+            userID: guest.userID, accessToken: guest.accessToken, accessExpiresAt: guest.accessExpiresAt,
+            refreshToken: guest.refreshToken, refreshExpiresAt: nil, isAnonymous: true, createdAt: 0, lastAuthenticated: 0)
+        let runner = OperationRunner(service: LosingFirstWrite(mock), flowID: "rucktracker")
+        var request = CallRequest(id: 1, operation: .logRuck, session: session, inputs: ["distance_km": "5", "duration_min": "60"])
+        request.idempotencyKey = "install-1-log-ruck-0001"
+        let first = await runner.run(request)
+        #expect((try? first.get()) == nil, "the first reply was lost")
+        _ = try await runner.run(request).get()
+        let rucks = try await mock.records(accessToken: session.accessToken)["rucks"]
+        guard case .list(let entries)? = rucks else { Issue.record("no rucks"); return }
+        #expect(entries.count == 1, "\(entries)")
+    }
+}
