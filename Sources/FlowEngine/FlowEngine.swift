@@ -559,7 +559,8 @@ public struct FlowEngine: Sendable {
             return
         }
         state.pressedWhileCooling = nil
-        for (key, value) in action.sets { state.context[key] = .text(value) }
+        // An empty value forgets the key: no leftovers in the progress file.
+        for (key, value) in action.sets { state.context[key] = value.isEmpty ? nil : .text(value) }
         run(action.step, on: screen, validating: action.validates, &state, now: now, effects: &effects)
     }
 

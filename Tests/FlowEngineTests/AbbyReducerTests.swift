@@ -204,6 +204,7 @@ import Testing
         #expect(flow.screen == "method")
         #expect(flow.state.message == nil)
         #expect(flow.state.fieldErrors.isEmpty)
+        #expect(flow.savedProgress?.context["provider"] == nil, "no cancelled provider left in the progress")
     }
 
     @Test func allowSignsInWithTheProviderAndANewUserStartsTheProfile() {
