@@ -68,7 +68,7 @@ extension FlowEngine {
         return true
     }
 
-    enum WidgetTyping {
+    enum WidgetTyping: Equatable {
         /// The field takes text as it is.
         case notAWidget
         case typed

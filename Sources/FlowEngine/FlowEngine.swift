@@ -335,11 +335,14 @@ public struct FlowEngine: Sendable {
         }
     }
 
-    /// A form left with Back is abandoned: its passwords go, so none pre-fills another
-    /// form that uses the same key (RuckTracker's Log In after Add Email). Forward moves
-    /// keep them (Baby Basics' Log In Instead carries what was typed).
-    private func forgetPasswords(on screen: Screen, _ state: inout FlowState) {
+    /// Back to the previous screen, by Esc, a Back button or an outcome. A form left this
+    /// way is abandoned: its passwords go, so none pre-fills another form that uses the
+    /// same key (RuckTracker's Log In after Add Email). Forward moves keep them (Baby
+    /// Basics' Log In Instead carries what was typed).
+    private func goBack(from screen: Screen, _ state: inout FlowState, message: FlowState.Message? = nil, now: Int64, effects: inout [Effect]) {
+        guard let previous = state.history.popLast() else { return }
         for field in screen.fields where field.kind == .password { state.context[field.id] = nil }
+        arrive(at: previous, &state, message: message, now: now, effects: &effects)
     }
 
     /// Passwords and codes are dropped once the call they were typed for succeeded, so
@@ -372,12 +375,13 @@ public struct FlowEngine: Sendable {
             let code = flow.analytics.errorCodes[failure.code] ?? failure.code
             track(name, with: ["error_code": .text(code)], &state, now: now, effects: &effects)
         }
-        if let outcome = pending.call.outcome(for: failure.code), let id = outcome.field, outcome.go == nil,
-           let screen = currentScreen(state), let index = screen.fields.firstIndex(where: { $0.id == id }) {
+        let outcome = pending.call.outcome(for: failure.code)
+        if let outcome, let id = outcome.field, outcome.go == nil,
+           let index = currentScreen(state)?.fields.firstIndex(where: { $0.id == id }) {
             // About one field: said under it, and focus goes there for the next try.
             state.fieldErrors[id] = outcome.message ?? failure.message
             state.focus = index
-        } else if let outcome = pending.call.outcome(for: failure.code) {
+        } else if let outcome {
             if outcome.go == nil, outcome.message == nil {
                 state.message = .error(failure.message)
             } else {
@@ -394,8 +398,8 @@ public struct FlowEngine: Sendable {
 
     private func follow(_ outcome: Outcome?, _ state: inout FlowState, now: Int64, effects: inout [Effect], isError: Bool = false) {
         let message = outcome?.message.map { isError ? FlowState.Message.error($0) : .notice($0) }
-        if outcome?.back == true, let previous = state.history.popLast() {
-            arrive(at: previous, &state, message: message, now: now, effects: &effects)
+        if outcome?.back == true, let screen = currentScreen(state), !state.history.isEmpty {
+            goBack(from: screen, &state, message: message, now: now, effects: &effects)
         } else if let target = outcome?.go {
             go(to: target, &state, message: message, now: now, effects: &effects)
         } else if let message {
@@ -460,10 +464,7 @@ public struct FlowEngine: Sendable {
                 break
             }
         case .back:
-            if screen.allowsBack, let previous = state.history.popLast() {
-                forgetPasswords(on: screen, &state)
-                arrive(at: previous, &state, now: now, effects: &effects)
-            }
+            if screen.allowsBack { goBack(from: screen, &state, now: now, effects: &effects) }
         case .insert(let text), .paste(let text):
             guard case .field(let index) = focused else {
                 if intent == .insert(text), let character = text.first, text.count == 1 {
@@ -472,22 +473,11 @@ public struct FlowEngine: Sendable {
                 return
             }
             let field = screen.fields[index]
-            switch typeIntoWidget(field, text, &state) {
-            case .typed:
-                revalidate(field, on: screen, &state, now: now)
-                submitIfFull(field, on: screen, &state, now: now, effects: &effects)
-                return
-            case .cut:
-                // The note that some was left out stays rather than a format check.
-                submitIfFull(field, on: screen, &state, now: now, effects: &effects)
-                return
-            case .notAWidget:
-                break
-            }
-            // A paste cut to the field's limit keeps its note instead of a format check.
-            if !type(text, into: field, &state) {
-                revalidate(field, on: screen, &state, now: now)
-            }
+            var typing = typeIntoWidget(field, text, &state)
+            if typing == .notAWidget { typing = type(text, into: field, &state) ? .cut : .typed }
+            // Text cut to the field's limit keeps its note instead of a format check.
+            if typing == .typed { revalidate(field, on: screen, &state, now: now) }
+            submitIfFull(field, on: screen, &state, now: now, effects: &effects)
         case .deleteBackward:
             guard case .field(let index) = focused else { return }
             if deleteInWidget(screen.fields[index], &state) {
@@ -555,7 +545,7 @@ public struct FlowEngine: Sendable {
         if cooldownLeft(action, state, now: now) != nil {
             // The view words it from the time left, so it counts down and goes away.
             state.message = nil
-            state.pressedWhileCooling = action.label
+            state.pressedWhileCooling = screen.actions.firstIndex(of: action)
             return
         }
         state.pressedWhileCooling = nil
@@ -617,10 +607,7 @@ public struct FlowEngine: Sendable {
             guard valid(&state) else { return }
             go(to: target, &state, now: now, effects: &effects)
         case .back:
-            if let previous = state.history.popLast() {
-                forgetPasswords(on: screen, &state)
-                arrive(at: previous, &state, now: now, effects: &effects)
-            }
+            goBack(from: screen, &state, now: now, effects: &effects)
         case .call(let call):
             guard valid(&state) else { return }
             start(call, from: .step(screen: screen.id, call: call), &state, effects: &effects)
@@ -690,6 +677,14 @@ public struct FlowEngine: Sendable {
     }
 
     // MARK: Reading a screen
+
+    /// The field that has focus on the current screen, if a field has it.
+    public func focusedField(_ state: FlowState) -> Field? {
+        guard let screen = currentScreen(state) else { return nil }
+        let items = focusables(of: screen, state)
+        guard items.indices.contains(state.focus), case .field(let index) = items[state.focus] else { return nil }
+        return screen.fields[index]
+    }
 
     /// Fields, then options, then actions: the Tab order.
     public func focusables(of screen: Screen, _ state: FlowState) -> [Focusable] {

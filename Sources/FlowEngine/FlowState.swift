@@ -47,8 +47,9 @@ public struct FlowState: Equatable, Sendable {
     public var focus = 0
     public var fieldErrors: [String: String] = [:]
     public var message: Message?
-    /// The cooling button last pressed ("You can do this in N s." while it cools).
-    public var pressedWhileCooling: String?
+    /// The cooling button last pressed, as its index in the screen's actions (labels may
+    /// repeat): "You can do this in N s." while it cools.
+    public var pressedWhileCooling: Int?
     /// Notes from launch (a corrupt file set aside), shown until the first screen changes.
     public var warnings: [String] = []
     /// The call the user is waiting for; keys other than quit are ignored meanwhile.

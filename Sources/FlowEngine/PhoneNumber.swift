@@ -65,7 +65,6 @@ public struct PhoneNumber: Equatable, Sendable {
             parts.append(String(national[index..<end]))
             index = end
         }
-        if index < national.count { parts.append(String(national[index...])) }
         guard !parts.isEmpty else { return trunk }
         parts[0] = trunk + parts[0]
         return parts.joined(separator: " ")

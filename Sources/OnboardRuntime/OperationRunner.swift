@@ -122,10 +122,11 @@ public struct OperationRunner: Sendable {
                 return CallOutput(values: ["rucks": .list(rucks), "distance_km": .text(""), "duration_min": .text("")])
             } catch let error as ServiceError where error.code == .network || error.code == .timeout {
                 // Offline: kept on this device, in order, and synced when the service answers.
-                try pendingRucks.append(entry)
+                let pending = pendingRucks.entries + [entry]
+                try pendingRucks.save(pending)
                 let known = request.fields["rucks"]?.list?.filter { !$0.hasSuffix(PendingRucks.marker) } ?? []
                 return CallOutput(values: [
-                    "rucks": .list(PendingRucks.shown(known, pendingRucks.entries)), "distance_km": .text(""), "duration_min": .text(""),
+                    "rucks": .list(PendingRucks.merged(known, pending, marking: true)), "distance_km": .text(""), "duration_min": .text(""),
                 ])
             }
         case .linkEmail:

@@ -17,9 +17,9 @@ struct PendingRucks {
         return (try? JSONDecoder().decode([String].self, from: data)) ?? []
     }
 
-    func append(_ entry: String) throws {
+    func save(_ entries: [String]) throws {
         guard let path else { throw ServiceError(.network, "There is nowhere on this device to keep the ruck.") }
-        try AtomicFile.writeJSON(entries + [entry], to: path)
+        try AtomicFile.writeJSON(entries, to: path)
     }
 
     func clear() {
@@ -27,13 +27,9 @@ struct PendingRucks {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    /// The service's list with the pending entries it does not hold yet, in order.
-    static func merged(_ synced: [String], _ pending: [String]) -> [String] {
-        synced + pending.filter { !synced.contains($0) }
-    }
-
-    /// What the home screen lists: the service's rucks, then the pending ones marked.
-    static func shown(_ synced: [String], _ pending: [String]) -> [String] {
-        synced + pending.filter { !synced.contains($0) }.map { $0 + marker }
+    /// The service's list with the pending entries it does not hold yet, in order; those
+    /// marked `(pending)` for the home screen while they are not synced.
+    static func merged(_ synced: [String], _ pending: [String], marking: Bool = false) -> [String] {
+        synced + pending.filter { !synced.contains($0) }.map { marking ? $0 + marker : $0 }
     }
 }

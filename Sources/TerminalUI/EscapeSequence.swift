@@ -176,13 +176,15 @@ enum EscapeSequence {
         case "X": return .character("=")
         default:
             if let key = letterKey(final) { return key }
-            let keypad: [Character: Character] = [
-                "j": "*", "k": "+", "l": ",", "m": "-", "n": ".", "o": "/",
-                "p": "0", "q": "1", "r": "2", "s": "3", "t": "4", "u": "5", "v": "6", "w": "7", "x": "8", "y": "9",
-            ]
             return keypad[final].map(Key.character)
         }
     }
+
+    /// The numeric keypad in application mode: `ESC O p` is 0.
+    private static let keypad: [Character: Character] = [
+        "j": "*", "k": "+", "l": ",", "m": "-", "n": ".", "o": "/",
+        "p": "0", "q": "1", "r": "2", "s": "3", "t": "4", "u": "5", "v": "6", "w": "7", "x": "8", "y": "9",
+    ]
 
     /// A key from its code point, as modifyOtherKeys and the `u` form send it.
     private static func codeKey(_ code: Int) -> Key? {

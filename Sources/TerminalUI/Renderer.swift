@@ -187,15 +187,23 @@ public struct Renderer: Sendable {
         let room = width - 1
         let caret = min(field.caret ?? shown.count, shown.count)
         // The end of the text shows, as long as the cursor is in view; else the text
-        // scrolls so the cursor is at the left edge.
-        var start = 0
-        while start < shown.count, TextMetrics.width(of: String(shown[start...])) > room { start += 1 }
-        start = min(start, caret)
-        var visible = ""
-        for character in shown[start...] {
-            guard TextMetrics.width(of: visible + String(character)) <= room else { break }
-            visible.append(character)
+        // scrolls so the cursor is at the left edge. Widths measured once per character:
+        // a 2048-character URL is redrawn on every key.
+        let widths = shown.map { TextMetrics.width(of: $0) }
+        var start = shown.count
+        var tail = 0
+        while start > 0, tail + widths[start - 1] <= room {
+            start -= 1
+            tail += widths[start]
         }
+        start = min(start, caret)
+        var end = start
+        var used = 0
+        while end < shown.count, used + widths[end] <= room {
+            used += widths[end]
+            end += 1
+        }
+        let visible = String(shown[start..<end])
         let role: Role = field.focused ? .inputFocused : .input
         if visible.isEmpty, !field.focused, !field.placeholder.isEmpty {
             var line = Line.text(TextMetrics.truncate(field.placeholder, to: room, ellipsis: glyphs.ellipsis), .muted)
@@ -205,7 +213,7 @@ public struct Renderer: Sendable {
         var line = Line.text(visible, role)
         line.fillRole = role
         if field.focused {
-            line.cursorColumn = TextMetrics.width(of: String(shown[start..<caret]))
+            line.cursorColumn = widths[start..<caret].reduce(0, +)
             line.hasFocus = true
         }
         return line

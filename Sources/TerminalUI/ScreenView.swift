@@ -133,8 +133,8 @@ public struct ScreenView: Equatable, Sendable {
             view.emptyItems = rows.isEmpty ? fill(screen.empty) : ""
         }
         view.message = state.message
-        if let label = state.pressedWhileCooling, let action = screen.actions.first(where: { $0.label == label }),
-           let wait = engine.cooldownLeft(action, state, now: now ?? state.screenSince) {
+        if let index = state.pressedWhileCooling, screen.actions.indices.contains(index),
+           let wait = engine.cooldownLeft(screen.actions[index], state, now: now ?? state.screenSince) {
             view.message = .notice("You can do this in \(wait) s.")
         }
         view.canGoBack = screen.allowsBack && !state.history.isEmpty
