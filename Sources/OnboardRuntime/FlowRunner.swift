@@ -47,7 +47,7 @@ public final class FlowRunner {
     private var console: QAConsole?
     /// A body too long for the terminal: how far it is scrolled, on which screen, and how
     /// far it can go (from the last frame drawn).
-    private var bodyScroll = (screen: String?.none, lines: 0, most: 0)
+    private var bodyScroll = (screen: String?.none, lines: 0, most: 0, page: 1)
 
     public init(session: FlowSession, renderer: Renderer, terminal: TerminalDevice, recorder: CastRecorder? = nil, qa: QAControls = QAControls()) {
         self.session = session
@@ -135,7 +135,7 @@ public final class FlowRunner {
         guard key == .pageUp || key == .pageDown, bodyScroll.most > 0, bodyScroll.screen == state.screenID else { return false }
         let widgetKinds: Set<Field.Kind> = [.date, .slider, .range]
         if let focused = engine.focusedField(state), widgetKinds.contains(focused.kind) { return false }
-        let page = max(1, terminal.size.height / 3)
+        let page = bodyScroll.page
         bodyScroll.lines = min(bodyScroll.most, max(0, bodyScroll.lines + (key == .pageDown ? page : -page)))
         return true
     }
@@ -152,9 +152,11 @@ public final class FlowRunner {
         spinnerShown = view.busy
         let size = terminal.size
         let tick = Int(clock.nowMilliseconds() / 100)
-        if bodyScroll.screen != state.screenID { bodyScroll = (state.screenID, 0, 0) }
+        if bodyScroll.screen != state.screenID { bodyScroll = (state.screenID, 0, 0, 1) }
         let frame = renderer.render(view, width: size.width, height: size.height, tick: tick, scroll: bodyScroll.lines)
         bodyScroll.most = frame.bodyHidden
+        // A page keeps one line of the last for context, as pagers do.
+        bodyScroll.page = max(1, frame.bodyShown - 1)
         bodyScroll.lines = min(bodyScroll.lines, frame.bodyHidden)
         terminal.draw(frame)
         if let recorder {

@@ -19,6 +19,8 @@ public struct Frame: Equatable, Sendable {
     public var cursor: Position?
     /// Body lines that did not fit: how far the body can scroll (PgUp/PgDn).
     public var bodyHidden = 0
+    /// Body lines on screen: one PgUp/PgDn page.
+    public var bodyShown = 0
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)

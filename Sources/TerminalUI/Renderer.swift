@@ -44,6 +44,7 @@ public struct Renderer: Sendable {
         var lines = layout(view, width: inner, tick: tick)
         let available = height - 1 - 2 // help line, card borders
         frame.bodyHidden = fit(&lines, into: available, scroll: scroll)
+        frame.bodyShown = lines.count { $0.kind == .body }
         var view = view
         view.moreBelow = min(scroll, frame.bodyHidden) < frame.bodyHidden
         view.moreAbove = min(scroll, frame.bodyHidden) > 0
@@ -270,32 +271,34 @@ public struct Renderer: Sendable {
         guard lines.count > height else { return 0 }
         let bodyIndices = lines.indices.filter { lines[$0].kind == .body }
         var hidden = 0
-        if !bodyIndices.isEmpty {
-            let over = lines.count - height
+        let room = bodyIndices.count - (lines.count - height)
+        if room >= 3 {
             // Room for the body with one marker, or two when scrolled into the middle.
-            var shown = max(0, bodyIndices.count - over - 1)
+            var shown = room - 1
             var start = min(max(0, scroll), bodyIndices.count - shown)
             if start > 0, start + shown < bodyIndices.count {
-                shown = max(0, bodyIndices.count - over - 2)
+                shown = room - 2
                 start = min(start, bodyIndices.count - shown)
             }
-            if shown == 0 {
-                // No room for any of it (a long form on a small terminal): the fields and
-                // buttons come first; an ellipsis says text was cut, where it fits.
-                var replaced = lines
-                let marked = bodyIndices.count > over
-                if marked { replaced[bodyIndices[0]] = .text(glyphs.ellipsis, .muted, kind: .fixed) }
-                let dropped = Set(marked ? Array(bodyIndices.dropFirst()) : bodyIndices)
-                lines = replaced.indices.filter { !dropped.contains($0) }.map { replaced[$0] }
-            } else {
-                hidden = bodyIndices.count - shown
-                let above = bodyIndices.prefix(start), below = bodyIndices.dropFirst(start + shown)
-                var replaced = lines
-                if let first = below.first { replaced[first] = .text("↓ " + glyphs.ellipsis, .muted, kind: .fixed) }
-                if let first = above.first { replaced[first] = .text("↑ " + glyphs.ellipsis, .muted, kind: .fixed) }
-                let dropped = Set(above.dropFirst()).union(below.dropFirst())
-                lines = replaced.indices.filter { !dropped.contains($0) }.map { replaced[$0] }
-            }
+            hidden = bodyIndices.count - shown
+            let above = bodyIndices.prefix(start), below = bodyIndices.dropFirst(start + shown)
+            var replaced = lines
+            if let first = below.first { replaced[first] = .text("↓ " + glyphs.ellipsis, .muted, kind: .fixed) }
+            if let first = above.first { replaced[first] = .text("↑ " + glyphs.ellipsis, .muted, kind: .fixed) }
+            let dropped = Set(above.dropFirst()).union(below.dropFirst())
+            lines = replaced.indices.filter { !dropped.contains($0) }.map { replaced[$0] }
+        } else if !bodyIndices.isEmpty {
+            // A form filling a small card: its fields and buttons stay put and the one or
+            // two rows left are a window on the body without markers, which PgUp/PgDn move;
+            // the help line says which way there is more.
+            let shown = max(0, room)
+            let start = min(max(0, scroll), bodyIndices.count - shown)
+            hidden = bodyIndices.count - shown
+            let window = Array(bodyIndices[start..<(start + shown)])
+            var replaced = lines
+            for (slot, row) in window.enumerated() { replaced[bodyIndices[slot]] = lines[row] }
+            let dropped = Set(bodyIndices.dropFirst(shown))
+            lines = replaced.indices.filter { !dropped.contains($0) }.map { replaced[$0] }
         }
         guard lines.count > height else { return hidden }
         // Still too tall (a long form on a small terminal): scroll so the focused line

@@ -1,4 +1,4 @@
-import TerminalUI
+@testable import TerminalUI
 import Testing
 
 /// A body longer than the screen is a window PgUp/PgDn move, never text cut for good.
@@ -33,5 +33,31 @@ import Testing
         let bottom = renderer.render(view, width: 40, height: 12, scroll: 1000)
         #expect(bottom.text.contains("Line 12") && bottom.text.contains("↑ …") && !bottom.text.contains("↓ …"))
         #expect(bottom.lines.last?.contains("PgUp up") == true)
+    }
+
+    /// A form whose fields and buttons fill a 40x12 card keeps them all still; what room is
+    /// left is a window on the body (with markers, or one bare line), and PgDn reaches its
+    /// last line.
+    @Test(arguments: [["Name", "Email"], ["Name", "Email", "Phone"]])
+    func aFullFormStillLetsTheBodyBeRead(labels: [String]) {
+        var view = ScreenView()
+        view.title = "Form"
+        view.body = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth"].map { "\($0) line of the body." }.joined(separator: "\n")
+        view.fields = labels.map {
+            ScreenView.FieldView(label: $0, value: "", placeholder: "", error: nil, focused: $0 == "Name", secret: false)
+        }
+        view.buttons = [ScreenView.ItemView(label: "Continue", focused: false)]
+        let renderer = Renderer()
+        let top = renderer.render(view, width: 40, height: 12)
+        #expect(top.bodyHidden > 0 && top.bodyShown > 0, "\(top.text)")
+        #expect(top.text.contains("First line") && top.lines.last?.contains("PgDn more") == true, "\(top.text)")
+        var seen: Set<String> = []
+        for scroll in 0...top.bodyHidden {
+            let frame = renderer.render(view, width: 40, height: 12, scroll: scroll)
+            #expect(labels.allSatisfy(frame.text.contains) && frame.text.contains("Continue"), "\(frame.text)")
+            for line in ["First", "Second", "Third", "Fourth", "Fifth", "Sixth"] where frame.text.contains("\(line) line") { seen.insert(line) }
+        }
+        #expect(seen == ["First", "Second", "Third", "Fourth", "Fifth", "Sixth"])
+        #expect(renderer.render(view, width: 40, height: 12, scroll: top.bodyHidden).lines.last?.contains("PgUp up") == true)
     }
 }
