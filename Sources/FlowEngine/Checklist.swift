@@ -12,14 +12,12 @@ extension FlowEngine {
 
     private func startTask(_ index: Int, of screen: Screen, attempt: Int = 1, _ state: inout FlowState, effects: inout [Effect]) {
         state.tasks[index] = .running
-        let id = issue(screen.tasks[index].operation, &state, effects: &effects)
-        state.taskCall = TaskCall(id: id, index: index, attempt: attempt)
+        issue(screen.tasks[index].operation, for: .task(index: index, attempt: attempt), &state, effects: &effects)
     }
 
-    /// A task's result; returns false when the call was not a task's.
-    func finishTask(callID: Int, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) -> Bool {
-        guard let call = state.taskCall, call.id == callID, let screen = currentScreen(state), screen.kind == .checklist else { return false }
-        state.taskCall = nil
+    /// A task's result.
+    func finishTask(_ call: TaskCall, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard let screen = currentScreen(state), screen.kind == .checklist else { return }
         let task = screen.tasks[call.index]
         switch result {
         case .success(var output):
@@ -30,14 +28,14 @@ extension FlowEngine {
             state.tasks[call.index] = fellBack ? .fellBack(note) : .done(note)
         case .failure(let failure) where failure.isTransient && call.attempt <= task.retries:
             startTask(call.index, of: screen, attempt: call.attempt + 1, &state, effects: &effects)
-            return true
+            return
         case .failure(let failure):
             if let fallback = task.fallback {
                 state.tasks[call.index] = .fellBack(fallback)
             } else {
                 state.tasks[call.index] = .failed(failure.message)
                 state.message = .error(failure.message + " Press Enter to try again.")
-                return true
+                return
             }
         }
         if call.index + 1 < screen.tasks.count {
@@ -45,7 +43,6 @@ extension FlowEngine {
         } else {
             finishChecklist(screen, &state, now: now, effects: &effects)
         }
-        return true
     }
 
     private func finishChecklist(_ screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
@@ -72,7 +69,7 @@ extension FlowEngine {
 
     /// Whether every task has an outcome (the buttons show then).
     public func checklistDone(_ state: FlowState) -> Bool {
-        state.taskCall == nil && !state.tasks.contains { status in
+        state.calls.task == nil && !state.tasks.contains { status in
             switch status {
             case .waiting, .running, .failed: true
             case .done, .fellBack: false

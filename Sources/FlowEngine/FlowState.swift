@@ -28,14 +28,6 @@ public struct FlowState: Equatable, Sendable {
         case step(screen: String, call: ServiceCall)
     }
 
-    public struct PendingCall: Equatable, Sendable {
-        public var id: Int
-        /// The call a silent retry replaced: its success still counts, its failure not.
-        public var replacedID: Int?
-        public var call: ServiceCall
-        public var origin: Origin
-    }
-
     public var phase: Phase = .idle
     public var screenID: String?
     /// Screens Esc can go back to.
@@ -52,26 +44,19 @@ public struct FlowState: Equatable, Sendable {
     public var pressedWhileCooling: Int?
     /// Notes from launch (a corrupt file set aside), shown until the first screen changes.
     public var warnings: [String] = []
-    /// The call the user is waiting for; keys other than quit are ignored meanwhile.
-    public var pending: PendingCall?
+    /// Every call under way and what its result is for.
+    public var calls = CallTable()
     /// Where the last failed call came from.
     public var failedOrigin: Origin?
     public var retryCount = 0
     /// After a suspend, a call still under way is retried silently once.
     public var silentRetryUsed = false
-    /// Calls sent with an idempotency key, by id: their success forgets the key.
-    public var keyedCalls: [Int: Operation] = [:]
-    /// Calls whose results only fill the context (Home's message).
-    public var backgroundCalls: [Int: Operation] = [:]
-    /// The in-flight renewal, on launch or later.
-    public var renewalCallID: Int?
     /// When a renewal that failed for want of a network is due again (ms).
     public var renewalDueAt: Int64?
     public var startedAt: Int64?
     /// Saved progress held while the launch renews the session.
     public var progressAfterRenewal: SavedProgress?
     public var placeholderUserID = ""
-    public var nextCallID = 1
     /// Password fields shown in clear (Ctrl-R).
     public var revealed: Set<String> = []
     /// Seconds east of UTC, for "today".
@@ -90,21 +75,13 @@ public struct FlowState: Equatable, Sendable {
     public var screenSince: Int64 = 0
     /// A checklist screen's tasks as they run.
     public var tasks: [TaskStatus] = []
-    /// The checklist task under way.
-    public var taskCall: TaskCall?
     /// When the checklist started (ms), for its report's `duration_ms`.
     public var startedTasksAt: Int64?
 
     public init() {}
 
-    public var isBusy: Bool { pending != nil || taskCall != nil || phase != .showing }
-}
-
-/// A checklist task's call: which task, which attempt (from 1).
-public struct TaskCall: Equatable, Sendable {
-    public var id: Int
-    public var index: Int
-    public var attempt: Int
+    /// The user waits: for a call, a checklist task or the launch's renewal.
+    public var isBusy: Bool { calls.userCall != nil || calls.task != nil || phase != .showing }
 }
 
 /// One checklist line's state.

@@ -29,7 +29,7 @@ extension FlowEngine {
                 effects.append(.saveProgress(progress(at: resumeAt, state)))
             }
         }
-        state.keyedCalls[request.id] = request.operation
+        state.calls.markKeyed(request.id)
         // Other inputs are another intent: a changed email after a lost reply must not
         // be answered with the account made for the first one. Secrets stay out of it.
         let inputs = request.inputs.filter { !secretKeys.contains($0.key) }.sorted { $0.key < $1.key }

@@ -142,12 +142,12 @@ public struct ScreenView: Equatable, Sendable {
             view.checklist = zip(screen.tasks, state.tasks).map { ChecklistLine(label: $0.label, status: $1) }
             // Its buttons lead on once every task has an outcome; until then there are none.
             if !engine.checklistDone(state) { view.buttons = [] }
-            if state.taskCall != nil { view.busyLabel = "Please wait..." }
+            if state.calls.task != nil { view.busyLabel = "Please wait..." }
         }
         if screen.kind == .progress {
             view.busyLabel = view.title
             view.title = ""
-        } else if state.pending != nil {
+        } else if state.calls.userCall != nil {
             view.busyLabel = "Please wait..."
         }
         return view

@@ -36,7 +36,7 @@ import Testing
     }
 
     func finish(_ state: inout FlowState, _ result: Result<CallOutput, ServiceFailure>) -> [Effect] {
-        engine.reduce(&state, .callFinished(id: state.pending!.id, result: result), now: now)
+        engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: result), now: now)
     }
 
     @Test(arguments: [FlowEvent.closing, .intent(.quit)])

@@ -70,13 +70,13 @@ import Testing
         _ = engine.reduce(&state, .intent(.insert("Alice")), now: 0)
         _ = engine.reduce(&state, .intent(.focusNext), now: 0)
         _ = engine.reduce(&state, .intent(.activate), now: 0)
-        let id = state.pending!.id
+        let id = state.calls.userCall!.id
         _ = engine.reduce(&state, .callFinished(id: id, result: .failure(ServiceFailure(code: "network", message: "down"))), now: 0)
         #expect(state.screenID == "offline")
         #expect(Placeholders.fill(engine.flow.screen("offline")!.body, from: state.context) == "The service could not be reached (network).")
         _ = engine.reduce(&state, .intent(.activate), now: 0) // Try Again
         #expect(state.screenID == "ask")
-        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .success(CallOutput())), now: 0)
+        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(CallOutput())), now: 0)
         #expect(state.screenID == "welcome")
         #expect(Placeholders.fill(engine.flow.screen("welcome")!.title, from: state.context) == "Welcome, Alice!")
         // Esc goes back to the form, with the value kept.

@@ -67,7 +67,7 @@ struct FlowDriver {
     /// Answers the call the user waits for.
     @discardableResult
     mutating func answer(_ result: Result<CallOutput, ServiceFailure>, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [Effect] {
-        guard let pending = state.pending else {
+        guard let pending = state.calls.userCall else {
             Issue.record("no call is pending on \(screen ?? "-")", sourceLocation: sourceLocation)
             return []
         }

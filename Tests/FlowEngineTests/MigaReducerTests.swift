@@ -37,7 +37,7 @@ import Testing
     /// Answers each setup task in turn.
     mutating func answerTasks(_ flow: inout FlowDriver, _ results: [Result<CallOutput, ServiceFailure>]) {
         for result in results {
-            guard let call = flow.state.taskCall else {
+            guard let call = flow.state.calls.task else {
                 Issue.record("no task is running")
                 return
             }
@@ -131,7 +131,7 @@ import Testing
         copy.answerTasks(&flow, [Self.online[0]])
         let offline = ServiceFailure(code: "network", message: "offline")
         for attempt in 1...3 {
-            #expect(flow.state.taskCall?.attempt == attempt)
+            #expect(flow.state.calls.task?.attempt == attempt)
             copy.answerTasks(&flow, [.failure(offline)])
         }
         #expect(flow.state.tasks[1] == .fellBack("offline: local-only mode"))
@@ -252,10 +252,10 @@ import Testing
         flow.press("Use Phone Number")
         flow.type("5550109999", into: "phone")
         flow.press("Send Code")
-        #expect(flow.state.pending != nil)
+        #expect(flow.state.calls.userCall != nil)
         flow.send(.jump("age"))
         #expect(flow.screen == "age")
-        #expect(flow.state.pending == nil, "the call under way no longer holds the screen")
+        #expect(flow.state.calls.userCall == nil, "the call under way no longer holds the screen")
         #expect(flow.text("birth_date") != nil, "arrival fills the date as usual")
         flow.send(.jump("no-such-screen"))
         #expect(flow.screen == "age")

@@ -37,7 +37,7 @@ import Testing
     func atPickName() -> FlowState {
         var (state, _) = launch()
         _ = engine.reduce(&state, .intent(.activate), now: now)
-        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .success(signedIn())), now: now + 500)
+        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(signedIn())), now: now + 500)
         return state
     }
 
@@ -71,7 +71,7 @@ import Testing
     @Test func accountCreatedLeadsToPickingOneOfThreeNames() {
         var (state, _) = launch()
         _ = engine.reduce(&state, .intent(.activate), now: now)
-        let effects = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .success(signedIn())), now: now + 500)
+        let effects = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(signedIn())), now: now + 500)
         #expect(state.screenID == "pick_name")
         #expect(state.context["name_options"] == .list(["Sunny Otter", "Brave Spark", "Kind Meadow"]))
         #expect(effects.contains(.saveSession(state.session)))
@@ -86,7 +86,7 @@ import Testing
         let picked = engine.reduce(&state, .intent(.activate), now: now + 700)
         #expect(state.screenID == "saving_name")
         #expect(calls(picked).first?.inputs == ["chosen_name": "Brave Spark"])
-        let done = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .success(CallOutput(values: ["display_name": .text("Brave Spark")]))), now: now + 900)
+        let done = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(CallOutput(values: ["display_name": .text("Brave Spark")]))), now: now + 900)
         #expect(state.screenID == "home")
         #expect(state.onboardingComplete)
         let complete = tracked(done).first { $0.name == "onboarding_complete" }
@@ -124,7 +124,7 @@ import Testing
     func anyFailureShowsTheRetryableErrorAndTracksIt(code: String) {
         var (state, _) = launch()
         _ = engine.reduce(&state, .intent(.activate), now: now)
-        let effects = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .failure(ServiceFailure(code: code, message: "x"))), now: now + 100)
+        let effects = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .failure(ServiceFailure(code: code, message: "x"))), now: now + 100)
         #expect(state.screenID == "failed")
         #expect(engine.flow.screen("failed")!.body == "Something went wrong. Please check your connection and try again.")
         let expected = code == "network" ? "ERR-ONB-001" : "ERR-ONB-002"
@@ -144,7 +144,7 @@ import Testing
         #expect(saved?.screen == "privacy")
         #expect(saved.map { $0.context.values.contains { $0.text.map(key.hasPrefix) == true } } == true, "kept on disk before the call")
 
-        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .failure(ServiceFailure(code: "timeout", message: "x"))), now: now)
+        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .failure(ServiceFailure(code: "timeout", message: "x"))), now: now)
         let retried = engine.reduce(&state, .intent(.activate), now: now + 5000)
         #expect(calls(retried).first?.idempotencyKey == key)
 
@@ -155,7 +155,7 @@ import Testing
         #expect(calls(afterRelaunch).first?.idempotencyKey == key)
 
         // Success ends the intent: the next sign-in (after a sign-out) gets a new key.
-        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .success(signedIn())), now: now + 6000)
+        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(signedIn())), now: now + 6000)
         #expect(!state.context.keys.contains { $0.hasPrefix("idempotency_key.") })
         #expect(calls(engine.reduce(&state, .intent(.activate), now: now)).allSatisfy { $0.idempotencyKey == nil }, "choosing a name needs none")
     }
@@ -164,13 +164,13 @@ import Testing
         var (state, _) = launch()
         _ = engine.reduce(&state, .intent(.activate), now: now)
         for attempt in 1...2 {
-            _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .failure(ServiceFailure(code: "network", message: "x"))), now: now)
+            _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .failure(ServiceFailure(code: "network", message: "x"))), now: now)
             let effects = engine.reduce(&state, .intent(.activate), now: now)
             #expect(state.screenID == "creating")
             #expect(calls(effects).map(\.operation) == [.signInAnonymously])
             #expect(tracked(effects).first { $0.name == "onboarding_retry" }?.properties["attempt_number"] == .number(Int64(attempt)))
         }
-        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .success(signedIn())), now: now)
+        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(signedIn())), now: now)
         #expect(state.screenID == "pick_name")
         #expect(state.context["error_message"] == nil && state.context["error_code"] == nil, "no leftovers in the progress")
     }
@@ -178,7 +178,7 @@ import Testing
     @Test func aFailedNameChoiceRetriesTheNameNotTheAccount() {
         var state = atPickName()
         _ = engine.reduce(&state, .intent(.activate), now: now)
-        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .failure(ServiceFailure(code: "server_error", message: "x"))), now: now)
+        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .failure(ServiceFailure(code: "server_error", message: "x"))), now: now)
         #expect(state.screenID == "failed")
         let effects = engine.reduce(&state, .intent(.activate), now: now)
         #expect(calls(effects).map(\.operation) == [.chooseName])
@@ -219,7 +219,7 @@ import Testing
         #expect(calls(effects).map(\.operation) == [.refreshSession])
         var renewed = session(expiresIn: 86_400)
         renewed.accessToken = "at2"
-        let after = engine.reduce(&state, .callFinished(id: state.renewalCallID!, result: .success(CallOutput(session: renewed))), now: now)
+        let after = engine.reduce(&state, .callFinished(id: state.calls.renewalID!, result: .success(CallOutput(session: renewed))), now: now)
         #expect(state.screenID == "home")
         #expect(state.session?.accessToken == "at2")
         #expect(state.session?.userID == "u_1")
@@ -231,7 +231,7 @@ import Testing
         var last: [Effect] = []
         for attempt in 1...3 {
             #expect(state.phase == .renewing(attempt: attempt))
-            last = engine.reduce(&state, .callFinished(id: state.renewalCallID!, result: .failure(ServiceFailure(code: "network", message: "down"))), now: now)
+            last = engine.reduce(&state, .callFinished(id: state.calls.renewalID!, result: .failure(ServiceFailure(code: "network", message: "down"))), now: now)
         }
         #expect(state.screenID == "home")
         // Home's own calls must not renew on their way out: that would be a fourth try.
@@ -245,7 +245,7 @@ import Testing
 
     @Test func aRejectedSessionFallsBackToPrivacyWithNoError() {
         var (state, _) = launch(session: session(expiresIn: -10))
-        let effects = engine.reduce(&state, .callFinished(id: state.renewalCallID!, result: .failure(ServiceFailure(code: "unauthorized", message: "revoked"))), now: now)
+        let effects = engine.reduce(&state, .callFinished(id: state.calls.renewalID!, result: .failure(ServiceFailure(code: "unauthorized", message: "revoked"))), now: now)
         #expect(state.screenID == "privacy")
         #expect(state.message == nil)
         #expect(state.session == nil)
@@ -258,7 +258,7 @@ import Testing
     @Test func suspendedDuringCreationRetriesSilentlyOnceThenShowsTheError() {
         var (state, _) = launch()
         _ = engine.reduce(&state, .intent(.activate), now: now)
-        let original = state.pending!.id
+        let original = state.calls.userCall!.id
         let resumed = engine.reduce(&state, .resumed, now: now + 5000)
         let retry = calls(resumed).first!
         #expect(retry.operation == .signInAnonymously)

@@ -45,7 +45,7 @@ import Testing
         var (state, effects) = launch(nil)
         #expect(state.screenID == "starting")
         #expect(operations(effects) == [.signInAnonymously])
-        let after = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .success(CallOutput(session: session()))), now: now)
+        let after = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(CallOutput(session: session()))), now: now)
         #expect(state.screenID == "home")
         #expect(operations(after) == [.loadAccount])
     }
@@ -57,7 +57,7 @@ import Testing
         var (expired, renewing) = launch(session(expiresIn: -10))
         #expect(operations(renewing) == [.refreshSession])
         for _ in 0..<FlowEngine.renewalAttempts {
-            renewing = engine.reduce(&expired, .callFinished(id: expired.renewalCallID!, result: .failure(ServiceFailure(code: "network", message: "down"))), now: now)
+            renewing = engine.reduce(&expired, .callFinished(id: expired.calls.renewalID!, result: .failure(ServiceFailure(code: "network", message: "down"))), now: now)
             #expect(!operations(renewing).contains(.signInAnonymously))
         }
         #expect(expired.screenID == "home")
@@ -82,7 +82,7 @@ import Testing
         #expect(engine.currentScreen(state)!.body.hasPrefix("Signing out will create a new guest account"))
         let effects = press("Sign Out", &state)
         #expect(operations(effects) == [.signOut])
-        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .success(CallOutput(session: session("u_new_guest")))), now: now)
+        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(CallOutput(session: session("u_new_guest")))), now: now)
         #expect(state.screenID == "home")
         #expect(state.session?.userID == "u_new_guest")
         #expect(state.session?.isAnonymous == true)
@@ -93,7 +93,7 @@ import Testing
         _ = press("Profile", &state)
         _ = press("Sign Out", &state)
         _ = press("Sign Out", &state)
-        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .failure(ServiceFailure(code: "network", message: "down"))), now: now)
+        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .failure(ServiceFailure(code: "network", message: "down"))), now: now)
         #expect(state.screenID == "confirm_sign_out")
         #expect(state.session?.userID == "u_named")
         guard case .error(let text)? = state.message else { Issue.record("no message"); return }
@@ -123,7 +123,7 @@ import Testing
         #expect(call?.inputs == ["email": "ruck@example.org", "password": "march on!"])
         var named = session()
         named.isAnonymous = false
-        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .success(CallOutput(session: named))), now: now)
+        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(CallOutput(session: named))), now: now)
         #expect(state.screenID == "linked")
         #expect(state.session?.userID == "u_guest")
         #expect(state.context["password"] == nil && state.context["confirm_password"] == nil, "secrets are forgotten once used")
@@ -140,7 +140,7 @@ import Testing
         _ = engine.reduce(&state, .intent(.focusNext), now: now)
         _ = engine.reduce(&state, .intent(.insert("long enough")), now: now)
         _ = press("Secure My Account", &state)
-        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .failure(ServiceFailure(code: "conflict", message: "taken"))), now: now)
+        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .failure(ServiceFailure(code: "conflict", message: "taken"))), now: now)
         #expect(state.screenID == "add_email")
         #expect(state.session?.userID == "u_guest")
         #expect(state.context["rucks"] == .list(["5.0 km in 60 min"]))
@@ -153,7 +153,7 @@ import Testing
         #expect(visibleLabels(guest).contains("Go Pro"))
         _ = press("Go Pro", &guest)
         _ = press("Buy Pro (simulated)", &guest)
-        _ = engine.reduce(&guest, .callFinished(id: guest.pending!.id, result: .success(CallOutput(values: ["pro": .text("true")]))), now: now)
+        _ = engine.reduce(&guest, .callFinished(id: guest.calls.userCall!.id, result: .success(CallOutput(values: ["pro": .text("true")]))), now: now)
         #expect(guest.screenID == "post_purchase_guest")
         #expect(engine.currentScreen(guest)!.body.contains("Add an email to secure your premium subscription:"))
         #expect(!engine.currentScreen(guest)!.body.hasSuffix("..."), "whole sentences, not the spec's elision")
@@ -169,7 +169,7 @@ import Testing
         var (member, _) = launch(session("u_named", anonymous: false))
         _ = press("Go Pro", &member)
         _ = press("Buy Pro (simulated)", &member)
-        _ = engine.reduce(&member, .callFinished(id: member.pending!.id, result: .success(CallOutput(values: ["pro": .text("true")]))), now: now)
+        _ = engine.reduce(&member, .callFinished(id: member.calls.userCall!.id, result: .success(CallOutput(values: ["pro": .text("true")]))), now: now)
         #expect(member.screenID == "post_purchase_member")
         #expect(engine.currentScreen(member)!.body.contains("every device you sign in on"))
     }
@@ -221,7 +221,7 @@ import Testing
         _ = press("Set Username", &state)
         _ = engine.reduce(&state, .intent(.insert("Rucky")), now: now)
         _ = press("Save", &state)
-        _ = engine.reduce(&state, .callFinished(id: state.pending!.id, result: .success(CallOutput(values: ["username": .text("Rucky")]))), now: now)
+        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(CallOutput(values: ["username": .text("Rucky")]))), now: now)
         #expect(state.screenID == "guest_profile")
         #expect(state.message == .notice("Username saved."))
     }

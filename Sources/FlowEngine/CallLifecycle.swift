@@ -1,0 +1,158 @@
+import ScreenTable
+
+/// Calls and their results: the call the user waits for (made from an action or on
+/// arrival), what its success or failure does, Try Again, and the silent retry after a
+/// suspend. Every call is in `state.calls` with its purpose; a result is one lookup.
+extension FlowEngine {
+    func start(_ call: ServiceCall, from origin: FlowState.Origin, _ state: inout FlowState, effects: inout [Effect]) {
+        state.silentRetryUsed = false
+        issue(call.operation, for: .user(call, from: origin), &state, effects: &effects)
+    }
+
+    /// Records a call in the table, emits its effect and returns its id.
+    @discardableResult
+    func issue(_ operation: Operation, for purpose: CallTable.Purpose, _ state: inout FlowState, effects: inout [Effect]) -> Int {
+        let id = state.calls.add(operation, for: purpose)
+        var inputs: [String: String] = [:]
+        for key in operation.inputs { inputs[key] = state.context[key]?.text }
+        let service = flow.serviceURLKey.flatMap { state.context[$0]?.text }
+        var fields: [String: Value] = [:]
+        if operation == .saveProfile || operation == .finishProfile, let screen = currentScreen(state) {
+            for field in screen.fields { fields[field.id] = state.context[field.id] }
+        }
+        for key in operation.listInputs { fields[key] = state.context[key] }
+        var request = CallRequest(id: id, operation: operation, session: state.session, inputs: inputs, service: service, fields: fields)
+        request.idempotencyKey = idempotencyKey(for: request, &state, effects: &effects)
+        request.mayRenewSession = state.renewalDueAt == nil
+        effects.append(.call(request))
+        return id
+    }
+
+    func finish(callID: Int, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        // Not in the table: it answers a call already settled by its silent retry.
+        guard let entry = state.calls.remove(callID) else { return }
+        if entry.keyed, case .success = result {
+            // Done: the next call of this kind is a new intent with a new key.
+            state.context[Self.idempotencyKeyName(entry.operation)] = nil
+        }
+        switch entry.purpose {
+        case .renewal:
+            finishRenewal(result, &state, now: now, effects: &effects)
+        case .task(let index, let attempt):
+            finishTask(TaskCall(id: callID, index: index, attempt: attempt), result, &state, now: now, effects: &effects)
+        case .background:
+            // Background results only fill the context; a failure leaves the fallback text.
+            guard case .success(let output) = result, entry.operation != .refreshSession else { return }
+            state.context.merge(output.values) { _, new in new }
+            // What a background call found (the hub's first day) survives a relaunch.
+            if let screen = currentScreen(state), screen.resumable {
+                effects.append(.saveProgress(progress(at: screen.id, state)))
+            }
+        case .user(let call, let origin):
+            state.calls.dropReplaced(by: callID)
+            finishUserCall(call, from: origin, result, &state, now: now, effects: &effects)
+        case .replaced(let retryID):
+            // Its failure does not count: the silent retry is still under way. Its
+            // success does, and the retry's answer is then dropped.
+            guard case .success = result, let retry = state.calls.remove(retryID),
+                  case .user(let call, let origin) = retry.purpose else { return }
+            finishUserCall(call, from: origin, result, &state, now: now, effects: &effects)
+        case .abandoned:
+            break
+        }
+    }
+
+    /// The result of the call the user waited for.
+    private func finishUserCall(_ call: ServiceCall, from origin: FlowState.Origin, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        switch result {
+        case .success(let output) where output.signedOut:
+            effects.append(.forgetLocalData)
+            signOut(&state, keepingDeviceAnswers: false, now: now, effects: &effects)
+        case .success(let output):
+            // The last failure is over: its code and message are not progress to keep.
+            state.context["error_code"] = nil
+            state.context["error_message"] = nil
+            apply(output, &state, effects: &effects)
+            forgetSecrets(typedOn: origin, &state)
+            state.screenSince = now
+            follow(call.outcome(for: "success"), &state, now: now, effects: &effects)
+        case .failure(let failure):
+            fail(call, from: origin, failure, &state, now: now, effects: &effects)
+        }
+    }
+
+    private func fail(_ call: ServiceCall, from origin: FlowState.Origin, _ failure: ServiceFailure, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        state.context["error_code"] = .text(failure.code)
+        state.context["error_message"] = .text(failure.message)
+        state.failedOrigin = origin
+        if case .step(let screenID, _) = origin {
+            // A wrong or expired code empties the boxes for the next try.
+            for field in flow.screen(screenID)?.fields ?? [] where field.kind == .code {
+                state.context[field.id] = .text("")
+                state.cursor[field.id] = nil
+            }
+        }
+        if let screen = currentScreen(state), screen.resumable {
+            // What was typed is kept on this device even when the service cannot take it.
+            effects.append(.saveProgress(progress(at: screen.id, state)))
+        }
+        if let name = flow.analytics.error {
+            let code = flow.analytics.errorCodes[failure.code] ?? failure.code
+            track(name, with: ["error_code": .text(code)], &state, now: now, effects: &effects)
+        }
+        let outcome = call.outcome(for: failure.code)
+        if let outcome, let id = outcome.field, outcome.go == nil,
+           let index = currentScreen(state)?.fields.firstIndex(where: { $0.id == id }) {
+            // About one field: said under it, and focus goes there for the next try.
+            state.fieldErrors[id] = outcome.message ?? failure.message
+            state.focus = index
+        } else if let outcome {
+            if outcome.go == nil, outcome.message == nil {
+                state.message = .error(failure.message)
+            } else {
+                follow(outcome, &state, now: now, effects: &effects, isError: true)
+            }
+        } else {
+            state.message = .error(failure.message)
+        }
+        if case .arrival = origin, flow.screen(state.screenID ?? "")?.kind == .progress {
+            // A progress screen with nowhere to go would spin forever: show the failure there.
+            state.message = .error(failure.message)
+        }
+    }
+
+    /// After a suspend, the call the user waits for is sent again once: the connection
+    /// may not have survived. Whichever answers first counts.
+    func retrySilently(_ state: inout FlowState, effects: inout [Effect]) {
+        guard let user = state.calls.userCall, !state.silentRetryUsed else { return }
+        state.silentRetryUsed = true
+        let retryID = issue(user.call.operation, for: .user(user.call, from: user.origin), &state, effects: &effects)
+        state.calls.replace(user.id, by: retryID)
+    }
+
+    func retry(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard let origin = state.failedOrigin else { return }
+        state.retryCount += 1
+        if let name = flow.analytics.retry {
+            track(name, with: ["attempt_number": .number(Int64(state.retryCount))], &state, now: now, effects: &effects)
+        }
+        switch origin {
+        case .arrival(let screen):
+            arrive(at: screen, &state, now: now, effects: &effects)
+        case .step(let screen, let call):
+            if state.screenID != screen { arrive(at: screen, &state, now: now, effects: &effects) }
+            start(call, from: origin, &state, effects: &effects)
+        }
+    }
+
+    /// Passwords and codes are dropped once the call they were typed for succeeded, so
+    /// they neither linger in memory nor pre-fill the next form that uses the same key.
+    private func forgetSecrets(typedOn origin: FlowState.Origin, _ state: inout FlowState) {
+        let screenID: String = switch origin {
+        case .arrival(let screen), .step(let screen, _): screen
+        }
+        for field in flow.screen(screenID)?.fields ?? [] where secretKeys.contains(field.id) {
+            state.context[field.id] = nil
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import ScreenTable
+
+/// Every call under way, by id, with what its result is for: when one ends, one lookup
+/// says what to do with it.
+public struct CallTable: Equatable, Sendable {
+    public enum Purpose: Equatable, Sendable {
+        /// The call the user waits for (a spinner; keys other than quit wait too).
+        case user(ServiceCall, from: FlowState.Origin)
+        /// A user call that a silent retry replaced: its success still counts, its
+        /// failure not (the retry is still under way).
+        case replaced(by: Int)
+        /// Fills the context only (Home's message); a failure leaves the fallback text.
+        case background
+        /// Renews the session, on launch or ahead of expiry.
+        case renewal
+        /// A checklist task's call: which task, which attempt (from 1).
+        case task(index: Int, attempt: Int)
+        /// Its screen is gone (a QA jump, a sign-out): the result is dropped.
+        case abandoned
+    }
+
+    public struct Entry: Equatable, Sendable {
+        public var operation: Operation
+        public var purpose: Purpose
+        /// Sent with an idempotency key: its success forgets the key.
+        public var keyed = false
+    }
+
+    public private(set) var entries: [Int: Entry] = [:]
+    private var nextID = 1
+
+    public init() {}
+
+    /// Records a call about to be sent and returns its id.
+    mutating func add(_ operation: Operation, for purpose: Purpose) -> Int {
+        let id = nextID
+        nextID += 1
+        entries[id] = Entry(operation: operation, purpose: purpose)
+        return id
+    }
+
+    mutating func markKeyed(_ id: Int) {
+        entries[id]?.keyed = true
+    }
+
+    mutating func remove(_ id: Int) -> Entry? {
+        entries.removeValue(forKey: id)
+    }
+
+    /// The calls the user waits for and checklist tasks are dropped; background calls and
+    /// a renewal still land.
+    mutating func abandonForeground() {
+        for (id, entry) in entries {
+            switch entry.purpose {
+            case .user, .replaced, .task: entries[id]?.purpose = .abandoned
+            case .background, .renewal, .abandoned: break
+            }
+        }
+    }
+
+    /// A silent retry: `new` stands for the user's call `old` from now on.
+    mutating func replace(_ old: Int, by new: Int) {
+        entries[old]?.purpose = .replaced(by: new)
+    }
+
+    /// Forgets the calls `id` replaced, once its result is in.
+    mutating func dropReplaced(by id: Int) {
+        for (other, entry) in entries where entry.purpose == .replaced(by: id) {
+            entries[other]?.purpose = .abandoned
+        }
+    }
+
+    /// The call the user waits for, if any.
+    public var userCall: (id: Int, call: ServiceCall, origin: FlowState.Origin)? {
+        for (id, entry) in entries {
+            if case .user(let call, let origin) = entry.purpose { return (id, call, origin) }
+        }
+        return nil
+    }
+
+    public var renewalID: Int? {
+        entries.first { $0.value.purpose == .renewal }?.key
+    }
+
+    /// The checklist task under way.
+    public var task: TaskCall? {
+        for (id, entry) in entries {
+            if case .task(let index, let attempt) = entry.purpose { return TaskCall(id: id, index: index, attempt: attempt) }
+        }
+        return nil
+    }
+}
+
+/// A checklist task's call: which task, which attempt (from 1).
+public struct TaskCall: Equatable, Sendable {
+    public var id: Int
+    public var index: Int
+    public var attempt: Int
+}

@@ -1,0 +1,202 @@
+import ScreenTable
+
+/// Keys on a screen, as intents: focus, Enter, Esc, typing and editing, shortcuts, and
+/// what a button or an option then does.
+extension FlowEngine {
+    func handle(_ intent: Intent, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        if intent == .quit {
+            if state.phase == .showing, let screen = currentScreen(state) { saveDraft(screen, &state, effects: &effects) }
+            state.phase = .finished
+            effects.append(.quit)
+            return
+        }
+        guard !state.isBusy, let screen = currentScreen(state) else { return }
+        if intent == .activate, retryChecklist(screen, &state, effects: &effects) { return }
+        let items = focusables(of: screen, state)
+        let focused = items.indices.contains(state.focus) ? items[state.focus] : nil
+        let field: Field? = if case .field(let index) = focused { screen.fields[index] } else { nil }
+        switch intent {
+        case .focusNext, .focusPrevious:
+            guard !items.isEmpty else { return }
+            moveFocus(to: (state.focus + (intent == .focusNext ? 1 : items.count - 1)) % items.count, on: screen, &state, effects: &effects)
+        case .focus(let index):
+            guard items.indices.contains(index), index != state.focus else { return }
+            moveFocus(to: index, on: screen, &state, effects: &effects)
+        case .left, .right, .pageUp, .pageDown, .home, .end:
+            move(intent, in: field, focused: focused, items: items, on: screen, &state, now: now)
+        case .activate:
+            activate(focused, items: items, on: screen, &state, now: now, effects: &effects)
+        case .back:
+            if screen.allowsBack { goBack(from: screen, &state, now: now, effects: &effects) }
+        case .insert(let text), .paste(let text):
+            guard let field else {
+                if intent == .insert(text), let character = text.first, text.count == 1 {
+                    handle(.shortcut(character), &state, now: now, effects: &effects)
+                }
+                return
+            }
+            var typing = typeIntoWidget(field, text, &state)
+            if typing == .notAWidget { typing = type(text, into: field, &state) ? .cut : .typed }
+            // Text cut to the field's limit keeps its note instead of a format check.
+            if typing == .typed { revalidate(field, on: screen, &state, now: now) }
+            submitIfFull(field, on: screen, &state, now: now, effects: &effects)
+        case .deleteBackward:
+            guard let field else { return }
+            if !deleteInWidget(field, &state) {
+                edit(field, &state) { editor in editor.deleteBackward() }
+            }
+            revalidate(field, on: screen, &state, now: now)
+        case .edit(let command):
+            guard let field, field.kind.editsAsText else { return }
+            let yanking = state.killed
+            var killed: String?
+            edit(field, &state) { editor in killed = editor.apply(command, yanking: yanking) }
+            // A password never outlives its field, not even in the kill buffer.
+            if let killed, field.kind != .password { state.killed = killed }
+            if command == .yank { limit(field, &state) }
+            revalidate(field, on: screen, &state, now: now)
+        case .toggleReveal:
+            guard let field, field.kind == .password else { return }
+            if state.revealed.contains(field.id) { state.revealed.remove(field.id) } else { state.revealed.insert(field.id) }
+        case .shortcut(let character):
+            if let action = screen.actions.first(where: { $0.key == character && holds($0.when, state) }) {
+                press(action, on: screen, &state, now: now, effects: &effects)
+            }
+        case .setValue(let value):
+            guard let field else { return }
+            setValue(value, of: field, on: screen, &state, now: now, effects: &effects)
+        case .quit:
+            break
+        }
+    }
+
+    private func moveFocus(to index: Int, on screen: Screen, _ state: inout FlowState, effects: inout [Effect]) {
+        state.focus = index
+        state.typingNumber = nil
+        saveDraft(screen, &state, effects: &effects)
+    }
+
+    /// Arrows, PgUp/PgDn, Home/End: a text field's cursor, a widget's value, or along a
+    /// row of buttons.
+    private func move(_ intent: Intent, in field: Field?, focused: Focusable?, items: [Focusable], on screen: Screen, _ state: inout FlowState, now: Int64) {
+        if let field, field.kind.editsAsText {
+            // A text field's own meaning wins: the cursor moves within the text.
+            moveCursor(in: field, intent, &state)
+            return
+        }
+        if let field, adjust(field, intent, &state, now: now) {
+            revalidate(field, on: screen, &state, now: now)
+            return
+        }
+        guard intent == .left || intent == .right, case .action = focused else { return }
+        let next = state.focus + (intent == .right ? 1 : -1)
+        if items.indices.contains(next), case .action = items[next] { state.focus = next }
+    }
+
+    /// Enter: submits from a form's last text field, moves on from another field, picks
+    /// an option or presses a button.
+    private func activate(_ focused: Focusable?, items: [Focusable], on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        switch focused {
+        case .field(let index) where index == screen.fields.count - 1 && screen.fields[index].kind.editsAsText:
+            // Enter in a form's last (or only) text field submits it, as huh and web
+            // forms do: the first button that can be pressed.
+            saveDraft(screen, &state, effects: &effects)
+            if let submit = screen.actions.first(where: { holds($0.when, state) }) {
+                press(submit, on: screen, &state, now: now, effects: &effects)
+            }
+        case .field:
+            moveFocus(to: min(state.focus + 1, items.count - 1), on: screen, &state, effects: &effects)
+        case .option(let index):
+            pick(option: index, on: screen, &state, now: now, effects: &effects)
+        case .action(let index):
+            press(screen.actions[index], on: screen, &state, now: now, effects: &effects)
+        case nil:
+            break
+        }
+    }
+
+    /// Front ends without keys: a text field as if cleared and pasted, a widget as chosen.
+    private func setValue(_ value: Value, of field: Field, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        state.fieldErrors[field.id] = nil
+        switch field.kind {
+        case .text, .email, .password, .phone, .code, .url:
+            state.context[field.id] = .text("")
+            state.cursor[field.id] = nil
+            handle(.paste(value.text ?? ""), &state, now: now, effects: &effects)
+        case .date, .select, .multi, .slider, .range:
+            state.context[field.id] = value
+            revalidate(field, on: screen, &state, now: now)
+        }
+    }
+
+    /// Adds typed or pasted text at the cursor, without control characters; returns
+    /// whether it had to be cut to the field's limit.
+    @discardableResult
+    private func type(_ text: String, into field: Field, _ state: inout FlowState) -> Bool {
+        let printable = String(text.filter { character in
+            !character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        })
+        return insert(printable, into: field, unit: "characters", &state)
+    }
+
+    /// A button: refused while it cools down; else its `set` values, then its step.
+    private func press(_ action: Action, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        if cooldownLeft(action, state, now: now) != nil {
+            // The view words it from the time left, so it counts down and goes away.
+            state.message = nil
+            state.pressedWhileCooling = screen.actions.firstIndex(of: action)
+            return
+        }
+        state.pressedWhileCooling = nil
+        // An empty value forgets the key: no leftovers in the progress file.
+        for (key, value) in action.sets { state.context[key] = value.isEmpty ? nil : .text(value) }
+        run(action.step, on: screen, validating: action.validates, &state, now: now, effects: &effects)
+    }
+
+    /// A code field with every box filled presses the screen's first button.
+    private func submitIfFull(_ field: Field, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard field.submitsWhenFull, (state.context[field.id]?.text ?? "").count == field.maxLength,
+              let action = screen.actions.first(where: { holds($0.when, state) }) else { return }
+        press(action, on: screen, &state, now: now, effects: &effects)
+    }
+
+    /// Saves what is on the screen so far, so a kill loses at most the field being typed.
+    func saveDraft(_ screen: Screen, _ state: inout FlowState, effects: inout [Effect]) {
+        guard screen.kind == .form, screen.resumable else { return }
+        effects.append(.saveProgress(progress(at: screen.id, state)))
+    }
+
+    private func pick(option index: Int, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard let choice = screen.choice else { return }
+        let options = self.options(of: choice, state)
+        guard options.indices.contains(index) else { return }
+        state.context[choice.store] = .text(options[index])
+        run(choice.then, on: screen, &state, now: now, effects: &effects)
+    }
+
+    /// `validating: false` (a button that leads away) skips the form's rules.
+    private func run(_ step: Step, on screen: Screen, validating: Bool = true, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        state.message = nil
+        let valid = { (state: inout FlowState) in !validating || validate(screen, &state, now: now) }
+        switch step {
+        case .go(let target):
+            guard valid(&state) else { return }
+            go(to: target, &state, now: now, effects: &effects)
+        case .back:
+            goBack(from: screen, &state, now: now, effects: &effects)
+        case .call(let call):
+            guard valid(&state) else { return }
+            start(call, from: .step(screen: screen.id, call: call), &state, effects: &effects)
+        case .retry:
+            retry(&state, now: now, effects: &effects)
+        case .notice(let text):
+            state.message = .notice(text)
+        case .quit:
+            state.phase = .finished
+            effects.append(.quit)
+        case .branch(let branches):
+            guard valid(&state), let target = branches.first(where: { holds($0.when, state) })?.go else { return }
+            go(to: target, &state, now: now, effects: &effects)
+        }
+    }
+}

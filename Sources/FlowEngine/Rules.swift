@@ -1,0 +1,90 @@
+import CivilCalendar
+import ScreenTable
+
+/// The flow's rules as the engine applies them: guards, field validation (on submit and
+/// as you type), cooldowns, "today", and what can hold focus.
+extension FlowEngine {
+    /// Whether a guard holds; no guard always does.
+    public func holds(_ guardian: Guard?, _ state: FlowState) -> Bool {
+        guard let guardian else { return true }
+        let value: Bool
+        switch guardian.name {
+        case .isAnonymous: value = state.session?.isAnonymous ?? false
+        case .isSignedIn: value = state.session.map { !$0.isAnonymous } ?? false
+        case .hasPro: value = state.context["pro"]?.text == "true"
+        case .hasChildren: value = !(state.context["children"]?.list ?? []).isEmpty
+        case .profileComplete: value = state.context["profile_complete"]?.text == "true"
+        case .equals: value = state.context[guardian.key ?? ""]?.text == guardian.value
+        }
+        return value != guardian.negated
+    }
+
+    /// Runs every field's rules; the first failure of each field is shown under it.
+    func validate(_ screen: Screen, _ state: inout FlowState, now: Int64) -> Bool {
+        guard screen.kind == .form else { return true }
+        state.fieldErrors = [:]
+        for field in screen.fields {
+            if let message = Validation.firstFailure(of: field, in: state.context, today: today(now, state)) {
+                state.fieldErrors[field.id] = message
+            }
+        }
+        if let firstBad = screen.fields.firstIndex(where: { state.fieldErrors[$0.id] != nil }) {
+            state.focus = firstBad
+            return false
+        }
+        return true
+    }
+
+    /// As you type: a field whose format can be judged (email, a match, a number, a
+    /// range) is checked once it has a value, and so is any field that must match it.
+    func revalidate(_ field: Field, on screen: Screen, _ state: inout FlowState, now: Int64) {
+        var values: [String: String] = [:]
+        for each in screen.fields { values[each.id] = state.context[each.id]?.text ?? "" }
+        var judged: Set<Rule.Name> = [.email, .matches, .positiveNumber, .letters, .alphanumeric, .minValue, .maxValue, .ordered]
+        // A password's length is judged as it is typed too, like its match (RuckTracker).
+        if field.kind == .password { judged.insert(.minLength) }
+        let dependents = screen.fields.filter { other in other.rules.contains { $0.name == .matches && $0.field == field.id } }
+        for candidate in [field] + dependents where !(values[candidate.id] ?? "").isEmpty {
+            let live = Field(id: candidate.id, kind: candidate.kind, label: candidate.label, rules: candidate.rules.filter { judged.contains($0.name) })
+            state.fieldErrors[candidate.id] = Validation.firstFailure(of: live, values: values, today: today(now, state))
+        }
+    }
+
+    /// Whole seconds until a cooling button can be pressed; nil when it can.
+    public func cooldownLeft(_ action: Action, _ state: FlowState, now: Int64) -> Int? {
+        guard let cooldown = action.cooldown else { return nil }
+        let readyAt = state.screenSince + cooldown * 1000
+        guard now < readyAt else { return nil }
+        return Int((readyAt - now + 999) / 1000)
+    }
+
+    func today(_ now: Int64, _ state: FlowState) -> CivilDate {
+        CivilDate(milliseconds: now, utcOffset: state.utcOffset)
+    }
+
+    /// The field that has focus on the current screen, if a field has it.
+    public func focusedField(_ state: FlowState) -> Field? {
+        guard let screen = currentScreen(state) else { return nil }
+        let items = focusables(of: screen, state)
+        guard items.indices.contains(state.focus), case .field(let index) = items[state.focus] else { return nil }
+        return screen.fields[index]
+    }
+
+    /// Fields, then options, then actions: the Tab order.
+    public func focusables(of screen: Screen, _ state: FlowState) -> [Focusable] {
+        var items = screen.fields.indices.map(Focusable.field)
+        if let choice = screen.choice {
+            items += options(of: choice, state).indices.map(Focusable.option)
+        }
+        if screen.kind == .checklist, !checklistDone(state) { return items }
+        items += screen.actions.indices.filter { holds(screen.actions[$0].when, state) }.map(Focusable.action)
+        return items
+    }
+
+    public func options(of choice: Choice, _ state: FlowState) -> [String] {
+        switch choice.options {
+        case .fixed(let options): options
+        case .context(let key): state.context[key]?.list ?? []
+        }
+    }
+}

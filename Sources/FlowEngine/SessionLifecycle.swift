@@ -1,0 +1,143 @@
+import ScreenTable
+
+/// The session's life: launch and the entry decision, silent renewal (on launch, ahead
+/// of expiry, again later after a network failure), what a call's session changes, and
+/// signing out.
+extension FlowEngine {
+    func launchFlow(_ state: inout FlowState, _ launch: Launch, now: Int64, effects: inout [Effect]) {
+        state = FlowState()
+        state.session = launch.session
+        state.warnings = launch.warnings
+        state.placeholderUserID = launch.progress?.placeholderUserID ?? launch.placeholderUserID
+        state.utcOffset = launch.utcOffset
+        if let progress = launch.progress {
+            state.context = progress.context
+            state.onboardingComplete = progress.onboardingComplete
+            state.startedAt = progress.startedAt
+        }
+        for (key, value) in launch.defaults where state.context[key] == nil {
+            state.context[key] = value
+        }
+        if launch.session?.onboardingComplete == true { state.onboardingComplete = true }
+        if let session = launch.session, let refreshEnd = session.refreshExpiresAt, refreshEnd <= now / 1000 {
+            // Unused for longer than the refresh token lives: logged out, as the service would.
+            signOut(&state, now: now, effects: &effects)
+            return
+        }
+        if let session = launch.session, session.accessExpired(atMilliseconds: now) {
+            state.phase = .renewing(attempt: 1)
+            state.progressAfterRenewal = launch.progress
+            issue(.refreshSession, for: .renewal, &state, effects: &effects)
+            return
+        }
+        enterFlow(&state, resumeAt: launch.progress, now: now, effects: &effects)
+    }
+
+    /// Saved progress first, then a usable session goes to the signed-in screen, else
+    /// the first-launch screen.
+    func enterFlow(_ state: inout FlowState, resumeAt progress: SavedProgress?, now: Int64, effects: inout [Effect]) {
+        state.phase = .showing
+        if flow.entry.resume, let progress, let screen = flow.screen(progress.screen), screen.resumable,
+           !state.onboardingComplete || screen.resumesAfterComplete,
+           state.session != nil || !progress.requiresSession {
+            arrive(at: screen.resumeAt ?? screen.id, &state, now: now, effects: &effects)
+            return
+        }
+        if state.session != nil || (!flow.entry.sessionRequired && state.onboardingComplete), let signedIn = flow.entry.signedIn {
+            arrive(at: signedIn, &state, now: now, effects: &effects)
+            return
+        }
+        if state.session == nil, !state.onboardingComplete || flow.entry.sessionRequired {
+            // A first launch starts clean, but keeps what the flow's service address needs.
+            state.context = state.context.filter { $0.key == flow.serviceURLKey || $0.key == flow.analytics.consentKey }
+        }
+        arrive(at: flow.entry.firstLaunch, &state, now: now, effects: &effects)
+    }
+
+    /// Renews in the background before the session expires, so no call waits for it, or
+    /// again once a renewal the network prevented is due.
+    func renewIfDue(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard state.calls.renewalID == nil, state.phase == .showing, let session = state.session else { return }
+        if let due = state.renewalDueAt {
+            guard due <= now else { return }
+            state.renewalDueAt = nil
+            issue(.refreshSession, for: .renewal, &state, effects: &effects)
+        } else if now / 1000 >= session.accessExpiresAt - flow.tokens.renewBefore {
+            issue(.refreshSession, for: .renewal, &state, effects: &effects)
+        }
+    }
+
+    func finishRenewal(_ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        let onLaunch: Int? = if case .renewing(let attempt) = state.phase { attempt } else { nil }
+        switch result {
+        case .success(let output):
+            if var session = output.session {
+                session.onboardingComplete = session.onboardingComplete || state.onboardingComplete
+                state.session = session
+                effects.append(.saveSession(session))
+                if let renewed = flow.analytics.renewed { track(renewed, &state, now: now, effects: &effects) }
+            }
+            if onLaunch != nil { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
+        case .failure(let failure) where failure.isTransient:
+            if let attempt = onLaunch, attempt < Self.renewalAttempts {
+                state.phase = .renewing(attempt: attempt + 1)
+                issue(.refreshSession, for: .renewal, &state, effects: &effects)
+            } else {
+                // Never throw a session away for a network error: keep it, try later.
+                state.renewalDueAt = now + Self.renewalRetryDelay
+                if onLaunch != nil { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
+            }
+        case .failure:
+            // The service rejected the session: start over quietly, with no error shown.
+            signOut(&state, now: now, effects: &effects)
+        }
+    }
+
+    /// Drops the session and progress and lands where a signed-out user starts, keeping
+    /// the answers that belong to the device (consent, the server address) unless the
+    /// user logged out, which forgets everything.
+    func signOut(_ state: inout FlowState, keepingDeviceAnswers: Bool = true, now: Int64, effects: inout [Effect]) {
+        let kept = keepingDeviceAnswers ? Set([flow.serviceURLKey, flow.analytics.consentKey].compactMap { $0 }) : []
+        state.session = nil
+        state.context = state.context.filter { kept.contains($0.key) }
+        state.onboardingComplete = false
+        state.startedAt = nil
+        state.calls.abandonForeground()
+        state.history = []
+        state.renewalDueAt = nil
+        state.progressAfterRenewal = nil
+        effects.append(.saveSession(nil))
+        effects.append(.saveProgress(nil))
+        state.screenID = nil
+        state.phase = .showing
+        if keepingDeviceAnswers, let signedOut = flow.entry.signedOut {
+            arrive(at: signedOut, &state, now: now, effects: &effects)
+        } else {
+            enterFlow(&state, resumeAt: nil, now: now, effects: &effects)
+        }
+    }
+
+    /// The progress the launch brought: renewal happens before the entry decision.
+    private func savedProgress(_ state: inout FlowState) -> SavedProgress? {
+        defer { state.progressAfterRenewal = nil }
+        return state.progressAfterRenewal
+    }
+
+    func apply(_ output: CallOutput, _ state: inout FlowState, effects: inout [Effect]) {
+        state.context.merge(output.values) { _, new in new }
+        guard var session = output.session else { return }
+        let firstSession = state.session == nil
+        if state.session?.userID != session.userID {
+            // Signed in (or in as someone else): the screens before belonged to a signed-out
+            // user, so Back never leads to a sign-up form while signed in.
+            state.history = []
+        }
+        session.onboardingComplete = state.onboardingComplete
+        state.session = session
+        state.renewalDueAt = nil
+        effects.append(.saveSession(session))
+        if firstSession, !flow.analytics.localID {
+            effects.append(.backfillAnalytics(placeholder: state.placeholderUserID, userID: session.userID))
+        }
+    }
+}
