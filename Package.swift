@@ -40,11 +40,14 @@ let package = Package(
         .target(name: "CivilCalendar"),
         // Pure reducer: (state, event) -> (state, effects).
         .target(name: "FlowEngine", dependencies: ["ScreenTable", "CivilCalendar"]),
+        // The service's contract, shared by the client, the mock and the server: the
+        // operations (`AuthService`), what they answer, and `ServiceError` with its codes.
+        .target(name: "ServiceAPI"),
         // The service's behaviour over SQLite: accounts, sessions, tokens, names.
         .target(
             name: "OnboardService",
             dependencies: [
-                "CivilCalendar",
+                "ServiceAPI", "CivilCalendar",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -55,7 +58,7 @@ let package = Package(
         .target(
             name: "ServiceClient",
             dependencies: [
-                "OnboardService",
+                "ServiceAPI", "OnboardService",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
@@ -64,7 +67,7 @@ let package = Package(
         .target(
             name: "OnboardServer",
             dependencies: [
-                "OnboardService",
+                "ServiceAPI", "OnboardService",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -90,7 +93,7 @@ let package = Package(
         // Runs a flow: event loop, effects, state files, analytics log.
         .target(
             name: "OnboardRuntime",
-            dependencies: ["FlowEngine", "CivilCalendar", "ScreenTable", "ServiceClient", "TerminalUI"]
+            dependencies: ["FlowEngine", "CivilCalendar", "ScreenTable", "ServiceAPI", "OnboardService", "ServiceClient", "TerminalUI"]
         ),
         // C: pseudo-terminals and spawning a session leader, for serve-ssh.
         .target(name: "PtyShim"),
@@ -108,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "onboard",
             dependencies: [
-                "OnboardRuntime", "CursesBackend", "ServiceClient", "ScreenTable", "TerminalUI", "SSHDemo",
+                "OnboardRuntime", "CursesBackend", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "TerminalUI", "SSHDemo",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -117,7 +120,7 @@ let package = Package(
         // call path, and a bare Hummingbird route as the server's ceiling.
         .executableTarget(
             name: "onboard-bench",
-            dependencies: ["OnboardRuntime", "OnboardService", "ServiceClient", "ScreenTable", "FlowEngine"],
+            dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "FlowEngine"],
             path: "benchmarks/Sources/onboard-bench"
         ),
         .executableTarget(
@@ -129,15 +132,15 @@ let package = Package(
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "TerminalUI"]),
         .testTarget(
             name: "OnboardServiceTests",
-            dependencies: ["OnboardService", "ServiceClient", "ScreenTable", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceClient", "FlowEngine", "ScreenTable"]),
+        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "ServiceClient", "FlowEngine", "ScreenTable"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "PtyShim", "TerminalUI"]),
         .testTarget(
             name: "ContractTests",
             dependencies: [
-                "ServiceClient", "OnboardServer", "OnboardService",
+                "ServiceAPI", "ServiceClient", "OnboardServer", "OnboardService",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import ServiceAPI
 import ServiceClient
 
 /// Mindfulness entries that ship with Onboard: MIGA's cache when the service cannot be

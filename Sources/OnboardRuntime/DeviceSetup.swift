@@ -2,6 +2,7 @@ import CivilCalendar
 import FlowEngine
 import Foundation
 import ScreenTable
+import ServiceAPI
 import ServiceClient
 
 /// MIGA's first-run setup on this device: the local store and content cache, remote

@@ -1,6 +1,7 @@
 import FlowEngine
-import ScreenTable
 import Foundation
+import ScreenTable
+import ServiceAPI
 import ServiceClient
 import TerminalUI
 

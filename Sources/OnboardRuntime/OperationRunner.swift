@@ -1,7 +1,9 @@
 import CivilCalendar
 import FlowEngine
 import Foundation
+import OnboardService
 import ScreenTable
+import ServiceAPI
 import ServiceClient
 
 /// Carries out the engine's call effects against a service, turning every answer —

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceAPI
 import ServiceClient
 
 /// Rucks logged while the service could not be reached, kept on this device in order

@@ -1,6 +1,7 @@
 import FlowEngine
 import Foundation
 import ScreenTable
+import ServiceAPI
 import ServiceClient
 import TerminalUI
 

@@ -1,4 +1,6 @@
 import Foundation
+import OnboardService
+import ServiceAPI
 import ServiceClient
 import Synchronization
 

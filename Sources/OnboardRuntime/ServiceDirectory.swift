@@ -1,3 +1,4 @@
+import ServiceAPI
 import ServiceClient
 import Synchronization
 

@@ -1,4 +1,5 @@
 import FlowEngine
+import ServiceAPI
 import ServiceClient
 
 /// Renews sessions so that two refreshes never race: one at a time within the process

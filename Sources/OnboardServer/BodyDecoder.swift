@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import OnboardService
+import ServiceAPI
 
 /// Decodes request bodies as JSON, and says what was wrong with one in the API's terms
 /// (which field, what it must be) rather than Hummingbird's Swift-flavoured text.

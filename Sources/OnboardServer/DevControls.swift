@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import OnboardService
+import ServiceAPI
 import Synchronization
 
 /// Faults the server injects into its own answers (`--dev` only), so QA can make any

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import OnboardService
+import ServiceAPI
 
 /// Every failure leaves the server as one JSON envelope, `{code, message, retry_after?}`,
 /// with a stable code: service errors, malformed or oversized bodies, unknown routes.

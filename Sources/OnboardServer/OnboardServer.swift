@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOSSL
 import OnboardService
+import ServiceAPI
 
 /// How to run the server.
 public struct ServerConfiguration: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import OnboardService
+import ServiceAPI
 
 /// `/api/v1`: the HTTP face of `OnboardService`. Handlers only decode, call and encode;
 /// the behaviour is the service's, the same the embedded mock runs.

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import ServiceAPI
 import Synchronization
 
 /// What a signed access token says: who, whether anonymous, until when.

@@ -1,5 +1,6 @@
 import GRDB
 import HummingbirdBcrypt
+import ServiceAPI
 
 /// Accounts: anonymous guests with fictional names, and email + password accounts.
 extension OnboardService {

@@ -1,17 +1,7 @@
 import Foundation
 import GRDB
+import ServiceAPI
 
-public struct ContentEntry: Equatable, Sendable, Codable {
-    public var id: String
-    public var title: String
-    public var body: String
-
-    public init(id: String, title: String, body: String) {
-        self.id = id
-        self.title = title
-        self.body = body
-    }
-}
 
 /// App configuration (validation limits, feature switches) and content libraries.
 extension OnboardService {

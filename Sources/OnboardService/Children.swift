@@ -1,35 +1,9 @@
 import CivilCalendar
 import GRDB
+import ServiceAPI
 
-public struct Child: Equatable, Sendable, Codable {
-    public var id: String
-    public var name: String
-    /// `YYYY-MM-DD`, or nil.
-    public var birthDate: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, birthDate = "birth_date"
-    }
-}
 
-public struct Invite: Equatable, Sendable, Codable {
-    public var code: String
-    public var expiresAt: Int64
-
-    enum CodingKeys: String, CodingKey {
-        case code, expiresAt = "expires_at"
-    }
-}
-
-public struct InviteAcceptance: Equatable, Sendable, Codable {
-    public var child: Child
-    /// The name of who shared it ("Shared by Johnny").
-    public var sharedBy: String
-
-    enum CodingKeys: String, CodingKey {
-        case child, sharedBy = "shared_by"
-    }
-}
 
 /// Baby Basics: children, and invites that share a child with another account. Invite
 /// codes are long and random, stored hashed, single use (one conditional UPDATE, so two

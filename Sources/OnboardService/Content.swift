@@ -1,3 +1,5 @@
+import ServiceAPI
+
 /// Content the flows show: motivational messages for OKLah's Home.
 extension OnboardService {
     public func motivation(accessToken: String) async throws -> String {

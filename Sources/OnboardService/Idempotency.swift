@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import ServiceAPI
 
 /// Calls that create something (an account, a guest, a child, an invite) or spend
 /// something single-use (a code, an invite, an ID token) take an idempotency key, as

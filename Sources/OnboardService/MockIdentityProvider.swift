@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import ServiceAPI
 import Synchronization
 
 /// What a mock provider's ID token says, as Apple's, Google's and Facebook's do: who

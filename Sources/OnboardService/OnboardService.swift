@@ -1,4 +1,5 @@
 import GRDB
+import ServiceAPI
 import Synchronization
 
 /// The service's behaviour: accounts, sessions, tokens, names and content. One of it runs

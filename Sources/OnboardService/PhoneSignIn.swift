@@ -1,25 +1,7 @@
 import GRDB
+import ServiceAPI
 
-public struct PhoneCodeSent: Equatable, Sendable, Codable {
-    /// The number in E.164 form, as the code was sent to it.
-    public var phone: String
-    public var expiresIn: Int64
-    public var resendAfter: Int64
 
-    enum CodingKeys: String, CodingKey {
-        case phone, expiresIn = "expires_in", resendAfter = "resend_after"
-    }
-}
-
-/// A sign-in that may have created the account (phone, social).
-public struct SignIn: Equatable, Sendable, Codable {
-    public var session: IssuedSession
-    public var isNewUser: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case session, isNewUser = "is_new_user"
-    }
-}
 
 /// Phone sign-in: a 6-digit SMS code, valid 5 minutes, resend after 60 s, at most 5
 /// tries, stored only hashed (the outbox keeps it in plain text for QA).

@@ -1,16 +1,5 @@
 import GRDB
-
-/// A code the service sent (an SMS or an invite), kept for QA in plain text.
-public struct OutboxEntry: Equatable, Sendable, Codable {
-    public var kind: String
-    public var destination: String
-    public var code: String
-    public var createdAt: Int64
-
-    enum CodingKeys: String, CodingKey {
-        case kind, destination, code, createdAt = "created_at"
-    }
-}
+import ServiceAPI
 
 /// QA controls, on the embedded mock and on `onboard-server --dev`: read the outbox of
 /// codes, reset everything.

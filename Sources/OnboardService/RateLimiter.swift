@@ -1,3 +1,4 @@
+import ServiceAPI
 import Synchronization
 
 /// Fixed-window counters in memory, keyed by rule and subject (an address, an email).

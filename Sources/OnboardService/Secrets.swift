@@ -1,4 +1,5 @@
 import Crypto
+import ServiceAPI
 
 /// Random identifiers and tokens, and the one-way hashes stored in their place.
 enum Secrets {

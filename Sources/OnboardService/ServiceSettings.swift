@@ -1,3 +1,5 @@
+import ServiceAPI
+
 /// Tunable rules of the service, with documented defaults. Demo hosts and load tests send
 /// many users from one address, so every threshold can be changed.
 public struct ServiceSettings: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import GRDB
+import ServiceAPI
 
 /// Social sign-in for Apple, Google and Facebook through the mock identity provider: the
 /// app gets a signed ID token from the provider's consent screen and hands it over with

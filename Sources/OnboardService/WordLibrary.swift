@@ -1,3 +1,5 @@
+import ServiceAPI
+
 /// Words associated with happiness and motivation, from which the service makes
 /// fictional names (BR-ONB-004), and the messages Home shows.
 enum WordLibrary {

@@ -1,3 +1,4 @@
+import ServiceAPI
 import Synchronization
 
 /// Wraps any transport and makes calls fail the way QA asked, so every error state

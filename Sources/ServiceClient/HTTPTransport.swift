@@ -1,9 +1,10 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOHTTP1
 import NIOFoundationCompat
+import NIOHTTP1
 import NIOSSL
+import ServiceAPI
 
 /// The remote service over HTTP(S): `onboard-server`'s `/api/v1`. An unreachable or
 /// silent server becomes `network` or `timeout` within seconds; anything that is not

@@ -1,3 +1,6 @@
+import OnboardService
+import ServiceAPI
+
 /// The embedded mock: `OnboardService` called directly, over its own SQLite file.
 public struct InProcessTransport: AuthService {
     public let service: OnboardService

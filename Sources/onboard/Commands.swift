@@ -1,8 +1,10 @@
 import ArgumentParser
+import FlowEngine
 import Foundation
 import OnboardRuntime
-import FlowEngine
+import OnboardService
 import ScreenTable
+import ServiceAPI
 import ServiceClient
 import TerminalUI
 

@@ -3,7 +3,9 @@ import CursesBackend
 import FlowEngine
 import Foundation
 import OnboardRuntime
+import OnboardService
 import ScreenTable
+import ServiceAPI
 import ServiceClient
 import Synchronization
 import TerminalUI

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import OnboardRuntime
+import OnboardService
 import ScreenTable
+import ServiceAPI
 import ServiceClient
 
 /// Options every command that runs a flow takes.

@@ -1,5 +1,6 @@
 import Foundation
 import OnboardService
+import ServiceAPI
 import ServiceClient
 import Testing
 

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import OnboardServer
 import OnboardService
+import ServiceAPI
 import ServiceClient
 
 /// Settings both transports run with in the contract tests: fast hashing, low limits.

@@ -3,6 +3,7 @@ import Foundation
 import OnboardRuntime
 import OnboardService
 import ScreenTable
+import ServiceAPI
 import ServiceClient
 import Testing
 

@@ -1,6 +1,8 @@
 import FlowEngine
 import Foundation
 import OnboardRuntime
+import OnboardService
+import ServiceAPI
 import ServiceClient
 import Synchronization
 import Testing

@@ -1,7 +1,9 @@
 import FlowEngine
 import Foundation
 import OnboardRuntime
+import OnboardService
 import ScreenTable
+import ServiceAPI
 import ServiceClient
 import TerminalUI
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import OnboardService
 import ScreenTable
+import ServiceAPI
 import ServiceClient
 import Synchronization
 import Testing

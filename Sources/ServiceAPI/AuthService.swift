@@ -1,5 +1,3 @@
-@_exported import OnboardService
-
 /// The one interface the runtime calls: every operation the five flows need. Transports:
 /// in process (the embedded mock) and HTTP (`onboard-server`). Every failure is a
 /// `ServiceError` with a stable code; one contract test suite runs against both.
