@@ -32,14 +32,17 @@ let package = Package(
         // The declarative screen table: types, YAML loader, linter, built-in flows.
         .target(
             name: "ScreenTable",
-            dependencies: [.product(name: "Yams", package: "Yams")],
+            dependencies: ["ServiceAPI", .product(name: "Yams", package: "Yams")],
             resources: [.copy("BuiltinFlows")]
         ),
         // Calendar dates without Foundation, for the client's date fields and the service's
         // own checks alike.
         .target(name: "CivilCalendar"),
+        // What people type, as the service accepts it (email, phone, trimming): one
+        // definition for the client's validation and the service's checks.
+        .target(name: "InputRules"),
         // Pure reducer: (state, event) -> (state, effects).
-        .target(name: "FlowEngine", dependencies: ["ScreenTable", "CivilCalendar"]),
+        .target(name: "FlowEngine", dependencies: ["ScreenTable", "CivilCalendar", "InputRules", "ServiceAPI"]),
         // The service's contract, shared by the client, the mock and the server: the
         // operations (`AuthService`), what they answer, and `ServiceError` with its codes.
         .target(name: "ServiceAPI"),
@@ -47,7 +50,7 @@ let package = Package(
         .target(
             name: "OnboardService",
             dependencies: [
-                "ServiceAPI", "CivilCalendar",
+                "ServiceAPI", "CivilCalendar", "InputRules",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -85,7 +88,7 @@ let package = Package(
         // Pure rendering to a Frame of cells; themes; key map. No ncurses.
         .target(
             name: "TerminalUI",
-            dependencies: ["ScreenTable", "FlowEngine", "CivilCalendar", "TextWidth", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ScreenTable", "FlowEngine", "CivilCalendar", "InputRules", "TextWidth", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Themes")]
         ),
         // The only Swift module that talks to ncurses.
@@ -93,7 +96,7 @@ let package = Package(
         // Runs a flow: event loop, effects, state files, analytics log.
         .target(
             name: "OnboardRuntime",
-            dependencies: ["FlowEngine", "CivilCalendar", "ScreenTable", "ServiceAPI", "OnboardService", "ServiceClient", "TerminalUI"]
+            dependencies: ["FlowEngine", "CivilCalendar", "InputRules", "ScreenTable", "ServiceAPI", "OnboardService", "ServiceClient", "TerminalUI"]
         ),
         // C: pseudo-terminals and spawning a session leader, for serve-ssh.
         .target(name: "PtyShim"),
@@ -132,7 +135,7 @@ let package = Package(
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "TerminalUI"]),
         .testTarget(
             name: "OnboardServiceTests",
-            dependencies: ["ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["InputRules", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable"], exclude: ["__Snapshots__"]),
         .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "ServiceClient", "FlowEngine", "ScreenTable"]),

@@ -1,4 +1,5 @@
 import ScreenTable
+import ServiceAPI
 
 /// What the user means by a key, after the key map has read it.
 public enum Intent: Equatable, Sendable {
@@ -61,7 +62,7 @@ public struct Launch: Equatable, Sendable {
 
 /// A failed service call, as the engine sees it.
 public struct ServiceFailure: Error, Equatable, Sendable {
-    /// A stable code from `ResultCode.serviceErrors`.
+    /// A stable code: a `ServiceError.Code`.
     public var code: String
     public var message: String
     public var retryAfter: Int?
@@ -73,7 +74,7 @@ public struct ServiceFailure: Error, Equatable, Sendable {
     }
 
     public var isTransient: Bool {
-        ["network", "timeout", "server_error", "rate_limited", "bad_response"].contains(code)
+        ServiceError.Code(rawValue: code)?.isTransient ?? false
     }
 }
 

@@ -1,4 +1,5 @@
 import CivilCalendar
+import InputRules
 import ScreenTable
 
 /// How keys change the value widgets: dates, selects, pills, sliders and ranges, and the

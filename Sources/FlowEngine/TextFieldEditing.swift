@@ -1,3 +1,4 @@
+import InputRules
 import ScreenTable
 
 extension Field.Kind {

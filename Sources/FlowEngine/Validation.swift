@@ -1,4 +1,5 @@
 import CivilCalendar
+import InputRules
 import ScreenTable
 
 /// The behaviour behind the validation rule names a flow file may use.
@@ -31,7 +32,7 @@ public enum Validation {
         case .maxLength:
             return value.count <= (rule.count ?? Int.max)
         case .email:
-            return trimmed.isEmpty || isEmail(trimmed)
+            return trimmed.isEmpty || InputRules.isEmail(trimmed)
         case .digits:
             return trimmed.isEmpty || (trimmed.count == rule.count && trimmed.allSatisfy(\.isASCIIDigit))
         case .matches:
@@ -81,34 +82,12 @@ public enum Validation {
         return false
     }
 
-    /// local@domain.tld: one @, no spaces, a dot in the domain with text either side.
-    static func isEmail(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !text.contains(where: \.isWhitespace) else { return false }
-        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
-    }
-
     /// `12`, `7.5`, `.5`: digits with at most one point; nil for anything else.
     static func plainDecimal(_ text: String) -> Double? {
         let points = text.filter { $0 == "." }.count
         guard points <= 1, text.contains(where: \.isASCIIDigit),
               text.allSatisfy({ $0.isASCIIDigit || $0 == "." }) else { return nil }
         return Double(text.hasPrefix(".") ? "0" + text : text)
-    }
-}
-
-extension Character {
-    /// 0-9 only (`isNumber` also takes other scripts' digits and fractions).
-    public var isASCIIDigit: Bool { isASCII && isNumber }
-}
-
-extension String {
-    var trimmingWhitespace: String {
-        var text = Substring(self)
-        while text.first?.isWhitespace == true { text = text.dropFirst() }
-        while text.last?.isWhitespace == true { text = text.dropLast() }
-        return String(text)
     }
 }
 

@@ -1,6 +1,7 @@
 import CivilCalendar
 import FlowEngine
 import Foundation
+import InputRules
 import ScreenTable
 import ServiceAPI
 import ServiceClient

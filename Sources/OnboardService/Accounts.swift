@@ -1,5 +1,6 @@
 import GRDB
 import HummingbirdBcrypt
+import InputRules
 import ServiceAPI
 
 /// Accounts: anonymous guests with fictional names, and email + password accounts.
@@ -132,11 +133,9 @@ extension OnboardService {
     }
 
     static func normalised(_ email: String) throws -> String {
-        let email = email.trimmingWhitespace.lowercased()
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !email.contains(" "),
-              !parts[1].hasPrefix("."), !parts[1].hasSuffix(".")
-        else { throw ServiceError(.invalidInput, "Please enter a valid email address.") }
+        guard let email = InputRules.normalisedEmail(email) else {
+            throw ServiceError(.invalidInput, "Please enter a valid email address.")
+        }
         return email
     }
 
@@ -174,14 +173,5 @@ extension OnboardService {
             }
         }
         return names
-    }
-}
-
-extension String {
-    var trimmingWhitespace: String {
-        var text = Substring(self)
-        while text.first?.isWhitespace == true { text = text.dropFirst() }
-        while text.last?.isWhitespace == true { text = text.dropLast() }
-        return String(text)
     }
 }

@@ -1,5 +1,6 @@
 import CivilCalendar
 import GRDB
+import InputRules
 import ServiceAPI
 
 

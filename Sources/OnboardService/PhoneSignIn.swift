@@ -1,4 +1,5 @@
 import GRDB
+import InputRules
 import ServiceAPI
 
 
@@ -70,15 +71,9 @@ extension OnboardService {
         }
     }
 
-    /// E.164: `+`, a country code not starting with 0, 8 to 15 digits in all. Spaces,
-    /// dashes, dots and brackets people type are ignored.
     static func e164(_ phone: String) throws -> String {
-        let kept = phone.filter { !" -.()".contains($0) }
-        guard kept.first == "+" else { throw invalidPhone }
-        let digits = kept.dropFirst()
-        guard (8...15).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0"
-        else { throw invalidPhone }
-        return kept
+        guard let number = InputRules.e164(phone) else { throw invalidPhone }
+        return number
     }
 }
 

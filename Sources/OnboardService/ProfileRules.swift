@@ -1,4 +1,5 @@
 import CivilCalendar
+import InputRules
 import ServiceAPI
 
 /// The service's own check of ABBY's profile fields, with the spec's messages: the client

@@ -1,4 +1,5 @@
 import GRDB
+import InputRules
 import ServiceAPI
 
 /// Social sign-in for Apple, Google and Facebook through the mock identity provider: the

@@ -1,3 +1,5 @@
+import ServiceAPI
+
 /// The fixed vocabulary a flow file may name. The behaviour behind each word is Swift;
 /// the table only names it, and the linter rejects any other word.
 public enum Operation: String, Sendable, CaseIterable {
@@ -173,9 +175,6 @@ public struct Guard: Sendable, Equatable {
 /// Result codes a service call can end with, as `on:` keys. `success` and the
 /// catch-all `error` come on top of these. They match the service's error codes.
 public enum ResultCode {
-    public static let serviceErrors: Set<String> = [
-        "network", "timeout", "server_error", "rate_limited", "unauthorized",
-        "invalid_input", "not_found", "conflict", "bad_response",
-    ]
+    public static let serviceErrors = Set(ServiceError.Code.allCases.map(\.rawValue))
     public static let all: Set<String> = serviceErrors.union(["success", "error"])
 }

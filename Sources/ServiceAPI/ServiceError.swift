@@ -10,6 +10,15 @@ public struct ServiceError: Error, Equatable, Sendable, Codable, CustomStringCon
         case notFound = "not_found"
         case conflict
         case badResponse = "bad_response"
+
+        /// Worth trying again as it is: the request was not judged (no network, an
+        /// overloaded or garbled answer), unlike a refusal.
+        public var isTransient: Bool {
+            switch self {
+            case .network, .timeout, .serverError, .rateLimited, .badResponse: true
+            case .unauthorized, .invalidInput, .notFound, .conflict: false
+            }
+        }
     }
 
     public var code: Code

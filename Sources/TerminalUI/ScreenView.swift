@@ -1,5 +1,6 @@
 import CivilCalendar
 import FlowEngine
+import InputRules
 import ScreenTable
 
 /// What one screen shows right now: the screen table's text with placeholders filled,

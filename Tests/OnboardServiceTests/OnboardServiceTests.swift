@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import InputRules
 import OnboardService
 import ScreenTable
 import ServiceAPI
@@ -215,5 +216,24 @@ extension OnboardServiceTests {
         #expect(try await complete() == 0)
         _ = try await service.updateProfile(accessToken: account.accessToken, fields: ["profile_complete": .flag(true)])
         #expect(try await complete() == 1)
+    }
+}
+
+extension OnboardServiceTests {
+    /// The service judges an email and a phone number by the same rules as the client's
+    /// form (InputRules): what the form refuses, the service refuses too.
+    @Test(arguments: ["a@b..c", "a@.b.c", "a@b.", "@b.c", "a b@c.d", "a@b"])
+    func anEmailTheFormRefusesTheServiceRefuses(email: String) async throws {
+        #expect(!InputRules.isEmail(email))
+        await #expect(throws: ServiceError(.invalidInput, "Please enter a valid email address.")) {
+            try await service().register(name: "Ana", email: email, password: "long enough", policy: .named)
+        }
+    }
+
+    @Test func emailsAreKeyedTrimmedAndInLowerCase() async throws {
+        let service = try service()
+        _ = try await service.register(name: "Ana", email: "  Ana@Example.ORG ", password: "long enough", policy: .named)
+        let again = try await service.login(email: "ana@example.org", password: "long enough", policy: .named)
+        #expect(!again.userID.isEmpty)
     }
 }
