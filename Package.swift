@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "OnboardServer",
             dependencies: [
-                "ServiceAPI", "OnboardService",
+                "ServiceAPI", "OnboardService", "ScreenTable",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "ContractTests",
             dependencies: [
-                "ServiceAPI", "ServiceClient", "OnboardServer", "OnboardService",
+                "ServiceAPI", "ServiceClient", "OnboardServer", "OnboardService", "ScreenTable",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import OnboardService
+import ScreenTable
 import ServiceAPI
 
 /// `/api/v1`: the HTTP face of `OnboardService`. Handlers only decode, call and encode;
@@ -149,9 +150,11 @@ struct Routes {
         }
     }
 
-    /// Lifetimes are the server's to decide: guests of every flow keep a refresh token
-    /// that never expires, so a permanent guest is never orphaned.
-    static func anonymousPolicy(_ flow: String?) -> TokenPolicy { .anonymous }
+    /// A guest's lifetimes are its flow's, as on the embedded mock; a flow the server
+    /// does not ship gets a refresh token that never expires (a guest is never orphaned).
+    static func anonymousPolicy(_ flow: String?) -> TokenPolicy {
+        flow.flatMap { BuiltinFlows.guestPolicies[$0] } ?? .anonymous
+    }
 
     /// The `Idempotency-Key` header, for calls that create or spend something.
     static func idempotencyKey(_ request: Request) -> String? {

@@ -230,16 +230,17 @@ final class Launcher {
     func makeServices(for flow: Flow, stateFolder: String) throws -> ServiceDirectory {
         let trust = options.caCertificate.map { [$0] } ?? []
         let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
-        let policy = TokenPolicy(accessLifetime: flow.tokens.accessLifetime, refreshLifetime: flow.tokens.refreshLifetime)
+        // The flow run here may be a file of its own: its lifetimes join the built-in ones.
+        let policies = BuiltinFlows.guestPolicies.merging([flow.id: flow.tokens.guestPolicy]) { _, file in file }
         let clock = self.clock
         guard options.serviceName == "mock" else {
             let server = try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: trust)
             return ServiceDirectory(
                 default: FaultInjectingService(wrapping: server, switchboard: faults),
-                mock: { try Self.openMock(path: path, flowID: flow.id, policy: policy, clock: clock).mock },
+                mock: { try Self.openMock(path: path, policies: policies, clock: clock).mock },
                 faults: faults, insecure: options.insecure, trustRoots: trust)
         }
-        let (mock, warning) = try Self.openMock(path: path, flowID: flow.id, policy: policy, clock: clock)
+        let (mock, warning) = try Self.openMock(path: path, policies: policies, clock: clock)
         if let warning { warnings.append(warning) }
         return ServiceDirectory(
             default: FaultInjectingService(wrapping: mock, switchboard: faults), mock: { mock }, openedMock: mock,
@@ -248,7 +249,7 @@ final class Launcher {
 
     /// The embedded mock over its SQLite file; a damaged file is set aside, like any
     /// unreadable state file, with a warning saying so.
-    static func openMock(path: String, flowID: String, policy: TokenPolicy, clock: RuntimeClock) throws -> (mock: InProcessTransport, warning: String?) {
+    static func openMock(path: String, policies: [String: TokenPolicy], clock: RuntimeClock) throws -> (mock: InProcessTransport, warning: String?) {
         try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
         var warning: String?
         let database: ServiceDatabase.Queue
@@ -259,7 +260,7 @@ final class Launcher {
             warning = "The mock service's database could not be opened (\(error)), so it starts empty. The old file was kept as \(aside ?? path)."
             database = try ServiceDatabase.open(path: path)
         }
-        let mock = InProcessTransport(service: try OnboardService(database: database, clock: clock), policies: [flowID: policy])
+        let mock = InProcessTransport(service: try OnboardService(database: database, clock: clock), policies: policies)
         return (mock, warning)
     }
 

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import OnboardServer
 import OnboardService
+import ScreenTable
 import ServiceAPI
 import ServiceClient
 
@@ -71,7 +72,7 @@ struct Subject {
         case "in-process":
             let clock = AdjustableClock()
             let service = try OnboardService(database: ServiceDatabase.open(path: temporaryPath("mock.sqlite")), clock: clock, settings: contractSettings)
-            return Subject(service: InProcessTransport(service: service), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
+            return Subject(service: InProcessTransport(service: service, policies: BuiltinFlows.guestPolicies), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
         default:
             let server = try await RunningServer.start()
             // Generous: many servers run at once in this suite; timeouts are tested elsewhere.
