@@ -132,7 +132,7 @@ let package = Package(
             path: "benchmarks/Sources/bench-hello"
         ),
         .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable"]),
-        .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "TerminalUI"]),
+        .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable"]),
         .testTarget(
             name: "OnboardServiceTests",
             dependencies: ["InputRules", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -68,7 +68,7 @@ extension FlowEngine {
     }
 
     /// Whether every task has an outcome (the buttons show then).
-    public func checklistDone(_ state: FlowState) -> Bool {
+    func checklistDone(_ state: FlowState) -> Bool {
         state.calls.task == nil && !state.tasks.contains { status in
             switch status {
             case .waiting, .running, .failed: true

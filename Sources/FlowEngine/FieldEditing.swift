@@ -6,7 +6,7 @@ import ScreenTable
 /// digit-only code and phone fields.
 extension FlowEngine {
     /// The field with its options filled from the context when it takes them from there.
-    public func resolved(_ field: Field, _ state: FlowState) -> Field {
+    func resolved(_ field: Field, _ state: FlowState) -> Field {
         guard let key = field.optionsFrom else { return field }
         var field = field
         field.options = state.context[key]?.list ?? []

@@ -21,7 +21,7 @@ public struct FlowEngine: Sendable {
         secretKeys = flow.typedSecretKeys
     }
 
-    public func currentScreen(_ state: FlowState) -> Screen? {
+    func currentScreen(_ state: FlowState) -> Screen? {
         state.screenID.flatMap(flow.screen)
     }
 

@@ -5,7 +5,7 @@ import ScreenTable
 /// as you type), cooldowns, "today", and what can hold focus.
 extension FlowEngine {
     /// Whether a guard holds; no guard always does.
-    public func holds(_ guardian: Guard?, _ state: FlowState) -> Bool {
+    func holds(_ guardian: Guard?, _ state: FlowState) -> Bool {
         guard let guardian else { return true }
         let value: Bool
         switch guardian.name {
@@ -51,7 +51,7 @@ extension FlowEngine {
     }
 
     /// Whole seconds until a cooling button can be pressed; nil when it can.
-    public func cooldownLeft(_ action: Action, _ state: FlowState, now: Int64) -> Int? {
+    func cooldownLeft(_ action: Action, _ state: FlowState, now: Int64) -> Int? {
         guard let cooldown = action.cooldown else { return nil }
         let readyAt = state.screenSince + cooldown * 1000
         guard now < readyAt else { return nil }
@@ -62,16 +62,8 @@ extension FlowEngine {
         CivilDate(milliseconds: now, utcOffset: state.utcOffset)
     }
 
-    /// The field that has focus on the current screen, if a field has it.
-    public func focusedField(_ state: FlowState) -> Field? {
-        guard let screen = currentScreen(state) else { return nil }
-        let items = focusables(of: screen, state)
-        guard items.indices.contains(state.focus), case .field(let index) = items[state.focus] else { return nil }
-        return screen.fields[index]
-    }
-
     /// Fields, then options, then actions: the Tab order.
-    public func focusables(of screen: Screen, _ state: FlowState) -> [Focusable] {
+    func focusables(of screen: Screen, _ state: FlowState) -> [Focusable] {
         var items = screen.fields.indices.map(Focusable.field)
         if let choice = screen.choice {
             items += options(of: choice, state).indices.map(Focusable.option)
@@ -81,7 +73,7 @@ extension FlowEngine {
         return items
     }
 
-    public func options(of choice: Choice, _ state: FlowState) -> [String] {
+    func options(of choice: Choice, _ state: FlowState) -> [String] {
         switch choice.options {
         case .fixed(let options): options
         case .context(let key): state.context[key]?.list ?? []

@@ -17,7 +17,7 @@ extension Field.Kind {
 /// (most typing) leaves the state as it always was.
 extension FlowEngine {
     /// The field's text and cursor as an editor.
-    public func editor(for field: Field, _ state: FlowState) -> LineEditor {
+    func editor(for field: Field, _ state: FlowState) -> LineEditor {
         LineEditor(state.context[field.id]?.text ?? "", cursor: state.cursor[field.id])
     }
 

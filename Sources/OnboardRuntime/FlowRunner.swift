@@ -135,7 +135,7 @@ public final class FlowRunner {
     private func scrollBody(_ key: Key) -> Bool {
         guard key == .pageUp || key == .pageDown, bodyScroll.most > 0, bodyScroll.screen == state.screenID else { return false }
         let widgetKinds: Set<Field.Kind> = [.date, .slider, .range]
-        if let focused = engine.focusedField(state), widgetKinds.contains(focused.kind) { return false }
+        if let focused = session.view().fields.first(where: \.focused), widgetKinds.contains(focused.kind) { return false }
         let page = bodyScroll.page
         bodyScroll.lines = min(bodyScroll.most, max(0, bodyScroll.lines + (key == .pageDown ? page : -page)))
         return true

@@ -63,7 +63,7 @@ public final class FlowSession {
     /// What the current screen shows now, with any note about state that could not be
     /// saved; `masking` for a recording.
     public func view(masking: Bool = false) -> ScreenView {
-        var view = ScreenView.make(engine: engine, state: state, now: clock.nowMilliseconds(), masking: masking)
+        var view = engine.view(of: state, now: clock.nowMilliseconds(), masking: masking)
         view.warnings += storageWarnings
         return view
     }

@@ -31,7 +31,6 @@ public final class LinePrompter {
         }
     }
 
-    private var engine: FlowEngine { session.engine }
     private var state: FlowState { session.state }
 
     public func run() -> FlowEnding {
@@ -40,8 +39,8 @@ public final class LinePrompter {
             settle()
             guard session.ending == nil else { break }
             show()
-            guard let screen = engine.currentScreen(state), state.phase == .showing else { break }
-            if !ask(screen) {
+            guard state.screenID != nil, state.phase == .showing else { break }
+            if !ask() {
                 // End of input: everything so far is saved, as after Ctrl-C.
                 write("\nEnd of input; your progress is saved.\n")
                 session.dispatch(.intent(.quit))
@@ -114,7 +113,7 @@ public final class LinePrompter {
     // MARK: Asking
 
     /// Asks for each field, then for a choice; false at the end of input.
-    private func ask(_ screen: Screen) -> Bool {
+    private func ask() -> Bool {
         let screenID = state.screenID
         let view = session.view()
         for index in view.fields.indices {
@@ -132,11 +131,10 @@ public final class LinePrompter {
             }
         }
         let after = session.view()
-        // What can be chosen now (a checklist's buttons wait until it is done).
-        let choosable = engine.focusables(of: screen, state).count - after.fields.count
         // A link reads as it is drawn: "Already have an account? Log in".
         let buttons = after.buttons.map { button in button.linkPrompt.map { "\($0) \(button.label)" } ?? button.label }
-        var menu = Array((after.options.map(\.label) + buttons).prefix(max(0, choosable)))
+        // What can be chosen now (a checklist has no buttons until it is done).
+        var menu = after.options.map(\.label) + buttons
         if after.canGoBack { menu.append("Back") }
         if menu.isEmpty, after.checklist.contains(where: { if case .failed = $0.status { true } else { false } }) {
             // A setup step failed with no way around it: Enter tries it again.

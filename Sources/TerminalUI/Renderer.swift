@@ -1,3 +1,6 @@
+import FlowEngine
+import ScreenTable
+
 /// Characters for borders, bullets and the spinner: Unicode, or ASCII when the
 /// terminal's locale is not UTF-8.
 public struct Glyphs: Equatable, Sendable {

@@ -94,7 +94,7 @@ struct ThemesCommand: ParsableCommand {
         let engine = FlowEngine(flow: try BuiltinFlows.load("oklah"))
         var state = FlowState()
         _ = engine.reduce(&state, .launched(Launch(session: nil, progress: nil, placeholderUserID: "preview")), now: 0)
-        let frame = Renderer(glyphs: glyphs).render(ScreenView.make(engine: engine, state: state), width: 60, height: 16)
+        let frame = Renderer(glyphs: glyphs).render(engine.view(of: state), width: 60, height: 16)
         print(ANSIPreview.render(frame, theme: loaded), terminator: "")
     }
 }

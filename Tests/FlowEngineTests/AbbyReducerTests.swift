@@ -1,6 +1,5 @@
-import FlowEngine
+@testable import FlowEngine
 import ScreenTable
-import TerminalUI
 import Testing
 
 /// ABBY (shared/seeds/002) through the reducer: consent, phone and code, social
@@ -151,7 +150,7 @@ import Testing
         #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code (15 s)"))
         let early = flow.press("Resend Code")
         #expect(FlowDriver.calls(early).isEmpty)
-        let message = { (now: Int64) in ScreenView.make(engine: flow.engine, state: flow.state, now: now).message }
+        let message = { (now: Int64) in flow.engine.view(of: flow.state, now: now).message }
         #expect(message(flow.now) == .notice("You can do this in 15 s."))
         #expect(message(flow.now + 5000) == .notice("You can do this in 10 s."), "it counts down")
         flow.now = shown + 60_000
@@ -306,14 +305,14 @@ import Testing
         var flow = atAge()
         flow.type("20100101", into: "birth_date")
         #expect(flow.text("birth_date") == "2010-01-01")
-        let view = ScreenView.make(engine: flow.engine, state: flow.state, now: flow.now)
+        let view = flow.engine.view(of: flow.state, now: flow.now)
         #expect(view.fields[0].hint == "Age 16")
         #expect(FlowDriver.calls(flow.press("Continue")).isEmpty)
         #expect(flow.state.fieldErrors["birth_date"] == "You must be 18+ to use ABBY")
         flow.focus("birth_date")
         flow.key(.home, times: 3) // back a year at a time
         #expect(flow.text("birth_date") == "2007-01-01")
-        #expect(ScreenView.make(engine: flow.engine, state: flow.state, now: flow.now).fields[0].hint == "Age 19")
+        #expect(flow.engine.view(of: flow.state, now: flow.now).fields[0].hint == "Age 19")
         #expect(FlowDriver.calls(flow.press("Continue")).first?.fields["birth_date"] == .text("2007-01-01"))
     }
 
@@ -499,6 +498,6 @@ import Testing
 /// Button labels as drawn at a moment.
 enum ScreenViewLabels {
     static func buttons(_ flow: FlowDriver, now: Int64) -> [String] {
-        ScreenView.make(engine: flow.engine, state: flow.state, now: now).buttons.map(\.label)
+        flow.engine.view(of: flow.state, now: now).buttons.map(\.label)
     }
 }

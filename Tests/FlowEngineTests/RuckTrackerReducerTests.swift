@@ -1,4 +1,4 @@
-import FlowEngine
+@testable import FlowEngine
 import ScreenTable
 import Testing
 

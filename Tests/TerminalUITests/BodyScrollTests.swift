@@ -1,4 +1,5 @@
-@testable import TerminalUI
+@testable import FlowEngine
+import TerminalUI
 import Testing
 
 /// A body longer than the screen is a window PgUp/PgDn move, never text cut for good.

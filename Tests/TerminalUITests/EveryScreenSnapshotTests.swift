@@ -51,7 +51,7 @@ import Testing
                 userID: "u_1", accessToken: "a", accessExpiresAt: 0, refreshToken: "r", refreshExpiresAt: nil,
                 isAnonymous: true, createdAt: 0, lastAuthenticated: 0)
             for (width, height) in Self.sizes {
-                let frame = renderer.render(ScreenView.make(engine: engine, state: state), width: width, height: height)
+                let frame = renderer.render(engine.view(of: state), width: width, height: height)
                 assertSnapshot(frame, named: "\(id)/\(screen.id)-\(width)x\(height)", themes: Self.themes)
                 // Without colour, focus still shows: the mono theme styles it apart.
                 let mono = try Themes.builtin("mono")
@@ -61,7 +61,7 @@ import Testing
                     #expect(mono.style(role) != mono.style(.text) && mono.style(role) != mono.style(.button), "\(role) looks like plain text in mono")
                 }
                 // What has focus is always on screen, however small the terminal.
-                let view = ScreenView.make(engine: engine, state: state)
+                let view = engine.view(of: state)
                 if let focused = view.buttons.first(where: \.focused) {
                     #expect(frame.text.contains(String(focused.label.prefix(width - 16))), "\(id)/\(screen.id) at \(width)x\(height) hides the focused '\(focused.label)'")
                 }

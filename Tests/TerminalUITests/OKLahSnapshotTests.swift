@@ -50,21 +50,21 @@ import Testing
     func everyScreen(size: String) {
         let (width, height) = Self.sizes.first { "\($0.0)x\($0.1)" == size }!
         for (name, state) in states() {
-            let frame = renderer.render(ScreenView.make(engine: engine, state: state), width: width, height: height)
+            let frame = renderer.render(engine.view(of: state), width: width, height: height)
             assertSnapshot(frame, named: "oklah-\(name)-\(size)")
         }
     }
 
     @Test func asciiGlyphsWhenTheLocaleIsNotUTF8() {
         let (_, state) = states()[0]
-        let frame = Renderer(glyphs: .plain).render(ScreenView.make(engine: engine, state: state), width: 80, height: 24)
+        let frame = Renderer(glyphs: .plain).render(engine.view(of: state), width: 80, height: 24)
         assertSnapshot(frame, named: "oklah-privacy-ascii-80x24")
         #expect(frame.lines.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
     }
 
     @Test func theStartButtonIsTheOnlyActionAndIsFocused() {
         let (_, state) = states()[0]
-        let view = ScreenView.make(engine: engine, state: state)
+        let view = engine.view(of: state)
         #expect(view.buttons.map(\.label) == ["Start"])
         #expect(view.buttons.first?.focused == true)
         #expect(view.fields.isEmpty)
@@ -73,7 +73,7 @@ import Testing
 
     @Test func belowTheMinimumOnlyTooSmallIsShown() {
         let (_, state) = states()[0]
-        let frame = renderer.render(ScreenView.make(engine: engine, state: state), width: 10, height: 5)
+        let frame = renderer.render(engine.view(of: state), width: 10, height: 5)
         assertSnapshot(frame, named: "too-small-10x5")
         #expect(frame.text.contains("Terminal"))
         #expect(!frame.text.contains("Start"))
@@ -81,7 +81,7 @@ import Testing
 
     @Test func theHelpLineFollowsTheScreen() {
         let all = Dictionary(uniqueKeysWithValues: states())
-        func help(_ name: String) -> String { KeyMap.helpLine(for: ScreenView.make(engine: engine, state: all[name]!), ascii: false) }
+        func help(_ name: String) -> String { KeyMap.helpLine(for: engine.view(of: all[name]!), ascii: false) }
         #expect(help("privacy") == "Enter start · Ctrl-Z suspend · Ctrl-C quit")
         #expect(help("pick_name") == "↑/↓ choose · Enter select · Ctrl-Z suspend · Ctrl-C quit")
         #expect(help("creating") == "Ctrl-C quit")

@@ -11,8 +11,8 @@ import Testing
         state.phase = .showing
         state.screenID = "setup"
         state.tasks = [.done("ready"), .failed("The service cannot be reached."), .waiting, .waiting, .waiting]
-        #expect(ScreenView.make(engine: engine, state: state).buttons.isEmpty, "a failed step: Enter retries, nothing to press")
+        #expect(engine.view(of: state).buttons.isEmpty, "a failed step: Enter retries, nothing to press")
         state.tasks = [.done("ready"), .fellBack("offline: local-only mode"), .done(""), .done(""), .done("")]
-        #expect(ScreenView.make(engine: engine, state: state).buttons.map(\.label) == ["Continue"])
+        #expect(engine.view(of: state).buttons.map(\.label) == ["Continue"])
     }
 }
