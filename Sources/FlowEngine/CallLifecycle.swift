@@ -5,7 +5,7 @@ import ScreenTable
 /// suspend. Every call is in `state.calls` with its purpose; a result is one lookup.
 extension FlowEngine {
     func start(_ call: ServiceCall, from origin: FlowState.Origin, _ state: inout FlowState, effects: inout [Effect]) {
-        state.silentRetryUsed = false
+        state.calls.silentRetryUsed = false
         issue(call.operation, for: .user(call, from: origin), &state, effects: &effects)
     }
 
@@ -23,7 +23,7 @@ extension FlowEngine {
         for key in operation.listInputs { fields[key] = state.context[key] }
         var request = CallRequest(id: id, operation: operation, session: state.session, inputs: inputs, service: service, fields: fields)
         request.idempotencyKey = idempotencyKey(for: request, &state, effects: &effects)
-        request.mayRenewSession = state.renewalDueAt == nil
+        request.mayRenewSession = state.renewal.dueAt == nil
         effects.append(.call(request))
         return id
     }
@@ -84,12 +84,12 @@ extension FlowEngine {
     private func fail(_ call: ServiceCall, from origin: FlowState.Origin, _ failure: ServiceFailure, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         state.context["error_code"] = .text(failure.code)
         state.context["error_message"] = .text(failure.message)
-        state.failedOrigin = origin
+        state.calls.lastFailure = origin
         if case .step(let screenID, _) = origin {
             // A wrong or expired code empties the boxes for the next try.
             for field in flow.screen(screenID)?.fields ?? [] where field.kind == .code {
                 state.context[field.id] = .text("")
-                state.cursor[field.id] = nil
+                state.form.cursor[field.id] = nil
             }
         }
         if let screen = currentScreen(state), screen.resumable {
@@ -104,8 +104,8 @@ extension FlowEngine {
         if let outcome, let id = outcome.field, outcome.go == nil,
            let index = currentScreen(state)?.fields.firstIndex(where: { $0.id == id }) {
             // About one field: said under it, and focus goes there for the next try.
-            state.fieldErrors[id] = outcome.message ?? failure.message
-            state.focus = index
+            state.form.errors[id] = outcome.message ?? failure.message
+            state.form.focus = index
         } else if let outcome {
             if outcome.go == nil, outcome.message == nil {
                 state.message = .error(failure.message)
@@ -124,17 +124,17 @@ extension FlowEngine {
     /// After a suspend, the call the user waits for is sent again once: the connection
     /// may not have survived. Whichever answers first counts.
     func retrySilently(_ state: inout FlowState, effects: inout [Effect]) {
-        guard let user = state.calls.userCall, !state.silentRetryUsed else { return }
-        state.silentRetryUsed = true
+        guard let user = state.calls.userCall, !state.calls.silentRetryUsed else { return }
+        state.calls.silentRetryUsed = true
         let retryID = issue(user.call.operation, for: .user(user.call, from: user.origin), &state, effects: &effects)
         state.calls.replace(user.id, by: retryID)
     }
 
     func retry(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
-        guard let origin = state.failedOrigin else { return }
-        state.retryCount += 1
+        guard let origin = state.calls.lastFailure else { return }
+        state.calls.retries += 1
         if let name = flow.analytics.retry {
-            track(name, with: ["attempt_number": .number(Int64(state.retryCount))], &state, now: now, effects: &effects)
+            track(name, with: ["attempt_number": .number(Int64(state.calls.retries))], &state, now: now, effects: &effects)
         }
         switch origin {
         case .arrival(let screen):

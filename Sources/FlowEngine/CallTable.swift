@@ -1,7 +1,7 @@
 import ScreenTable
 
 /// Every call under way, by id, with what its result is for: when one ends, one lookup
-/// says what to do with it.
+/// says what to do with it. Also what Try Again needs: where the last failure came from.
 public struct CallTable: Equatable, Sendable {
     public enum Purpose: Equatable, Sendable {
         /// The call the user waits for (a spinner; keys other than quit wait too).
@@ -28,6 +28,12 @@ public struct CallTable: Equatable, Sendable {
 
     public private(set) var entries: [Int: Entry] = [:]
     private var nextID = 1
+    /// Where the last failed user call came from: Try Again makes it again from there.
+    public var lastFailure: FlowState.Origin?
+    /// Try Again presses since the last success, for the retry event's `attempt_number`.
+    public var retries = 0
+    /// After a suspend the user's call is sent again once; not again until a new call.
+    public var silentRetryUsed = false
 
     public init() {}
 

@@ -5,13 +5,13 @@ import ScreenTable
 /// flow says how (MIGA's local-only mode), else the checklist stops for Try Again.
 extension FlowEngine {
     func startChecklist(_ screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
-        state.tasks = screen.tasks.map { _ in .waiting }
-        state.startedTasksAt = now
+        state.checklist.tasks = screen.tasks.map { _ in .waiting }
+        state.checklist.startedAt = now
         startTask(0, of: screen, &state, effects: &effects)
     }
 
     private func startTask(_ index: Int, of screen: Screen, attempt: Int = 1, _ state: inout FlowState, effects: inout [Effect]) {
-        state.tasks[index] = .running
+        state.checklist.tasks[index] = .running
         issue(screen.tasks[index].operation, for: .task(index: index, attempt: attempt), &state, effects: &effects)
     }
 
@@ -25,15 +25,15 @@ extension FlowEngine {
             let note = output.values.removeValue(forKey: "note")?.text ?? "done"
             let fellBack = output.values.removeValue(forKey: "fell_back") == .text("true")
             apply(output, &state, effects: &effects)
-            state.tasks[call.index] = fellBack ? .fellBack(note) : .done(note)
+            state.checklist.tasks[call.index] = fellBack ? .fellBack(note) : .done(note)
         case .failure(let failure) where failure.isTransient && call.attempt <= task.retries:
             startTask(call.index, of: screen, attempt: call.attempt + 1, &state, effects: &effects)
             return
         case .failure(let failure):
             if let fallback = task.fallback {
-                state.tasks[call.index] = .fellBack(fallback)
+                state.checklist.tasks[call.index] = .fellBack(fallback)
             } else {
-                state.tasks[call.index] = .failed(failure.message)
+                state.checklist.tasks[call.index] = .failed(failure.message)
                 state.message = .error(failure.message + " Press Enter to try again.")
                 return
             }
@@ -46,22 +46,22 @@ extension FlowEngine {
     }
 
     private func finishChecklist(_ screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
-        let fallbacks = state.tasks.filter { if case .fellBack = $0 { true } else { false } }.count
+        let fallbacks = state.checklist.tasks.filter { if case .fellBack = $0 { true } else { false } }.count
         state.context["setup_mode"] = .text(fallbacks > 0 ? "local-only" : "online")
         // Local-only mode is setup that worked another way, not a failure: a notice.
         if let note = fallbacks > 0 ? screen.fallbackNote : screen.finishedNote {
             state.message = .notice(note)
         }
         if let report = screen.report {
-            let duration = max(0, now - (state.startedTasksAt ?? now))
+            let duration = max(0, now - (state.checklist.startedAt ?? now))
             track(report, with: ["duration_ms": .number(duration), "fallbacks": .number(Int64(fallbacks))], &state, now: now, effects: &effects)
         }
-        state.focus = 0
+        state.form.focus = 0
     }
 
     /// Enter on a stopped checklist: the failed task again, then the rest.
     func retryChecklist(_ screen: Screen, _ state: inout FlowState, effects: inout [Effect]) -> Bool {
-        guard screen.kind == .checklist, let failed = state.tasks.firstIndex(where: { if case .failed = $0 { true } else { false } }) else { return false }
+        guard screen.kind == .checklist, let failed = state.checklist.tasks.firstIndex(where: { if case .failed = $0 { true } else { false } }) else { return false }
         state.message = nil
         startTask(failed, of: screen, &state, effects: &effects)
         return true
@@ -69,7 +69,7 @@ extension FlowEngine {
 
     /// Whether every task has an outcome (the buttons show then).
     func checklistDone(_ state: FlowState) -> Bool {
-        state.calls.task == nil && !state.tasks.contains { status in
+        state.calls.task == nil && !state.checklist.tasks.contains { status in
             switch status {
             case .waiting, .running, .failed: true
             case .done, .fellBack: false

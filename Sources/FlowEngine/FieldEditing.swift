@@ -31,7 +31,7 @@ extension FlowEngine {
         let field = resolved(field, state)
         switch field.kind {
         case .date:
-            state.typingNumber = nil
+            state.form.typingNumber = nil
             adjustDate(field, intent, &state, now: now)
         case .select:
             guard intent == .left || intent == .right, !field.options.isEmpty else { return false }
@@ -41,8 +41,8 @@ extension FlowEngine {
             state.context[field.id] = .text(field.options[next])
         case .multi:
             guard intent == .left || intent == .right || intent == .home || intent == .end, !field.options.isEmpty else { return false }
-            let current = state.cursor[field.id] ?? 0
-            state.cursor[field.id] = switch intent {
+            let current = state.form.cursor[field.id] ?? 0
+            state.form.cursor[field.id] = switch intent {
             case .left: max(0, current - 1)
             case .right: min(field.options.count - 1, current + 1)
             case .home: 0
@@ -60,12 +60,12 @@ extension FlowEngine {
             default: 0
             }
             guard step != 0 else { return false }
-            state.typingNumber = nil
+            state.form.typingNumber = nil
             setNumber(field, &state) { value in value + step }
         default:
             return false
         }
-        state.fieldErrors[field.id] = nil
+        state.form.errors[field.id] = nil
         return true
     }
 
@@ -88,35 +88,35 @@ extension FlowEngine {
             let order = field.options.indices.map { (current + 1 + $0) % field.options.count }
             if let match = order.first(where: { field.options[$0].lowercased().hasPrefix(letter) }) {
                 state.context[field.id] = .text(field.options[match])
-                state.fieldErrors[field.id] = nil
+                state.form.errors[field.id] = nil
             }
         case .multi:
             // Keys typed quickly arrive together: each is its own press.
             for key in text {
                 if key == " " {
-                    toggle(field, at: state.cursor[field.id] ?? 0, &state)
+                    toggle(field, at: state.form.cursor[field.id] ?? 0, &state)
                 } else if let match = field.options.firstIndex(where: { $0.lowercased().hasPrefix(key.lowercased()) }) {
-                    state.cursor[field.id] = match
+                    state.form.cursor[field.id] = match
                 }
             }
         case .slider, .range:
             for key in text {
                 if key == " ", field.kind == .range {
-                    state.cursor[field.id] = 1 - (state.cursor[field.id] ?? 0)
-                    state.typingNumber = nil
+                    state.form.cursor[field.id] = 1 - (state.form.cursor[field.id] ?? 0)
+                    state.form.typingNumber = nil
                 } else if key.isASCIIDigit {
                     typeDigit(key, into: field, &state)
                 }
             }
-            state.fieldErrors[field.id] = nil
+            state.form.errors[field.id] = nil
         case .date:
             // Digits typed replace the date, dashes added as they go: 19900514 -> 1990-05-14.
             let digits = text.filter(\.isASCIIDigit)
             guard !digits.isEmpty else { return .typed }
-            let typed = state.typingNumber == field.id ? (state.context[field.id]?.text ?? "").filter(\.isASCIIDigit) : ""
-            state.typingNumber = field.id
+            let typed = state.form.typingNumber == field.id ? (state.context[field.id]?.text ?? "").filter(\.isASCIIDigit) : ""
+            state.form.typingNumber = field.id
             state.context[field.id] = .text(Self.dashedDate(String((typed + digits).prefix(8))))
-            state.fieldErrors[field.id] = nil
+            state.form.errors[field.id] = nil
         case .code, .phone:
             // Digits only, so a pasted "123 456" or "(555) 010-9999" lands as digits.
             return insert(String(text.filter(\.isASCIIDigit)), into: field, unit: "digits", &state) ? .cut : .typed
@@ -140,17 +140,17 @@ extension FlowEngine {
     func deleteInWidget(_ field: Field, _ state: inout FlowState) -> Bool {
         if field.kind == .date {
             let digits = (state.context[field.id]?.text ?? "").filter(\.isASCIIDigit)
-            state.typingNumber = field.id
+            state.form.typingNumber = field.id
             state.context[field.id] = .text(Self.dashedDate(String(digits.dropLast())))
             return true
         }
         guard field.kind == .slider || field.kind == .range else {
             return field.kind == .select || field.kind == .multi
         }
-        let typed = state.typingNumber == field.id ? state.typedDigits : String(number(of: field, state))
+        let typed = state.form.typingNumber == field.id ? state.form.typedDigits : String(number(of: field, state))
         let digits = String(typed.dropLast())
-        state.typingNumber = field.id
-        state.typedDigits = digits
+        state.form.typingNumber = field.id
+        state.form.typedDigits = digits
         setNumber(field, &state) { _ in Int(digits) ?? field.minimum }
         return true
     }
@@ -161,11 +161,11 @@ extension FlowEngine {
     /// knob stay within the range and agree (typing 2 on 18-99 shows 18 until a second
     /// digit makes 25; 540 there stops at 54).
     private func typeDigit(_ digit: Character, into field: Field, _ state: inout FlowState) {
-        let typed = state.typingNumber == field.id ? state.typedDigits : ""
+        let typed = state.form.typingNumber == field.id ? state.form.typedDigits : ""
         let candidates = [typed + String(digit), String(digit)]
         guard let digits = candidates.first(where: { Self.someNumber(from: field.minimum, to: field.maximum, startsWith: $0) }) else { return }
-        state.typingNumber = field.id
-        state.typedDigits = digits
+        state.form.typingNumber = field.id
+        state.form.typedDigits = digits
         setNumber(field, &state) { _ in Int(digits) ?? field.minimum }
     }
 
@@ -189,7 +189,7 @@ extension FlowEngine {
         let text = state.context[field.id]?.text ?? ""
         if field.kind == .slider { return Int(text) ?? field.minimum }
         let range = NumberRange(text) ?? NumberRange(low: field.minimum, high: field.maximum)
-        return state.cursor[field.id] == 1 ? range.high : range.low
+        return state.form.cursor[field.id] == 1 ? range.high : range.low
     }
 
     private func toggle(_ field: Field, at index: Int, _ state: inout FlowState) {
@@ -206,7 +206,7 @@ extension FlowEngine {
         }
         // Kept in the order the options are listed.
         state.context[field.id] = .list(field.options.filter(picked.contains))
-        state.fieldErrors[field.id] = nil
+        state.form.errors[field.id] = nil
     }
 
     /// Changes a slider's number or a range's active handle, always within its bounds.
@@ -219,7 +219,7 @@ extension FlowEngine {
             return
         }
         var range = NumberRange(text) ?? NumberRange(low: field.minimum, high: field.maximum)
-        if state.cursor[field.id] == 1 {
+        if state.form.cursor[field.id] == 1 {
             range.high = clamp(change(range.high))
         } else {
             range.low = clamp(change(range.low))

@@ -35,32 +35,41 @@ public struct FlowState: Equatable, Sendable {
     public var context: [String: Value] = [:]
     public var session: Session?
     public var onboardingComplete = false
-    /// Index into `FlowEngine.focusables(of:)` of the current screen.
-    public var focus = 0
-    public var fieldErrors: [String: String] = [:]
     public var message: Message?
     /// The cooling button last pressed, as its index in the screen's actions (labels may
     /// repeat): "You can do this in N s." while it cools.
     public var pressedWhileCooling: Int?
     /// Notes from launch (a corrupt file set aside), shown until the first screen changes.
     public var warnings: [String] = []
-    /// Every call under way and what its result is for.
-    public var calls = CallTable()
-    /// Where the last failed call came from.
-    public var failedOrigin: Origin?
-    public var retryCount = 0
-    /// After a suspend, a call still under way is retried silently once.
-    public var silentRetryUsed = false
-    /// When a renewal that failed for want of a network is due again (ms).
-    public var renewalDueAt: Int64?
+    /// When the screen was shown, or its last call succeeded (ms): cooldowns count from it.
+    public var screenSince: Int64 = 0
+    /// When onboarding started (ms), for the completion event's `duration_ms`.
     public var startedAt: Int64?
-    /// Saved progress held while the launch renews the session.
-    public var progressAfterRenewal: SavedProgress?
     public var placeholderUserID = ""
-    /// Password fields shown in clear (Ctrl-R).
-    public var revealed: Set<String> = []
     /// Seconds east of UTC, for "today".
     public var utcOffset: Int64 = 0
+
+    /// The current screen's form as it is being filled.
+    public var form = FormState()
+    /// A checklist screen's tasks.
+    public var checklist = ChecklistState()
+    /// Renewal the launch or the network put off.
+    public var renewal = RenewalState()
+    /// Every call under way and what its result is for, and Try Again's bookkeeping.
+    public var calls = CallTable()
+
+    public init() {}
+
+    /// The user waits: for a call, a checklist task or the launch's renewal.
+    public var isBusy: Bool { calls.userCall != nil || calls.task != nil || phase != .showing }
+}
+
+/// The form on the current screen as it is being filled.
+public struct FormState: Equatable, Sendable {
+    /// Index into the screen's focusables (fields, options, buttons: the Tab order).
+    public var focus = 0
+    /// Each field's error, under it.
+    public var errors: [String: String] = [:]
     /// Per field: the highlighted pill of a multi field, the active handle (0 or 1) of a
     /// range, the cursor in a text field (absent: at the end).
     public var cursor: [String: Int] = [:]
@@ -71,17 +80,29 @@ public struct FlowState: Equatable, Sendable {
     public var typingNumber: String?
     /// The digits typed so far into that slider or range.
     public var typedDigits = ""
-    /// When the screen was shown, or its last call succeeded (ms): cooldowns count from it.
-    public var screenSince: Int64 = 0
-    /// A checklist screen's tasks as they run.
-    public var tasks: [TaskStatus] = []
-    /// When the checklist started (ms), for its report's `duration_ms`.
-    public var startedTasksAt: Int64?
+    /// Password fields shown in clear (Ctrl-R).
+    public var revealed: Set<String> = []
 
     public init() {}
+}
 
-    /// The user waits: for a call, a checklist task or the launch's renewal.
-    public var isBusy: Bool { calls.userCall != nil || calls.task != nil || phase != .showing }
+/// A checklist screen's tasks as they run.
+public struct ChecklistState: Equatable, Sendable {
+    public var tasks: [TaskStatus] = []
+    /// When the checklist started (ms), for its report's `duration_ms`.
+    public var startedAt: Int64?
+
+    public init() {}
+}
+
+/// Renewal put off: by the launch (the saved progress waits for it) or by the network.
+public struct RenewalState: Equatable, Sendable {
+    /// When a renewal that failed for want of a network is due again (ms).
+    public var dueAt: Int64?
+    /// Saved progress held while the launch renews the session.
+    public var heldProgress: SavedProgress?
+
+    public init() {}
 }
 
 /// One checklist line's state.

@@ -13,14 +13,14 @@ extension FlowEngine {
         guard !state.isBusy, let screen = currentScreen(state) else { return }
         if intent == .activate, retryChecklist(screen, &state, effects: &effects) { return }
         let items = focusables(of: screen, state)
-        let focused = items.indices.contains(state.focus) ? items[state.focus] : nil
+        let focused = items.indices.contains(state.form.focus) ? items[state.form.focus] : nil
         let field: Field? = if case .field(let index) = focused { screen.fields[index] } else { nil }
         switch intent {
         case .focusNext, .focusPrevious:
             guard !items.isEmpty else { return }
-            moveFocus(to: (state.focus + (intent == .focusNext ? 1 : items.count - 1)) % items.count, on: screen, &state, effects: &effects)
+            moveFocus(to: (state.form.focus + (intent == .focusNext ? 1 : items.count - 1)) % items.count, on: screen, &state, effects: &effects)
         case .focus(let index):
-            guard items.indices.contains(index), index != state.focus else { return }
+            guard items.indices.contains(index), index != state.form.focus else { return }
             moveFocus(to: index, on: screen, &state, effects: &effects)
         case .left, .right, .pageUp, .pageDown, .home, .end:
             move(intent, in: field, focused: focused, items: items, on: screen, &state, now: now)
@@ -48,16 +48,16 @@ extension FlowEngine {
             revalidate(field, on: screen, &state, now: now)
         case .edit(let command):
             guard let field, field.kind.editsAsText else { return }
-            let yanking = state.killed
+            let yanking = state.form.killed
             var killed: String?
             edit(field, &state) { editor in killed = editor.apply(command, yanking: yanking) }
             // A password never outlives its field, not even in the kill buffer.
-            if let killed, field.kind != .password { state.killed = killed }
+            if let killed, field.kind != .password { state.form.killed = killed }
             if command == .yank { limit(field, &state) }
             revalidate(field, on: screen, &state, now: now)
         case .toggleReveal:
             guard let field, field.kind == .password else { return }
-            if state.revealed.contains(field.id) { state.revealed.remove(field.id) } else { state.revealed.insert(field.id) }
+            if state.form.revealed.contains(field.id) { state.form.revealed.remove(field.id) } else { state.form.revealed.insert(field.id) }
         case .shortcut(let character):
             if let action = screen.actions.first(where: { $0.key == character && holds($0.when, state) }) {
                 press(action, on: screen, &state, now: now, effects: &effects)
@@ -71,8 +71,8 @@ extension FlowEngine {
     }
 
     private func moveFocus(to index: Int, on screen: Screen, _ state: inout FlowState, effects: inout [Effect]) {
-        state.focus = index
-        state.typingNumber = nil
+        state.form.focus = index
+        state.form.typingNumber = nil
         saveDraft(screen, &state, effects: &effects)
     }
 
@@ -89,8 +89,8 @@ extension FlowEngine {
             return
         }
         guard intent == .left || intent == .right, case .action = focused else { return }
-        let next = state.focus + (intent == .right ? 1 : -1)
-        if items.indices.contains(next), case .action = items[next] { state.focus = next }
+        let next = state.form.focus + (intent == .right ? 1 : -1)
+        if items.indices.contains(next), case .action = items[next] { state.form.focus = next }
     }
 
     /// Enter: submits from a form's last text field, moves on from another field, picks
@@ -105,7 +105,7 @@ extension FlowEngine {
                 press(submit, on: screen, &state, now: now, effects: &effects)
             }
         case .field:
-            moveFocus(to: min(state.focus + 1, items.count - 1), on: screen, &state, effects: &effects)
+            moveFocus(to: min(state.form.focus + 1, items.count - 1), on: screen, &state, effects: &effects)
         case .option(let index):
             pick(option: index, on: screen, &state, now: now, effects: &effects)
         case .action(let index):
@@ -117,11 +117,11 @@ extension FlowEngine {
 
     /// Front ends without keys: a text field as if cleared and pasted, a widget as chosen.
     private func setValue(_ value: Value, of field: Field, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
-        state.fieldErrors[field.id] = nil
+        state.form.errors[field.id] = nil
         switch field.kind {
         case .text, .email, .password, .phone, .code, .url:
             state.context[field.id] = .text("")
-            state.cursor[field.id] = nil
+            state.form.cursor[field.id] = nil
             handle(.paste(value.text ?? ""), &state, now: now, effects: &effects)
         case .date, .select, .multi, .slider, .range:
             state.context[field.id] = value

@@ -22,14 +22,14 @@ extension FlowEngine {
             if let initial = initialValue(of: field, now: now, state) { state.context[field.id] = initial }
         }
         state.screenSince = now
-        state.typingNumber = nil
-        for field in screen.fields where field.kind.editsAsText { state.cursor[field.id] = nil }
+        state.form.typingNumber = nil
+        for field in screen.fields where field.kind.editsAsText { state.form.cursor[field.id] = nil }
         if state.screenID != nil, state.screenID != id { state.warnings = [] }
         state.screenID = id
-        state.fieldErrors = [:]
+        state.form.errors = [:]
         state.message = message
         state.pressedWhileCooling = nil
-        state.focus = 0
+        state.form.focus = 0
         state.phase = .showing
 
         if id == flow.entry.firstLaunch, !state.onboardingComplete {
@@ -43,8 +43,8 @@ extension FlowEngine {
 
         if screen.completesOnboarding, !state.onboardingComplete {
             state.onboardingComplete = true
-            state.failedOrigin = nil
-            state.retryCount = 0
+            state.calls.lastFailure = nil
+            state.calls.retries = 0
             if var session = state.session {
                 session.onboardingComplete = true
                 state.session = session

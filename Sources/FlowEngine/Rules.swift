@@ -22,14 +22,14 @@ extension FlowEngine {
     /// Runs every field's rules; the first failure of each field is shown under it.
     func validate(_ screen: Screen, _ state: inout FlowState, now: Int64) -> Bool {
         guard screen.kind == .form else { return true }
-        state.fieldErrors = [:]
+        state.form.errors = [:]
         for field in screen.fields {
             if let message = Validation.firstFailure(of: field, in: state.context, today: today(now, state)) {
-                state.fieldErrors[field.id] = message
+                state.form.errors[field.id] = message
             }
         }
-        if let firstBad = screen.fields.firstIndex(where: { state.fieldErrors[$0.id] != nil }) {
-            state.focus = firstBad
+        if let firstBad = screen.fields.firstIndex(where: { state.form.errors[$0.id] != nil }) {
+            state.form.focus = firstBad
             return false
         }
         return true
@@ -46,7 +46,7 @@ extension FlowEngine {
         let dependents = screen.fields.filter { other in other.rules.contains { $0.name == .matches && $0.field == field.id } }
         for candidate in [field] + dependents where !(values[candidate.id] ?? "").isEmpty {
             let live = Field(id: candidate.id, kind: candidate.kind, label: candidate.label, rules: candidate.rules.filter { judged.contains($0.name) })
-            state.fieldErrors[candidate.id] = Validation.firstFailure(of: live, values: values, today: today(now, state))
+            state.form.errors[candidate.id] = Validation.firstFailure(of: live, values: values, today: today(now, state))
         }
     }
 

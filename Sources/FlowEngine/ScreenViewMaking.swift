@@ -20,7 +20,7 @@ extension FlowEngine {
         }
         let fill = { (text: String) in Placeholders.fill(text, from: state.context) }
         let focusables = focusables(of: screen, state)
-        let focused = focusables.indices.contains(state.focus) ? focusables[state.focus] : nil
+        let focused = focusables.indices.contains(state.form.focus) ? focusables[state.form.focus] : nil
         view.kind = screen.kind
         view.logo = screen.logo
         view.title = fill(screen.title)
@@ -58,7 +58,7 @@ extension FlowEngine {
         }
         view.canGoBack = screen.allowsBack && !state.history.isEmpty
         if screen.kind == .checklist {
-            view.checklist = zip(screen.tasks, state.tasks).map { ScreenView.ChecklistLine(label: $0.label, status: $1) }
+            view.checklist = zip(screen.tasks, state.checklist.tasks).map { ScreenView.ChecklistLine(label: $0.label, status: $1) }
             // Its buttons lead on once every task has an outcome; until then there are none.
             if !checklistDone(state) { view.buttons = [] }
             if state.calls.task != nil { view.busyLabel = "Please wait..." }
@@ -85,7 +85,7 @@ extension FlowEngine {
 
     private func masked(_ state: FlowState) -> FlowState {
         var state = state
-        state.revealed = []
+        state.form.revealed = []
         for key in flow.maskedKeys {
             if case .text(let text)? = state.context[key], !text.isEmpty {
                 state.context[key] = .text(String(repeating: "•", count: min(text.count, 12)))
@@ -98,11 +98,11 @@ extension FlowEngine {
         let field = resolved(field, state)
         var view = ScreenView.FieldView(
             label: field.label, value: state.context[field.id]?.text ?? "", placeholder: field.placeholder,
-            error: state.fieldErrors[field.id], focused: focused,
-            secret: field.kind == .password && !state.revealed.contains(field.id), kind: field.kind)
+            error: state.form.errors[field.id], focused: focused,
+            secret: field.kind == .password && !state.form.revealed.contains(field.id), kind: field.kind)
         view.options = field.options
         view.picked = state.context[field.id]?.list ?? []
-        view.cursor = state.cursor[field.id] ?? 0
+        view.cursor = state.form.cursor[field.id] ?? 0
         view.minimum = field.minimum
         view.maximum = field.maximum
         view.length = field.maxLength

@@ -26,7 +26,7 @@ extension FlowEngine {
         }
         if let session = launch.session, session.accessExpired(atMilliseconds: now) {
             state.phase = .renewing(attempt: 1)
-            state.progressAfterRenewal = launch.progress
+            state.renewal.heldProgress = launch.progress
             issue(.refreshSession, for: .renewal, &state, effects: &effects)
             return
         }
@@ -58,9 +58,9 @@ extension FlowEngine {
     /// again once a renewal the network prevented is due.
     func renewIfDue(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         guard state.calls.renewalID == nil, state.phase == .showing, let session = state.session else { return }
-        if let due = state.renewalDueAt {
+        if let due = state.renewal.dueAt {
             guard due <= now else { return }
-            state.renewalDueAt = nil
+            state.renewal.dueAt = nil
             issue(.refreshSession, for: .renewal, &state, effects: &effects)
         } else if now / 1000 >= session.accessExpiresAt - flow.tokens.renewBefore {
             issue(.refreshSession, for: .renewal, &state, effects: &effects)
@@ -84,7 +84,7 @@ extension FlowEngine {
                 issue(.refreshSession, for: .renewal, &state, effects: &effects)
             } else {
                 // Never throw a session away for a network error: keep it, try later.
-                state.renewalDueAt = now + Self.renewalRetryDelay
+                state.renewal.dueAt = now + Self.renewalRetryDelay
                 if onLaunch != nil { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
             }
         case .failure:
@@ -104,8 +104,8 @@ extension FlowEngine {
         state.startedAt = nil
         state.calls.abandonForeground()
         state.history = []
-        state.renewalDueAt = nil
-        state.progressAfterRenewal = nil
+        state.renewal.dueAt = nil
+        state.renewal.heldProgress = nil
         effects.append(.saveSession(nil))
         effects.append(.saveProgress(nil))
         state.screenID = nil
@@ -119,8 +119,8 @@ extension FlowEngine {
 
     /// The progress the launch brought: renewal happens before the entry decision.
     private func savedProgress(_ state: inout FlowState) -> SavedProgress? {
-        defer { state.progressAfterRenewal = nil }
-        return state.progressAfterRenewal
+        defer { state.renewal.heldProgress = nil }
+        return state.renewal.heldProgress
     }
 
     func apply(_ output: CallOutput, _ state: inout FlowState, effects: inout [Effect]) {
@@ -134,7 +134,7 @@ extension FlowEngine {
         }
         session.onboardingComplete = state.onboardingComplete
         state.session = session
-        state.renewalDueAt = nil
+        state.renewal.dueAt = nil
         effects.append(.saveSession(session))
         if firstSession, !flow.analytics.localID {
             effects.append(.backfillAnalytics(placeholder: state.placeholderUserID, userID: session.userID))

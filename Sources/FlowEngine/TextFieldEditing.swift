@@ -13,12 +13,12 @@ extension Field.Kind {
 }
 
 /// The cursor inside a text field and what moves it, on top of `LineEditor`. The cursor
-/// is kept in `FlowState.cursor` only while it is not at the end, so typing at the end
+/// is kept in `FormState.cursor` only while it is not at the end, so typing at the end
 /// (most typing) leaves the state as it always was.
 extension FlowEngine {
     /// The field's text and cursor as an editor.
     func editor(for field: Field, _ state: FlowState) -> LineEditor {
-        LineEditor(state.context[field.id]?.text ?? "", cursor: state.cursor[field.id])
+        LineEditor(state.context[field.id]?.text ?? "", cursor: state.form.cursor[field.id])
     }
 
     /// Runs `change` on the field's editor and keeps the result.
@@ -26,8 +26,8 @@ extension FlowEngine {
         var editor = editor(for: field, state)
         change(&editor)
         state.context[field.id] = .text(editor.text)
-        state.cursor[field.id] = editor.atEnd ? nil : editor.cursor
-        state.fieldErrors[field.id] = nil
+        state.form.cursor[field.id] = editor.atEnd ? nil : editor.cursor
+        state.form.errors[field.id] = nil
     }
 
     func moveCursor(in field: Field, _ intent: Intent, _ state: inout FlowState) {
@@ -39,7 +39,7 @@ extension FlowEngine {
         case .end: editor.moveToEnd()
         default: return
         }
-        state.cursor[field.id] = editor.atEnd ? nil : editor.cursor
+        state.form.cursor[field.id] = editor.atEnd ? nil : editor.cursor
     }
 
     /// Inserts `text` at the cursor, as much as the field's limit leaves room for; says
@@ -49,7 +49,7 @@ extension FlowEngine {
         let room = max(0, field.maxLength - (state.context[field.id]?.text ?? "").count)
         let cut = text.count > room
         edit(field, &state) { editor in editor.insert(String(text.prefix(room))) }
-        if cut { state.fieldErrors[field.id] = "Only \(field.maxLength) \(unit) fit here; the rest was left out." }
+        if cut { state.form.errors[field.id] = "Only \(field.maxLength) \(unit) fit here; the rest was left out." }
         return cut
     }
 
@@ -59,6 +59,6 @@ extension FlowEngine {
         if field.kind == .phone || field.kind == .code { text = text.filter(\.isASCIIDigit) }
         guard text != state.context[field.id]?.text || text.count > field.maxLength else { return }
         state.context[field.id] = .text(String(text.prefix(field.maxLength)))
-        state.cursor[field.id] = nil
+        state.form.cursor[field.id] = nil
     }
 }

@@ -101,7 +101,7 @@ import Testing
         flow.type(number, into: "phone")
         let send = flow.press("Send Code")
         #expect(FlowDriver.calls(send).isEmpty)
-        #expect(flow.state.fieldErrors["phone"] == "Please enter a valid phone number")
+        #expect(flow.state.form.errors["phone"] == "Please enter a valid phone number")
     }
 
     func atCode() -> FlowDriver {
@@ -202,7 +202,7 @@ import Testing
         flow.press("Cancel")
         #expect(flow.screen == "method")
         #expect(flow.state.message == nil)
-        #expect(flow.state.fieldErrors.isEmpty)
+        #expect(flow.state.form.errors.isEmpty)
         #expect(flow.savedProgress?.context["provider"] == nil, "no cancelled provider left in the progress")
     }
 
@@ -244,7 +244,7 @@ import Testing
         flow.type(value)
         let save = flow.press("Continue")
         #expect(FlowDriver.calls(save).isEmpty)
-        #expect(flow.state.fieldErrors[field] == message)
+        #expect(flow.state.form.errors[field] == message)
     }
 
     /// A number the service refuses is said under the field, and focus goes there, so the
@@ -255,7 +255,7 @@ import Testing
         flow.type("5550", into: "phone")
         flow.press("Send Code")
         _ = flow.fail("invalid_input", "Please enter a valid phone number")
-        #expect(flow.state.fieldErrors["phone"] == "Please enter a valid phone number")
+        #expect(flow.state.form.errors["phone"] == "Please enter a valid phone number")
         #expect(flow.state.message == nil)
         flow.type("77")
         #expect(flow.text("phone") == "555077")
@@ -267,9 +267,9 @@ import Testing
         flow.focus("display_name")
         for _ in 0..<31 { flow.type("a") }
         #expect(flow.text("display_name")?.count == 30)
-        #expect(flow.state.fieldErrors["display_name"] == "Only 30 characters fit here; the rest was left out.")
+        #expect(flow.state.form.errors["display_name"] == "Only 30 characters fit here; the rest was left out.")
         flow.key(.deleteBackward)
-        #expect(flow.state.fieldErrors["display_name"] == nil, "and the note goes once there is room")
+        #expect(flow.state.form.errors["display_name"] == nil, "and the note goes once there is room")
     }
 
     @Test func namesInAnyScriptPassAndOnlyThisScreensFieldsAreSaved() {
@@ -308,7 +308,7 @@ import Testing
         let view = flow.engine.view(of: flow.state, now: flow.now)
         #expect(view.fields[0].hint == "Age 16")
         #expect(FlowDriver.calls(flow.press("Continue")).isEmpty)
-        #expect(flow.state.fieldErrors["birth_date"] == "You must be 18+ to use ABBY")
+        #expect(flow.state.form.errors["birth_date"] == "You must be 18+ to use ABBY")
         flow.focus("birth_date")
         flow.key(.home, times: 3) // back a year at a time
         #expect(flow.text("birth_date") == "2007-01-01")
@@ -332,12 +332,12 @@ import Testing
         #expect(flow.text("age_range") == "54-99")
         flow.key(.left, times: 34)
         #expect(flow.text("age_range") == "20-99")
-        #expect(flow.state.fieldErrors["age_range"] == nil)
+        #expect(flow.state.form.errors["age_range"] == nil)
         flow.type(" 30") // Space: the other handle
         #expect(flow.text("age_range") == "20-30")
         flow.type(" ")
         flow.type("35")
-        #expect(flow.state.fieldErrors["age_range"] == "Maximum age cannot be less than minimum")
+        #expect(flow.state.form.errors["age_range"] == "Maximum age cannot be less than minimum")
         #expect(FlowDriver.calls(flow.press("Continue")).isEmpty)
         flow.focus("age_range")
         flow.key(.left, times: 10)
@@ -354,8 +354,8 @@ import Testing
         #expect(flow.view.fields[0].options.count >= 10)
         let empty = flow.press("Continue")
         #expect(FlowDriver.calls(empty).isEmpty)
-        #expect(flow.state.fieldErrors["gender"] == "Please choose how you identify.")
-        #expect(flow.state.fieldErrors["seeking"] == "Choose who you're looking for (one or more).")
+        #expect(flow.state.form.errors["gender"] == "Please choose how you identify.")
+        #expect(flow.state.form.errors["seeking"] == "Choose who you're looking for (one or more).")
         flow.type("n", into: "gender") // a letter jumps to the option
         #expect(flow.text("gender") == "Non-binary")
         flow.focus("seeking")

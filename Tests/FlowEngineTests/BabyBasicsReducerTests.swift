@@ -31,7 +31,7 @@ import Testing
             Issue.record("no '\(label)' on \(screen.id)")
             return []
         }
-        state.focus = focus
+        state.form.focus = focus
         return engine.reduce(&state, .intent(.activate), now: now)
     }
 
@@ -73,7 +73,7 @@ import Testing
         var state = launch(defaults: ["server_url": .text(url)])
         let effects = press("Continue", &state)
         #expect(calls(effects).isEmpty)
-        #expect(state.fieldErrors["server_url"] == "Enter a full address such as https://baby.example.org, with no spaces.")
+        #expect(state.form.errors["server_url"] == "Enter a full address such as https://baby.example.org, with no spaces.")
     }
 
     func atAuth() -> FlowState {
@@ -163,7 +163,7 @@ import Testing
         #expect(state.context["birth_date"] == .text("2024-03"))
         let save = press("Let's Go!", &state)
         #expect(calls(save).isEmpty)
-        #expect(state.fieldErrors["birth_date"] == "Enter the date as YYYY-MM-DD.")
+        #expect(state.form.errors["birth_date"] == "Enter the date as YYYY-MM-DD.")
     }
 
     @Test func aSecondLaunchAfterStepOneResumesAtStepTwo() {

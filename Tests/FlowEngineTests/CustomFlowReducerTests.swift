@@ -21,8 +21,8 @@ import Testing
         var state = start()
         _ = engine.reduce(&state, .intent(.focusNext), now: 0) // to Continue
         let effects = engine.reduce(&state, .intent(.activate), now: 0)
-        #expect(state.fieldErrors["nickname"] == "Please enter a nickname.")
-        #expect(state.focus == 0)
+        #expect(state.form.errors["nickname"] == "Please enter a nickname.")
+        #expect(state.form.focus == 0)
         #expect(!effects.contains { if case .call = $0 { true } else { false } })
     }
 
@@ -31,14 +31,14 @@ import Testing
         _ = engine.reduce(&state, .intent(.insert("Al")), now: 0)
         _ = engine.reduce(&state, .intent(.activate), now: 0) // Enter in the field moves on
         _ = engine.reduce(&state, .intent(.activate), now: 0)
-        #expect(state.fieldErrors["nickname"] == "A nickname needs at least 3 characters.")
+        #expect(state.form.errors["nickname"] == "A nickname needs at least 3 characters.")
     }
 
     @Test func aPasteLongerThanTheFieldIsCutWithAMessage() {
         var state = start()
         _ = engine.reduce(&state, .intent(.insert(String(repeating: "x", count: 1_000_000))), now: 0)
         #expect(state.context["nickname"] == .text(String(repeating: "x", count: 20)))
-        #expect(state.fieldErrors["nickname"]?.contains("20 characters") == true)
+        #expect(state.form.errors["nickname"]?.contains("20 characters") == true)
     }
 
     @Test func aPasteIsTextForTheFieldAndNeverAKey() {
@@ -54,9 +54,9 @@ import Testing
         _ = engine.reduce(&state, .intent(.setValue(.text("Alice"))), now: 0)
         #expect(state.context["nickname"] == .text("Alice"), "the value is replaced, not added to")
         _ = engine.reduce(&state, .intent(.focus(1)), now: 0)
-        #expect(state.focus == 1)
+        #expect(state.form.focus == 1)
         _ = engine.reduce(&state, .intent(.focus(99)), now: 0)
-        #expect(state.focus == 1, "an item that does not exist is not focused")
+        #expect(state.form.focus == 1, "an item that does not exist is not focused")
     }
 
     @Test func controlCharactersAreDroppedFromTypedText() {

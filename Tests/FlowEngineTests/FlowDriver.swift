@@ -40,7 +40,7 @@ struct FlowDriver {
             Issue.record("no '\(label)' on \(screen.id)", sourceLocation: sourceLocation)
             return []
         }
-        state.focus = focus
+        state.form.focus = focus
         return send(.intent(.activate))
     }
 
@@ -50,7 +50,7 @@ struct FlowDriver {
             Issue.record("no field '\(id)' on \(view.id)", sourceLocation: sourceLocation)
             return
         }
-        state.focus = engine.focusables(of: view, state).firstIndex(of: .field(index))!
+        state.form.focus = engine.focusables(of: view, state).firstIndex(of: .field(index))!
     }
 
     @discardableResult

@@ -100,16 +100,16 @@ import Testing
         flow.press("Continue")
         #expect(flow.screen == "interests")
         flow.press("Continue")
-        #expect(flow.state.fieldErrors["interests"] == "Pick at least one topic.")
+        #expect(flow.state.form.errors["interests"] == "Pick at least one topic.")
     }
 
     @Test func setupRunsAsAChecklistAndTheButtonsShowOnlyWhenDone() {
         var flow = throughTheSteps()
-        #expect(flow.state.tasks == [.running, .waiting, .waiting, .waiting, .waiting])
+        #expect(flow.state.checklist.tasks == [.running, .waiting, .waiting, .waiting, .waiting])
         #expect(flow.engine.focusables(of: flow.view, flow.state).isEmpty, "no Continue while setting up")
         var copy = self
         copy.answerTasks(&flow, Self.online)
-        #expect(flow.state.tasks == [.done("ready"), .done("done"), .done("content sync on, flow 1.0"), .done("12 entries cached"), .done("done")])
+        #expect(flow.state.checklist.tasks == [.done("ready"), .done("done"), .done("content sync on, flow 1.0"), .done("12 entries cached"), .done("done")])
         #expect(flow.text("setup_mode") == "online")
         #expect(flow.state.message == .notice("Everything is ready."))
         let report = flow.effects.compactMap { if case .track(let record) = $0, record.name == "setup_completed" { record } else { nil } }.first
@@ -131,7 +131,7 @@ import Testing
             #expect(flow.state.calls.task?.attempt == attempt)
             copy.answerTasks(&flow, [.failure(offline)])
         }
-        #expect(flow.state.tasks[1] == .fellBack("offline: local-only mode"))
+        #expect(flow.state.checklist.tasks[1] == .fellBack("offline: local-only mode"))
         copy.answerTasks(&flow, [
             .success(CallOutput(values: ["note": .text("offline: defaults used"), "fell_back": .text("true")])),
             .success(CallOutput(values: ["note": .text("offline: 10 bundled entries cached"), "fell_back": .text("true")])),
@@ -148,7 +148,7 @@ import Testing
         var flow = throughTheSteps()
         var copy = self
         copy.answerTasks(&flow, [.failure(ServiceFailure(code: "server_error", message: "The disk is full."))])
-        #expect(flow.state.tasks[0] == .failed("The disk is full."))
+        #expect(flow.state.checklist.tasks[0] == .failed("The disk is full."))
         #expect(flow.state.message == .error("The disk is full. Press Enter to try again."))
         let again = flow.key(.activate)
         #expect(FlowDriver.calls(again).map(\.operation) == [.prepareStore])
@@ -169,7 +169,7 @@ import Testing
         var flow = atApps()
         flow.state.context["biometrics"] = .text(biometrics)
         flow.press("Continue")
-        #expect(flow.state.fieldErrors["apps"] == "Choose at least one app to put behind a mindful pause.")
+        #expect(flow.state.form.errors["apps"] == "Choose at least one app to put behind a mindful pause.")
         flow.type(" ", into: "apps")
         flow.press("Continue")
         #expect(flow.screen == screen)

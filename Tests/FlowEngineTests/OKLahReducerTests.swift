@@ -237,7 +237,7 @@ import Testing
         // Home's own calls must not renew on their way out: that would be a fourth try.
         #expect(!calls(last).isEmpty && calls(last).allSatisfy { !$0.mayRenewSession })
         #expect(state.session?.userID == "u_1")
-        #expect(state.renewalDueAt == now + FlowEngine.renewalRetryDelay)
+        #expect(state.renewal.dueAt == now + FlowEngine.renewalRetryDelay)
         // Later, the renewal is tried again.
         let later = engine.reduce(&state, .tick, now: now + FlowEngine.renewalRetryDelay)
         #expect(calls(later).map(\.operation) == [.refreshSession])

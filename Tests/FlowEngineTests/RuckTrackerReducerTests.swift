@@ -32,7 +32,7 @@ import Testing
             Issue.record("no visible '\(label)' on \(screen.id)")
             return []
         }
-        state.focus = focus
+        state.form.focus = focus
         return engine.reduce(&state, .intent(.activate), now: now)
     }
 
@@ -106,16 +106,16 @@ import Testing
         _ = press("Add Email to Sync", &state)
         #expect(state.screenID == "add_email")
         _ = engine.reduce(&state, .intent(.insert("ruck@ex")), now: now)
-        #expect(state.fieldErrors["email"] == "Please enter a valid email address.")
+        #expect(state.form.errors["email"] == "Please enter a valid email address.")
         _ = engine.reduce(&state, .intent(.insert("ample.org")), now: now)
-        #expect(state.fieldErrors["email"] == nil)
+        #expect(state.form.errors["email"] == nil)
         _ = engine.reduce(&state, .intent(.focusNext), now: now)
         _ = engine.reduce(&state, .intent(.insert("march on!")), now: now)
         _ = engine.reduce(&state, .intent(.focusNext), now: now)
         _ = engine.reduce(&state, .intent(.insert("march")), now: now)
-        #expect(state.fieldErrors["confirm_password"] == "Passwords do not match.")
+        #expect(state.form.errors["confirm_password"] == "Passwords do not match.")
         _ = engine.reduce(&state, .intent(.insert(" on!")), now: now)
-        #expect(state.fieldErrors["confirm_password"] == nil)
+        #expect(state.form.errors["confirm_password"] == nil)
         let effects = press("Secure My Account", &state)
         #expect(operations(effects) == [.linkEmail])
         // The password reaches the call, never the saved progress.
@@ -178,14 +178,14 @@ import Testing
         var (state, _) = launch(session())
         _ = press("Log a Ruck", &state)
         _ = engine.reduce(&state, .intent(.insert("-3")), now: now)
-        #expect(state.fieldErrors["distance_km"] == "The distance must be a number above zero.")
+        #expect(state.form.errors["distance_km"] == "The distance must be a number above zero.")
         _ = engine.reduce(&state, .intent(.deleteBackward), now: now)
         _ = engine.reduce(&state, .intent(.deleteBackward), now: now)
         _ = engine.reduce(&state, .intent(.insert("7.5")), now: now)
-        #expect(state.fieldErrors["distance_km"] == nil)
+        #expect(state.form.errors["distance_km"] == nil)
         let effects = press("Save", &state)
         #expect(operations(effects).isEmpty)
-        #expect(state.fieldErrors["duration_min"] == "Enter how many minutes it took.")
+        #expect(state.form.errors["duration_min"] == "Enter how many minutes it took.")
     }
 
     /// The walk's rough edges: impossible numbers, a form that remembers a cancelled
@@ -194,11 +194,11 @@ import Testing
         var (state, _) = launch(session())
         _ = press("Log a Ruck", &state)
         _ = engine.reduce(&state, .intent(.insert("1e9")), now: now)
-        #expect(state.fieldErrors["distance_km"] == "The distance must be a number above zero.", "1e9 is not a distance people type")
+        #expect(state.form.errors["distance_km"] == "The distance must be a number above zero.", "1e9 is not a distance people type")
         _ = engine.reduce(&state, .intent(.setValue(.text("5"))), now: now)
         _ = engine.reduce(&state, .intent(.focusNext), now: now)
         _ = engine.reduce(&state, .intent(.insert("99999")), now: now)
-        #expect(state.fieldErrors["duration_min"] == "A ruck is at most a week (10080 minutes).")
+        #expect(state.form.errors["duration_min"] == "A ruck is at most a week (10080 minutes).")
         _ = press("Cancel", &state)
         _ = press("Log a Ruck", &state)
         #expect(state.context["distance_km"] == nil && state.context["duration_min"] == nil, "Cancel leaves nothing behind")
@@ -207,9 +207,9 @@ import Testing
         // A password typed on Add Email never pre-fills Log In.
         _ = press("Profile", &state)
         _ = press("Add Email to Sync", &state)
-        state.focus = 1
+        state.form.focus = 1
         _ = engine.reduce(&state, .intent(.insert("abc")), now: now)
-        #expect(state.fieldErrors["password"] == "Password must be at least 8 characters.", "judged as typed, like the match")
+        #expect(state.form.errors["password"] == "Password must be at least 8 characters.", "judged as typed, like the match")
         _ = press("Maybe Later", &state)
         _ = press("Log In", &state)
         #expect(state.screenID == "log_in")

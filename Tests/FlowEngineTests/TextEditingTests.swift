@@ -61,9 +61,9 @@ import Testing
         driver.key(.left, times: 8) // before "mple.org"
         driver.type("a")
         #expect(driver.text("server_url") == "https://baby.example.org")
-        #expect(driver.state.cursor["server_url"] == 16)
+        #expect(driver.state.form.cursor["server_url"] == 16)
         driver.key(.end)
-        #expect(driver.state.cursor["server_url"] == nil, "at the end, as typing always was")
+        #expect(driver.state.form.cursor["server_url"] == nil, "at the end, as typing always was")
         driver.key(.home)
         driver.key(.edit(.deleteWordForward))
         driver.type("http")
@@ -80,11 +80,11 @@ import Testing
         #expect(driver.screen == "register")
         driver.type("some words", into: "name")
         driver.key(.edit(.deleteToStart))
-        #expect(driver.state.killed == "some words")
+        #expect(driver.state.form.killed == "some words")
         driver.type("secret pass", into: "password")
         driver.key(.edit(.deleteToStart))
         #expect(driver.text("password") == "")
-        #expect(driver.state.killed == "some words")
+        #expect(driver.state.form.killed == "some words")
         driver.key(.edit(.yank))
         #expect(driver.text("password") == "some words")
     }
@@ -103,6 +103,6 @@ import Testing
         #expect(driver.text("phone") == "5557109999")
         driver.type("12345")
         #expect(driver.text("phone") == "55571234109999")
-        #expect(driver.state.fieldErrors["phone"] == "Only 14 digits fit here; the rest was left out.")
+        #expect(driver.state.form.errors["phone"] == "Only 14 digits fit here; the rest was left out.")
     }
 }

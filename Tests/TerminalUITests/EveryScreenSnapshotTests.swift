@@ -44,7 +44,7 @@ import Testing
             state.context = Self.sample
             if screen.kind == .checklist {
                 // Finished, with one task that fell back: every kind of line shows.
-                state.tasks = screen.tasks.indices.map { $0 == 1 ? .fellBack("offline: local-only mode") : .done("ready") }
+                state.checklist.tasks = screen.tasks.indices.map { $0 == 1 ? .fellBack("offline: local-only mode") : .done("ready") }
                 state.message = .notice("Everything is ready.")
             }
             state.session = Session(

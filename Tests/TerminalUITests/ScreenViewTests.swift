@@ -10,9 +10,9 @@ import Testing
         var state = FlowState()
         state.phase = .showing
         state.screenID = "setup"
-        state.tasks = [.done("ready"), .failed("The service cannot be reached."), .waiting, .waiting, .waiting]
+        state.checklist.tasks = [.done("ready"), .failed("The service cannot be reached."), .waiting, .waiting, .waiting]
         #expect(engine.view(of: state).buttons.isEmpty, "a failed step: Enter retries, nothing to press")
-        state.tasks = [.done("ready"), .fellBack("offline: local-only mode"), .done(""), .done(""), .done("")]
+        state.checklist.tasks = [.done("ready"), .fellBack("offline: local-only mode"), .done(""), .done(""), .done("")]
         #expect(engine.view(of: state).buttons.map(\.label) == ["Continue"])
     }
 }
