@@ -233,33 +233,6 @@ public struct OperationRunner: Sendable {
         return CallOutput(session: Session(signIn.session), values: values)
     }
 
-    /// Profile fields as flow context: texts and lists as they are, numbers and flags as text.
-    static func profileValues(_ profile: Profile) -> [String: Value] {
-        var values: [String: Value] = ["profile_complete": .text("false")]
-        for (key, value) in profile.fields {
-            values[key] = switch value {
-            case .text(let text): .text(text)
-            case .list(let items): .list(items)
-            case .number(let number): .text(number == number.rounded() ? String(Int(number)) : String(number))
-            case .flag(let flag): .text(flag ? "true" : "false")
-            }
-        }
-        return values
-    }
-
-    /// The code in a pasted invite: the raw code, or the `code=` of a share link, or its
-    /// last path part.
-    static func inviteCode(from pasted: String) -> String {
-        let text = pasted.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let range = text.range(of: "code=") {
-            return String(text[range.upperBound...].prefix { $0 != "&" && $0 != "#" })
-        }
-        if text.contains("/") {
-            return String(text.split(separator: "/").last ?? Substring(text))
-        }
-        return text
-    }
-
     /// The children as the flow shows them: "Name (born YYYY-MM-DD)".
     private func childrenValues(accessToken: String, on service: any AuthService) async throws -> [String: Value] {
         let children = try await service.children(accessToken: accessToken)
@@ -307,19 +280,6 @@ public struct OperationRunner: Sendable {
         ]
     }
 
-    static func list(_ value: FieldValue) -> [String]? {
-        if case .list(let items) = value { return items }
-        return nil
-    }
-
-    /// `5.5 km in 60 min`; a distance finer than 0.1 km keeps its digits (0.25, 0.001)
-    /// rather than showing as 0.0.
-    public static func describeRuck(kilometres: Double, minutes: Double) -> String {
-        let tenths = (kilometres * 10).rounded() / 10
-        let distance = abs(tenths - kilometres) < 1e-9 ? "\(tenths)" : String(format: "%.3f", kilometres).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
-        return "\(distance) km in \(Int(minutes.rounded())) min"
-    }
-
     private func withTimeout<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let limit = timeout
         return try await withThrowingTaskGroup(of: T.self) { group in
@@ -331,14 +291,5 @@ public struct OperationRunner: Sendable {
             defer { group.cancelAll() }
             return try await group.next()!
         }
-    }
-}
-
-extension Session {
-    init(_ issued: IssuedSession) {
-        self.init(
-            userID: issued.userID, accessToken: issued.accessToken, accessExpiresAt: issued.accessExpiresAt,
-            refreshToken: issued.refreshToken, refreshExpiresAt: issued.refreshExpiresAt,
-            isAnonymous: issued.isAnonymous, createdAt: issued.createdAt, lastAuthenticated: issued.issuedAt)
     }
 }

@@ -22,3 +22,17 @@ public struct FlowFileError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { problems.map(\.description).joined(separator: "\n") }
 }
+
+public struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(file):\(line):\(column)" }
+}
