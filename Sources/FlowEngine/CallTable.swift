@@ -37,6 +37,14 @@ public struct CallTable: Equatable, Sendable {
 
     public init() {}
 
+    /// No calls and no failure, but ids go on from here: an answer to a call made before
+    /// a relaunch (a QA reset) is never taken for a new call's.
+    func afterRelaunch() -> CallTable {
+        var table = CallTable()
+        table.nextID = nextID
+        return table
+    }
+
     /// Records a call about to be sent and returns its id.
     mutating func add(_ operation: Operation, for purpose: Purpose) -> Int {
         let id = nextID

@@ -104,6 +104,12 @@ public enum FlowEvent: Equatable, Sendable {
     case jump(String)
     /// The run is ending (a signal, the end of input): keep what is typed so far.
     case closing
+    /// A file could not be written or removed: said on every screen from now on.
+    case storageFailed(String)
+    /// QA moved the clock: renewals due at the new time start at once.
+    case clockMoved
+    /// QA: forget everything this flow keeps on the device and launch it afresh.
+    case reset(Launch)
 }
 
 /// A service call for the runtime to make.

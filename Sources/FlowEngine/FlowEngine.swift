@@ -41,8 +41,13 @@ public struct FlowEngine: Sendable {
             retrySilently(&state, effects: &effects)
         case .jump(let id):
             jump(to: id, &state, now: now, effects: &effects)
-        case .tick:
+        case .tick, .clockMoved:
             renewIfDue(&state, now: now, effects: &effects)
+        case .storageFailed(let note):
+            if !state.storageProblems.contains(note) { state.storageProblems.append(note) }
+        case .reset(let launch):
+            effects.append(.forgetLocalData)
+            launchFlow(&state, launch, now: now, effects: &effects)
         }
         return effects
     }

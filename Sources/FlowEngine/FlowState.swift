@@ -41,6 +41,9 @@ public struct FlowState: Equatable, Sendable {
     public var pressedWhileCooling: Int?
     /// Notes from launch (a corrupt file set aside), shown until the first screen changes.
     public var warnings: [String] = []
+    /// Files that could not be written or removed: said on every screen, even after a
+    /// reset, since what is kept may not survive a restart.
+    public var storageProblems: [String] = []
     /// When the screen was shown, or its last call succeeded (ms): cooldowns count from it.
     public var screenSince: Int64 = 0
     /// When onboarding started (ms), for the completion event's `duration_ms`.

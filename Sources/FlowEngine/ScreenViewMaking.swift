@@ -13,7 +13,7 @@ extension FlowEngine {
     public func view(of state: FlowState, now: Int64? = nil, masking: Bool = false) -> ScreenView {
         let state = masking ? masked(state) : state
         var view = ScreenView()
-        view.warnings = state.warnings
+        view.warnings = state.warnings + state.storageProblems
         guard let screen = currentScreen(state), state.phase == .showing || state.phase == .finished else {
             view.busyLabel = ""
             return view

@@ -5,7 +5,10 @@ import ScreenTable
 /// signing out.
 extension FlowEngine {
     func launchFlow(_ state: inout FlowState, _ launch: Launch, now: Int64, effects: inout [Effect]) {
+        let (storageProblems, calls) = (state.storageProblems, state.calls.afterRelaunch())
         state = FlowState()
+        state.storageProblems = storageProblems
+        state.calls = calls
         state.session = launch.session
         state.warnings = launch.warnings
         state.placeholderUserID = launch.progress?.placeholderUserID ?? launch.placeholderUserID

@@ -184,9 +184,10 @@ public final class FlowRunner {
             qa.faults.toggle(fault)
         case .shiftClock(let seconds)?:
             clock.offsetSeconds += seconds
-            dispatch(.tick) // a token the shift expired is renewed (or found rejected) now
+            dispatch(.clockMoved) // a token the shift expired is renewed (or found rejected) now
         case .resetClock?:
             clock.offsetSeconds = 0
+            dispatch(.clockMoved)
         case .jump(let screen)?:
             console = nil
             dispatch(.jump(screen))

@@ -21,8 +21,9 @@ public final class FlowSession {
     private let defaults: [String: Value]
     public private(set) var state = FlowState()
     public private(set) var ending: FlowEnding?
-    /// Plain-language notes about state that could not be saved or read, for the screen.
-    public private(set) var storageWarnings: [String]
+    /// Notes from opening the run's files (a damaged mock database set aside), said on
+    /// the first screen.
+    private var launchNotes: [String]
 
     public init(
         engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock, mailbox: Mailbox,
@@ -34,14 +35,14 @@ public final class FlowSession {
         self.clock = clock
         self.mailbox = mailbox
         self.defaults = defaults
-        storageWarnings = warnings
+        launchNotes = warnings
     }
 
     /// Starts the flow from what is saved on disk.
     public func launch() {
         let saved = store.load()
-        let warnings = saved.warnings + storageWarnings
-        storageWarnings = []
+        let warnings = saved.warnings + launchNotes
+        launchNotes = []
         dispatch(.launched(Launch(
             session: saved.session, progress: saved.progress, placeholderUserID: Self.placeholderUserID(),
             warnings: warnings, defaults: defaults, utcOffset: Self.utcOffset)))
@@ -49,23 +50,14 @@ public final class FlowSession {
 
     /// Forgets the flow's files and launches it afresh, as a first launch would.
     public func reset() {
-        do {
-            try store.reset()
-        } catch {
-            storageWarnings.append("The flow's state could not be removed (\(error)).")
-        }
-        state = FlowState()
-        dispatch(.launched(Launch(
+        dispatch(.reset(Launch(
             session: nil, progress: nil, placeholderUserID: Self.placeholderUserID(),
             defaults: defaults, utcOffset: Self.utcOffset)))
     }
 
-    /// What the current screen shows now, with any note about state that could not be
-    /// saved; `masking` for a recording.
+    /// What the current screen shows now; `masking` for a recording.
     public func view(masking: Bool = false) -> ScreenView {
-        var view = engine.view(of: state, now: clock.nowMilliseconds(), masking: masking)
-        view.warnings += storageWarnings
-        return view
+        engine.view(of: state, now: clock.nowMilliseconds(), masking: masking)
     }
 
     public func dispatch(_ event: FlowEvent) {
@@ -97,7 +89,10 @@ public final class FlowSession {
         ending = .signal(signal)
     }
 
+    /// Carries out the effects in order; a file that cannot be written or removed comes
+    /// back as an event, so the screen says so.
     private func perform(_ effects: [Effect]) {
+        var failures: [String] = []
         for effect in effects {
             do {
                 switch effect {
@@ -117,15 +112,17 @@ public final class FlowSession {
                 case .backfillAnalytics(let placeholder, let userID):
                     try store.analytics.backfill(placeholder: placeholder, userID: userID)
                 case .forgetLocalData:
-                    try store.reset()
+                    do { try store.reset() } catch {
+                        failures.append("The flow's state could not be removed (\(error)).")
+                    }
                 case .quit:
                     ending = .quit
                 }
             } catch {
-                let warning = "Onboard could not save its state (\(error)). Your progress may not survive a restart."
-                if !storageWarnings.contains(warning) { storageWarnings.append(warning) }
+                failures.append("Onboard could not save its state (\(error)). Your progress may not survive a restart.")
             }
         }
+        for note in failures { dispatch(.storageFailed(note)) }
     }
 
     private static func placeholderUserID() -> String {
