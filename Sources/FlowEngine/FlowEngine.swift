@@ -49,6 +49,14 @@ public struct FlowEngine: Sendable {
             effects.append(.forgetLocalData)
             launchFlow(&state, launch, now: now, effects: &effects)
         }
-        return effects
+        return Self.oneSessionWrite(effects)
+    }
+
+    /// A sign-in that also completes onboarding saves the session twice in one event: the
+    /// last write says it all, and each is an fsynced file.
+    static func oneSessionWrite(_ effects: [Effect]) -> [Effect] {
+        let writes = effects.indices.filter { if case .saveSession = effects[$0] { true } else { false } }
+        guard writes.count > 1, let last = writes.last else { return effects }
+        return effects.indices.filter { !writes.contains($0) || $0 == last }.map { effects[$0] }
     }
 }

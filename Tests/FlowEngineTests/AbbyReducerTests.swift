@@ -43,7 +43,7 @@ import Testing
         #expect(declined.text("analytics_consent") == "declined")
 
         var agreed = atMethod()
-        #expect(FlowDriver.tracked(agreed.effects) == ["auth_method_viewed", "onboarding_step_viewed"])
+        #expect(FlowDriver.tracked(agreed.effects).map(\.name) == ["auth_method_viewed", "onboarding_step_viewed"])
         // As the consent text says: which steps are reached, and nothing typed.
         agreed.press("Use Phone Number")
         let steps = agreed.effects.compactMap { if case .track(let record) = $0, record.name == "onboarding_step_viewed" { record.properties["step"] } else { nil } }
@@ -443,7 +443,7 @@ import Testing
         #expect(finish?.fields == ["relationship_type": .text("Serious"), "smoking": .text("Never")])
         let done = flow.answer(.success(CallOutput(values: ["profile_complete": .text("true")])))
         #expect(flow.screen == "done")
-        #expect(FlowDriver.tracked(done) == ["onboarding_completed"])
+        #expect(FlowDriver.tracked(done).map(\.name) == ["onboarding_completed"])
     }
 
     // MARK: Tokens and logout

@@ -197,7 +197,7 @@ import Testing
         flow.press("I've Done It")
         let done = flow.answer(.success(CallOutput(values: ["hiding_verified": .text("true")])))
         #expect(flow.screen == "hub")
-        #expect(FlowDriver.tracked(done).contains("hub_unlocked"))
+        #expect(FlowDriver.tracked(done).map(\.name).contains("hub_unlocked"))
         #expect(FlowDriver.calls(done).map(\.operation) == [.openHub])
         #expect(FlowDriver.calls(done).first?.fields["apps"] == .list(["Instagram"]))
     }
