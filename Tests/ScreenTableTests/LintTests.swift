@@ -171,35 +171,239 @@ import Testing
     @Test(arguments: [
         ("", "the file is empty"),
         ("id: [", "not valid YAML"),
-        ("id: a\nid: b\ntitle: T", "duplicate keys: id"),
-        ("id: demo\ntitle: Demo\nentry:\n  first_launch: one\n", "the flow has no 'screens'"),
-        ("id: demo\ntitle: Demo\nentry:\n  first_launch: one\nscreens: []\n", "'screens' must be a list with at least one screen"),
-        ("id: demo\ntitle: Demo\nscreens:\n  - id: one\n    kind: info\n    complete: true\n", "the flow has no 'entry'"),
-        (flow(screen: "kind: progress\ntitle: One\nactions:\n  - label: Next\n    go: two"), "needs a 'call'"),
-        (flow(screen: "kind: choice\ntitle: One"), "needs a 'choice'"),
-        (flow(screen: "kind: form\ntitle: One\nactions:\n  - label: Next\n    go: two"), "needs at least one field"),
+        ("""
+            id: a
+            id: b
+            title: T
+            """, "duplicate keys: id"),
+        ("""
+            id: demo
+            title: Demo
+            entry:
+              first_launch: one
+
+            """, "the flow has no 'screens'"),
+        ("""
+            id: demo
+            title: Demo
+            entry:
+              first_launch: one
+            screens: []
+
+            """, "'screens' must be a list with at least one screen"),
+        ("""
+            id: demo
+            title: Demo
+            screens:
+              - id: one
+                kind: info
+                complete: true
+
+            """, "the flow has no 'entry'"),
+        (flow(screen: """
+            kind: progress
+            title: One
+            actions:
+              - label: Next
+                go: two
+            """), "needs a 'call'"),
+        (flow(screen: """
+            kind: choice
+            title: One
+            """), "needs a 'choice'"),
+        (flow(screen: """
+            kind: form
+            title: One
+            actions:
+              - label: Next
+                go: two
+            """), "needs at least one field"),
         (flow(screen: "kind: route"), "needs a 'route' list"),
-        (flow(screen: "kind: checklist\nactions:\n  - label: Next\n    go: two"), "needs 'tasks'"),
-        (flow(screen: "kind: info\ntasks:\n  - label: A\n    call: health\nactions:\n  - label: Next\n    go: two"), "'tasks' belongs to checklist screens"),
-        (flow(screen: "kind: info\ntitle: One"), "has no actions, so nothing leads away from it"),
-        (flow(screen: "kind: info\nactions:\n  - label: Next\n    key: ab\n    go: two"), "'key' must be one character, not 'ab'"),
-        (flow(screen: "kind: info\nactions:\n  - label: Next\n    go: two\n    on:\n      success: two"), "'on' goes with 'call' only"),
-        (flow(screen: "kind: info\nactions:\n  - label: Next\n    branch:\n      - when: is_signed_in\n        go: two"), "the last branch"),
-        (flow(screen: "kind: info\nactions:\n  - label: Next\n    branch:\n      - when: is_happy\n        go: two\n      - go: two"), "unknown guard 'is_happy'"),
-        (flow(screen: "kind: info\nback: maybe\nactions:\n  - label: Next\n    go: two"), "'back' must be true or false"),
-        (flow(screen: "kind: info\nstep: 1\nactions:\n  - label: Next\n    go: two"), "has a 'step' but the flow does not say how many"),
-        (flow(screen: "kind: info\nstep: 9\nactions:\n  - label: Next\n    go: two", extra: "steps: 2"), "is step 9, but the flow has 2"),
-        (flow(screen: "kind: form\nfields:\n  - id: pick\n    label: Pick\n    kind: select\nactions:\n  - label: Next\n    go: two"), "needs 'options' or 'options_from'"),
-        (flow(screen: "kind: form\nfields:\n  - id: pick\n    label: Pick\n    kind: multi\n    options: [A, B]\n    exclusive: C\nactions:\n  - label: Next\n    go: two"), "'exclusive' of field 'pick' must be one of its options"),
-        (flow(screen: "kind: form\nfields:\n  - id: level\n    label: Level\n    kind: slider\n    min: 5\n    max: 5\nactions:\n  - label: Next\n    go: two"), "needs 'min' below 'max'"),
-        (flow(screen: "kind: form\nfields:\n  - id: name\n    label: Name\n    options: [A]\nactions:\n  - label: Next\n    go: two"), "'options' belongs to select and multi fields"),
-        (flow(screen: "kind: form\nfields:\n  - id: name\n    label: Name\n    max_length: many\nactions:\n  - label: Next\n    go: two"), "'max_length' must be a whole number"),
-        (flow(screen: "kind: form\nfields:\n  - id: name\n    label: Name\n    rules:\n      - rule: min_length\n        message: Longer.\nactions:\n  - label: Next\n    go: two"), "needs a whole number 'value'"),
-        (flow(screen: "kind: form\nfields:\n  - id: name\n    label: Name\n    rules:\n      - rule: matches\n        message: Same.\nactions:\n  - label: Next\n    go: two"), "needs the 'field' it must match"),
-        (flow(screen: "kind: form\nfields:\n  - id: name\n    label: Name\n    rules:\n      - rule: matches\n        field: other\n        message: Same.\nactions:\n  - label: Next\n    go: two"), "names unknown field 'other'"),
-        (flow(screen: "kind: info\nactions:\n  - label: Next\n    go: two", extra: "tokens:\n  access_ttl: soon"), "'soon' is not a duration like 15m, 24h or 30d"),
-        (flow(screen: "kind: choice\nchoice:\n  store: pick\n  then:\n    go: two"), "needs 'options' or 'options_from'"),
-        (flow(screen: "kind: choice\nchoice:\n  options: [A, B]\n  store: pick"), "needs 'then' (what a pick does)"),
+        (flow(screen: """
+            kind: checklist
+            actions:
+              - label: Next
+                go: two
+            """), "needs 'tasks'"),
+        (flow(screen: """
+            kind: info
+            tasks:
+              - label: A
+                call: health
+            actions:
+              - label: Next
+                go: two
+            """), "'tasks' belongs to checklist screens"),
+        (flow(screen: """
+            kind: info
+            title: One
+            """), "has no actions, so nothing leads away from it"),
+        (flow(screen: """
+            kind: info
+            actions:
+              - label: Next
+                key: ab
+                go: two
+            """), "'key' must be one character, not 'ab'"),
+        (flow(screen: """
+            kind: info
+            actions:
+              - label: Next
+                go: two
+                on:
+                  success: two
+            """), "'on' goes with 'call' only"),
+        (flow(screen: """
+            kind: info
+            actions:
+              - label: Next
+                branch:
+                  - when: is_signed_in
+                    go: two
+            """), "the last branch"),
+        (flow(screen: """
+            kind: info
+            actions:
+              - label: Next
+                branch:
+                  - when: is_happy
+                    go: two
+                  - go: two
+            """), "unknown guard 'is_happy'"),
+        (flow(screen: """
+            kind: info
+            back: maybe
+            actions:
+              - label: Next
+                go: two
+            """), "'back' must be true or false"),
+        (flow(screen: """
+            kind: info
+            step: 1
+            actions:
+              - label: Next
+                go: two
+            """), "has a 'step' but the flow does not say how many"),
+        (flow(screen: """
+            kind: info
+            step: 9
+            actions:
+              - label: Next
+                go: two
+            """, extra: "steps: 2"), "is step 9, but the flow has 2"),
+        (flow(screen: """
+            kind: form
+            fields:
+              - id: pick
+                label: Pick
+                kind: select
+            actions:
+              - label: Next
+                go: two
+            """), "needs 'options' or 'options_from'"),
+        (flow(screen: """
+            kind: form
+            fields:
+              - id: pick
+                label: Pick
+                kind: multi
+                options: [A, B]
+                exclusive: C
+            actions:
+              - label: Next
+                go: two
+            """), "'exclusive' of field 'pick' must be one of its options"),
+        (flow(screen: """
+            kind: form
+            fields:
+              - id: level
+                label: Level
+                kind: slider
+                min: 5
+                max: 5
+            actions:
+              - label: Next
+                go: two
+            """), "needs 'min' below 'max'"),
+        (flow(screen: """
+            kind: form
+            fields:
+              - id: name
+                label: Name
+                options: [A]
+            actions:
+              - label: Next
+                go: two
+            """), "'options' belongs to select and multi fields"),
+        (flow(screen: """
+            kind: form
+            fields:
+              - id: name
+                label: Name
+                max_length: many
+            actions:
+              - label: Next
+                go: two
+            """), "'max_length' must be a whole number"),
+        (flow(screen: """
+            kind: form
+            fields:
+              - id: name
+                label: Name
+                rules:
+                  - rule: min_length
+                    message: Longer.
+            actions:
+              - label: Next
+                go: two
+            """), "needs a whole number 'value'"),
+        (flow(screen: """
+            kind: form
+            fields:
+              - id: name
+                label: Name
+                rules:
+                  - rule: matches
+                    message: Same.
+            actions:
+              - label: Next
+                go: two
+            """), "needs the 'field' it must match"),
+        (flow(screen: """
+            kind: form
+            fields:
+              - id: name
+                label: Name
+                rules:
+                  - rule: matches
+                    field: other
+                    message: Same.
+            actions:
+              - label: Next
+                go: two
+            """), "names unknown field 'other'"),
+        (flow(screen: """
+            kind: info
+            actions:
+              - label: Next
+                go: two
+            """, extra: """
+            tokens:
+              access_ttl: soon
+            """), "'soon' is not a duration like 15m, 24h or 30d"),
+        (flow(screen: """
+            kind: choice
+            choice:
+              store: pick
+              then:
+                go: two
+            """), "needs 'options' or 'options_from'"),
+        (flow(screen: """
+            kind: choice
+            choice:
+              options: [A, B]
+              store: pick
+            """), "needs 'then' (what a pick does)"),
     ])
     func eachMistakeIsReportedInPlainWords(yaml: String, expected: String) {
         let found = problems(yaml)
