@@ -15,118 +15,118 @@ struct Routes {
 
     func register(on router: Router<APIContext>) {
         let api = router.group("api/v1")
-        api.get("health") { _, _ in JSONReply(["status": "ok"]) }
-        api.get("openapi.yaml") { _, _ in
+        api.on(.health) { _, _ in JSONReply(["status": "ok"]) }
+        api.on(.openAPI) { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: openAPI)))
         }
 
-        api.post("auth/anonymous") { request, context in
+        api.on(.signInAnonymously) { request, context in
             let body = try await request.decode(as: FlowRequest.self, context: context)
             return JSONReply(try await service.signInAnonymously(policy: Self.anonymousPolicy(body.flow), client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request)))
         }
-        api.post("auth/register") { request, context in
+        api.on(.register) { request, context in
             let body = try await request.decode(as: RegisterRequest.self, context: context)
             return JSONReply(try await service.register(name: body.name, email: body.email, password: body.password, policy: .named, client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request)))
         }
-        api.post("auth/login") { request, context in
+        api.on(.login) { request, context in
             let body = try await request.decode(as: LoginRequest.self, context: context)
             return JSONReply(try await service.login(email: body.email, password: body.password, policy: .named, client: context.clientAddress))
         }
-        api.post("auth/link-email") { request, context in
+        api.on(.linkEmail) { request, context in
             let token = try Self.bearer(request)
             let body = try await request.decode(as: LoginRequest.self, context: context)
             return JSONReply(try await service.linkEmail(accessToken: token, email: body.email, password: body.password, policy: .named, idempotencyKey: Self.idempotencyKey(request)))
         }
-        api.post("auth/refresh") { request, context in
+        api.on(.refresh) { request, context in
             let body = try await request.decode(as: RefreshRequest.self, context: context)
             return JSONReply(try await service.refresh(refreshToken: body.refreshToken))
         }
-        api.post("auth/logout") { request, context in
+        api.on(.logout) { request, context in
             let body = try await request.decode(as: RefreshRequest.self, context: context)
             try await service.logout(refreshToken: body.refreshToken)
             return JSONReply(EmptyReply())
         }
-        api.post("auth/phone/send") { request, context in
+        api.on(.sendPhoneCode) { request, context in
             let body = try await request.decode(as: PhoneRequest.self, context: context)
             return JSONReply(try await service.sendPhoneCode(phone: body.phone, client: context.clientAddress))
         }
-        api.post("auth/phone/verify") { request, context in
+        api.on(.verifyPhoneCode) { request, context in
             let body = try await request.decode(as: PhoneVerifyRequest.self, context: context)
             return JSONReply(try await service.verifyPhoneCode(phone: body.phone, code: body.code, policy: .named, idempotencyKey: Self.idempotencyKey(request)))
         }
-        api.post("auth/social") { request, context in
+        api.on(.socialSignIn) { request, context in
             let body = try await request.decode(as: SocialRequest.self, context: context)
             return JSONReply(try await service.socialSignIn(provider: body.provider, idToken: body.idToken, nonce: body.nonce ?? "", policy: .named, idempotencyKey: Self.idempotencyKey(request)))
         }
-        api.post("mock-idp/token") { request, context in
+        api.on(.mockIdentityToken) { request, context in
             let body = try await request.decode(as: IdentityTokenRequest.self, context: context)
             let token = try await service.mockIdentityToken(provider: body.provider, account: body.account, audience: body.audience, nonce: body.nonce)
             return JSONReply(["id_token": token])
         }
-        api.get("app/config") { _, _ in JSONReply(try await service.appConfig()) }
-        api.get("user/profile") { request, _ in
+        api.on(.appConfig) { _, _ in JSONReply(try await service.appConfig()) }
+        api.on(.profile) { request, _ in
             JSONReply(try await service.profile(accessToken: try Self.bearer(request)))
         }
-        api.put("user/profile") { request, context in
+        api.on(.updateProfile) { request, context in
             let token = try Self.bearer(request)
             let body = try await request.decode(as: ProfileRequest.self, context: context)
             return JSONReply(try await service.updateProfile(accessToken: token, fields: body.fields))
         }
-        api.post("user/name") { request, context in
+        api.on(.chooseName) { request, context in
             let token = try Self.bearer(request)
             let body = try await request.decode(as: NameRequest.self, context: context)
             return JSONReply(try await service.chooseName(accessToken: token, name: body.name))
         }
-        api.get("children") { request, _ in
+        api.on(.children) { request, _ in
             JSONReply(try await service.children(accessToken: try Self.bearer(request)))
         }
-        api.post("children") { request, context in
+        api.on(.addChild) { request, context in
             let token = try Self.bearer(request)
             let body = try await request.decode(as: ChildRequest.self, context: context)
             return JSONReply(try await service.addChild(accessToken: token, name: body.name, birthDate: body.birthDate, idempotencyKey: Self.idempotencyKey(request)))
         }
-        api.post("invites") { request, context in
+        api.on(.createInvite) { request, context in
             let token = try Self.bearer(request)
             let body = try await request.decode(as: InviteRequest.self, context: context)
             return JSONReply(try await service.createInvite(accessToken: token, childID: body.childID, idempotencyKey: Self.idempotencyKey(request)))
         }
-        api.post("invites/accept") { request, context in
+        api.on(.acceptInvite) { request, context in
             let token = try Self.bearer(request)
             let body = try await request.decode(as: AcceptRequest.self, context: context)
             return JSONReply(try await service.acceptInvite(accessToken: token, code: body.code, client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request)))
         }
-        api.get("records") { request, _ in
+        api.on(.records) { request, _ in
             JSONReply(try await service.records(accessToken: try Self.bearer(request)))
         }
-        api.put("records/:key") { request, context in
+        api.on(.putRecord) { request, context in
             let token = try Self.bearer(request)
             let body = try await request.decode(as: RecordRequest.self, context: context)
             let key = try context.parameters.require("key")
             try await service.putRecord(accessToken: token, key: key, value: body.value, idempotencyKey: Self.idempotencyKey(request))
             return JSONReply(EmptyReply())
         }
-        api.get("content/motivation/random") { request, _ in
+        api.on(.motivation) { request, _ in
             JSONReply(["message": try await service.motivation(accessToken: try Self.bearer(request))])
         }
-        api.get("content/:kind") { request, context in
+        api.on(.content) { request, context in
             JSONReply(try await service.content(accessToken: try Self.bearer(request), kind: try context.parameters.require("kind")))
         }
 
         guard dev else { return }
         // QA controls: off unless the server runs with --dev.
-        api.get("dev/outbox") { _, _ in JSONReply(try await service.outbox()) }
-        api.post("dev/reset") { _, _ in
+        api.on(.devOutbox) { _, _ in JSONReply(try await service.outbox()) }
+        api.on(.devReset) { _, _ in
             try await service.reset()
             faults.set([])
             clock.offsetSeconds = 0
             return JSONReply(EmptyReply())
         }
-        api.post("dev/config") { request, context in
+        api.on(.devConfig) { request, context in
             let values = try await request.decode(as: [String: FieldValue].self, context: context)
             service.overrideConfig(values)
             return JSONReply(try await service.appConfig())
         }
-        api.post("dev/clock") { request, context in
+        api.on(.devClock) { request, context in
             let body = try await request.decode(as: ClockRequest.self, context: context)
             guard ClockOffset.isAllowed(body.offsetSeconds) else {
                 throw ServiceError(.invalidInput, "offset_seconds must be between -\(ClockOffset.limitSeconds) and \(ClockOffset.limitSeconds) (100 years either way).")
@@ -134,7 +134,7 @@ struct Routes {
             clock.offsetSeconds = body.offsetSeconds
             return JSONReply(["offset_seconds": body.offsetSeconds])
         }
-        api.post("dev/faults") { request, context in
+        api.on(.devFaults) { request, context in
             let body = try await request.decode(as: FaultsRequest.self, context: context)
             var parsed: [Fault] = []
             for name in body.faults {

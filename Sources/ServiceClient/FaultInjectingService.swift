@@ -25,7 +25,7 @@ public final class FaultInjectingService: AuthServiceDecorator {
     }
 
     /// Applies the faults in order, then makes the call if none failed it.
-    public func around<T: Sendable>(_ operation: String, _ call: @Sendable () async throws -> T) async throws -> T {
+    public func around<T: Sendable>(_ endpoint: Endpoint, _ call: @Sendable () async throws -> T) async throws -> T {
         for case .slow(let milliseconds) in faults {
             try? await Task.sleep(for: .milliseconds(milliseconds))
         }
@@ -37,7 +37,7 @@ public final class FaultInjectingService: AuthServiceDecorator {
                 throw ServiceError(.serverError, "The service failed (injected fault: server-error).")
             case .rateLimit:
                 throw ServiceError(.rateLimited, "Too many attempts. Please wait and try again (injected fault: rate-limit).", retryAfter: 30)
-            case .reauthFail where operation == "refresh":
+            case .reauthFail where endpoint == .refresh:
                 throw ServiceError(.unauthorized, "The session was rejected (injected fault: reauth-fail).")
             case .failFirst:
                 let fail = failuresLeft.withLock { left in
@@ -57,7 +57,7 @@ public final class FaultInjectingService: AuthServiceDecorator {
     /// changed (the last may only carry padding bits), so the service's own check
     /// refuses it.
     public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
-        let token = try await around("mock_identity_token") {
+        let token = try await around(.mockIdentityToken) {
             try await base.mockIdentityToken(provider: provider, account: account, audience: audience, nonce: nonce)
         }
         guard faults.contains(.forgedIDToken), let dot = token.lastIndex(of: "."), token.index(after: dot) < token.endIndex else { return token }

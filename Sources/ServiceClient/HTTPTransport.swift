@@ -57,99 +57,99 @@ public final class HTTPTransport: AuthService {
     // MARK: Operations
 
     public func health() async throws -> String {
-        let reply: Health = try await send(.GET, "/health")
+        let reply: Health = try await send(.health)
         return reply.status
     }
 
     public func appConfig() async throws -> [String: FieldValue] {
-        try await send(.GET, "/app/config")
+        try await send(.appConfig)
     }
 
     public func signInAnonymously(flow: String) async throws -> AnonymousSignIn {
-        try await send(.POST, "/auth/anonymous", body: ["flow": flow])
+        try await send(.signInAnonymously, body: ["flow": flow])
     }
 
     public func chooseName(accessToken: String, name: String) async throws -> Profile {
-        try await send(.POST, "/user/name", body: ["name": name], bearer: accessToken)
+        try await send(.chooseName, body: ["name": name], bearer: accessToken)
     }
 
     public func register(flow: String, name: String, email: String, password: String) async throws -> IssuedSession {
-        try await send(.POST, "/auth/register", body: ["flow": flow, "name": name, "email": email, "password": password])
+        try await send(.register, body: ["flow": flow, "name": name, "email": email, "password": password])
     }
 
     public func login(flow: String, email: String, password: String) async throws -> IssuedSession {
-        try await send(.POST, "/auth/login", body: ["flow": flow, "email": email, "password": password])
+        try await send(.login, body: ["flow": flow, "email": email, "password": password])
     }
 
     public func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession {
-        try await send(.POST, "/auth/link-email", body: ["flow": flow, "email": email, "password": password], bearer: accessToken)
+        try await send(.linkEmail, body: ["flow": flow, "email": email, "password": password], bearer: accessToken)
     }
 
     public func sendPhoneCode(phone: String) async throws -> PhoneCodeSent {
-        try await send(.POST, "/auth/phone/send", body: ["phone": phone])
+        try await send(.sendPhoneCode, body: ["phone": phone])
     }
 
     public func verifyPhoneCode(flow: String, phone: String, code: String) async throws -> SignIn {
-        try await send(.POST, "/auth/phone/verify", body: ["flow": flow, "phone": phone, "code": code])
+        try await send(.verifyPhoneCode, body: ["flow": flow, "phone": phone, "code": code])
     }
 
     public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
         let reply: [String: String] = try await send(
-            .POST, "/mock-idp/token", body: ["provider": provider, "account": account, "audience": audience, "nonce": nonce])
+            .mockIdentityToken, body: ["provider": provider, "account": account, "audience": audience, "nonce": nonce])
         guard let token = reply["id_token"] else { throw ServiceError(.badResponse, "The identity provider answered without a token.") }
         return token
     }
     public func socialSignIn(flow: String, provider: String, idToken: String, nonce: String) async throws -> SignIn {
-        try await send(.POST, "/auth/social", body: ["flow": flow, "provider": provider, "id_token": idToken, "nonce": nonce])
+        try await send(.socialSignIn, body: ["flow": flow, "provider": provider, "id_token": idToken, "nonce": nonce])
     }
 
     public func refresh(refreshToken: String) async throws -> IssuedSession {
-        try await send(.POST, "/auth/refresh", body: ["refresh_token": refreshToken])
+        try await send(.refresh, body: ["refresh_token": refreshToken])
     }
 
     public func logout(refreshToken: String) async throws {
-        let _: Empty = try await send(.POST, "/auth/logout", body: ["refresh_token": refreshToken])
+        let _: Empty = try await send(.logout, body: ["refresh_token": refreshToken])
     }
 
     public func profile(accessToken: String) async throws -> Profile {
-        try await send(.GET, "/user/profile", bearer: accessToken)
+        try await send(.profile, bearer: accessToken)
     }
 
     public func updateProfile(accessToken: String, fields: [String: FieldValue]) async throws -> Profile {
-        try await send(.PUT, "/user/profile", body: ["fields": fields], bearer: accessToken)
+        try await send(.updateProfile, body: ["fields": fields], bearer: accessToken)
     }
 
     public func addChild(accessToken: String, name: String, birthDate: String?) async throws -> Child {
-        try await send(.POST, "/children", body: NewChild(name: name, birthDate: birthDate), bearer: accessToken)
+        try await send(.addChild, body: NewChild(name: name, birthDate: birthDate), bearer: accessToken)
     }
 
     public func children(accessToken: String) async throws -> [Child] {
-        try await send(.GET, "/children", bearer: accessToken)
+        try await send(.children, bearer: accessToken)
     }
 
     public func createInvite(accessToken: String, childID: String) async throws -> Invite {
-        try await send(.POST, "/invites", body: ["child_id": childID], bearer: accessToken)
+        try await send(.createInvite, body: ["child_id": childID], bearer: accessToken)
     }
 
     public func acceptInvite(accessToken: String, code: String) async throws -> InviteAcceptance {
-        try await send(.POST, "/invites/accept", body: ["code": code], bearer: accessToken)
+        try await send(.acceptInvite, body: ["code": code], bearer: accessToken)
     }
 
     public func putRecord(accessToken: String, key: String, value: FieldValue) async throws {
-        let _: Empty = try await send(.PUT, "/records/\(key.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? key)", body: ["value": value], bearer: accessToken)
+        let _: Empty = try await send(.putRecord, parameter: key, body: ["value": value], bearer: accessToken)
     }
 
     public func records(accessToken: String) async throws -> [String: FieldValue] {
-        try await send(.GET, "/records", bearer: accessToken)
+        try await send(.records, bearer: accessToken)
     }
 
     public func motivation(accessToken: String) async throws -> String {
-        let reply: Message = try await send(.GET, "/content/motivation/random", bearer: accessToken)
+        let reply: Message = try await send(.motivation, bearer: accessToken)
         return reply.message
     }
 
     public func content(accessToken: String, kind: String) async throws -> [ContentEntry] {
-        try await send(.GET, "/content/\(kind.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? kind)", bearer: accessToken)
+        try await send(.content, parameter: kind, bearer: accessToken)
     }
 
     struct NewChild: Encodable, Sendable {
@@ -161,19 +161,19 @@ public final class HTTPTransport: AuthService {
     // MARK: QA controls (`onboard-server --dev`)
 
     public func outbox() async throws -> [OutboxEntry] {
-        try await send(.GET, "/dev/outbox")
+        try await send(.devOutbox)
     }
 
     public func reset() async throws {
-        let _: Empty = try await send(.POST, "/dev/reset")
+        let _: Empty = try await send(.devReset)
     }
 
     public func setClockOffset(seconds: Int64) async throws {
-        let _: Empty = try await send(.POST, "/dev/clock", body: ["offset_seconds": seconds])
+        let _: Empty = try await send(.devClock, body: ["offset_seconds": seconds])
     }
 
     public func setFaults(_ faults: [Fault]) async throws {
-        let _: Empty = try await send(.POST, "/dev/faults", body: ["faults": faults.map(\.description)])
+        let _: Empty = try await send(.devFaults, body: ["faults": faults.map(\.description)])
     }
 
     // MARK: The wire
@@ -182,11 +182,16 @@ public final class HTTPTransport: AuthService {
     struct Message: Decodable { var message: String }
     struct Empty: Decodable {}
 
+    /// Calls `endpoint`; `parameter` fills its one `:name` path part, percent-encoded.
     private func send<Reply: Decodable>(
-        _ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)? = nil, bearer: String? = nil
+        _ endpoint: Endpoint, parameter: String? = nil, body: (any Encodable & Sendable)? = nil, bearer: String? = nil
     ) async throws -> Reply {
-        var request = HTTPClientRequest(url: baseURL + "/api/v1" + path)
-        request.method = method
+        let path = endpoint.path.split(separator: "/").map { part in
+            guard part.hasPrefix(":"), let parameter else { return String(part) }
+            return parameter.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? parameter
+        }
+        var request = HTTPClientRequest(url: baseURL + "/api/v1/" + path.joined(separator: "/"))
+        request.method = HTTPMethod(rawValue: endpoint.method.rawValue)
         request.headers.add(name: "Accept", value: "application/json")
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
         if let key = CallContext.idempotencyKey { request.headers.add(name: "Idempotency-Key", value: key) }

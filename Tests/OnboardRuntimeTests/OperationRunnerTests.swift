@@ -12,7 +12,7 @@ struct Misbehaving: AuthServiceDecorator {
     var hang = false
     let base: any AuthService = InProcessTransport(service: try! OnboardService(database: try! ServiceDatabase.inMemory()))
 
-    func around<T: Sendable>(_ operation: String, _ call: @Sendable () async throws -> T) async throws -> T {
+    func around<T: Sendable>(_ endpoint: Endpoint, _ call: @Sendable () async throws -> T) async throws -> T {
         if hang { try await Task.sleep(for: .seconds(3600)) }
         throw CocoaError(.fileReadCorruptFile)
     }
@@ -24,8 +24,8 @@ final class CountingRefreshes: AuthServiceDecorator, Sendable {
     let refreshes = Mutex(0)
     init(_ base: any AuthService) { self.base = base }
 
-    func around<T: Sendable>(_ operation: String, _ call: @Sendable () async throws -> T) async throws -> T {
-        if operation == "refresh" { refreshes.withLock { $0 += 1 } }
+    func around<T: Sendable>(_ endpoint: Endpoint, _ call: @Sendable () async throws -> T) async throws -> T {
+        if endpoint == .refresh { refreshes.withLock { $0 += 1 } }
         return try await call()
     }
 }
@@ -98,9 +98,9 @@ final class LosingFirstWrite: AuthServiceDecorator, Sendable {
     let lost = Mutex(false)
     init(_ base: any AuthService) { self.base = base }
 
-    func around<T: Sendable>(_ operation: String, _ call: @Sendable () async throws -> T) async throws -> T {
+    func around<T: Sendable>(_ endpoint: Endpoint, _ call: @Sendable () async throws -> T) async throws -> T {
         let result = try await call()
-        if operation == "put_record", !lost.withLock({ let was = $0; $0 = true; return was }) {
+        if endpoint == .putRecord, !lost.withLock({ let was = $0; $0 = true; return was }) {
             throw ServiceError(.timeout, "The reply was lost.")
         }
         return result

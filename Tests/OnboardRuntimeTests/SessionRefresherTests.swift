@@ -16,8 +16,8 @@ final class CountingService: AuthServiceDecorator {
         base = InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory()))
     }
 
-    func around<T: Sendable>(_ operation: String, _ call: @Sendable () async throws -> T) async throws -> T {
-        if operation == "refresh" {
+    func around<T: Sendable>(_ endpoint: Endpoint, _ call: @Sendable () async throws -> T) async throws -> T {
+        if endpoint == .refresh {
             refreshes.withLock { $0 += 1 }
             try await Task.sleep(for: .milliseconds(100))
         }
