@@ -11,8 +11,6 @@ public final class HeadlessTerminal: TerminalDevice {
     public private(set) var frames: [Frame] = []
     /// Why the script stopped early (a `wait:` that timed out), if it did.
     public private(set) var failure: String?
-    /// Keys wait while this holds (a call the user would wait for is under way).
-    public var holdWhile: () -> Bool = { false }
     /// Resolves `<sms-code>`.
     public var smsCode: () -> String? = { nil }
     private var steps: [KeyScript.Step]
@@ -49,7 +47,8 @@ public final class HeadlessTerminal: TerminalDevice {
             quitSent = true
             return [.key(.control("c"))]
         }
-        if holdWhile() {
+        if frames.last?.busy == true {
+            // Keys wait while the screen says to (a call the user would wait for).
             // A call that never ends fails the script too, rather than hanging it.
             return keepWaiting(since: &heldSince, else: "a call was still under way after \(waitTimeout)")
         }

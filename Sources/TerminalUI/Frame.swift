@@ -21,6 +21,8 @@ public struct Frame: Equatable, Sendable {
     public var bodyHidden = 0
     /// Body lines on screen: one PgUp/PgDn page.
     public var bodyShown = 0
+    /// The user waits (a spinner): a key script holds its keys meanwhile.
+    public var busy = false
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)

@@ -19,6 +19,7 @@ public struct Renderer: Sendable {
     /// many body lines a body too long for the screen has scrolled by.
     public func render(_ view: ScreenView, width: Int, height: Int, tick: Int = 0, scroll: Int = 0) -> Frame {
         var frame = Frame(width: width, height: height)
+        frame.busy = view.busy
         guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
             drawTooSmall(&frame)
             return frame

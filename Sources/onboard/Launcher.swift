@@ -218,7 +218,6 @@ final class Launcher {
             terminal: terminal,
             recorder: try castRecorder(size: terminal.size),
             qa: QAControls(faults: faults, outbox: outbox))
-        headless?.holdWhile = { [unowned runner] in runner.currentState.isBusy }
         let ending = runner.run()
         return (ending, runner.currentState)
     }

@@ -83,7 +83,6 @@ import Testing
                     sessionFile: store.sessionFile, clock: clock),
                 clock: clock, mailbox: Mailbox())
             let runner = FlowRunner(session: session, renderer: Renderer(), terminal: terminal, qa: QAControls(faults: faults, outbox: outbox))
-            terminal.holdWhile = { [unowned runner] in runner.currentState.isBusy }
             terminal.smsCode = { outbox().last?.code }
             nonisolated(unsafe) let loop = runner
             nonisolated(unsafe) let screen = terminal
