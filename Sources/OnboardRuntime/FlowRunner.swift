@@ -67,29 +67,18 @@ public final class FlowRunner {
         session.launch()
         draw()
         while session.ending == nil {
-            waitForInput()
-            if session.receiveMail() { terminal.invalidate() }
+            // The spinner animates at 10 frames a second; otherwise wake once a second.
+            let woke = session.wait(input: terminal.inputDescriptor, milliseconds: spinnerShown ? 100 : 1000)
+            // The terminal went away without a SIGHUP reaching us (a parent that caught
+            // it): end as a hangup would, rather than spin on a descriptor always ready.
+            if woke.inputHungUp { session.end(bySignal: SIGHUP) }
+            if woke.continued { terminal.invalidate() }
             handle(terminal.readInputs())
             // Time passing: due renewals, and renewal ahead of expiry.
             dispatch(.tick)
             if session.ending == nil { draw() }
         }
         return session.ending ?? .quit
-    }
-
-    private func waitForInput() {
-        // The spinner animates at 10 frames a second; otherwise wake once a second.
-        let timeout: Int32 = spinnerShown ? 100 : 1000
-        var descriptors = [
-            pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: session.mailbox.readDescriptor, events: Int16(POLLIN), revents: 0),
-        ]
-        _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
-        // The terminal went away without a SIGHUP reaching us (a parent that caught it):
-        // end as a hangup would, rather than spin on a descriptor that is always ready.
-        if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
-            session.end(bySignal: SIGHUP)
-        }
     }
 
     private func handle(_ inputs: [TerminalInput]) {

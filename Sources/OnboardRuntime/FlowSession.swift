@@ -65,6 +65,20 @@ public final class FlowSession {
         perform(effects)
     }
 
+    /// The one wait of every front end: until mail arrives (an answer, a signal), the
+    /// front end's own input is ready, or `milliseconds` pass; then the mail is read.
+    /// Returns whether the input hung up (a terminal gone without a SIGHUP reaching us)
+    /// and whether the process was continued after a stop.
+    @discardableResult
+    public func wait(input: Int32? = nil, milliseconds: Int32) -> (inputHungUp: Bool, continued: Bool) {
+        var descriptors = [pollfd(fd: mailbox.readDescriptor, events: Int16(POLLIN), revents: 0)]
+        if let input { descriptors.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
+        _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        let hungUp = input != nil && descriptors[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+        let continued = receiveMail()
+        return (hungUp, continued)
+    }
+
     /// What arrived in the mailbox: finished calls are dispatched; SIGCONT is a resume;
     /// other signals end the run. Returns whether the process was continued after a stop.
     @discardableResult

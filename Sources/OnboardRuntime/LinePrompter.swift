@@ -61,9 +61,7 @@ public final class LinePrompter {
                 if let label = view.busyLabel, !label.isEmpty { write(label + "\n") } else { write("Please wait...\n") }
                 said = true
             }
-            var descriptor = pollfd(fd: session.mailbox.readDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 1000)
-            session.receiveMail()
+            session.wait(milliseconds: 1000)
             session.dispatch(.tick)
         }
         session.receiveMail()
