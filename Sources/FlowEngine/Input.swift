@@ -35,16 +35,14 @@ extension FlowEngine {
                 }
                 return
             }
-            var typing = typeIntoWidget(field, text, &state)
-            if typing == .notAWidget { typing = type(text, into: field, &state) ? .cut : .typed }
             // Text cut to the field's limit keeps its note instead of a format check.
-            if typing == .typed { revalidate(field, on: screen, &state, now: now) }
+            if field.kind.behaviour.type(text, into: field, &state, engine: self) == .typed {
+                revalidate(field, on: screen, &state, now: now)
+            }
             submitIfFull(field, on: screen, &state, now: now, effects: &effects)
         case .deleteBackward:
             guard let field else { return }
-            if !deleteInWidget(field, &state) {
-                edit(field, &state) { editor in editor.deleteBackward() }
-            }
+            field.kind.behaviour.deleteBackward(in: field, &state, engine: self)
             revalidate(field, on: screen, &state, now: now)
         case .edit(let command):
             guard let field, field.kind.editsAsText else { return }
@@ -79,14 +77,17 @@ extension FlowEngine {
     /// Arrows, PgUp/PgDn, Home/End: a text field's cursor, a widget's value, or along a
     /// row of buttons.
     private func move(_ intent: Intent, in field: Field?, focused: Focusable?, items: [Focusable], on screen: Screen, _ state: inout FlowState, now: Int64) {
-        if let field, field.kind.editsAsText {
-            // A text field's own meaning wins: the cursor moves within the text.
-            moveCursor(in: field, intent, &state)
-            return
-        }
-        if let field, adjust(field, intent, &state, now: now) {
-            revalidate(field, on: screen, &state, now: now)
-            return
+        if let field {
+            // A field's own meaning wins: the cursor moves within a text, a widget's value changes.
+            switch field.kind.behaviour.move(intent, in: field, &state, engine: self, today: today(now, state)) {
+            case .changed:
+                revalidate(field, on: screen, &state, now: now)
+                return
+            case .moved:
+                return
+            case .ignored:
+                break
+            }
         }
         guard intent == .left || intent == .right, case .action = focused else { return }
         let next = state.form.focus + (intent == .right ? 1 : -1)
@@ -127,16 +128,6 @@ extension FlowEngine {
             state.context[field.id] = value
             revalidate(field, on: screen, &state, now: now)
         }
-    }
-
-    /// Adds typed or pasted text at the cursor, without control characters; returns
-    /// whether it had to be cut to the field's limit.
-    @discardableResult
-    private func type(_ text: String, into field: Field, _ state: inout FlowState) -> Bool {
-        let printable = String(text.filter { character in
-            !character.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        })
-        return insert(printable, into: field, unit: "characters", &state)
     }
 
     /// A button: refused while it cools down; else its `set` values, then its step.

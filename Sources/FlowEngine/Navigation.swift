@@ -19,7 +19,7 @@ extension FlowEngine {
             return
         }
         for field in screen.fields where state.context[field.id] == nil || state.context[field.id] == .text("") {
-            if let initial = initialValue(of: field, now: now, state) { state.context[field.id] = initial }
+            if let initial = field.kind.behaviour.initialValue(of: field, today: today(now, state)) { state.context[field.id] = initial }
         }
         state.screenSince = now
         state.form.typingNumber = nil

@@ -72,17 +72,6 @@ extension FlowEngine {
         return view
     }
 
-    /// Where the cursor goes in grouped digits: before the digit that follows the first
-    /// `count`, or at the end.
-    static func position(afterDigits count: Int, in grouped: String) -> Int {
-        var seen = 0
-        for (index, character) in grouped.enumerated() where character.isASCIIDigit {
-            if seen == count { return index }
-            seen += 1
-        }
-        return grouped.count
-    }
-
     private func masked(_ state: FlowState) -> FlowState {
         var state = state
         state.form.revealed = []
@@ -106,22 +95,7 @@ extension FlowEngine {
         view.minimum = field.minimum
         view.maximum = field.maximum
         view.length = field.maxLength
-        if field.kind.editsAsText { view.caret = editor(for: field, state).cursor }
-        switch field.kind {
-        case .date where field.showsAge:
-            if let born = CivilDate(view.value) {
-                let age = born.age(on: CivilDate(milliseconds: now, utcOffset: state.utcOffset))
-                view.hint = "Age \(max(0, age))"
-            }
-        case .phone:
-            // Grouped as typed, for the country picked on the same screen.
-            let country = currentScreen(state)?.fields.first { $0.kind == .select && $0.options.contains { $0.hasPrefix("+") } }
-            let code = country.flatMap { state.context[$0.id]?.text }.flatMap { PhoneNumber(country: $0, digits: "") }?.countryCode ?? ""
-            view.value = PhoneNumber.formatted(view.value, countryCode: code)
-            view.caret = view.caret.map { Self.position(afterDigits: $0, in: view.value) }
-        default:
-            break
-        }
+        field.kind.behaviour.decorate(&view, of: field, state, engine: self, today: CivilDate(milliseconds: now, utcOffset: state.utcOffset))
         return view
     }
 }

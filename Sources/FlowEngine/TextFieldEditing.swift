@@ -1,17 +1,6 @@
 import InputRules
 import ScreenTable
 
-extension Field.Kind {
-    /// Kinds typed as a line of text with a cursor (phone and code take digits only);
-    /// dates, pickers and sliders change their value with the arrows instead.
-    public var editsAsText: Bool {
-        switch self {
-        case .text, .email, .password, .url, .phone, .code: true
-        case .date, .select, .multi, .slider, .range: false
-        }
-    }
-}
-
 /// The cursor inside a text field and what moves it, on top of `LineEditor`. The cursor
 /// is kept in `FormState.cursor` only while it is not at the end, so typing at the end
 /// (most typing) leaves the state as it always was.

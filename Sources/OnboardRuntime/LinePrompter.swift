@@ -167,11 +167,11 @@ public final class LinePrompter {
     /// A field's new value: nil at the end of input, `.some(nil)` to keep what it has.
     private func askValue(of field: ScreenView.FieldView) -> Value?? {
         if let error = field.error { write("\(field.label): \(error)\n") }
-        switch field.kind {
-        case .select:
+        switch session.engine.question(for: field) {
+        case .choice:
             write("\(field.label)\(field.value.isEmpty ? "" : " (now: \(field.value))"):\n")
             return askChoice(field.options, enter: field.value.isEmpty ? nil : Self.keeps).map { $0.map { .text(field.options[$0]) } }
-        case .multi:
+        case .choices:
             write("\(field.label)\(field.picked.isEmpty ? "" : " (now: \(field.picked.joined(separator: ", ")))"):\n")
             writeNumbered(field.options)
             return askLine(
@@ -183,22 +183,9 @@ public final class LinePrompter {
                 let picked = Set(numbers.compactMap { $0 }.map { field.options[$0 - 1] })
                 return .list(field.options.filter(picked.contains))
             }
-        case .slider:
-            return askLine("\(field.label) (now: \(field.value)). Enter a number between \(field.minimum) and \(field.maximum)", enter: Self.keeps) { answer in
-                guard let number = Int(answer), (field.minimum...field.maximum).contains(number) else { return nil }
-                return .text(String(number))
-            }
-        case .range:
-            return askLine("\(field.label) (now: \(field.value)). Enter two numbers between \(field.minimum) and \(field.maximum) as LOW-HIGH", enter: Self.keeps) { answer in
-                let parts = answer.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-                guard parts.count == 2, let low = parts[0], let high = parts[1] else { return nil }
-                return .text(NumberRange(low: low, high: high).description)
-            }
-        case .date:
-            return askLine("\(field.label) (now: \(field.value)\(field.hint.map { ", \($0)" } ?? "")). Enter a date as YYYY-MM-DD", enter: Self.keeps) { answer in
-                CivilDate(answer).map { .text($0.description) }
-            }
-        case .text, .email, .password, .phone, .code, .url:
+        case .parsed(let prompt, let parse):
+            return askLine(prompt, enter: Self.keeps, parse: parse)
+        case .text:
             let shown = field.isPassword || field.value.isEmpty ? "" : " [\(field.value)]"
             let hint = field.isPassword && !field.value.isEmpty ? " [Enter keeps the one typed]" : ""
             write("\(field.label)\(shown)\(hint): ")

@@ -1,0 +1,66 @@
+import CivilCalendar
+import InputRules
+import ScreenTable
+
+/// A date: today to start with, Left/Right a day, PgUp/PgDn a month, Home/End a year,
+/// never past today; digits typed replace it, dashes added as they go (19900514 ->
+/// 1990-05-14). A date of birth shows the age it gives.
+struct DateFieldKind: FieldKind {
+    func initialValue(of field: Field, today: CivilDate) -> Value? {
+        .text(today.description)
+    }
+
+    func move(_ intent: Intent, in field: Field, _ state: inout FlowState, engine: FlowEngine, today: CivilDate) -> KeyResult {
+        state.form.typingNumber = nil
+        let current = CivilDate(state.context[field.id]?.text ?? "") ?? today
+        let moved: CivilDate = switch intent {
+        case .left: current.adding(days: -1)
+        case .right: current.adding(days: 1)
+        case .pageUp: current.adding(months: 1)
+        case .pageDown: current.adding(months: -1)
+        case .end: current.adding(months: 12)
+        default: current.adding(months: -12)
+        }
+        state.context[field.id] = .text(min(moved, today).description)
+        state.form.errors[field.id] = nil
+        return .changed
+    }
+
+    func type(_ text: String, into field: Field, _ state: inout FlowState, engine: FlowEngine) -> Typing {
+        let digits = text.filter(\.isASCIIDigit)
+        guard !digits.isEmpty else { return .typed }
+        let typed = state.form.typingNumber == field.id ? (state.context[field.id]?.text ?? "").filter(\.isASCIIDigit) : ""
+        state.form.typingNumber = field.id
+        state.context[field.id] = .text(Self.dashed(String((typed + digits).prefix(8))))
+        state.form.errors[field.id] = nil
+        return .typed
+    }
+
+    /// Backspace drops the last digit.
+    func deleteBackward(in field: Field, _ state: inout FlowState, engine: FlowEngine) {
+        let digits = (state.context[field.id]?.text ?? "").filter(\.isASCIIDigit)
+        state.form.typingNumber = field.id
+        state.context[field.id] = .text(Self.dashed(String(digits.dropLast())))
+    }
+
+    func decorate(_ view: inout ScreenView.FieldView, of field: Field, _ state: FlowState, engine: FlowEngine, today: CivilDate) {
+        guard field.showsAge, let born = CivilDate(view.value) else { return }
+        view.hint = "Age \(max(0, born.age(on: today)))"
+    }
+
+    func question(for view: ScreenView.FieldView) -> LineQuestion {
+        .parsed(prompt: "\(view.label) (now: \(view.value)\(view.hint.map { ", \($0)" } ?? "")). Enter a date as YYYY-MM-DD") { answer in
+            CivilDate(answer).map { .text($0.description) }
+        }
+    }
+
+    /// `YYYY-MM-DD` from up to eight digits.
+    static func dashed(_ digits: String) -> String {
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index == 4 || index == 6 { text.append("-") }
+            text.append(digit)
+        }
+        return text
+    }
+}

@@ -1,0 +1,43 @@
+import CivilCalendar
+import InputRules
+import ScreenTable
+
+/// Phone and code fields: digits only, edited like text, so a pasted "123 456" or
+/// "(555) 010-9999" lands as digits; a phone number is shown grouped as its country
+/// writes it.
+struct DigitsFieldKind: FieldKind {
+    func move(_ intent: Intent, in field: Field, _ state: inout FlowState, engine: FlowEngine, today: CivilDate) -> KeyResult {
+        TextFieldKind().move(intent, in: field, &state, engine: engine, today: today)
+    }
+
+    func type(_ text: String, into field: Field, _ state: inout FlowState, engine: FlowEngine) -> Typing {
+        engine.insert(String(text.filter(\.isASCIIDigit)), into: field, unit: "digits", &state) ? .cut : .typed
+    }
+
+    func deleteBackward(in field: Field, _ state: inout FlowState, engine: FlowEngine) {
+        TextFieldKind().deleteBackward(in: field, &state, engine: engine)
+    }
+
+    func decorate(_ view: inout ScreenView.FieldView, of field: Field, _ state: FlowState, engine: FlowEngine, today: CivilDate) {
+        view.caret = engine.editor(for: field, state).cursor
+        guard field.kind == .phone else { return }
+        // Grouped as typed, for the country picked on the same screen.
+        let country = engine.currentScreen(state)?.fields.first { $0.kind == .select && $0.options.contains { $0.hasPrefix("+") } }
+        let code = country.flatMap { state.context[$0.id]?.text }.flatMap { PhoneNumber(country: $0, digits: "") }?.countryCode ?? ""
+        view.value = PhoneNumber.formatted(view.value, countryCode: code)
+        view.caret = view.caret.map { Self.position(afterDigits: $0, in: view.value) }
+    }
+
+    /// Where the cursor goes in grouped digits: before the digit that follows the first
+    /// `count`, or at the end.
+    static func position(afterDigits count: Int, in grouped: String) -> Int {
+        var seen = 0
+        for (index, character) in grouped.enumerated() where character.isASCIIDigit {
+            if seen == count { return index }
+            seen += 1
+        }
+        return grouped.count
+    }
+
+    func question(for view: ScreenView.FieldView) -> LineQuestion { .text }
+}

@@ -1,0 +1,93 @@
+import CivilCalendar
+import ScreenTable
+
+/// What one kind of field does, side by side, as huh keeps `field_input` and
+/// `field_select`: its first value, its keys, what typing into it does, what its view
+/// shows beyond the value, and how the line prompter asks for it. One type per kind,
+/// one file each; the reducer asks `field.kind.behaviour`.
+protocol FieldKind: Sendable {
+    /// The value on arrival when the context has none.
+    func initialValue(of field: Field, today: CivilDate) -> Value?
+    /// Arrows, PgUp/PgDn, Home/End.
+    func move(_ intent: Intent, in field: Field, _ state: inout FlowState, engine: FlowEngine, today: CivilDate) -> KeyResult
+    /// Typed or pasted text.
+    func type(_ text: String, into field: Field, _ state: inout FlowState, engine: FlowEngine) -> Typing
+    /// Backspace.
+    func deleteBackward(in field: Field, _ state: inout FlowState, engine: FlowEngine)
+    /// What the view shows beyond label and value: a caret, an age, grouped digits.
+    func decorate(_ view: inout ScreenView.FieldView, of field: Field, _ state: FlowState, engine: FlowEngine, today: CivilDate)
+    /// How the line prompter asks for a value.
+    func question(for view: ScreenView.FieldView) -> LineQuestion
+}
+
+extension FieldKind {
+    func initialValue(of field: Field, today: CivilDate) -> Value? { nil }
+    func decorate(_ view: inout ScreenView.FieldView, of field: Field, _ state: FlowState, engine: FlowEngine, today: CivilDate) {}
+}
+
+/// What a movement key did to a field.
+enum KeyResult: Equatable {
+    /// Not this field's key (Left/Right then move along the buttons).
+    case ignored
+    /// The cursor moved; the value is as it was.
+    case moved
+    /// The value changed: it is judged again.
+    case changed
+}
+
+/// What typing into a field did.
+enum Typing: Equatable {
+    case typed
+    /// Typed, but cut to the field's limit (the field says so instead of a format check).
+    case cut
+}
+
+/// How the line prompter (accessible mode) asks for a field's value.
+public enum LineQuestion: Sendable {
+    /// One of the view's options, by number.
+    case choice
+    /// Some of the view's options, by numbers separated by commas.
+    case choices
+    /// A line of text as typed (without echo for a password); Enter keeps the value.
+    case text
+    /// A line `parse` turns into the value, nil while it cannot; `prompt` says what to
+    /// type. Enter keeps the value.
+    case parsed(prompt: String, parse: @Sendable (String) -> Value?)
+}
+
+extension Field.Kind {
+    var behaviour: any FieldKind {
+        switch self {
+        case .text, .email, .password, .url: TextFieldKind()
+        case .phone, .code: DigitsFieldKind()
+        case .date: DateFieldKind()
+        case .select: SelectFieldKind()
+        case .multi: MultiFieldKind()
+        case .slider, .range: NumberFieldKind()
+        }
+    }
+
+    /// Kinds typed as a line of text with a cursor (phone and code take digits only);
+    /// dates, pickers and sliders change their value with the arrows instead.
+    public var editsAsText: Bool {
+        switch self {
+        case .text, .email, .password, .url, .phone, .code: true
+        case .date, .select, .multi, .slider, .range: false
+        }
+    }
+}
+
+extension FlowEngine {
+    /// The field with its options filled from the context when it takes them from there.
+    func resolved(_ field: Field, _ state: FlowState) -> Field {
+        guard let key = field.optionsFrom else { return field }
+        var field = field
+        field.options = state.context[key]?.list ?? []
+        return field
+    }
+
+    /// How the line prompter asks for this field.
+    public func question(for view: ScreenView.FieldView) -> LineQuestion {
+        view.kind.behaviour.question(for: view)
+    }
+}
