@@ -1,17 +1,19 @@
 import ScreenTable
+import ServiceAPI
 
 /// Calls and their results: the call the user waits for (made from an action or on
 /// arrival), what its success or failure does, Try Again, and the silent retry after a
 /// suspend. Every call is in `state.calls` with its purpose; a result is one lookup.
 extension FlowEngine {
-    func start(_ call: ServiceCall, from origin: FlowState.Origin, _ state: inout FlowState, effects: inout [Effect]) {
+    func start(_ call: ServiceCall, from origin: FlowState.Origin, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         state.calls.silentRetryUsed = false
-        issue(call.operation, for: .user(call, from: origin), &state, effects: &effects)
+        issue(call.operation, for: .user(call, from: origin), &state, now: now, effects: &effects)
     }
 
-    /// Records a call in the table, emits its effect and returns its id.
+    /// Records a call in the table and sends it, or holds it while the session is renewed
+    /// when its access token is about to expire. Returns its id.
     @discardableResult
-    func issue(_ operation: Operation, for purpose: CallTable.Purpose, _ state: inout FlowState, effects: inout [Effect]) -> Int {
+    func issue(_ operation: Operation, for purpose: CallTable.Purpose, _ state: inout FlowState, now: Int64, effects: inout [Effect]) -> Int {
         let id = state.calls.add(operation, for: purpose)
         var inputs: [String: String] = [:]
         for key in operation.inputs { inputs[key] = state.context[key]?.text }
@@ -23,14 +25,28 @@ extension FlowEngine {
         for key in operation.listInputs { fields[key] = state.context[key] }
         var request = CallRequest(id: id, operation: operation, session: state.session, inputs: inputs, service: service, fields: fields)
         request.idempotencyKey = idempotencyKey(for: request, &state, effects: &effects)
-        request.mayRenewSession = state.renewal.dueAt == nil
-        effects.append(.call(request))
+        state.calls.record(request)
+        if operation.usesSession, let session = state.session, needsRenewal(session, now: now), state.renewal.dueAt == nil,
+           let entry = state.calls.entries[id] {
+            state.calls.hold(id, entry)
+            renewForHeldCalls(&state, now: now, effects: &effects)
+        } else {
+            effects.append(.call(request))
+        }
         return id
     }
 
     func finish(callID: Int, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         // Not in the table: it answers a call already settled by its silent retry.
-        guard let entry = state.calls.remove(callID) else { return }
+        guard var entry = state.calls.remove(callID) else { return }
+        if case .failure(let failure) = result, failure.code == ServiceError.Code.unauthorized.rawValue, mayRenew(for: entry, state) {
+            // The service turned the token down (a server restarted, a clock moved):
+            // renewed once, the call goes again.
+            entry.renewedFor = true
+            state.calls.hold(callID, entry)
+            renewForHeldCalls(&state, now: now, effects: &effects)
+            return
+        }
         if entry.keyed, case .success = result {
             // Done: the next call of this kind is a new intent with a new key.
             state.context[Self.idempotencyKeyName(entry.operation)] = nil
@@ -59,6 +75,16 @@ extension FlowEngine {
             finishUserCall(call, from: origin, result, &state, now: now, effects: &effects)
         case .abandoned:
             break
+        }
+    }
+
+    /// Whether a refusal of this call's token is worth one renewal: a call that used the
+    /// session, not renewed for already, while no failed renewal waits.
+    private func mayRenew(for entry: CallTable.Entry, _ state: FlowState) -> Bool {
+        guard entry.operation.usesSession, !entry.renewedFor, state.renewal.dueAt == nil, state.session != nil else { return false }
+        switch entry.purpose {
+        case .user, .background, .task: return true
+        case .replaced, .renewal, .abandoned: return false
         }
     }
 
@@ -123,10 +149,10 @@ extension FlowEngine {
 
     /// After a suspend, the call the user waits for is sent again once: the connection
     /// may not have survived. Whichever answers first counts.
-    func retrySilently(_ state: inout FlowState, effects: inout [Effect]) {
+    func retrySilently(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         guard let user = state.calls.userCall, !state.calls.silentRetryUsed else { return }
         state.calls.silentRetryUsed = true
-        let retryID = issue(user.call.operation, for: .user(user.call, from: user.origin), &state, effects: &effects)
+        let retryID = issue(user.call.operation, for: .user(user.call, from: user.origin), &state, now: now, effects: &effects)
         state.calls.replace(user.id, by: retryID)
     }
 
@@ -141,7 +167,7 @@ extension FlowEngine {
             arrive(at: screen, &state, now: now, effects: &effects)
         case .step(let screen, let call):
             if state.screenID != screen { arrive(at: screen, &state, now: now, effects: &effects) }
-            start(call, from: origin, &state, effects: &effects)
+            start(call, from: origin, &state, now: now, effects: &effects)
         }
     }
 

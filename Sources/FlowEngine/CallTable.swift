@@ -24,6 +24,13 @@ public struct CallTable: Equatable, Sendable {
         public var purpose: Purpose
         /// Sent with an idempotency key: its success forgets the key.
         public var keyed = false
+        /// What was (or will be) sent.
+        public var request: CallRequest?
+        /// Held until the session is renewed (its token was about to expire, or the
+        /// service turned it down): sent then, with the renewed session.
+        public var held = false
+        /// Already renewed for once: a second refusal is the answer.
+        public var renewedFor = false
     }
 
     public private(set) var entries: [Int: Entry] = [:]
@@ -61,10 +68,33 @@ public struct CallTable: Equatable, Sendable {
         entries.removeValue(forKey: id)
     }
 
+    mutating func record(_ request: CallRequest) {
+        entries[request.id]?.request = request
+    }
+
+    /// Keeps a call (back) in the table, unsent until the session is renewed.
+    mutating func hold(_ id: Int, _ entry: Entry) {
+        var entry = entry
+        entry.held = true
+        entries[id] = entry
+    }
+
+    /// The calls held for a renewal, oldest first, no longer held.
+    mutating func releaseHeld() -> [CallRequest] {
+        let held = entries.filter(\.value.held).sorted { $0.key < $1.key }
+        for (id, _) in held { entries[id]?.held = false }
+        return held.compactMap(\.value.request)
+    }
+
     /// The calls the user waits for and checklist tasks are dropped; background calls and
     /// a renewal still land.
     mutating func abandonForeground() {
         for (id, entry) in entries {
+            if entry.held {
+                // Never sent: nothing will answer it.
+                entries[id] = nil
+                continue
+            }
             switch entry.purpose {
             case .user, .replaced, .task: entries[id]?.purpose = .abandoned
             case .background, .renewal, .abandoned: break

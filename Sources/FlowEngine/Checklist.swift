@@ -7,12 +7,12 @@ extension FlowEngine {
     func startChecklist(_ screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         state.checklist.tasks = screen.tasks.map { _ in .waiting }
         state.checklist.startedAt = now
-        startTask(0, of: screen, &state, effects: &effects)
+        startTask(0, of: screen, &state, now: now, effects: &effects)
     }
 
-    private func startTask(_ index: Int, of screen: Screen, attempt: Int = 1, _ state: inout FlowState, effects: inout [Effect]) {
+    private func startTask(_ index: Int, of screen: Screen, attempt: Int = 1, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         state.checklist.tasks[index] = .running
-        issue(screen.tasks[index].operation, for: .task(index: index, attempt: attempt), &state, effects: &effects)
+        issue(screen.tasks[index].operation, for: .task(index: index, attempt: attempt), &state, now: now, effects: &effects)
     }
 
     /// A task's result.
@@ -27,7 +27,7 @@ extension FlowEngine {
             apply(output, &state, effects: &effects)
             state.checklist.tasks[call.index] = fellBack ? .fellBack(note) : .done(note)
         case .failure(let failure) where failure.isTransient && call.attempt <= task.retries:
-            startTask(call.index, of: screen, attempt: call.attempt + 1, &state, effects: &effects)
+            startTask(call.index, of: screen, attempt: call.attempt + 1, &state, now: now, effects: &effects)
             return
         case .failure(let failure):
             if let fallback = task.fallback {
@@ -39,7 +39,7 @@ extension FlowEngine {
             }
         }
         if call.index + 1 < screen.tasks.count {
-            startTask(call.index + 1, of: screen, &state, effects: &effects)
+            startTask(call.index + 1, of: screen, &state, now: now, effects: &effects)
         } else {
             finishChecklist(screen, &state, now: now, effects: &effects)
         }
@@ -60,10 +60,10 @@ extension FlowEngine {
     }
 
     /// Enter on a stopped checklist: the failed task again, then the rest.
-    func retryChecklist(_ screen: Screen, _ state: inout FlowState, effects: inout [Effect]) -> Bool {
+    func retryChecklist(_ screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) -> Bool {
         guard screen.kind == .checklist, let failed = state.checklist.tasks.firstIndex(where: { if case .failed = $0 { true } else { false } }) else { return false }
         state.message = nil
-        startTask(failed, of: screen, &state, effects: &effects)
+        startTask(failed, of: screen, &state, now: now, effects: &effects)
         return true
     }
 

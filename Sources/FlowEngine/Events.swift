@@ -125,9 +125,6 @@ public struct CallRequest: Equatable, Sendable {
     public var fields: [String: Value]
     /// Calls that create or spend something: the same for every retry of one intent.
     public var idempotencyKey: String?
-    /// False while a failed renewal waits to be tried again: the runtime must not renew
-    /// on its own before this call (the specs allow three silent attempts, not more).
-    public var mayRenewSession = true
 
     public init(id: Int, operation: Operation, session: Session?, inputs: [String: String], service: String? = nil, fields: [String: Value] = [:]) {
         self.id = id

@@ -38,7 +38,7 @@ public struct FlowEngine: Sendable {
         case .closing:
             if state.phase == .showing, let screen = currentScreen(state) { saveDraft(screen, &state, effects: &effects) }
         case .resumed:
-            retrySilently(&state, effects: &effects)
+            retrySilently(&state, now: now, effects: &effects)
         case .jump(let id):
             jump(to: id, &state, now: now, effects: &effects)
         case .tick, .clockMoved:

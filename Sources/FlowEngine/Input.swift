@@ -11,7 +11,7 @@ extension FlowEngine {
             return
         }
         guard !state.isBusy, let screen = currentScreen(state) else { return }
-        if intent == .activate, retryChecklist(screen, &state, effects: &effects) { return }
+        if intent == .activate, retryChecklist(screen, &state, now: now, effects: &effects) { return }
         let items = focusables(of: screen, state)
         let focused = items.indices.contains(state.form.focus) ? items[state.form.focus] : nil
         let field: Field? = if case .field(let index) = focused { screen.fields[index] } else { nil }
@@ -177,7 +177,7 @@ extension FlowEngine {
             goBack(from: screen, &state, now: now, effects: &effects)
         case .call(let call):
             guard valid(&state) else { return }
-            start(call, from: .step(screen: screen.id, call: call), &state, effects: &effects)
+            start(call, from: .step(screen: screen.id, call: call), &state, now: now, effects: &effects)
         case .retry:
             retry(&state, now: now, effects: &effects)
         case .notice(let text):

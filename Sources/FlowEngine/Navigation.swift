@@ -59,13 +59,13 @@ extension FlowEngine {
             effects.append(.saveProgress(progress(at: id, state)))
         }
         if let call = screen.call {
-            start(call, from: .arrival(screen: id), &state, effects: &effects)
+            start(call, from: .arrival(screen: id), &state, now: now, effects: &effects)
         }
         if screen.kind == .checklist {
             startChecklist(screen, &state, now: now, effects: &effects)
         }
         for operation in screen.load {
-            issue(operation, for: .background, &state, effects: &effects)
+            issue(operation, for: .background, &state, now: now, effects: &effects)
         }
     }
 

@@ -30,7 +30,7 @@ extension FlowEngine {
         if let session = launch.session, session.accessExpired(atMilliseconds: now) {
             state.phase = .renewing(attempt: 1)
             state.renewal.heldProgress = launch.progress
-            issue(.refreshSession, for: .renewal, &state, effects: &effects)
+            issue(.refreshSession, for: .renewal, &state, now: now, effects: &effects)
             return
         }
         enterFlow(&state, resumeAt: launch.progress, now: now, effects: &effects)
@@ -64,10 +64,21 @@ extension FlowEngine {
         if let due = state.renewal.dueAt {
             guard due <= now else { return }
             state.renewal.dueAt = nil
-            issue(.refreshSession, for: .renewal, &state, effects: &effects)
-        } else if now / 1000 >= session.accessExpiresAt - flow.tokens.renewBefore {
-            issue(.refreshSession, for: .renewal, &state, effects: &effects)
+            issue(.refreshSession, for: .renewal, &state, now: now, effects: &effects)
+        } else if needsRenewal(session, now: now) {
+            issue(.refreshSession, for: .renewal, &state, now: now, effects: &effects)
         }
+    }
+
+    /// The access token expires within the flow's `renew_before`: renewed before use.
+    func needsRenewal(_ session: Session, now: Int64) -> Bool {
+        session.accessExpiresAt - now / 1000 <= flow.tokens.renewBefore
+    }
+
+    /// Calls held for the session wait for one renewal, started here unless under way.
+    func renewForHeldCalls(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard state.calls.renewalID == nil else { return }
+        issue(.refreshSession, for: .renewal, &state, now: now, effects: &effects)
     }
 
     func finishRenewal(_ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
@@ -80,14 +91,23 @@ extension FlowEngine {
                 effects.append(.saveSession(session))
                 if let renewed = flow.analytics.renewed { track(renewed, &state, now: now, effects: &effects) }
             }
+            // Calls held for it go now, with the renewed session.
+            for var request in state.calls.releaseHeld() {
+                request.session = state.session
+                effects.append(.call(request))
+            }
             if onLaunch != nil { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
         case .failure(let failure) where failure.isTransient:
             if let attempt = onLaunch, attempt < Self.renewalAttempts {
                 state.phase = .renewing(attempt: attempt + 1)
-                issue(.refreshSession, for: .renewal, &state, effects: &effects)
+                issue(.refreshSession, for: .renewal, &state, now: now, effects: &effects)
             } else {
                 // Never throw a session away for a network error: keep it, try later.
                 state.renewal.dueAt = now + Self.renewalRetryDelay
+                // Calls held for it fail as it did: the user sees the network's error.
+                for request in state.calls.releaseHeld() {
+                    finish(callID: request.id, .failure(failure), &state, now: now, effects: &effects)
+                }
                 if onLaunch != nil { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
             }
         case .failure:

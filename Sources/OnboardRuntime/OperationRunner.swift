@@ -8,7 +8,8 @@ import ServiceClient
 
 /// Carries out the engine's call effects against a service, turning every answer —
 /// including a thrown error of any kind or no answer at all — into a result the
-/// engine branches on.
+/// engine branches on. Renewal is the engine's: a `refresh_session` call is carried out
+/// here, through `SessionRefresher`, so two processes never spend one refresh token.
 public struct OperationRunner: Sendable {
     public let services: ServiceDirectory
     public let flowID: String
@@ -18,30 +19,26 @@ public struct OperationRunner: Sendable {
     private let refresher: SessionRefresher
     /// What happens on the device itself (MIGA's local store, simulated capabilities).
     public let device: DeviceSetup
-    /// An access token this close to expiry (seconds) is renewed before it is used (the
-    /// flow's `tokens.renew_before`).
-    public let renewalMargin: Int64
 
     public init(
         services: ServiceDirectory, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(),
-        timeout: Duration = .seconds(10), renewalMargin: Int64 = 60, device: DeviceSetup = DeviceSetup()
+        timeout: Duration = .seconds(10), device: DeviceSetup = DeviceSetup()
     ) {
         self.device = device
         self.services = services
         self.flowID = flowID
         self.timeout = timeout
         self.clock = clock
-        self.renewalMargin = renewalMargin
         refresher = SessionRefresher(file: sessionFile)
     }
 
     public init(
         service: any AuthService, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(),
-        timeout: Duration = .seconds(10), renewalMargin: Int64 = 60, device: DeviceSetup = DeviceSetup()
+        timeout: Duration = .seconds(10), device: DeviceSetup = DeviceSetup()
     ) {
         self.init(
             services: ServiceDirectory(fixed: service), flowID: flowID, sessionFile: sessionFile, clock: clock, timeout: timeout,
-            renewalMargin: renewalMargin, device: device)
+            device: device)
     }
 
     public func run(_ request: CallRequest) async -> Result<CallOutput, ServiceFailure> {
@@ -51,41 +48,13 @@ public struct OperationRunner: Sendable {
         do {
             // The key travels with every service call this operation makes (task-local).
             let output = try await CallContext.$idempotencyKey.withValue(request.idempotencyKey) {
-                try await withTimeout { try await performRenewingFirst(request) }
+                try await withTimeout { try await perform(request, on: try services.service(for: request.service)) }
             }
             return .success(output)
         } catch let error as ServiceError {
             return .failure(ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter))
         } catch {
             return .failure(ServiceFailure(code: "server_error", message: "The service failed: \(error)"))
-        }
-    }
-
-    /// Renews a session about to expire before using it, and once more if the service
-    /// turns the token down; the renewed session goes back to the engine with the result.
-    private func performRenewingFirst(_ request: CallRequest) async throws -> CallOutput {
-        let service = try services.service(for: request.service)
-        guard request.operation.needsSession, request.operation != .refreshSession, request.mayRenewSession,
-              var session = request.session else {
-            return try await perform(request, on: service)
-        }
-        let now = clock.nowMilliseconds() / 1000
-        var renewed = false
-        if session.accessExpiresAt - now < renewalMargin {
-            session = try await refresher.refresh(session, nowSeconds: now, using: service)
-            renewed = true
-        }
-        var current = request
-        current.session = session
-        do {
-            var output = try await perform(current, on: service)
-            if renewed { output.session = session }
-            return output
-        } catch let error as ServiceError where error.code == .unauthorized && !renewed {
-            current.session = try await refresher.refresh(session, nowSeconds: now, using: service)
-            var output = try await perform(current, on: service)
-            output.session = current.session
-            return output
         }
     }
 

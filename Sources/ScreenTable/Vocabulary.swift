@@ -109,6 +109,9 @@ public enum Operation: String, Sendable, CaseIterable {
         default: true
         }
     }
+
+    /// Sends the session's access token (renewing it is the engine's, before and after).
+    public var usesSession: Bool { needsSession && self != .refreshSession }
 }
 
 

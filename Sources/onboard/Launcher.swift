@@ -197,7 +197,7 @@ final class Launcher {
             store: store,
             operations: OperationRunner(
                 services: services, flowID: flow.id, sessionFile: store.sessionFile,
-                clock: clock, renewalMargin: flow.tokens.renewBefore,
+                clock: clock,
                 device: DeviceSetup(
                     folder: store.folder, simulation: options.simulation, clock: clock,
                     utcOffset: Int64(TimeZone.current.secondsFromGMT()))),

@@ -31,23 +31,21 @@ final class CountingRefreshes: AuthServiceDecorator, Sendable {
 }
 
 @Suite struct OperationRunnerTests {
-    /// After the engine's three silent renewals failed, a call does not renew on its own.
-    @Test func aCallMadeWhileARenewalWaitsDoesNotRenewFirst() async throws {
+    /// Renewal is the engine's alone: the runner sends a call with the session it was
+    /// given, even an expired one, and never spends the refresh token on its own.
+    @Test func theRunnerNeverRenewsOnItsOwn() async throws {
         let mock = try mock()
         let signIn = try await mock.signInAnonymously(flow: "oklah")
-        var session = Session(
+        let session = Session(
             userID: signIn.session.userID, accessToken: signIn.session.accessToken, accessExpiresAt: 0,
             refreshToken: signIn.session.refreshToken, refreshExpiresAt: nil, isAnonymous: true, createdAt: 0, lastAuthenticated: 0)
         let counting = CountingRefreshes(mock)
         let runner = OperationRunner(service: counting, flowID: "oklah")
-        var request = CallRequest(id: 1, operation: .motivation, session: session, inputs: [:])
-        request.mayRenewSession = false
-        _ = await runner.run(request)
+        _ = await runner.run(CallRequest(id: 1, operation: .motivation, session: session, inputs: [:]))
         #expect(counting.refreshes.withLock { $0 } == 0)
-        request.mayRenewSession = true
-        session.accessExpiresAt = 0
-        _ = await runner.run(request)
-        #expect(counting.refreshes.withLock { $0 } == 1, "otherwise an expired token is renewed first")
+        let renewed = try await runner.run(CallRequest(id: 2, operation: .refreshSession, session: session, inputs: [:])).get()
+        #expect(counting.refreshes.withLock { $0 } == 1, "only when the engine asks")
+        #expect(renewed.session?.userID == session.userID)
     }
 
     func mock() throws -> InProcessTransport {

@@ -62,17 +62,4 @@ final class CountingService: AuthServiceDecorator {
         #expect(service.refreshes.withLock { $0 } == 1)
         #expect(try file.load()?.refreshToken == a.refreshToken)
     }
-
-    @Test func aTokenAboutToExpireIsRenewedBeforeTheCall() async throws {
-        let service = try CountingService()
-        var session = try await signedIn(service)
-        let now = RuntimeClock().nowMilliseconds() / 1000
-        session.accessExpiresAt = now + 10
-        let runner = OperationRunner(service: service, flowID: "oklah", sessionFile: SessionFile(path: folder + "/session.json"))
-        let output = try await runner.run(CallRequest(id: 1, operation: .motivation, session: session, inputs: [:])).get()
-        #expect(output.values["motivation"] != nil)
-        #expect(output.session?.userID == session.userID)
-        #expect(output.session?.accessToken != session.accessToken)
-        #expect(service.refreshes.withLock { $0 } == 1)
-    }
 }
