@@ -51,7 +51,11 @@ public enum Validation {
         case .alphanumeric:
             return trimmed.allSatisfy { $0.isLetter || $0.isASCIIDigit || $0 == " " }
         case .phone:
-            return trimmed.isEmpty || (4...14).contains(trimmed.filter(\.isASCIIDigit).count) && trimmed.allSatisfy { $0.isASCIIDigit || " -.()".contains($0) }
+            guard !trimmed.isEmpty else { return true }
+            guard (4...14).contains(trimmed.filter(\.isASCIIDigit).count), trimmed.allSatisfy({ $0.isASCIIDigit || " -.()".contains($0) }) else { return false }
+            // With its country: a number the service will take, by the service's own rule.
+            guard let country = rule.field.flatMap({ values[$0] }), let number = PhoneNumber(country: country, digits: trimmed) else { return true }
+            return InputRules.e164(number.e164) != nil
         case .minAge, .maxAge:
             guard let date = CivilDate(trimmed), let today else { return true }
             let age = date.age(on: today)

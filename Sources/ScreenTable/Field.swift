@@ -73,7 +73,8 @@ public struct Rule: Sendable, Equatable {
         case letters
         /// Letters of any script, digits and spaces only.
         case alphanumeric
-        /// A national phone number: 4 to 14 digits.
+        /// A national phone number: 4 to 14 digits; with `field` (the country picker on
+        /// the same screen), also a number the service takes (E.164, `InputRules`).
         case phone
         /// A date of birth at least / at most this many years ago.
         case minAge = "min_age"
@@ -90,14 +91,15 @@ public struct Rule: Sendable, Equatable {
         /// What the parameter must be, for the loader and linter.
         public var parameter: ParameterKind {
             switch self {
-            case .required, .email, .positiveNumber, .url, .date, .notFuture, .letters, .alphanumeric, .phone, .ordered: .none
+            case .required, .email, .positiveNumber, .url, .date, .notFuture, .letters, .alphanumeric, .ordered: .none
             case .minLength, .maxLength, .digits, .minAge, .maxAge, .minValue, .maxValue, .minSelected: .count
             case .matches: .fieldID
+            case .phone: .optionalFieldID
             }
         }
     }
 
-    public enum ParameterKind: Sendable { case none, count, fieldID }
+    public enum ParameterKind: Sendable { case none, count, fieldID, optionalFieldID }
 
     public var name: Name
     public var count: Int?

@@ -95,9 +95,9 @@ struct FlowReader {
         }
         for screen in flow.screens {
             for field in screen.fields {
-                for rule in field.rules where rule.name == .matches {
+                for rule in field.rules where rule.name.parameter == .fieldID || rule.name.parameter == .optionalFieldID {
                     if let other = rule.field, !screen.fields.contains(where: { $0.id == other }) {
-                        problems.append(Problem("rule 'matches' of field '\(field.id)' names unknown field '\(other)'", at: screen.location ?? start))
+                        problems.append(Problem("rule '\(rule.name.rawValue)' of field '\(field.id)' names unknown field '\(other)'", at: screen.location ?? start))
                     }
                 }
             }

@@ -69,6 +69,8 @@ extension FlowReader {
                 return nil
             }
             rule.field = other
+        case .optionalFieldID:
+            rule.field = string(map, "field")
         }
         return rule
     }

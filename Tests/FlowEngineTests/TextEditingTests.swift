@@ -106,3 +106,21 @@ import Testing
         #expect(driver.state.form.errors["phone"] == "Only 14 digits fit here; the rest was left out.")
     }
 }
+
+/// The phone rule with its country judges a number as the service will (E.164), so the
+/// form never sends one the service refuses.
+@Suite struct PhoneRuleTests {
+    let field = Field(id: "phone", kind: .phone, label: "Phone", rules: [Rule(.phone, field: "country", message: "Please enter a valid phone number")])
+
+    @Test(arguments: [
+        ("+1 United States", "5550", false), // +15550: too short for E.164
+        ("+1 United States", "(555) 010-9999", true),
+        ("+44 United Kingdom", "07700 900123", true),
+        ("+44 United Kingdom", "12", false),
+        ("+353 Ireland", "871234567", true),
+    ])
+    func aNumberPassesWhenTheServiceWouldTakeIt(country: String, digits: String, passes: Bool) {
+        let failure = Validation.firstFailure(of: field, values: ["country": country, "phone": digits])
+        #expect((failure == nil) == passes, "\(country) \(digits)")
+    }
+}
