@@ -12,37 +12,49 @@ import Testing
 
     /// Walks the twelve steps with readiness 7 and the Focus topic.
     func throughTheSteps() -> FlowDriver {
-        var flow = FlowDriver("miga")
-        flow.launch()
+        var flow = FlowDriver("miga", exhaustive: true)
+        flow.launch(effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"])
         for id in Self.order {
             #expect(flow.screen == id)
             switch id {
             case "determination":
-                flow.type("7", into: "readiness")
-                flow.press("Continue")
+                flow.type("7", into: "readiness", effects: [])
+                flow.press("Continue", effects: ["track step_interests", "save progress at interests"])
             case "interests":
                 flow.focus("interests")
-                flow.key(.right)
-                flow.type(" ")
-                flow.press("Continue")
+                flow.key(.right, effects: [])
+                flow.type(" ", effects: [])
+                flow.press("Continue", effects: ["track step_journey", "save progress at journey"])
             default:
-                flow.press(flow.view.actions[0].label)
+                let next = Self.order.drop { $0 != id }.dropFirst().first ?? "setup"
+                flow.press(flow.view.actions[0].label, effects: next == "setup" ? ["call prepare_store"] : ["track step_\(next)", "save progress at \(next)"])
             }
         }
         #expect(flow.screen == "setup")
         return flow
     }
 
-    /// Answers each setup task in turn.
-    mutating func answerTasks(_ flow: inout FlowDriver, _ results: [Result<CallOutput, ServiceFailure>]) {
-        for result in results {
+    /// Answers each setup task in turn; `effects` says what each answer does.
+    mutating func answerTasks(
+        _ flow: inout FlowDriver, _ results: [Result<CallOutput, ServiceFailure>], effects: [[String]],
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
+        #expect(results.count == effects.count, "one list of effects per answer", sourceLocation: sourceLocation)
+        for (result, expected) in zip(results, effects) {
             guard let call = flow.state.calls.task else {
-                Issue.record("no task is running")
+                Issue.record("no task is running", sourceLocation: sourceLocation)
                 return
             }
-            flow.send(.callFinished(id: call.id, result: result))
+            flow.send(.callFinished(id: call.id, result: result), effects: expected, sourceLocation: sourceLocation)
         }
     }
+
+    /// What each online answer does: the guest's key is saved before the sign-in leaves,
+    /// the session when it is back, and the report once setup is done.
+    static let onlineEffects = [
+        ["save progress at completion", "call sign_in_anonymously"], ["save session u_guest", "call fetch_config"],
+        ["call preload_content"], ["call check_compatibility"], ["track setup_completed"],
+    ]
 
     static let online: [Result<CallOutput, ServiceFailure>] = [
         .success(CallOutput(values: ["note": .text("ready")])),
@@ -55,8 +67,8 @@ import Testing
     ]
 
     @Test func aFirstLaunchShowsTheWelcomeAndTwelveNumberedStepsInTheSpecsOrder() {
-        var flow = FlowDriver("miga")
-        flow.launch()
+        var flow = FlowDriver("miga", exhaustive: true)
+        flow.launch(effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"])
         #expect(flow.view.title == "The Intentional Life Starts Now")
         #expect(flow.view.actions.map(\.label) == ["Begin My Journey"])
         let view = flow.engine.view(of: flow.state)
@@ -69,37 +81,40 @@ import Testing
     }
 
     @Test func eachStepIsSavedAndAKillResumesThere() {
-        var flow = FlowDriver("miga")
-        flow.launch()
-        flow.press("Begin My Journey")
-        flow.press("Continue")
-        flow.press("Continue")
+        var flow = FlowDriver("miga", exhaustive: true)
+        flow.launch(effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"])
+        flow.press("Begin My Journey", effects: ["track step_mission", "save progress at mission"])
+        flow.press("Continue", effects: ["track step_time_wasted", "save progress at time_wasted"])
+        flow.press("Continue", effects: ["track step_time_saved", "save progress at time_saved"])
         let at = flow.screen
         #expect(flow.savedProgress?.screen == at)
-        var relaunched = FlowDriver("miga")
-        relaunched.launch(progress: flow.savedProgress)
+        var relaunched = FlowDriver("miga", exhaustive: true)
+        relaunched.launch(progress: flow.savedProgress, effects: ["track step_time_saved", "save progress at time_saved"])
         #expect(relaunched.screen == at)
     }
 
     @Test func theReadinessSliderAndTopicPillsWorkByKeyboard() {
-        var flow = FlowDriver("miga")
-        flow.launch()
-        while flow.screen != "determination" { flow.press(flow.view.actions[0].label) }
+        var flow = FlowDriver("miga", exhaustive: true)
+        flow.launch(effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"])
+        while let at = flow.screen, at != "determination" {
+            let next = Self.order.drop { $0 != at }.dropFirst().first ?? "setup"
+            flow.press(flow.view.actions[0].label, effects: ["track step_\(next)", "save progress at \(next)"])
+        }
         #expect(flow.text("readiness") == "5")
         flow.focus("readiness")
-        flow.key(.right, times: 9)
+        flow.key(.right, times: 9, effects: [])
         #expect(flow.text("readiness") == "10", "never past 10")
-        flow.key(.home)
+        flow.key(.home, effects: [])
         #expect(flow.text("readiness") == "1")
-        flow.type("910") // 9, then 1 starts a new number, then 10
+        flow.type("910", effects: []) // 9, then 1 starts a new number, then 10
         #expect(flow.text("readiness") == "10")
-        flow.type("0") // nothing from 1 to 10 starts with 0
+        flow.type("0", effects: []) // nothing from 1 to 10 starts with 0
         #expect(flow.text("readiness") == "10")
-        flow.key(.deleteBackward)
+        flow.key(.deleteBackward, effects: [])
         #expect(flow.text("readiness") == "1")
-        flow.press("Continue")
+        flow.press("Continue", effects: ["track step_interests", "save progress at interests"])
         #expect(flow.screen == "interests")
-        flow.press("Continue")
+        flow.press("Continue", effects: [])
         #expect(flow.state.form.errors["interests"] == "Pick at least one topic.")
     }
 
@@ -108,7 +123,7 @@ import Testing
         #expect(flow.state.checklist.tasks == [.running, .waiting, .waiting, .waiting, .waiting])
         #expect(flow.engine.focusables(of: flow.view, flow.state).isEmpty, "no Continue while setting up")
         var copy = self
-        copy.answerTasks(&flow, Self.online)
+        copy.answerTasks(&flow, Self.online, effects: Self.onlineEffects)
         #expect(flow.state.checklist.tasks == [.done("ready"), .done("done"), .done("content sync on, flow 1.0"), .done("12 entries cached"), .done("done")])
         #expect(flow.text("setup_mode") == "online")
         #expect(flow.state.message == .notice("Everything is ready."))
@@ -116,7 +131,7 @@ import Testing
         #expect(report?.properties["fallbacks"] == .number(0))
         #expect(report?.properties["duration_ms"] != nil)
         #expect(report?.userID == "p", "analytics keep the device's own id, not the service's u_guest")
-        flow.press("Continue")
+        flow.press("Continue", effects: ["save progress at apps"])
         #expect(flow.screen == "apps")
         #expect(flow.view.fields[0].optionsFrom == "supported_apps")
         #expect(flow.engine.resolved(flow.view.fields[0], flow.state).options == ["Instagram", "TikTok", "X"])
@@ -125,42 +140,43 @@ import Testing
     @Test func offlineSetupRetriesSignInThenCompletesInLocalOnlyMode() {
         var flow = throughTheSteps()
         var copy = self
-        copy.answerTasks(&flow, [Self.online[0]])
+        copy.answerTasks(&flow, [Self.online[0]], effects: [Self.onlineEffects[0]])
         let offline = ServiceFailure(code: "network", message: "offline")
         for attempt in 1...3 {
             #expect(flow.state.calls.task?.attempt == attempt)
-            copy.answerTasks(&flow, [.failure(offline)])
+            // Retried twice, then the flow goes on without an account.
+            copy.answerTasks(&flow, [.failure(offline)], effects: [attempt < 3 ? ["call sign_in_anonymously"] : ["call fetch_config"]])
         }
         #expect(flow.state.checklist.tasks[1] == .fellBack("offline: local-only mode"))
         copy.answerTasks(&flow, [
             .success(CallOutput(values: ["note": .text("offline: defaults used"), "fell_back": .text("true")])),
             .success(CallOutput(values: ["note": .text("offline: 10 bundled entries cached"), "fell_back": .text("true")])),
             Self.online[4],
-        ])
+        ], effects: [["call preload_content"], ["call check_compatibility"], ["track setup_completed"]])
         #expect(flow.text("setup_mode") == "local-only")
         #expect(flow.state.message == .notice("MIGA could not reach its service, so it runs in local-only mode: everything works on this device, and content syncs when it can."), "not an error: setup worked")
         #expect(flow.state.session == nil)
-        flow.press("Continue")
+        flow.press("Continue", effects: ["save progress at apps"])
         #expect(flow.screen == "apps")
     }
 
     @Test func aTaskWithNoFallbackStopsTheChecklistAndEnterTriesAgain() {
         var flow = throughTheSteps()
         var copy = self
-        copy.answerTasks(&flow, [.failure(ServiceFailure(code: "server_error", message: "The disk is full."))])
+        copy.answerTasks(&flow, [.failure(ServiceFailure(code: "server_error", message: "The disk is full."))], effects: [[]])
         #expect(flow.state.checklist.tasks[0] == .failed("The disk is full."))
         #expect(flow.state.message == .error("The disk is full. Press Enter to try again."))
-        let again = flow.key(.activate)
+        let again = flow.key(.activate, effects: ["call prepare_store"])
         #expect(FlowDriver.calls(again).map(\.operation) == [.prepareStore])
-        copy.answerTasks(&flow, Self.online)
+        copy.answerTasks(&flow, Self.online, effects: Self.onlineEffects)
         #expect(flow.engine.checklistDone(flow.state))
     }
 
     func atApps() -> FlowDriver {
         var flow = throughTheSteps()
         var copy = self
-        copy.answerTasks(&flow, Self.online)
-        flow.press("Continue")
+        copy.answerTasks(&flow, Self.online, effects: Self.onlineEffects)
+        flow.press("Continue", effects: ["save progress at apps"])
         return flow
     }
 
@@ -168,34 +184,34 @@ import Testing
     func theInstructionsFollowTheDevicesUnlockMethod(biometrics: String, screen: String) {
         var flow = atApps()
         flow.state.context["biometrics"] = .text(biometrics)
-        flow.press("Continue")
+        flow.press("Continue", effects: [])
         #expect(flow.state.form.errors["apps"] == "Choose at least one app to put behind a mindful pause.")
-        flow.type(" ", into: "apps")
-        flow.press("Continue")
+        flow.type(" ", into: "apps", effects: [])
+        flow.press("Continue", effects: ["save progress at \(screen)"])
         #expect(flow.screen == screen)
         #expect(flow.view.bullets.first?.hasPrefix("1. ") == true, "numbered steps")
         if biometrics == "none" {
-            flow.press("Continue to the Hub")
+            flow.press("Continue to the Hub", effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"])
             #expect(flow.screen == "hub", "no passcode does not block")
         }
     }
 
     @Test func aFailedValidationGivesRetryInstructionsAndKeepsEverything() {
         var flow = atApps()
-        flow.type(" ", into: "apps")
-        flow.press("Continue")
+        flow.type(" ", into: "apps", effects: [])
+        flow.press("Continue", effects: ["save progress at hide_face_id"])
         #expect(flow.screen == "hide_face_id")
-        flow.press("I've Done It")
-        _ = flow.fail("not_found", "MIGA can still open the apps directly, so they are not hidden yet.")
+        flow.press("I've Done It", effects: ["call validate_hiding"])
+        _ = flow.fail("not_found", "MIGA can still open the apps directly, so they are not hidden yet.", effects: ["save progress at hide_face_id", "track setup_error"])
         #expect(flow.screen == "hide_face_id")
         if case .error(let text)? = flow.state.message { #expect(text.hasPrefix("Not hidden yet: repeat steps 1-3")) } else { Issue.record("no message") }
         #expect(flow.state.context["apps"] == .list(["Instagram"]))
         // Quitting here and relaunching comes back to these instructions.
-        var relaunched = FlowDriver("miga")
-        relaunched.launch(session: flow.state.session, progress: flow.savedProgress)
+        var relaunched = FlowDriver("miga", exhaustive: true)
+        relaunched.launch(session: flow.state.session, progress: flow.savedProgress, effects: ["save progress at hide_face_id"])
         #expect(relaunched.screen == "hide_face_id")
-        flow.press("I've Done It")
-        let done = flow.answer(.success(CallOutput(values: ["hiding_verified": .text("true")])))
+        flow.press("I've Done It", effects: ["call validate_hiding"])
+        let done = flow.answer(.success(CallOutput(values: ["hiding_verified": .text("true")])), effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"])
         #expect(flow.screen == "hub")
         #expect(FlowDriver.tracked(done).map(\.name).contains("hub_unlocked"))
         #expect(FlowDriver.calls(done).map(\.operation) == [.openHub])
@@ -205,33 +221,33 @@ import Testing
     @Test func afterTheHubARelaunchGoesStraightThereEvenWithoutASession() {
         var flow = atApps()
         flow.state.context["biometrics"] = .text("none")
-        flow.type(" ", into: "apps")
-        flow.press("Continue")
-        flow.press("Continue to the Hub")
-        var relaunched = FlowDriver("miga")
+        flow.type(" ", into: "apps", effects: [])
+        flow.press("Continue", effects: ["save progress at hide_none"])
+        flow.press("Continue to the Hub", effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"])
+        var relaunched = FlowDriver("miga", exhaustive: true)
         var progress = flow.savedProgress!
         progress.requiresSession = false
-        relaunched.launch(session: nil, progress: progress)
+        relaunched.launch(session: nil, progress: progress, effects: ["save progress at hub", "call open_hub"])
         #expect(relaunched.screen == "hub")
     }
 
     @Test func theHubIsLockedUntilOnboardingIsComplete() {
         // Saved progress from the middle of onboarding never opens the hub.
-        var flow = FlowDriver("miga")
-        flow.launch()
-        flow.press("Begin My Journey")
-        var relaunched = FlowDriver("miga")
-        relaunched.launch(progress: flow.savedProgress)
+        var flow = FlowDriver("miga", exhaustive: true)
+        flow.launch(effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"])
+        flow.press("Begin My Journey", effects: ["track step_mission", "save progress at mission"])
+        var relaunched = FlowDriver("miga", exhaustive: true)
+        relaunched.launch(progress: flow.savedProgress, effects: ["track step_mission", "save progress at mission"])
         #expect(relaunched.screen == "mission")
         #expect(!relaunched.state.onboardingComplete)
     }
 
     @Test func noCallSendsTheUsersChoicesToTheService() {
         var flow = atApps()
-        flow.type(" ", into: "apps")
-        flow.press("Continue")
-        flow.press("I've Done It")
-        flow.answer(.success(CallOutput()))
+        flow.type(" ", into: "apps", effects: [])
+        flow.press("Continue", effects: ["save progress at hide_face_id"])
+        flow.press("I've Done It", effects: ["call validate_hiding"])
+        flow.answer(.success(CallOutput()), effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"])
         let serviceCalls = FlowDriver.calls(flow.effects).filter { ![.prepareStore, .checkCompatibility, .validateHiding, .openHub, .preloadContent, .fetchConfig].contains($0.operation) }
         #expect(serviceCalls.map(\.operation) == [.signInAnonymously])
         for call in serviceCalls {
@@ -243,20 +259,20 @@ import Testing
 /// QA's jump: any screen at once, with the steps behind it kept for Esc.
 @Suite struct JumpReducerTests {
     @Test func aJumpShowsTheScreenDropsTheWaitAndKeepsBack() {
-        var flow = FlowDriver("abby")
-        flow.launch()
-        flow.press("Agree and Continue")
-        flow.press("Use Phone Number")
-        flow.type("5550109999", into: "phone")
-        flow.press("Send Code")
+        var flow = FlowDriver("abby", exhaustive: true)
+        flow.launch(effects: ["save progress at consent"])
+        flow.press("Agree and Continue", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"])
+        flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"])
+        flow.type("5550109999", into: "phone", effects: [])
+        flow.press("Send Code", effects: ["call send_phone_code"])
         #expect(flow.state.calls.userCall != nil)
-        flow.send(.jump("age"))
+        flow.send(.jump("age"), effects: ["track onboarding_step_viewed", "save progress at age"])
         #expect(flow.screen == "age")
         #expect(flow.state.calls.userCall == nil, "the call under way no longer holds the screen")
         #expect(flow.text("birth_date") != nil, "arrival fills the date as usual")
-        flow.send(.jump("no-such-screen"))
+        flow.send(.jump("no-such-screen"), effects: [])
         #expect(flow.screen == "age")
-        flow.key(.back)
+        flow.key(.back, effects: ["track onboarding_step_viewed", "save progress at phone"])
         #expect(flow.screen == "phone")
     }
 }
