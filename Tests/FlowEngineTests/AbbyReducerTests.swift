@@ -14,22 +14,28 @@ import Testing
     }
 
     func atMethod(consent: String = "Agree and Continue") -> FlowDriver {
-        var flow = FlowDriver("abby")
-        flow.launch()
+        var flow = FlowDriver("abby", exhaustive: true)
+        flow.launch(effects: ["save progress at consent"])
         #expect(flow.screen == "consent")
-        flow.press(consent)
+        // Agreeing starts the step events; declining records nothing.
+        let agreed = consent == "Agree and Continue"
+        flow.press(consent, effects: (agreed ? ["track auth_method_viewed", "track onboarding_step_viewed"] : []) + ["save progress at method"])
         #expect(flow.screen == "method")
         return flow
     }
 
     func signedIn(profile: [String: Value] = [:]) -> FlowDriver {
         var flow = atMethod()
-        flow.press("Continue with Apple")
-        flow.type("ana@icloud.com", into: "social_account")
-        flow.press("Allow")
+        flow.press("Continue with Apple", effects: ["track onboarding_step_viewed", "save progress at social"])
+        flow.type("ana@icloud.com", into: "social_account", effects: [])
+        flow.press("Allow", effects: ["save progress at social", "call social_sign_in"])
         var values = profile
         values["profile_complete"] = values["profile_complete"] ?? .text("false")
-        flow.answer(.success(CallOutput(session: session(), values: values)))
+        // A returning user with a finished profile goes straight to the end.
+        let effects = values["profile_complete"] == .text("true")
+            ? ["backfill analytics for u_ana", "save session u_ana", "track onboarding_completed", "save progress at done"]
+            : ["save session u_ana", "backfill analytics for u_ana", "track onboarding_step_viewed", "save progress at names"]
+        flow.answer(.success(CallOutput(session: session(), values: values)), effects: effects)
         return flow
     }
 
@@ -38,26 +44,26 @@ import Testing
     @Test func nothingIsTrackedBeforeOrWithoutConsent() {
         var declined = atMethod(consent: "Continue Without Analytics")
         #expect(FlowDriver.tracked(declined.effects).isEmpty)
-        declined.press("Use Phone Number")
+        declined.press("Use Phone Number", effects: ["save progress at phone"])
         #expect(FlowDriver.tracked(declined.effects).isEmpty)
         #expect(declined.text("analytics_consent") == "declined")
 
         var agreed = atMethod()
         #expect(FlowDriver.tracked(agreed.effects).map(\.name) == ["auth_method_viewed", "onboarding_step_viewed"])
         // As the consent text says: which steps are reached, and nothing typed.
-        agreed.press("Use Phone Number")
+        agreed.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"])
         let steps = agreed.effects.compactMap { if case .track(let record) = $0, record.name == "onboarding_step_viewed" { record.properties["step"] } else { nil } }
         #expect(steps == [.number(2), .number(2)])
     }
 
     @Test func theFirstScreenSaysWhatIsCollectedAndOffersAChoice() {
-        var flow = FlowDriver("abby")
-        flow.launch()
+        var flow = FlowDriver("abby", exhaustive: true)
+        flow.launch(effects: ["save progress at consent"])
         let view = flow.view
         #expect(view.body.contains("full legal name and phone number stay private"))
         #expect(view.actions.map(\.label) == ["Agree and Continue", "Continue Without Analytics"])
         // No way around the choice: Esc does nothing here.
-        flow.key(.back)
+        flow.key(.back, effects: [])
         #expect(flow.screen == "consent")
     }
 
@@ -65,14 +71,14 @@ import Testing
 
     @Test func thePhoneNumberIsFormattedAsTypedAndSentAsE164() {
         var flow = atMethod()
-        flow.press("Use Phone Number")
+        flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"])
         #expect(flow.text("country") == "+1 United States / Canada")
         flow.focus("country")
-        flow.key(.right)
+        flow.key(.right, effects: [])
         #expect(flow.text("country") == "+44 United Kingdom")
-        flow.type("07700 900-123", into: "phone")
+        flow.type("07700 900-123", into: "phone", effects: [])
         #expect(flow.text("phone") == "07700900123", "digits only")
-        let send = flow.press("Send Code")
+        let send = flow.press("Send Code", effects: ["call send_phone_code"])
         let request = FlowDriver.calls(send).first
         #expect(request?.operation == .sendPhoneCode)
         #expect(request?.inputs == ["country": "+44 United Kingdom", "phone": "07700900123"])
@@ -97,28 +103,28 @@ import Testing
     @Test(arguments: ["", "12", "abc", "(555)"])
     func anInvalidNumberGetsTheSpecsMessageAndNoCall(number: String) {
         var flow = atMethod()
-        flow.press("Use Phone Number")
-        flow.type(number, into: "phone")
-        let send = flow.press("Send Code")
+        flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"])
+        flow.type(number, into: "phone", effects: [])
+        let send = flow.press("Send Code", effects: [])
         #expect(FlowDriver.calls(send).isEmpty)
         #expect(flow.state.form.errors["phone"] == "Please enter a valid phone number")
     }
 
     func atCode() -> FlowDriver {
         var flow = atMethod()
-        flow.press("Use Phone Number")
-        flow.type("5550109999", into: "phone")
-        flow.press("Send Code")
-        flow.answer(.success(CallOutput(values: ["phone_e164": .text("+15550109999"), "sms_code": .text("")])))
+        flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"])
+        flow.type("5550109999", into: "phone", effects: [])
+        flow.press("Send Code", effects: ["call send_phone_code"])
+        flow.answer(.success(CallOutput(values: ["phone_e164": .text("+15550109999"), "sms_code": .text("")])), effects: ["track onboarding_step_viewed", "save progress at code"])
         #expect(flow.screen == "code")
         return flow
     }
 
     @Test func sixDigitsSubmitThemselvesAndAPasteWorks() {
         var flow = atCode()
-        let partial = flow.type("123")
+        let partial = flow.type("123", effects: [])
         #expect(FlowDriver.calls(partial).isEmpty)
-        let rest = flow.type("4 5-6")
+        let rest = flow.type("4 5-6", effects: ["save progress at code", "call verify_phone_code"])
         #expect(flow.text("sms_code") == "123456")
         let verify = FlowDriver.calls(rest).first
         #expect(verify?.operation == .verifyPhoneCode)
@@ -128,8 +134,8 @@ import Testing
     @Test(arguments: ["invalid_input", "not_found"])
     func aWrongOrExpiredCodeShareOneMessageAndEmptyTheBoxes(code: String) {
         var flow = atCode()
-        flow.type("000000")
-        _ = flow.fail(code, "That code is not right. 4 tries left.")
+        flow.type("000000", effects: ["save progress at code", "call verify_phone_code"])
+        _ = flow.fail(code, "That code is not right. 4 tries left.", effects: ["save progress at code", "track auth_error"])
         #expect(flow.screen == "code")
         #expect(flow.state.message == .error("That code is wrong or has expired. Check it, or resend a new one."))
         #expect(flow.text("sms_code") == "")
@@ -137,8 +143,8 @@ import Testing
 
     @Test func tooManyAttemptsAreLimitedWithAClearMessage() {
         var flow = atCode()
-        flow.type("000000")
-        _ = flow.fail("rate_limited", "Too many wrong codes. Request a new code.")
+        flow.type("000000", effects: ["save progress at code", "call verify_phone_code"])
+        _ = flow.fail("rate_limited", "Too many wrong codes. Request a new code.", effects: ["save progress at code", "track auth_error"])
         #expect(flow.state.message == .error("Too many attempts. Wait a few minutes, then resend a new code."))
     }
 
@@ -148,7 +154,7 @@ import Testing
         #expect(ScreenViewLabels.buttons(flow, now: shown).contains("Resend Code (60 s)"))
         flow.now += 45_000
         #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code (15 s)"))
-        let early = flow.press("Resend Code")
+        let early = flow.press("Resend Code", effects: [])
         #expect(FlowDriver.calls(early).isEmpty)
         let message = { (now: Int64) in flow.engine.view(of: flow.state, now: now).message }
         #expect(message(flow.now) == .notice("You can do this in 15 s."))
@@ -156,9 +162,9 @@ import Testing
         flow.now = shown + 60_000
         #expect(message(flow.now) == nil, "and goes once the button is ready")
         #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code"))
-        let resend = flow.press("Resend Code")
+        let resend = flow.press("Resend Code", effects: ["call send_phone_code"])
         #expect(FlowDriver.calls(resend).first?.operation == .sendPhoneCode)
-        flow.answer(.success(CallOutput(values: ["phone_e164": .text("+15550109999")])))
+        flow.answer(.success(CallOutput(values: ["phone_e164": .text("+15550109999")])), effects: [])
         #expect(flow.state.message == .notice("We sent a new code."))
         // The countdown starts again from the new code.
         #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code (60 s)"))
@@ -166,28 +172,28 @@ import Testing
 
     @Test func changeNumberGoesBackKeepingTheNumber() {
         var flow = atCode()
-        flow.press("Change Number")
+        flow.press("Change Number", effects: ["track onboarding_step_viewed", "save progress at phone"])
         #expect(flow.screen == "phone")
         #expect(flow.text("phone") == "5550109999")
         // The same number again is refused while the cooldown runs: a way back to the
         // code already sent is offered.
-        flow.press("Send Code")
-        _ = flow.answer(.failure(ServiceFailure(code: "rate_limited", message: "Please wait 51 seconds before requesting a new code.", retryAfter: 51)))
+        flow.press("Send Code", effects: ["call send_phone_code"])
+        _ = flow.answer(.failure(ServiceFailure(code: "rate_limited", message: "Please wait 51 seconds before requesting a new code.", retryAfter: 51)), effects: ["save progress at phone", "track auth_error"])
         #expect(flow.screen == "phone")
-        flow.press("Back to Code Entry")
+        flow.press("Back to Code Entry", effects: ["track onboarding_step_viewed", "save progress at code"])
         #expect(flow.screen == "code")
     }
 
     @Test func theFirstVisitToThePhoneScreenHasNoWayBackToACode() {
         var flow = atMethod()
-        flow.press("Use Phone Number")
+        flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"])
         #expect(!flow.view.actions.filter { flow.engine.holds($0.when, flow.state) }.map(\.label).contains("Back to Code Entry"))
     }
 
     @Test func aReturningUserWithACompleteProfileGoesStraightToTheEnd() {
         var flow = atCode()
-        flow.type("123456")
-        flow.answer(.success(CallOutput(session: session(), values: ["profile_complete": .text("true"), "display_name": .text("Ana")])))
+        flow.type("123456", effects: ["save progress at code", "call verify_phone_code"])
+        flow.answer(.success(CallOutput(session: session(), values: ["profile_complete": .text("true"), "display_name": .text("Ana")])), effects: ["backfill analytics for u_ana", "save session u_ana", "track onboarding_completed", "save progress at done"])
         #expect(flow.screen == "done")
         #expect(flow.view.title == "You're all set, {display_name|friend}")
     }
@@ -196,10 +202,10 @@ import Testing
 
     @Test func cancellingTheProviderReturnsToTheMethodChoiceWithNoError() {
         var flow = atMethod()
-        flow.press("Continue with Google")
+        flow.press("Continue with Google", effects: ["track onboarding_step_viewed", "save progress at social"])
         #expect(flow.screen == "social")
         #expect(flow.text("provider") == "google")
-        flow.press("Cancel")
+        flow.press("Cancel", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"])
         #expect(flow.screen == "method")
         #expect(flow.state.message == nil)
         #expect(flow.state.form.errors.isEmpty)
@@ -208,21 +214,21 @@ import Testing
 
     @Test func allowSignsInWithTheProviderAndANewUserStartsTheProfile() {
         var flow = atMethod()
-        flow.press("Continue with Facebook")
-        flow.type("ana@example.org", into: "social_account")
-        let allow = flow.press("Allow")
+        flow.press("Continue with Facebook", effects: ["track onboarding_step_viewed", "save progress at social"])
+        flow.type("ana@example.org", into: "social_account", effects: [])
+        let allow = flow.press("Allow", effects: ["save progress at social", "call social_sign_in"])
         #expect(FlowDriver.calls(allow).first?.inputs == ["provider": "facebook", "social_account": "ana@example.org"])
-        flow.answer(.success(CallOutput(session: session(), values: ["profile_complete": .text("false")])))
+        flow.answer(.success(CallOutput(session: session(), values: ["profile_complete": .text("false")])), effects: ["save session u_ana", "backfill analytics for u_ana", "track onboarding_step_viewed", "save progress at names"])
         #expect(flow.screen == "names")
         #expect(flow.view.step == 3)
     }
 
     @Test func aRefusedTokenShowsTheServicesMessage() {
         var flow = atMethod()
-        flow.press("Continue with Apple")
-        flow.type("ana@icloud.com", into: "social_account")
-        flow.press("Allow")
-        _ = flow.fail("unauthorized", "Sign in with Apple could not be verified. Please try again.")
+        flow.press("Continue with Apple", effects: ["track onboarding_step_viewed", "save progress at social"])
+        flow.type("ana@icloud.com", into: "social_account", effects: [])
+        flow.press("Allow", effects: ["save progress at social", "call social_sign_in"])
+        _ = flow.fail("unauthorized", "Sign in with Apple could not be verified. Please try again.", effects: ["save progress at social", "track auth_error"])
         #expect(flow.screen == "social")
         #expect(flow.state.message == .error("Sign in with Apple could not be verified. Please try again."))
     }
@@ -237,12 +243,12 @@ import Testing
     ])
     func namesFollowTheValidationTable(field: String, value: String, message: String) {
         var flow = signedIn()
-        flow.type("Ana López", into: "full_name")
-        flow.type("Ana 99", into: "display_name")
+        flow.type("Ana López", into: "full_name", effects: [])
+        flow.type("Ana 99", into: "display_name", effects: [])
         flow.focus(field)
-        flow.key(.deleteBackward, times: 20)
-        flow.type(value)
-        let save = flow.press("Continue")
+        flow.key(.deleteBackward, times: 20, effects: [])
+        flow.type(value, effects: [])
+        let save = flow.press("Continue", effects: [])
         #expect(FlowDriver.calls(save).isEmpty)
         #expect(flow.state.form.errors[field] == message)
     }
@@ -252,13 +258,13 @@ import Testing
     /// digits typed next land in it (not in the Country picker or on a button).
     @Test func aRefusedNumberPutsFocusBackOnTheNumber() {
         var flow = atMethod()
-        flow.press("Use Phone Number")
-        flow.type("5550100", into: "phone")
-        flow.press("Send Code")
-        _ = flow.fail("invalid_input", "Please enter a valid phone number")
+        flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"])
+        flow.type("5550100", into: "phone", effects: [])
+        flow.press("Send Code", effects: ["call send_phone_code"])
+        _ = flow.fail("invalid_input", "Please enter a valid phone number", effects: ["save progress at phone", "track auth_error"])
         #expect(flow.state.form.errors["phone"] == "Please enter a valid phone number")
         #expect(flow.state.message == nil)
-        flow.type("77")
+        flow.type("77", effects: [])
         #expect(flow.text("phone") == "555010077")
     }
 
@@ -266,134 +272,134 @@ import Testing
     @Test func typingPastTheLimitSaysSo() {
         var flow = signedIn()
         flow.focus("display_name")
-        for _ in 0..<31 { flow.type("a") }
+        for _ in 0..<31 { flow.type("a", effects: []) }
         #expect(flow.text("display_name")?.count == 30)
         #expect(flow.state.form.errors["display_name"] == "Only 30 characters fit here; the rest was left out.")
-        flow.key(.deleteBackward)
+        flow.key(.deleteBackward, effects: [])
         #expect(flow.state.form.errors["display_name"] == nil, "and the note goes once there is room")
     }
 
     @Test func namesInAnyScriptPassAndOnlyThisScreensFieldsAreSaved() {
         var flow = signedIn()
-        flow.type("Zoë Ångström 李", into: "full_name")
-        flow.type("Zoe 7", into: "display_name")
-        let save = FlowDriver.calls(flow.press("Continue")).first
+        flow.type("Zoë Ångström 李", into: "full_name", effects: [])
+        flow.type("Zoe 7", into: "display_name", effects: [])
+        let save = FlowDriver.calls(flow.press("Continue", effects: ["call save_profile"])).first
         #expect(save?.operation == .saveProfile)
         #expect(save?.fields == ["full_name": .text("Zoë Ångström 李"), "display_name": .text("Zoe 7")])
     }
 
     @Test func aTakenDisplayNameShowsTheServicesMessageOnTheForm() {
         var flow = signedIn()
-        flow.type("Ana López", into: "full_name")
-        flow.type("Ana", into: "display_name")
-        flow.press("Continue")
-        _ = flow.fail("conflict", "That display name is taken. Please choose another.")
+        flow.type("Ana López", into: "full_name", effects: [])
+        flow.type("Ana", into: "display_name", effects: [])
+        flow.press("Continue", effects: ["call save_profile"])
+        _ = flow.fail("conflict", "That display name is taken. Please choose another.", effects: ["save progress at names", "track auth_error"])
         #expect(flow.screen == "names")
         #expect(flow.state.message == .error("That display name is taken. Please choose another."))
     }
 
     func atAge() -> FlowDriver {
         var flow = signedIn()
-        flow.type("Ana López", into: "full_name")
-        flow.type("Ana 99", into: "display_name")
-        flow.press("Continue")
-        flow.answer(.success(CallOutput()))
+        flow.type("Ana López", into: "full_name", effects: [])
+        flow.type("Ana 99", into: "display_name", effects: [])
+        flow.press("Continue", effects: ["call save_profile"])
+        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at age"])
         #expect(flow.screen == "age")
         return flow
     }
 
     @Test func theAgeIsComputedAndUnder18IsRefused() {
         var flow = atAge()
-        flow.type("20100101", into: "birth_date")
+        flow.type("20100101", into: "birth_date", effects: [])
         #expect(flow.text("birth_date") == "2010-01-01")
         let view = flow.engine.view(of: flow.state, now: flow.now)
         #expect(view.fields[0].hint == "Age 16")
-        #expect(FlowDriver.calls(flow.press("Continue")).isEmpty)
+        #expect(FlowDriver.calls(flow.press("Continue", effects: [])).isEmpty)
         #expect(flow.state.form.errors["birth_date"] == "You must be 18+ to use ABBY")
         flow.focus("birth_date")
-        flow.key(.home, times: 3) // back a year at a time
+        flow.key(.home, times: 3, effects: []) // back a year at a time
         #expect(flow.text("birth_date") == "2007-01-01")
         #expect(flow.engine.view(of: flow.state, now: flow.now).fields[0].hint == "Age 19")
-        #expect(FlowDriver.calls(flow.press("Continue")).first?.fields["birth_date"] == .text("2007-01-01"))
+        #expect(FlowDriver.calls(flow.press("Continue", effects: ["call save_profile"])).first?.fields["birth_date"] == .text("2007-01-01"))
     }
 
     @Test func theAgeRangeHasTwoHandlesAndTheSpecsMessages() {
         var flow = atAge()
-        flow.type("19900514", into: "birth_date")
+        flow.type("19900514", into: "birth_date", effects: [])
         #expect(flow.text("age_range") == "18-99")
         flow.focus("age_range")
-        flow.type("1") // some age from 18 to 99 starts with 1: shown as 18 meanwhile
+        flow.type("1", effects: []) // some age from 18 to 99 starts with 1: shown as 18 meanwhile
         #expect(flow.text("age_range") == "18-99")
-        flow.type("6") // none starts with 16: 6 starts a new number (still 18 shown)
+        flow.type("6", effects: []) // none starts with 16: 6 starts a new number (still 18 shown)
         #expect(flow.text("age_range") == "18-99")
-        flow.type("5") // 65
+        flow.type("5", effects: []) // 65
         #expect(flow.text("age_range") == "65-99")
-        flow.key(.right) // an arrow ends the typing
-        flow.type("540") // 5, 54, and none starts with 540 or 0
+        flow.key(.right, effects: []) // an arrow ends the typing
+        flow.type("540", effects: []) // 5, 54, and none starts with 540 or 0
         #expect(flow.text("age_range") == "54-99")
-        flow.key(.left, times: 34)
+        flow.key(.left, times: 34, effects: [])
         #expect(flow.text("age_range") == "20-99")
         #expect(flow.state.form.errors["age_range"] == nil)
-        flow.type(" 30") // Space: the other handle
+        flow.type(" 30", effects: []) // Space: the other handle
         #expect(flow.text("age_range") == "20-30")
-        flow.type(" ")
-        flow.type("35")
+        flow.type(" ", effects: [])
+        flow.type("35", effects: [])
         #expect(flow.state.form.errors["age_range"] == "Maximum age cannot be less than minimum")
-        #expect(FlowDriver.calls(flow.press("Continue")).isEmpty)
+        #expect(FlowDriver.calls(flow.press("Continue", effects: [])).isEmpty)
         flow.focus("age_range")
-        flow.key(.left, times: 10)
+        flow.key(.left, times: 10, effects: [])
         #expect(flow.text("age_range") == "25-30")
-        #expect(FlowDriver.calls(flow.press("Continue")).first?.fields["age_range"] == .text("25-30"))
+        #expect(FlowDriver.calls(flow.press("Continue", effects: ["call save_profile"])).first?.fields["age_range"] == .text("25-30"))
     }
 
     @Test func identityIsOneOfAnInclusiveListAndSeekingIsMultiSelect() {
         var flow = atAge()
-        flow.type("19900514", into: "birth_date")
-        flow.press("Continue")
-        flow.answer(.success(CallOutput()))
+        flow.type("19900514", into: "birth_date", effects: [])
+        flow.press("Continue", effects: ["call save_profile"])
+        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"])
         #expect(flow.screen == "identity")
         #expect(flow.view.fields[0].options.count >= 10)
-        let empty = flow.press("Continue")
+        let empty = flow.press("Continue", effects: [])
         #expect(FlowDriver.calls(empty).isEmpty)
         #expect(flow.state.form.errors["gender"] == "Please choose how you identify.")
         #expect(flow.state.form.errors["seeking"] == "Choose who you're looking for (one or more).")
-        flow.type("n", into: "gender") // a letter jumps to the option
+        flow.type("n", into: "gender", effects: []) // a letter jumps to the option
         #expect(flow.text("gender") == "Non-binary")
         flow.focus("seeking")
-        flow.type(" ") // Women
-        flow.key(.right)
-        flow.type(" ") // Men
+        flow.type(" ", effects: []) // Women
+        flow.key(.right, effects: [])
+        flow.type(" ", effects: []) // Men
         #expect(flow.state.context["seeking"] == .list(["Women", "Men"]))
-        flow.key(.end)
-        flow.type(" ") // Everyone stands alone
+        flow.key(.end, effects: [])
+        flow.type(" ", effects: []) // Everyone stands alone
         #expect(flow.state.context["seeking"] == .list(["Everyone"]))
-        flow.key(.home)
-        flow.type(" ")
+        flow.key(.home, effects: [])
+        flow.type(" ", effects: [])
         #expect(flow.state.context["seeking"] == .list(["Women"]))
-        let save = FlowDriver.calls(flow.press("Continue")).first
+        let save = FlowDriver.calls(flow.press("Continue", effects: ["call save_profile"])).first
         #expect(save?.fields == ["gender": .text("Non-binary"), "seeking": .list(["Women"])])
     }
 
     @Test func backAndForwardKeepEveryValue() {
         var flow = atAge()
-        flow.type("19900514", into: "birth_date")
-        flow.press("Continue")
-        flow.answer(.success(CallOutput()))
-        flow.type("w", into: "gender")
-        flow.key(.back)
+        flow.type("19900514", into: "birth_date", effects: [])
+        flow.press("Continue", effects: ["call save_profile"])
+        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"])
+        flow.type("w", into: "gender", effects: [])
+        flow.key(.back, effects: ["track onboarding_step_viewed", "save progress at age"])
         #expect(flow.screen == "age")
         #expect(flow.text("birth_date") == "1990-05-14")
-        flow.press("Continue")
-        flow.answer(.success(CallOutput()))
+        flow.press("Continue", effects: ["call save_profile"])
+        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"])
         #expect(flow.text("gender") == "Woman")
         #expect(flow.text("full_name") == "Ana López")
     }
 
     @Test func aSaveWithoutANetworkKeepsTheDraftOnThisDevice() {
         var flow = atAge()
-        flow.type("19900514", into: "birth_date")
-        flow.press("Continue")
-        let failed = flow.fail("network", "offline")
+        flow.type("19900514", into: "birth_date", effects: [])
+        flow.press("Continue", effects: ["call save_profile"])
+        let failed = flow.fail("network", "offline", effects: ["save progress at age", "track auth_error"])
         #expect(flow.screen == "age")
         #expect(flow.state.message == .error("Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them."))
         let drafts: [SavedProgress] = failed.compactMap { effect in
@@ -403,46 +409,46 @@ import Testing
         #expect(drafts.last?.screen == "age")
         #expect(drafts.last?.context["birth_date"] == .text("1990-05-14"))
         // Pressed again once back online, it goes on.
-        flow.press("Continue")
-        flow.answer(.success(CallOutput()))
+        flow.press("Continue", effects: ["call save_profile"])
+        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"])
         #expect(flow.screen == "identity")
     }
 
     @Test func movingBetweenFieldsSavesTheDraftSoAKillLosesLittle() {
         var flow = signedIn()
-        flow.type("Ana López", into: "full_name")
-        flow.key(.focusNext)
+        flow.type("Ana López", into: "full_name", effects: [])
+        flow.key(.focusNext, effects: ["save progress at names"])
         #expect(flow.savedProgress?.context["full_name"] == .text("Ana López"))
         // A relaunch resumes on the same screen with the same values.
-        var relaunched = FlowDriver("abby")
-        relaunched.launch(session: session(), progress: flow.savedProgress)
+        var relaunched = FlowDriver("abby", exhaustive: true)
+        relaunched.launch(session: session(), progress: flow.savedProgress, effects: ["track onboarding_step_viewed", "save progress at names"])
         #expect(relaunched.screen == "names")
         #expect(relaunched.text("full_name") == "Ana López")
     }
 
     @Test func finishingMarksTheProfileCompleteAndEveryStepIsNumbered() {
-        var flow = FlowDriver("abby")
+        var flow = FlowDriver("abby", exhaustive: true)
         #expect(flow.engine.flow.stepCount == 7)
         let numbered = flow.engine.flow.screens.filter { $0.kind != .route && $0.id != "done" }
         #expect(numbered.allSatisfy { $0.step != nil }, "Step N of M is always visible during onboarding")
         flow = atAge()
-        flow.type("19900514", into: "birth_date")
-        flow.press("Continue")
-        flow.answer(.success(CallOutput()))
-        flow.type("w", into: "gender")
+        flow.type("19900514", into: "birth_date", effects: [])
+        flow.press("Continue", effects: ["call save_profile"])
+        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"])
+        flow.type("w", into: "gender", effects: [])
         flow.focus("seeking")
-        flow.type(" ")
-        flow.press("Continue")
-        flow.answer(.success(CallOutput()))
-        flow.type("a", into: "ethnicity")
-        flow.press("Continue")
-        flow.answer(.success(CallOutput()))
-        flow.type("s", into: "relationship_type")
-        flow.type("n", into: "smoking")
-        let finish = FlowDriver.calls(flow.press("Finish")).first
+        flow.type(" ", effects: [])
+        flow.press("Continue", effects: ["call save_profile"])
+        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at background"])
+        flow.type("a", into: "ethnicity", effects: [])
+        flow.press("Continue", effects: ["call save_profile"])
+        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at relationship"])
+        flow.type("s", into: "relationship_type", effects: [])
+        flow.type("n", into: "smoking", effects: [])
+        let finish = FlowDriver.calls(flow.press("Finish", effects: ["call finish_profile"])).first
         #expect(finish?.operation == .finishProfile)
         #expect(finish?.fields == ["relationship_type": .text("Serious"), "smoking": .text("Never")])
-        let done = flow.answer(.success(CallOutput(values: ["profile_complete": .text("true")])))
+        let done = flow.answer(.success(CallOutput(values: ["profile_complete": .text("true")])), effects: ["save session u_ana", "track onboarding_completed", "save progress at done"])
         #expect(flow.screen == "done")
         #expect(FlowDriver.tracked(done).map(\.name) == ["onboarding_completed"])
     }
@@ -450,22 +456,22 @@ import Testing
     // MARK: Tokens and logout
 
     @Test func theSessionIsRenewedFiveMinutesBeforeItExpires() {
-        var flow = FlowDriver("abby")
+        var flow = FlowDriver("abby", exhaustive: true)
         let soon = session(accessFor: 10 * 60)
-        flow.launch(session: soon)
+        flow.launch(session: soon, effects: ["save session u_ana", "save progress at done"])
         #expect(flow.screen == "consent" || flow.screen == "done" || flow.screen == "method")
-        #expect(FlowDriver.calls(flow.send(.tick)).isEmpty, "ten minutes left: not yet")
+        #expect(FlowDriver.calls(flow.send(.tick, effects: [])).isEmpty, "ten minutes left: not yet")
         flow.now += 5 * 60_000 + 1000
-        let renew = FlowDriver.calls(flow.send(.tick))
+        let renew = FlowDriver.calls(flow.send(.tick, effects: ["call refresh_session"]))
         #expect(renew.map(\.operation) == [.refreshSession])
-        #expect(FlowDriver.calls(flow.send(.tick)).isEmpty, "one renewal at a time")
+        #expect(FlowDriver.calls(flow.send(.tick, effects: [])).isEmpty, "one renewal at a time")
     }
 
     @Test func aFailedRefreshLogsOutGracefullyToTheMethodChoice() {
         var flow = signedIn()
         flow.now += 24 * 3_600_000
-        let renew = FlowDriver.calls(flow.send(.tick)).first!
-        let effects = flow.send(.callFinished(id: renew.id, result: .failure(ServiceFailure(code: "unauthorized", message: "expired"))))
+        let renew = FlowDriver.calls(flow.send(.tick, effects: ["call refresh_session"])).first!
+        let effects = flow.send(.callFinished(id: renew.id, result: .failure(ServiceFailure(code: "unauthorized", message: "expired"))), effects: ["forget session", "forget progress", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"])
         #expect(flow.screen == "method")
         #expect(flow.state.message == nil)
         #expect(flow.state.session == nil)
@@ -475,9 +481,9 @@ import Testing
     }
 
     @Test func thirtyDaysUnusedLogsOut() {
-        var flow = FlowDriver("abby")
+        var flow = FlowDriver("abby", exhaustive: true)
         let old = session(at: FlowDriver("abby").now - 31 * 86_400_000)
-        let effects = flow.launch(session: old)
+        let effects = flow.launch(session: old, effects: ["forget session", "forget progress", "save progress at method"])
         #expect(flow.screen == "method" || flow.screen == "consent")
         #expect(flow.state.session == nil)
         #expect(FlowDriver.calls(effects).isEmpty, "no call needed to know it is over")
@@ -486,9 +492,9 @@ import Testing
     @Test func logoutForgetsEverythingOnThisDevice() {
         var flow = signedIn(profile: ["profile_complete": .text("true"), "display_name": .text("Ana")])
         #expect(flow.screen == "done")
-        let press = flow.press("Log Out")
+        let press = flow.press("Log Out", effects: ["call log_out"])
         #expect(FlowDriver.calls(press).first?.operation == .logOut)
-        let effects = flow.answer(.success(CallOutput(signedOut: true)))
+        let effects = flow.answer(.success(CallOutput(signedOut: true)), effects: ["forget local data", "forget session", "forget progress", "save progress at consent"])
         #expect(effects.contains(.forgetLocalData))
         #expect(effects.contains(.saveSession(nil)))
         #expect(flow.screen == "consent")
