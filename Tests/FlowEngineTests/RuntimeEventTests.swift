@@ -6,46 +6,46 @@ import Testing
 /// clock, a reset. Each is an event, and what follows is in the state and the effects.
 @Suite struct RuntimeEventTests {
     @Test func aFileThatCannotBeWrittenIsSaidOnEveryScreenAndAfterAReset() {
-        var flow = FlowDriver("oklah")
-        flow.launch()
+        var flow = FlowDriver("oklah", exhaustive: true)
+        flow.launch(effects: ["track onboarding_start", "save progress at privacy"])
         let note = "Onboard could not save its state (disk full). Your progress may not survive a restart."
-        flow.send(.storageFailed(note))
-        flow.send(.storageFailed(note))
+        flow.send(.storageFailed(note), effects: [])
+        flow.send(.storageFailed(note), effects: [])
         #expect(flow.engine.view(of: flow.state).warnings == [note], "said once")
-        flow.press("Start")
+        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"])
         #expect(flow.engine.view(of: flow.state).warnings == [note], "still said on the next screen")
-        flow.send(.reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")))
+        flow.send(.reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")), effects: ["forget local data", "track onboarding_start", "save progress at privacy"])
         #expect(flow.engine.view(of: flow.state).warnings == [note], "and after a reset")
     }
 
     @Test func aResetForgetsTheDeviceFirstThenStartsAsAFirstLaunch() {
-        var flow = FlowDriver("oklah")
-        flow.launch()
-        flow.press("Start")
+        var flow = FlowDriver("oklah", exhaustive: true)
+        flow.launch(effects: ["track onboarding_start", "save progress at privacy"])
+        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"])
         let before = flow.state.calls.userCall!.id
-        let effects = flow.send(.reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")))
+        let effects = flow.send(.reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")), effects: ["forget local data", "track onboarding_start", "save progress at privacy"])
         #expect(effects.first == .forgetLocalData)
         #expect(flow.screen == "privacy")
         #expect(!flow.state.isBusy)
         // The answer to the call made before the reset is not taken for a new call's.
-        flow.press("Start")
+        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"])
         let after = flow.state.calls.userCall!.id
         #expect(after != before)
-        flow.send(.callFinished(id: before, result: .failure(ServiceFailure(code: "network", message: "down"))))
+        flow.send(.callFinished(id: before, result: .failure(ServiceFailure(code: "network", message: "down"))), effects: [])
         #expect(flow.state.calls.userCall?.id == after, "the new call is still awaited")
         #expect(flow.state.message == nil)
     }
 
     @Test func aMovedClockRenewsAnExpiredSessionAtOnce() {
-        var flow = FlowDriver("oklah")
+        var flow = FlowDriver("oklah", exhaustive: true)
         let session = Session(
             userID: "u_1", accessToken: "at", accessExpiresAt: flow.now / 1000 + 3600, refreshToken: "rt",
             refreshExpiresAt: nil, isAnonymous: true, createdAt: flow.now / 1000, lastAuthenticated: flow.now / 1000,
             onboardingComplete: true)
-        flow.launch(session: session)
+        flow.launch(session: session, effects: ["save progress at home", "call motivation"])
         #expect(flow.state.calls.renewalID == nil)
         flow.now += 3600 * 1000
-        flow.send(.clockMoved)
+        flow.send(.clockMoved, effects: ["call refresh_session"])
         #expect(flow.state.calls.renewalID != nil)
     }
 }
