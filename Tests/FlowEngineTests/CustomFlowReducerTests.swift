@@ -9,79 +9,74 @@ import Testing
     static let examplePath = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("examples/nickname.yaml")
-    let engine = FlowEngine(flow: try! FlowFiles.load(url: examplePath))
-
-    func start() -> FlowState {
-        var state = FlowState()
-        _ = engine.reduce(&state, .launched(Launch(session: nil, progress: nil, placeholderUserID: "p")), now: 0)
-        return state
+    /// The example flow, launched on its form.
+    func story() -> FlowDriver {
+        var flow = FlowDriver(flow: try! FlowFiles.load(url: Self.examplePath), exhaustive: true)
+        flow.launch(effects: ["save progress at ask"])
+        return flow
     }
 
     @Test func submittingEmptyShowsTheRequiredMessageAndMakesNoCall() {
-        var state = start()
-        _ = engine.reduce(&state, .intent(.focusNext), now: 0) // to Continue
-        let effects = engine.reduce(&state, .intent(.activate), now: 0)
-        #expect(state.form.errors["nickname"] == "Please enter a nickname.")
-        #expect(state.form.focus == 0)
-        #expect(!effects.contains { if case .call = $0 { true } else { false } })
+        var flow = story()
+        flow.key(.focusNext, effects: ["save progress at ask"]) // to Continue
+        flow.key(.activate, effects: [])
+        #expect(flow.state.form.errors["nickname"] == "Please enter a nickname.")
+        #expect(flow.state.form.focus == 0)
     }
 
     @Test func aShortNicknameShowsTheMinLengthMessage() {
-        var state = start()
-        _ = engine.reduce(&state, .intent(.insert("Al")), now: 0)
-        _ = engine.reduce(&state, .intent(.activate), now: 0) // Enter in the field moves on
-        _ = engine.reduce(&state, .intent(.activate), now: 0)
-        #expect(state.form.errors["nickname"] == "A nickname needs at least 3 characters.")
+        var flow = story()
+        flow.type("Al", effects: [])
+        flow.key(.activate, effects: ["save progress at ask"]) // Enter in the only field submits the form
+        #expect(flow.state.form.errors["nickname"] == "A nickname needs at least 3 characters.")
     }
 
     @Test func aPasteLongerThanTheFieldIsCutWithAMessage() {
-        var state = start()
-        _ = engine.reduce(&state, .intent(.insert(String(repeating: "x", count: 1_000_000))), now: 0)
-        #expect(state.context["nickname"] == .text(String(repeating: "x", count: 20)))
-        #expect(state.form.errors["nickname"]?.contains("20 characters") == true)
+        var flow = story()
+        flow.type(String(repeating: "x", count: 1_000_000), effects: [])
+        #expect(flow.text("nickname") == String(repeating: "x", count: 20))
+        #expect(flow.state.form.errors["nickname"]?.contains("20 characters") == true)
     }
 
     @Test func aPasteIsTextForTheFieldAndNeverAKey() {
-        var state = start()
-        _ = engine.reduce(&state, .intent(.paste("Al\nice\r\n")), now: 0)
-        #expect(state.context["nickname"] == .text("Alice"))
-        #expect(state.screenID == "ask", "a newline in a paste presses nothing")
+        var flow = story()
+        flow.key(.paste("Al\nice\r\n"), effects: [])
+        #expect(flow.text("nickname") == "Alice")
+        #expect(flow.screen == "ask", "a newline in a paste presses nothing")
     }
 
     @Test func lineFrontEndsFocusAnItemAndSetAWholeValue() {
-        var state = start()
-        _ = engine.reduce(&state, .intent(.insert("Bob")), now: 0)
-        _ = engine.reduce(&state, .intent(.setValue(.text("Alice"))), now: 0)
-        #expect(state.context["nickname"] == .text("Alice"), "the value is replaced, not added to")
-        _ = engine.reduce(&state, .intent(.focus(1)), now: 0)
-        #expect(state.form.focus == 1)
-        _ = engine.reduce(&state, .intent(.focus(99)), now: 0)
-        #expect(state.form.focus == 1, "an item that does not exist is not focused")
+        var flow = story()
+        flow.type("Bob", effects: [])
+        flow.key(.setValue(.text("Alice")), effects: [])
+        #expect(flow.text("nickname") == "Alice", "the value is replaced, not added to")
+        flow.key(.focus(1), effects: ["save progress at ask"])
+        #expect(flow.state.form.focus == 1)
+        flow.key(.focus(99), effects: [])
+        #expect(flow.state.form.focus == 1, "an item that does not exist is not focused")
     }
 
     @Test func controlCharactersAreDroppedFromTypedText() {
-        var state = start()
-        _ = engine.reduce(&state, .intent(.insert("Al\u{1B}[31mi\u{07}")), now: 0)
-        #expect(state.context["nickname"] == .text("Al[31mi"))
+        var flow = story()
+        flow.type("Al\u{1B}[31mi\u{07}", effects: [])
+        #expect(flow.text("nickname") == "Al[31mi")
     }
 
     @Test func aValidNicknameCallsTheServiceAndBranchesOnTheResult() {
-        var state = start()
-        _ = engine.reduce(&state, .intent(.insert("Alice")), now: 0)
-        _ = engine.reduce(&state, .intent(.focusNext), now: 0)
-        _ = engine.reduce(&state, .intent(.activate), now: 0)
-        let id = state.calls.userCall!.id
-        _ = engine.reduce(&state, .callFinished(id: id, result: .failure(ServiceFailure(code: "network", message: "down"))), now: 0)
-        #expect(state.screenID == "offline")
-        #expect(Placeholders.fill(engine.flow.screen("offline")!.body, from: state.context) == "The service could not be reached (network).")
-        _ = engine.reduce(&state, .intent(.activate), now: 0) // Try Again
-        #expect(state.screenID == "ask")
-        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(CallOutput())), now: 0)
-        #expect(state.screenID == "welcome")
-        #expect(Placeholders.fill(engine.flow.screen("welcome")!.title, from: state.context) == "Welcome, Alice!")
+        var flow = story()
+        flow.type("Alice", effects: [])
+        flow.press("Continue", effects: ["call health"])
+        flow.fail("network", "down", effects: ["save progress at ask"])
+        #expect(flow.screen == "offline")
+        #expect(flow.shown.body == "The service could not be reached (network).")
+        flow.press("Try Again", effects: ["save progress at ask", "call health"])
+        #expect(flow.screen == "ask")
+        flow.answer(.success(CallOutput()), effects: ["save progress at welcome"])
+        #expect(flow.screen == "welcome")
+        #expect(flow.shown.title == "Welcome, Alice!")
         // Esc goes back to the form, with the value kept.
-        _ = engine.reduce(&state, .intent(.back), now: 0)
-        #expect(state.screenID == "ask")
-        #expect(state.context["nickname"] == .text("Alice"))
+        flow.key(.back, effects: ["save progress at ask"])
+        #expect(flow.screen == "ask")
+        #expect(flow.text("nickname") == "Alice")
     }
 }

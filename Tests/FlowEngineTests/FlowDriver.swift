@@ -18,7 +18,11 @@ struct FlowDriver {
     let exhaustive: Bool
 
     init(_ id: String, now: Int64 = 1_795_348_800_000, exhaustive: Bool = false) {
-        engine = FlowEngine(flow: try! BuiltinFlows.load(id))
+        self.init(flow: try! BuiltinFlows.load(id), now: now, exhaustive: exhaustive)
+    }
+
+    init(flow: Flow, now: Int64 = 1_795_348_800_000, exhaustive: Bool = false) {
+        engine = FlowEngine(flow: flow)
         self.now = now
         self.exhaustive = exhaustive
     }
