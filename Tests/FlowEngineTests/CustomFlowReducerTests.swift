@@ -9,6 +9,7 @@ import Testing
     static let examplePath = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("examples/nickname.yaml")
+
     /// The example flow, launched on its form.
     func story() -> FlowDriver {
         var flow = FlowDriver(flow: try! FlowFiles.load(url: Self.examplePath), exhaustive: true)
