@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ServiceAPI
 
 
@@ -58,24 +57,12 @@ extension OnboardService {
         guard (1...64).contains(key.count), key.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
             throw ServiceError(.invalidInput, "A record key is 1 to 64 letters, digits, '-', '_' or '.'.")
         }
-        let data = try JSONEncoder().encode(value)
-        guard data.count <= 16 * 1024 else { throw ServiceError(.invalidInput, "The record is too large.") }
-        try await write { db in
-            try db.execute(
-                sql: "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-                arguments: [userID, key, String(decoding: data, as: UTF8.self), now])
-        }
+        guard try JSONEncoder().encode(value).count <= 16 * 1024 else { throw ServiceError(.invalidInput, "The record is too large.") }
+        try await store.putRecord(value, key: key, for: userID, now: now)
     }
 
     public func records(accessToken: String) async throws -> [String: FieldValue] {
         let (userID, _) = try await authenticate(accessToken)
-        return try await read { db in
-            var result: [String: FieldValue] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM records WHERE user_id = ?", arguments: [userID]) {
-                let text: String = row["value"]
-                result[row["key"]] = try? JSONDecoder().decode(FieldValue.self, from: Data(text.utf8))
-            }
-            return result
-        }
+        return try await store.records(of: userID)
     }
 }

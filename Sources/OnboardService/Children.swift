@@ -1,5 +1,4 @@
 import CivilCalendar
-import GRDB
 import InputRules
 import ServiceAPI
 
@@ -23,25 +22,14 @@ extension OnboardService {
                 throw ServiceError(.invalidInput, "Please enter the date of birth as YYYY-MM-DD.")
             }
             let child = Child(id: "c_" + Secrets.randomHex(bytes: 12), name: name, birthDate: birthDate)
-            try await write { db in
-                try db.execute(
-                    sql: "INSERT INTO children (id, name, birth_date, created_by, created_at) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [child.id, child.name, child.birthDate, userID, now])
-                try db.execute(sql: "INSERT INTO child_members (child_id, user_id) VALUES (?, ?)", arguments: [child.id, userID])
-            }
+            try await store.addChild(child, by: userID, now: now)
             return child
         }
     }
 
     public func children(accessToken: String) async throws -> [Child] {
         let (userID, _) = try await authenticate(accessToken)
-        return try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT c.id, c.name, c.birth_date FROM children c JOIN child_members m ON m.child_id = c.id WHERE m.user_id = ? ORDER BY c.created_at, c.id",
-                arguments: [userID]
-            ).map { Child(id: $0["id"], name: $0["name"], birthDate: $0["birth_date"]) }
-        }
+        return try await store.children(of: userID)
     }
 
     public func createInvite(accessToken: String, childID: String, idempotencyKey: String? = nil) async throws -> Invite {
@@ -50,14 +38,9 @@ extension OnboardService {
             let now = clock.now()
             let code = Secrets.randomHex(bytes: 24)
             let expiresAt = now + settings.inviteLifetime
-            try await write { db in
-                let member = try Bool.fetchOne(db, sql: "SELECT 1 FROM child_members WHERE child_id = ? AND user_id = ?", arguments: [childID, userID]) ?? false
-                guard member else { throw ServiceError(.notFound, "There is no such child on your account.") }
-                try db.execute(
-                    sql: "INSERT INTO invites (code_hash, child_id, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [Secrets.hash(code), childID, userID, now, expiresAt])
-                try self.recordOutbox(kind: "invite", destination: childID, code: code, in: db, now: now)
-            }
+            let outbox = settings.keepsOutbox ? OutboxEntry(kind: "invite", destination: childID, code: code, createdAt: now) : nil
+            guard try await store.createInvite(codeHash: Secrets.hash(code), childID: childID, by: userID, now: now, expiresAt: expiresAt, outbox: outbox)
+            else { throw ServiceError(.notFound, "There is no such child on your account.") }
             return Invite(code: code, expiresAt: expiresAt)
         }
     }
@@ -66,29 +49,11 @@ extension OnboardService {
         try await idempotent(idempotencyKey, operation: "accept_invite") {
             let (userID, _) = try await authenticate(accessToken)
             let now = clock.now()
-            try limiter.hit("invite:\(client)", settings.invitesPerAddress, now: now)
-            try limiter.hit("invite-user:\(userID)", settings.invitesPerAddress, now: now)
-            return try await write { db in
-                guard let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        UPDATE invites SET used_at = ?, used_by = ?
-                        WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?
-                        RETURNING child_id, created_by
-                        """,
-                    arguments: [now, userID, Secrets.hash(code.trimmingWhitespace), now])
-                else { throw Self.invalidInvite }
-                let childID: String = row["child_id"]
-                let grantedBy: String = row["created_by"]
-                try db.execute(
-                    sql: "INSERT INTO child_members (child_id, user_id, granted_by) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                    arguments: [childID, userID, grantedBy])
-                guard let child = try Row.fetchOne(db, sql: "SELECT id, name, birth_date FROM children WHERE id = ?", arguments: [childID])
-                else { throw Self.invalidInvite }
-                let sharer = try Row.fetchOne(db, sql: "SELECT name, display_name, email FROM users WHERE id = ?", arguments: [grantedBy])
-                let sharedBy: String = sharer?["name"] ?? sharer?["display_name"] ?? sharer?["email"] ?? "someone"
-                return InviteAcceptance(child: Child(id: child["id"], name: child["name"], birthDate: child["birth_date"]), sharedBy: sharedBy)
-            }
+            try await limit("invite:\(client)", settings.invitesPerAddress, now: now)
+            try await limit("invite-user:\(userID)", settings.invitesPerAddress, now: now)
+            guard let accepted = try await store.redeemInvite(codeHash: Secrets.hash(code.trimmingWhitespace), by: userID, now: now)
+            else { throw Self.invalidInvite }
+            return accepted
         }
     }
 

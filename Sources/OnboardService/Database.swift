@@ -163,21 +163,17 @@ public enum ServiceDatabase {
         return migrator
     }
 
-    /// The secret access tokens are signed with, made once per database.
-    static func signingSecret(in queue: DatabaseQueue) throws -> [UInt8] {
+    /// The keys kept in a database, made on first use.
+    static func keys(in queue: DatabaseQueue) throws -> ServiceKeys {
         var generator = SystemRandomNumberGenerator()
-        return try storedKey(named: "access", in: queue, fresh: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-    }
-
-    /// The mock identity provider's signing key, made once per database.
-    static func identityProviderKey(in queue: DatabaseQueue) throws -> P256.Signing.PrivateKey {
-        let raw = try storedKey(named: "mock-idp", in: queue, fresh: [UInt8](P256.Signing.PrivateKey().rawRepresentation))
-        return try P256.Signing.PrivateKey(rawRepresentation: raw)
+        let signing = try storedKey(named: "access", in: queue, fresh: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let provider = try storedKey(named: "mock-idp", in: queue, fresh: [UInt8](P256.Signing.PrivateKey().rawRepresentation))
+        return ServiceKeys(signing: signing, identityProvider: provider)
     }
 
     /// A key kept in the database: the first process to ask stores `fresh`, every later
     /// one reads what was stored.
-    private static func storedKey(named name: String, in queue: DatabaseQueue, fresh: [UInt8]) throws -> [UInt8] {
+    static func storedKey(named name: String, in queue: DatabaseQueue, fresh: [UInt8]) throws -> [UInt8] {
         try queue.write { db in
             try db.execute(
                 sql: "INSERT INTO service_keys (name, secret) VALUES (?, ?) ON CONFLICT DO NOTHING",

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import GRDB
 import ServiceAPI
 
 /// Calls that create something (an account, a guest, a child, an invite) or spend
@@ -38,7 +37,7 @@ extension OnboardService {
                     throw ServiceError(.serverError, "The stored result of this request cannot be read.")
                 }
                 return result
-            case .running:
+            case .running, .otherOperation:
                 // The first call is still under way (a retry raced it): wait for its result.
                 guard clock.now() - started <= Self.idempotencyWait else {
                     throw ServiceError(.rateLimited, "The same request is still being processed; try again shortly.", retryAfter: 2)
@@ -48,33 +47,13 @@ extension OnboardService {
         }
     }
 
-    private enum Claim: Sendable {
-        case claimed
-        case running
-        case finished(Data)
-    }
-
-    /// One write transaction: forgets expired keys, then claims `id` or reports its state.
-    private func claim(_ id: String, operation: String) async throws -> Claim {
-        let now = clock.now()
-        let window = Self.idempotencyWindow, wait = Self.idempotencyWait
-        return try await write { db in
-            try db.execute(sql: "DELETE FROM idempotency WHERE created_at < ?", arguments: [now - window])
-            guard let row = try Row.fetchOne(db, sql: "SELECT operation, sealed, created_at FROM idempotency WHERE id = ?", arguments: [id]) else {
-                try db.execute(sql: "INSERT INTO idempotency (id, operation, created_at) VALUES (?, ?, ?)", arguments: [id, operation, now])
-                return .claimed
-            }
-            guard row["operation"] as String == operation else {
-                throw ServiceError(.conflict, "This Idempotency-Key was already used for another kind of request.")
-            }
-            if let sealed: Data = row["sealed"] { return .finished(sealed) }
-            let createdAt: Int64 = row["created_at"]
-            if now - createdAt > wait {
-                try db.execute(sql: "UPDATE idempotency SET created_at = ? WHERE id = ?", arguments: [now, id])
-                return .claimed
-            }
-            return .running
+    /// Forgets expired keys, then claims `id` or reports its state.
+    private func claim(_ id: String, operation: String) async throws -> IdempotencyClaim {
+        let claim = try await store.claimIdempotency(id, operation: operation, now: clock.now(), window: Self.idempotencyWindow, wait: Self.idempotencyWait)
+        if case .otherOperation = claim {
+            throw ServiceError(.conflict, "This Idempotency-Key was already used for another kind of request.")
         }
+        return claim
     }
 
     private func runClaimed<T: Codable & Sendable>(_ id: String, sealing: SymmetricKey, _ work: () async throws -> T) async throws -> T {
@@ -82,11 +61,11 @@ extension OnboardService {
         do {
             result = try await work()
         } catch {
-            _ = try? await write { db in try db.execute(sql: "DELETE FROM idempotency WHERE id = ? AND sealed IS NULL", arguments: [id]) }
+            try? await store.releaseIdempotency(id)
             throw error
         }
         let sealed = try AES.GCM.seal(try JSONEncoder().encode(result), using: sealing).combined ?? Data()
-        try await write { db in try db.execute(sql: "UPDATE idempotency SET sealed = ? WHERE id = ?", arguments: [sealed, id]) }
+        try await store.sealIdempotency(id, result: sealed)
         return result
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import GRDB
 import ServiceAPI
 import Synchronization
@@ -7,22 +8,27 @@ import Synchronization
 /// write transaction (SQLite's write lock), so two processes sharing the file, or two
 /// racing requests, never see half a change.
 public final class OnboardService: Sendable {
-    let database: DatabaseQueue
+    public let store: any ServiceStore
     public let clock: any ServiceClock
     public let settings: ServiceSettings
     let accessTokens: AccessTokens
     let identityProvider: MockIdentityProvider
-    let limiter = RateLimiter()
     let configOverrides = Mutex<[String: FieldValue]>([:])
     /// How many names an anonymous sign-in offers.
     public static let nameOptionCount = 3
 
-    public init(database: DatabaseQueue, clock: any ServiceClock = SystemClock(), settings: ServiceSettings = ServiceSettings()) throws {
-        self.database = database
+    /// The service over a store, with the signing keys the store keeps.
+    public init(store: any ServiceStore, keys: ServiceKeys, clock: any ServiceClock = SystemClock(), settings: ServiceSettings = ServiceSettings()) throws {
+        self.store = store
         self.clock = clock
         self.settings = settings
-        accessTokens = AccessTokens(secret: try ServiceDatabase.signingSecret(in: database))
-        identityProvider = MockIdentityProvider(privateKey: try ServiceDatabase.identityProviderKey(in: database))
+        accessTokens = AccessTokens(secret: keys.signing)
+        identityProvider = MockIdentityProvider(privateKey: try P256.Signing.PrivateKey(rawRepresentation: keys.identityProvider))
+    }
+
+    /// The service over one SQLite file (the embedded mock, a single `onboard-server`).
+    public convenience init(database: DatabaseQueue, clock: any ServiceClock = SystemClock(), settings: ServiceSettings = ServiceSettings()) throws {
+        try self.init(store: SQLiteStore(database), keys: ServiceDatabase.keys(in: database), clock: clock, settings: settings)
     }
 
     public func health() async throws -> String { "ok" }
@@ -32,52 +38,17 @@ public final class OnboardService: Sendable {
     /// Rotates a refresh token. Within the grace window a just-rotated token still works
     /// (a lost reply, two terminals); reused after it, the whole family is revoked.
     public func refresh(refreshToken: String) async throws -> IssuedSession {
-        let now = clock.now()
-        let grace = settings.refreshGrace
-        let issued: Result<(user: String, anonymous: Bool, created: Int64, policy: TokenPolicy, family: String), ServiceError> = try await write { db in
-            guard let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT t.user_id, t.family_id, t.expires_at, t.revoked_at, t.rotated_at,
-                           t.access_lifetime, t.refresh_lifetime, u.created_at, u.is_anonymous
-                    FROM refresh_tokens t JOIN users u ON u.id = t.user_id
-                    WHERE t.token_hash = ?
-                    """,
-                arguments: [Secrets.hash(refreshToken)])
-            else { return .failure(.sessionRejected) }
-            let family: String = row["family_id"]
-            let expiresAt: Int64? = row["expires_at"]
-            let revokedAt: Int64? = row["revoked_at"]
-            let rotatedAt: Int64? = row["rotated_at"]
-            if revokedAt != nil || (expiresAt.map { $0 <= now } ?? false) { return .failure(.sessionRejected) }
-            if let rotatedAt, now - rotatedAt > grace {
-                // Reuse of a rotated token: assume it leaked, end every session of the family.
-                try db.execute(sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL", arguments: [now, family])
-                return .failure(.sessionRejected)
-            }
-            try db.execute(
-                sql: "UPDATE refresh_tokens SET rotated_at = COALESCE(rotated_at, ?) WHERE token_hash = ?",
-                arguments: [now, Secrets.hash(refreshToken)])
-            let policy = TokenPolicy(accessLifetime: row["access_lifetime"], refreshLifetime: row["refresh_lifetime"])
-            return .success((row["user_id"], row["is_anonymous"], row["created_at"], policy, family))
+        switch try await store.rotateRefreshToken(hash: Secrets.hash(refreshToken), now: clock.now(), grace: settings.refreshGrace) {
+        case .rejected:
+            throw ServiceError.sessionRejected
+        case .granted(let userID, let isAnonymous, let createdAt, let policy, let family):
+            return try await issue(userID: userID, createdAt: createdAt, isAnonymous: isAnonymous, policy: policy, family: family)
         }
-        let granted = try issued.get()
-        return try await issue(
-            userID: granted.user, createdAt: granted.created, isAnonymous: granted.anonymous,
-            policy: granted.policy, family: granted.family)
     }
 
     /// Ends the session this refresh token belongs to (its whole rotation family).
     public func logout(refreshToken: String) async throws {
-        let now = clock.now()
-        try await write { db in
-            try db.execute(
-                sql: """
-                    UPDATE refresh_tokens SET revoked_at = ?
-                    WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?)
-                    """,
-                arguments: [now, Secrets.hash(refreshToken)])
-        }
+        try await store.revokeFamily(ofTokenHash: Secrets.hash(refreshToken), now: clock.now())
     }
 
     // MARK: Internals
@@ -86,63 +57,59 @@ public final class OnboardService: Sendable {
     func authenticate(_ accessToken: String) async throws -> (userID: String, isAnonymous: Bool) {
         let claims = try await accessTokens.verify(accessToken, now: clock.now())
         let userID = claims.sub.value
-        let exists = try await read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [userID]) ?? false
-        }
-        guard exists else { throw ServiceError.sessionRejected }
+        guard try await store.userExists(userID) else { throw ServiceError.sessionRejected }
         return (userID, claims.isAnonymous.value)
     }
 
-    /// A new refresh token (stored hashed) in `family`, or a new family, and a signed
-    /// access token.
-    func issue(userID: String, createdAt: Int64, isAnonymous: Bool, policy: TokenPolicy, family: String? = nil) async throws -> IssuedSession {
-        try await issue(userID: userID, createdAt: createdAt, isAnonymous: isAnonymous, policy: policy, family: family) { _ in }.session
-    }
-
-    /// As above, with `along` run first in the same transaction: a whole sign-in is one
-    /// commit on the one writer.
-    func issue<T: Sendable>(
-        userID: String, createdAt: Int64, isAnonymous: Bool, policy: TokenPolicy, family: String? = nil,
-        along: @escaping @Sendable (Database) throws -> T
-    ) async throws -> (session: IssuedSession, along: T) {
+    /// A new refresh token for `userID` in `family` (or a new family), not yet stored.
+    func newRefreshToken(for userID: String, policy: TokenPolicy, family: String? = nil) -> (token: String, record: NewRefreshToken) {
         let now = clock.now()
-        let refresh = Secrets.token(prefix: "rt_")
-        let family = family ?? Secrets.randomHex(bytes: 16)
-        let accessExpiry = now + policy.accessLifetime
-        let refreshExpiry = policy.refreshLifetime.map { now + $0 }
-        let result = try await write { db in
-            let result = try along(db)
-            try db.execute(
-                sql: """
-                    INSERT INTO refresh_tokens (token_hash, user_id, family_id, created_at, expires_at, access_lifetime, refresh_lifetime)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [Secrets.hash(refresh), userID, family, now, refreshExpiry, policy.accessLifetime, policy.refreshLifetime])
-            return result
-        }
-        let access = try await accessTokens.sign(userID: userID, isAnonymous: isAnonymous, issuedAt: now, expiresAt: accessExpiry)
-        let session = IssuedSession(
-            userID: userID, accessToken: access, accessExpiresAt: accessExpiry, refreshToken: refresh,
-            refreshExpiresAt: refreshExpiry, isAnonymous: isAnonymous, createdAt: createdAt, issuedAt: now)
-        return (session, result)
+        let token = Secrets.token(prefix: "rt_")
+        let record = NewRefreshToken(
+            hash: Secrets.hash(token), userID: userID, family: family ?? Secrets.randomHex(bytes: 16), createdAt: now,
+            expiresAt: policy.refreshLifetime.map { now + $0 }, policy: policy)
+        return (token, record)
     }
 
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await translatingErrors { try await database.write(body) }
+    /// Stores a new refresh token and signs an access token.
+    func issue(userID: String, createdAt: Int64, isAnonymous: Bool, policy: TokenPolicy, family: String? = nil) async throws -> IssuedSession {
+        let refresh = newRefreshToken(for: userID, policy: policy, family: family)
+        try await store.addRefreshToken(refresh.record)
+        return try await session(refresh, createdAt: createdAt, isAnonymous: isAnonymous)
     }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await translatingErrors { try await database.read(body) }
+    /// The session a stored refresh token stands for, with a signed access token.
+    func session(_ refresh: (token: String, record: NewRefreshToken), createdAt: Int64, isAnonymous: Bool) async throws -> IssuedSession {
+        let now = refresh.record.createdAt
+        let accessExpiry = now + refresh.record.policy.accessLifetime
+        let access = try await accessTokens.sign(userID: refresh.record.userID, isAnonymous: isAnonymous, issuedAt: now, expiresAt: accessExpiry)
+        return IssuedSession(
+            userID: refresh.record.userID, accessToken: access, accessExpiresAt: accessExpiry, refreshToken: refresh.token,
+            refreshExpiresAt: refresh.record.expiresAt, isAnonymous: isAnonymous, createdAt: createdAt, issuedAt: now)
     }
 
-    /// Service errors pass through; anything the database throws becomes a server error.
-    private func translatingErrors<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as ServiceError {
-            throw error
-        } catch {
-            throw ServiceError(.serverError, "The service's database failed: \(error)")
-        }
+    /// Counts one event against a rate limit, refusing it when over.
+    func limit(_ key: String, _ rule: RateLimit, now: Int64) async throws {
+        if let wait = try await store.hitRateLimit(key, rule, now: now) { throw Self.tooMany(wait) }
+    }
+
+    static func tooMany(_ wait: Int64) -> ServiceError {
+        let seconds = Int(max(1, wait))
+        return ServiceError(.rateLimited, "Too many attempts. Please wait \(seconds) seconds and try again.", retryAfter: seconds)
+    }
+}
+
+/// The keys a store keeps: the access tokens' signing secret and the mock identity
+/// provider's private key (raw).
+public struct ServiceKeys: Sendable {
+    public var signing: [UInt8]
+    public var identityProvider: [UInt8]
+
+    /// Made once per store and kept there: processes sharing the store agree on them.
+    public static func stored(in store: any ServiceStore) async throws -> ServiceKeys {
+        var generator = SystemRandomNumberGenerator()
+        let signing = try await store.storedKey(named: "access", fresh: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let provider = try await store.storedKey(named: "mock-idp", fresh: [UInt8](P256.Signing.PrivateKey().rawRepresentation))
+        return ServiceKeys(signing: signing, identityProvider: provider)
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 import InputRules
 import ServiceAPI
 
@@ -38,27 +37,11 @@ extension OnboardService {
             else { throw refused }
             let subject = claims.sub.value
             let email = claims.email
-            let user: (id: String, createdAt: Int64, isNew: Bool) = try await write { db in
-                // Accepted once: a replayed token (a stolen one, or a retried request) is refused.
-                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM used_id_tokens WHERE token_id = ?", arguments: [claims.jti.value]) == nil
-                else { throw refused }
-                try db.execute(sql: "DELETE FROM used_id_tokens WHERE expires_at < ?", arguments: [now])
-                try db.execute(
-                    sql: "INSERT INTO used_id_tokens (token_id, expires_at) VALUES (?, ?)",
-                    arguments: [claims.jti.value, Int64(claims.exp.value.timeIntervalSince1970)])
-                if let row = try Row.fetchOne(
-                    db, sql: "SELECT id, created_at FROM users WHERE auth_provider = ? AND provider_subject = ?", arguments: [provider, subject]) {
-                    return (row["id"], row["created_at"], false)
-                }
-                let userID = Secrets.userID()
-                // The provider's email is kept unless another account already has it.
-                let emailFree = try email.map { try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = ?", arguments: [$0]) == nil } ?? false
-                try db.execute(
-                    sql: "INSERT INTO users (id, created_at, is_anonymous, email, auth_provider, provider_subject) VALUES (?, ?, 0, ?, ?, ?)",
-                    arguments: [userID, now, emailFree ? email : nil, provider, subject])
-                return (userID, now, true)
-            }
-            let session = try await issue(userID: user.id, createdAt: user.createdAt, isAnonymous: false, policy: policy)
+            guard let user = try await store.socialUser(
+                tokenID: claims.jti.value, tokenExpiry: Int64(claims.exp.value.timeIntervalSince1970), provider: provider,
+                subject: subject, email: email, now: now)
+            else { throw refused } // accepted once: a replayed token is refused
+            let session = try await issue(userID: user.userID, createdAt: user.createdAt, isAnonymous: false, policy: policy)
             return SignIn(session: session, isNewUser: user.isNew)
         }
     }

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+import ServiceAPI
+
+/// Single-use things in SQLite: phone codes, social ID tokens, invites.
+extension SQLiteStore {
+    public func storePhoneCode(_ code: PhoneCode, resendAfter: Int64, limit: RateLimitHit, outbox: OutboxEntry?) async throws -> PhoneCodeStored {
+        let limiter = self.limiter
+        return try await write { db in
+            if let sentAt = try Int64.fetchOne(db, sql: "SELECT sent_at FROM phone_codes WHERE phone = ?", arguments: [code.phone]),
+               code.sentAt - sentAt < resendAfter {
+                return .resendIn(resendAfter - (code.sentAt - sentAt))
+            }
+            if let wait = limiter.hit(limit.key, limit.rule, now: code.sentAt) { return .limited(wait) }
+            try db.execute(
+                sql: """
+                    INSERT INTO phone_codes (phone, code_hash, sent_at, expires_at, attempts) VALUES (?, ?, ?, ?, 0)
+                    ON CONFLICT(phone) DO UPDATE SET code_hash = excluded.code_hash, sent_at = excluded.sent_at,
+                        expires_at = excluded.expires_at, attempts = 0
+                    """,
+                arguments: [code.phone, code.hash, code.sentAt, code.expiresAt])
+            try Self.recordOutbox(outbox, in: db)
+            return .stored
+        }
+    }
+
+    public func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int) async throws -> PhoneCodeOutcome {
+        try await write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT code_hash, expires_at, attempts FROM phone_codes WHERE phone = ?", arguments: [phone])
+            else { return .noCode }
+            let attempts: Int = row["attempts"]
+            if attempts >= maximumAttempts { return .tooManyAttempts }
+            if (row["expires_at"] as Int64) <= now { return .expired }
+            guard codeHash == (row["code_hash"] as String) else {
+                try db.execute(sql: "UPDATE phone_codes SET attempts = attempts + 1 WHERE phone = ?", arguments: [phone])
+                return .wrong(attemptsLeft: maximumAttempts - attempts - 1)
+            }
+            try db.execute(sql: "DELETE FROM phone_codes WHERE phone = ?", arguments: [phone])
+            if let existing = try Row.fetchOne(db, sql: "SELECT id, created_at FROM users WHERE phone = ?", arguments: [phone]) {
+                return .signedIn(SignedInUser(userID: existing["id"], createdAt: existing["created_at"], isNew: false))
+            }
+            let userID = Secrets.userID()
+            try db.execute(
+                sql: "INSERT INTO users (id, created_at, is_anonymous, phone, auth_provider) VALUES (?, ?, 0, ?, 'phone')",
+                arguments: [userID, now, phone])
+            return .signedIn(SignedInUser(userID: userID, createdAt: now, isNew: true))
+        }
+    }
+
+    public func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64) async throws -> SignedInUser? {
+        try await write { db in
+            // Accepted once: a replayed token (a stolen one, or a retried request) is refused.
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM used_id_tokens WHERE token_id = ?", arguments: [tokenID]) == nil
+            else { return nil }
+            try db.execute(sql: "DELETE FROM used_id_tokens WHERE expires_at < ?", arguments: [now])
+            try db.execute(sql: "INSERT INTO used_id_tokens (token_id, expires_at) VALUES (?, ?)", arguments: [tokenID, tokenExpiry])
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT id, created_at FROM users WHERE auth_provider = ? AND provider_subject = ?", arguments: [provider, subject]) {
+                return SignedInUser(userID: row["id"], createdAt: row["created_at"], isNew: false)
+            }
+            let userID = Secrets.userID()
+            // The provider's email is kept unless another account already has it.
+            let emailFree = try email.map { try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = ?", arguments: [$0]) == nil } ?? false
+            try db.execute(
+                sql: "INSERT INTO users (id, created_at, is_anonymous, email, auth_provider, provider_subject) VALUES (?, ?, 0, ?, ?, ?)",
+                arguments: [userID, now, emailFree ? email : nil, provider, subject])
+            return SignedInUser(userID: userID, createdAt: now, isNew: true)
+        }
+    }
+
+    public func addChild(_ child: Child, by userID: String, now: Int64) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO children (id, name, birth_date, created_by, created_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [child.id, child.name, child.birthDate, userID, now])
+            try db.execute(sql: "INSERT INTO child_members (child_id, user_id) VALUES (?, ?)", arguments: [child.id, userID])
+        }
+    }
+
+    public func children(of userID: String) async throws -> [Child] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT c.id, c.name, c.birth_date FROM children c JOIN child_members m ON m.child_id = c.id WHERE m.user_id = ? ORDER BY c.created_at, c.id",
+                arguments: [userID]
+            ).map { Child(id: $0["id"], name: $0["name"], birthDate: $0["birth_date"]) }
+        }
+    }
+
+    public func createInvite(codeHash: String, childID: String, by userID: String, now: Int64, expiresAt: Int64, outbox: OutboxEntry?) async throws -> Bool {
+        try await write { db in
+            let member = try Bool.fetchOne(db, sql: "SELECT 1 FROM child_members WHERE child_id = ? AND user_id = ?", arguments: [childID, userID]) ?? false
+            guard member else { return false }
+            try db.execute(
+                sql: "INSERT INTO invites (code_hash, child_id, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [codeHash, childID, userID, now, expiresAt])
+            try Self.recordOutbox(outbox, in: db)
+            return true
+        }
+    }
+
+    public func redeemInvite(codeHash: String, by userID: String, now: Int64) async throws -> InviteAcceptance? {
+        try await write { db in
+            // One conditional UPDATE: two racing redemptions cannot both win.
+            guard let row = try Row.fetchOne(
+                db,
+                sql: """
+                    UPDATE invites SET used_at = ?, used_by = ?
+                    WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?
+                    RETURNING child_id, created_by
+                    """,
+                arguments: [now, userID, codeHash, now])
+            else { return nil }
+            let childID: String = row["child_id"]
+            let grantedBy: String = row["created_by"]
+            try db.execute(
+                sql: "INSERT INTO child_members (child_id, user_id, granted_by) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                arguments: [childID, userID, grantedBy])
+            guard let child = try Row.fetchOne(db, sql: "SELECT id, name, birth_date FROM children WHERE id = ?", arguments: [childID])
+            else { return nil }
+            let sharer = try Row.fetchOne(db, sql: "SELECT name, display_name, email FROM users WHERE id = ?", arguments: [grantedBy])
+            let sharedBy: String = sharer?["name"] ?? sharer?["display_name"] ?? sharer?["email"] ?? "someone"
+            return InviteAcceptance(child: Child(id: child["id"], name: child["name"], birthDate: child["birth_date"]), sharedBy: sharedBy)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+import ServiceAPI
+
+/// Profiles, records, idempotency, rate limits and QA in SQLite.
+extension SQLiteStore {
+    public func updateProfile(of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64) async throws -> ProfileUpdate {
+        try await write { db in
+            var merged = try Self.fields(of: userID, in: db)
+            merged.merge(fields) { _, new in new }
+            let data = try JSONEncoder().encode(merged)
+            guard data.count <= maximumBytes else { return .tooLarge }
+            if case .text(let displayName)? = fields["display_name"] {
+                let taken = try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM users WHERE display_name = ? COLLATE NOCASE AND id != ?", arguments: [displayName, userID]) ?? false
+                guard !taken else { return .displayNameTaken }
+                try db.execute(sql: "UPDATE users SET display_name = ? WHERE id = ?", arguments: [displayName, userID])
+            }
+            if fields["profile_complete"] == .flag(true) {
+                // A finished profile is a finished onboarding, as the account row says.
+                try db.execute(sql: "UPDATE users SET onboarding_complete = 1 WHERE id = ?", arguments: [userID])
+            }
+            try db.execute(
+                sql: "INSERT INTO profiles (user_id, data, updated_at) VALUES (?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
+                arguments: [userID, String(decoding: data, as: UTF8.self), now])
+            return .updated(try Self.profile(of: userID, in: db))
+        }
+    }
+
+    public func putRecord(_ value: FieldValue, key: String, for userID: String, now: Int64) async throws {
+        let data = try JSONEncoder().encode(value)
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                arguments: [userID, key, String(decoding: data, as: UTF8.self), now])
+        }
+    }
+
+    public func records(of userID: String) async throws -> [String: FieldValue] {
+        try await read { db in
+            var result: [String: FieldValue] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM records WHERE user_id = ?", arguments: [userID]) {
+                let text: String = row["value"]
+                result[row["key"]] = try? JSONDecoder().decode(FieldValue.self, from: Data(text.utf8))
+            }
+            return result
+        }
+    }
+
+    // MARK: Idempotency
+
+    /// Forgets expired keys, then claims `id` or reports its state.
+    public func claimIdempotency(_ id: String, operation: String, now: Int64, window: Int64, wait: Int64) async throws -> IdempotencyClaim {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM idempotency WHERE created_at < ?", arguments: [now - window])
+            guard let row = try Row.fetchOne(db, sql: "SELECT operation, sealed, created_at FROM idempotency WHERE id = ?", arguments: [id]) else {
+                try db.execute(sql: "INSERT INTO idempotency (id, operation, created_at) VALUES (?, ?, ?)", arguments: [id, operation, now])
+                return .claimed
+            }
+            guard row["operation"] as String == operation else { return .otherOperation }
+            if let sealed: Data = row["sealed"] { return .finished(sealed) }
+            let createdAt: Int64 = row["created_at"]
+            if now - createdAt > wait {
+                // Abandoned (a process killed mid-call): taken over.
+                try db.execute(sql: "UPDATE idempotency SET created_at = ? WHERE id = ?", arguments: [now, id])
+                return .claimed
+            }
+            return .running
+        }
+    }
+
+    public func sealIdempotency(_ id: String, result: Data) async throws {
+        try await write { db in try db.execute(sql: "UPDATE idempotency SET sealed = ? WHERE id = ?", arguments: [result, id]) }
+    }
+
+    public func releaseIdempotency(_ id: String) async throws {
+        try await write { db in try db.execute(sql: "DELETE FROM idempotency WHERE id = ? AND sealed IS NULL", arguments: [id]) }
+    }
+
+    // MARK: Rate limits (this process's memory)
+
+    public func hitRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64? {
+        limiter.hit(key, rule, now: now)
+    }
+
+    public func checkRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64? {
+        limiter.check(key, rule, now: now)
+    }
+
+    // MARK: QA
+
+    public func outbox() async throws -> [OutboxEntry] {
+        try await read(Self.outbox(in:))
+    }
+
+    /// The outbox now, without waiting: the QA console reads it from the UI thread.
+    public func outboxSnapshot() -> [OutboxEntry] {
+        (try? queue.read(Self.outbox(in:))) ?? []
+    }
+
+    static func outbox(in db: Database) throws -> [OutboxEntry] {
+        try Row.fetchAll(db, sql: "SELECT kind, destination, code, created_at FROM outbox ORDER BY id").map { row in
+            OutboxEntry(kind: row["kind"], destination: row["destination"], code: row["code"], createdAt: row["created_at"])
+        }
+    }
+
+    public func reset() async throws {
+        try await write { db in
+            for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers", "outbox", "used_id_tokens", "users"] {
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
+        }
+        limiter.reset()
+    }
+}

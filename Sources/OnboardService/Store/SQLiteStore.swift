@@ -1,0 +1,194 @@
+import Foundation
+import GRDB
+import ServiceAPI
+
+/// The service's store in one SQLite file (GRDB). Each operation is one transaction on
+/// SQLite's single writer, which makes it atomic across processes sharing the file. Rate
+/// limits are counted in this process's memory.
+public final class SQLiteStore: ServiceStore {
+    let queue: DatabaseQueue
+    let limiter = RateLimiter()
+
+    public init(_ queue: DatabaseQueue) {
+        self.queue = queue
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await translatingErrors { try await queue.write(body) }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await translatingErrors { try await queue.read(body) }
+    }
+
+    /// Service errors pass through; anything the database throws becomes a server error.
+    private func translatingErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw ServiceError(.serverError, "The service's database failed: \(error)")
+        }
+    }
+
+    // MARK: Keys
+
+    public func storedKey(named name: String, fresh: [UInt8]) async throws -> [UInt8] {
+        try ServiceDatabase.storedKey(named: name, in: queue, fresh: fresh)
+    }
+
+    // MARK: Accounts
+
+    public func createGuest(_ userID: String, at now: Int64, names: NameDraw, token: NewRefreshToken) async throws -> [String] {
+        try await write { db in
+            try db.execute(sql: "INSERT INTO users (id, created_at, is_anonymous) VALUES (?, ?, 1)", arguments: [userID, now])
+            // Reserved service-wide: a name offered to one user is never offered to another.
+            var draw = names
+            var reserved: [String] = []
+            while reserved.count < draw.count {
+                let candidate = draw.next()
+                let inserted = try String.fetchOne(
+                    db,
+                    sql: "INSERT INTO name_offers (name, user_id, offered_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING name",
+                    arguments: [candidate, userID, now])
+                if let inserted {
+                    reserved.append(inserted)
+                    draw.taken()
+                } else {
+                    draw.collided()
+                }
+            }
+            try Self.insert(token, in: db)
+            return reserved
+        }
+    }
+
+    public func chooseOfferedName(_ name: String, for userID: String) async throws -> Profile? {
+        try await write { db in
+            let offered = try String.fetchOne(
+                db, sql: "SELECT name FROM name_offers WHERE name = ? AND user_id = ?", arguments: [name, userID])
+            guard offered != nil else { return nil }
+            try db.execute(sql: "UPDATE users SET display_name = ?, onboarding_complete = 1 WHERE id = ?", arguments: [name, userID])
+            return try Self.profile(of: userID, in: db)
+        }
+    }
+
+    public func profile(of userID: String) async throws -> Profile {
+        try await read { db in try Self.profile(of: userID, in: db) }
+    }
+
+    public func userExists(_ userID: String) async throws -> Bool {
+        try await read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [userID]) ?? false }
+    }
+
+    public func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String) async throws -> Bool {
+        try await write { db in
+            try String.fetchOne(
+                db,
+                sql: """
+                    INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name, display_name)
+                    VALUES (?, ?, 0, ?, ?, ?, NULL) ON CONFLICT DO NOTHING RETURNING id
+                    """,
+                arguments: [userID, now, email, passwordHash, name]) != nil
+        }
+    }
+
+    public func credentials(email: String) async throws -> Credentials? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT id, created_at, password_hash FROM users WHERE email = ?", arguments: [email])
+                .map { Credentials(userID: $0["id"], createdAt: $0["created_at"], passwordHash: $0["password_hash"]) }
+        }
+    }
+
+    public func linkEmail(to userID: String, email: String, passwordHash: String) async throws -> LinkOutcome {
+        try await write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT created_at, is_anonymous FROM users WHERE id = ?", arguments: [userID])
+            else { return .noSuchUser }
+            guard row["is_anonymous"] as Bool else { return .alreadyNamed }
+            let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = ?", arguments: [email]) ?? false
+            guard !taken else { return .emailTaken }
+            try db.execute(
+                sql: "UPDATE users SET email = ?, password_hash = ?, is_anonymous = 0 WHERE id = ?",
+                arguments: [email, passwordHash, userID])
+            return .linked(createdAt: row["created_at"])
+        }
+    }
+
+    // MARK: Refresh tokens
+
+    public func addRefreshToken(_ token: NewRefreshToken) async throws {
+        try await write { db in try Self.insert(token, in: db) }
+    }
+
+    public func rotateRefreshToken(hash: String, now: Int64, grace: Int64) async throws -> Rotation {
+        try await write { db in
+            guard let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT t.user_id, t.family_id, t.expires_at, t.revoked_at, t.rotated_at,
+                           t.access_lifetime, t.refresh_lifetime, u.created_at, u.is_anonymous
+                    FROM refresh_tokens t JOIN users u ON u.id = t.user_id
+                    WHERE t.token_hash = ?
+                    """,
+                arguments: [hash])
+            else { return .rejected }
+            let family: String = row["family_id"]
+            let expiresAt: Int64? = row["expires_at"]
+            let revokedAt: Int64? = row["revoked_at"]
+            let rotatedAt: Int64? = row["rotated_at"]
+            if revokedAt != nil || (expiresAt.map { $0 <= now } ?? false) { return .rejected }
+            if let rotatedAt, now - rotatedAt > grace {
+                // Reuse of a rotated token: assume it leaked, end every session of the family.
+                try db.execute(sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL", arguments: [now, family])
+                return .rejected
+            }
+            try db.execute(sql: "UPDATE refresh_tokens SET rotated_at = COALESCE(rotated_at, ?) WHERE token_hash = ?", arguments: [now, hash])
+            let policy = TokenPolicy(accessLifetime: row["access_lifetime"], refreshLifetime: row["refresh_lifetime"])
+            return .granted(userID: row["user_id"], isAnonymous: row["is_anonymous"], createdAt: row["created_at"], policy: policy, family: family)
+        }
+    }
+
+    public func revokeFamily(ofTokenHash hash: String, now: Int64) async throws {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE refresh_tokens SET revoked_at = ?
+                    WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?)
+                    """,
+                arguments: [now, hash])
+        }
+    }
+
+    // MARK: Helpers
+
+    static func insert(_ token: NewRefreshToken, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO refresh_tokens (token_hash, user_id, family_id, created_at, expires_at, access_lifetime, refresh_lifetime)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [token.hash, token.userID, token.family, token.createdAt, token.expiresAt,
+                        token.policy.accessLifetime, token.policy.refreshLifetime])
+    }
+
+    static func profile(of userID: String, in db: Database) throws -> Profile {
+        guard let row = try Row.fetchOne(db, sql: "SELECT display_name, name, email, phone, is_anonymous FROM users WHERE id = ?", arguments: [userID])
+        else { throw ServiceError.sessionRejected }
+        return Profile(
+            userID: userID, displayName: row["display_name"] ?? row["name"], email: row["email"], phone: row["phone"],
+            isAnonymous: row["is_anonymous"], fields: try fields(of: userID, in: db))
+    }
+
+    static func fields(of userID: String, in db: Database) throws -> [String: FieldValue] {
+        guard let text = try String.fetchOne(db, sql: "SELECT data FROM profiles WHERE user_id = ?", arguments: [userID]) else { return [:] }
+        return (try? JSONDecoder().decode([String: FieldValue].self, from: Data(text.utf8))) ?? [:]
+    }
+
+    static func recordOutbox(_ entry: OutboxEntry?, in db: Database) throws {
+        guard let entry else { return }
+        try db.execute(
+            sql: "INSERT INTO outbox (kind, destination, code, created_at) VALUES (?, ?, ?, ?)",
+            arguments: [entry.kind, entry.destination, entry.code, entry.createdAt])
+    }
+}

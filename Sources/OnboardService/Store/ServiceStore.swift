@@ -1,0 +1,196 @@
+import Foundation
+import ServiceAPI
+
+/// Where the service keeps what it knows, as atomic domain operations: each one a single
+/// transaction, safe when several processes (terminals sharing the mock's file, server
+/// instances sharing a database) run it at once. The domain code (accounts, tokens, codes,
+/// invites, profiles) decides; the store only keeps. SQLite (`SQLiteStore`) is the one
+/// implementation today; a shared store for several server instances goes behind the
+/// same operations (issue 22).
+///
+/// Why operations and not a query layer: SQLite relies on its single writer where another
+/// database needs `SELECT … FOR UPDATE` or a conditional `UPDATE … RETURNING`; each store
+/// says how it makes its operation atomic.
+public protocol ServiceStore: Sendable {
+    // MARK: Keys
+    /// A secret kept in the store: the first process to ask stores `fresh`, every later
+    /// one gets what was stored.
+    func storedKey(named name: String, fresh: [UInt8]) async throws -> [UInt8]
+
+    // MARK: Accounts
+    /// A guest: the user, the names reserved for it service-wide, its refresh token.
+    func createGuest(_ userID: String, at now: Int64, names: NameDraw, token: NewRefreshToken) async throws -> [String]
+    /// Sets the display name if it was offered to this user; nil when it was not.
+    func chooseOfferedName(_ name: String, for userID: String) async throws -> Profile?
+    func profile(of userID: String) async throws -> Profile
+    func userExists(_ userID: String) async throws -> Bool
+    /// An email account; false when the email is taken.
+    func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String) async throws -> Bool
+    func credentials(email: String) async throws -> Credentials?
+    func linkEmail(to userID: String, email: String, passwordHash: String) async throws -> LinkOutcome
+
+    // MARK: Refresh tokens
+    func addRefreshToken(_ token: NewRefreshToken) async throws
+    /// Marks the token rotated and grants its user a new one, or revokes its whole family
+    /// when a token rotated longer than `grace` ago comes back (it leaked).
+    func rotateRefreshToken(hash: String, now: Int64, grace: Int64) async throws -> Rotation
+    /// Revokes the family of the token with this hash.
+    func revokeFamily(ofTokenHash hash: String, now: Int64) async throws
+
+    // MARK: Phone codes
+    /// Stores a code for `phone` unless one was sent less than `resendAfter` ago, or the
+    /// sender is over `limit` (counted only for a code that would be sent); `outbox`
+    /// keeps the code in clear for QA.
+    func storePhoneCode(_ code: PhoneCode, resendAfter: Int64, limit: RateLimitHit, outbox: OutboxEntry?) async throws -> PhoneCodeStored
+    /// Checks a code: a wrong one counts an attempt; the right one is spent and signs in
+    /// (or up) the phone's user.
+    func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int) async throws -> PhoneCodeOutcome
+
+    // MARK: Social sign-in
+    /// Spends the ID token's id (false when it was spent before) and finds or creates the
+    /// provider's user; the email is kept unless another account has it.
+    func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64) async throws -> SignedInUser?
+
+    // MARK: Profiles and records
+    func updateProfile(of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64) async throws -> ProfileUpdate
+    func putRecord(_ value: FieldValue, key: String, for userID: String, now: Int64) async throws
+    func records(of userID: String) async throws -> [String: FieldValue]
+
+    // MARK: Children and invites
+    func addChild(_ child: Child, by userID: String, now: Int64) async throws
+    func children(of userID: String) async throws -> [Child]
+    /// False when the child is not on the user's account.
+    func createInvite(codeHash: String, childID: String, by userID: String, now: Int64, expiresAt: Int64, outbox: OutboxEntry?) async throws -> Bool
+    /// Spends an unused, unexpired invite (one winner however many race) and shares its
+    /// child; nil when there is no such invite.
+    func redeemInvite(codeHash: String, by userID: String, now: Int64) async throws -> InviteAcceptance?
+
+    // MARK: Idempotency
+    func claimIdempotency(_ id: String, operation: String, now: Int64, window: Int64, wait: Int64) async throws -> IdempotencyClaim
+    func sealIdempotency(_ id: String, result: Data) async throws
+    func releaseIdempotency(_ id: String) async throws
+
+    // MARK: Rate limits
+    /// Counts one event against `rule`; the seconds to wait when over the limit.
+    func hitRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64?
+    /// The seconds to wait when `key` is over its limit, without counting.
+    func checkRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64?
+
+    // MARK: QA
+    func outbox() async throws -> [OutboxEntry]
+    /// Forgets every account, token, name, code and count; keeps the signing keys.
+    func reset() async throws
+}
+
+/// A refresh token to keep (hashed), with the lifetimes it grants.
+public struct NewRefreshToken: Sendable {
+    public var hash: String
+    public var userID: String
+    public var family: String
+    public var createdAt: Int64
+    public var expiresAt: Int64?
+    public var policy: TokenPolicy
+}
+
+public struct Credentials: Sendable {
+    public var userID: String
+    public var createdAt: Int64
+    /// nil: an account without a password (phone, social).
+    public var passwordHash: String?
+}
+
+public enum LinkOutcome: Sendable {
+    case linked(createdAt: Int64)
+    case noSuchUser
+    case alreadyNamed
+    case emailTaken
+}
+
+public enum Rotation: Sendable {
+    case granted(userID: String, isAnonymous: Bool, createdAt: Int64, policy: TokenPolicy, family: String)
+    case rejected
+}
+
+public struct PhoneCode: Sendable {
+    public var phone: String
+    public var hash: String
+    public var sentAt: Int64
+    public var expiresAt: Int64
+}
+
+/// One event to count against a rate limit.
+public struct RateLimitHit: Sendable {
+    public var key: String
+    public var rule: RateLimit
+}
+
+public enum PhoneCodeStored: Sendable {
+    case stored
+    /// A code went out less than `resendAfter` ago: seconds to wait.
+    case resendIn(Int64)
+    /// Over the limit: seconds to wait.
+    case limited(Int64)
+}
+
+public enum PhoneCodeOutcome: Sendable {
+    case signedIn(SignedInUser)
+    case noCode
+    case tooManyAttempts
+    case expired
+    /// Wrong: this many attempts are left.
+    case wrong(attemptsLeft: Int)
+}
+
+public struct SignedInUser: Sendable {
+    public var userID: String
+    public var createdAt: Int64
+    public var isNew: Bool
+}
+
+public enum ProfileUpdate: Sendable {
+    case updated(Profile)
+    case tooLarge
+    case displayNameTaken
+}
+
+public enum IdempotencyClaim: Sendable {
+    case claimed
+    case running
+    case finished(Data)
+    case otherOperation
+}
+
+/// Draws candidate names for a guest: adjective and noun, no word twice in one offer,
+/// and a number once plain pairs keep colliding.
+public struct NameDraw: Sendable {
+    public let count: Int
+    private var usedAdjectives: Set<String> = []
+    private var usedNouns: Set<String> = []
+    private var collisions = 0
+    private var last: (adjective: String, noun: String)?
+
+    public init(count: Int) {
+        self.count = count
+    }
+
+    public mutating func next() -> String {
+        let adjective = WordLibrary.adjectives.filter { !usedAdjectives.contains($0) }.randomElement()!
+        let noun = WordLibrary.nouns.filter { !usedNouns.contains($0) }.randomElement()!
+        last = (adjective, noun)
+        // Plain pairs (1,600) run out after a few hundred users: once they collide, a
+        // number keeps names unique without bound, and each sign-in cheap.
+        return collisions >= 3 ? "\(adjective) \(noun) \(Int.random(in: 2...99_999))" : "\(adjective) \(noun)"
+    }
+
+    /// The last name drawn was reserved.
+    public mutating func taken() {
+        guard let last else { return }
+        usedAdjectives.insert(last.adjective)
+        usedNouns.insert(last.noun)
+    }
+
+    /// The last name drawn was offered to someone else already.
+    public mutating func collided() {
+        collisions += 1
+    }
+}
