@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-ssh", from: "0.15.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // C: the only place that includes ncurses.h (wide-character build).
@@ -64,6 +66,16 @@ let package = Package(
                 "ServiceAPI", "OnboardService",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // The service's store in PostgreSQL, for several onboard-server instances.
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "OnboardService", "ServiceAPI",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // HTTP routes around OnboardService: the remote service's behaviour is the mock's.
@@ -143,7 +155,8 @@ let package = Package(
         .testTarget(
             name: "ContractTests",
             dependencies: [
-                "ServiceAPI", "ServiceClient", "OnboardServer", "OnboardService", "ScreenTable",
+                "ServiceAPI", "ServiceClient", "OnboardServer", "OnboardService", "ScreenTable", "PostgresStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -29,7 +29,7 @@ extension OnboardService {
             let phone = try Self.e164(phone)
             let codeHash = Secrets.hash(phone + ":" + code.trimmingWhitespace)
             let user: SignedInUser
-            switch try await store.spendPhoneCode(phone: phone, codeHash: codeHash, now: now, maximumAttempts: settings.smsAttempts) {
+            switch try await store.spendPhoneCode(phone: phone, codeHash: codeHash, now: now, maximumAttempts: settings.smsAttempts, newUserID: Secrets.userID()) {
             case .signedIn(let signedIn): user = signedIn
             case .noCode: throw ServiceError(.notFound, "Request a code first.")
             case .tooManyAttempts, .wrong(attemptsLeft: 0): throw ServiceError(.rateLimited, "Too many wrong codes. Request a new code.")

@@ -39,7 +39,7 @@ extension OnboardService {
             let email = claims.email
             guard let user = try await store.socialUser(
                 tokenID: claims.jti.value, tokenExpiry: Int64(claims.exp.value.timeIntervalSince1970), provider: provider,
-                subject: subject, email: email, now: now)
+                subject: subject, email: email, now: now, newUserID: Secrets.userID())
             else { throw refused } // accepted once: a replayed token is refused
             let session = try await issue(userID: user.userID, createdAt: user.createdAt, isAnonymous: false, policy: policy)
             return SignIn(session: session, isNewUser: user.isNew)

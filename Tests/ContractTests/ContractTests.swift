@@ -7,7 +7,7 @@ import Testing
 /// One suite, both transports: the embedded mock in process, and HTTP to a real
 /// onboard-server on a loopback port. Same inputs, same outcomes, every error code.
 @Suite struct ContractTests {
-    static let transports = ["in-process", "http"]
+    static let transports = ["in-process", "http", "in-process-postgres"]
 
     func expectError(_ code: ServiceError.Code, _ message: String? = nil, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async {
         do {

@@ -3,6 +3,8 @@ import Hummingbird
 import Logging
 import OnboardServer
 import OnboardService
+import PostgresNIO
+import PostgresStore
 import ScreenTable
 import ServiceAPI
 import ServiceClient
@@ -69,6 +71,11 @@ struct Subject {
 
     static func make(_ kind: String) async throws -> Subject {
         switch kind {
+        case "in-process-postgres":
+            let clock = AdjustableClock()
+            let store = try await PostgresSubject.store()
+            let service = try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: contractSettings)
+            return Subject(service: InProcessTransport(service: service, policies: BuiltinFlows.guestPolicies), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
         case "in-process":
             let clock = AdjustableClock()
             let service = try OnboardService(database: ServiceDatabase.open(path: temporaryPath("mock.sqlite")), clock: clock, settings: contractSettings)
@@ -92,3 +99,17 @@ final class Offset: Sendable {
 }
 
 import Synchronization
+
+/// PostgreSQL subjects: a client per database, its run loop kept going for the test
+/// process (each test has a database of its own).
+enum PostgresSubject {
+    static func store() async throws -> PostgresStore {
+        let server = try ThrowawayPostgres.shared.get()
+        let location = try PostgresLocation(url: try server.newDatabase())
+        let client = PostgresClient(configuration: try location.clientConfiguration())
+        Task { await client.run() }
+        let store = PostgresStore(client: client)
+        try await store.migrate()
+        return store
+    }
+}

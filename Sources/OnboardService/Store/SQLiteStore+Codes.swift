@@ -24,7 +24,7 @@ extension SQLiteStore {
         }
     }
 
-    public func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int) async throws -> PhoneCodeOutcome {
+    public func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int, newUserID: String) async throws -> PhoneCodeOutcome {
         try await write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT code_hash, expires_at, attempts FROM phone_codes WHERE phone = ?", arguments: [phone])
             else { return .noCode }
@@ -39,7 +39,7 @@ extension SQLiteStore {
             if let existing = try Row.fetchOne(db, sql: "SELECT id, created_at FROM users WHERE phone = ?", arguments: [phone]) {
                 return .signedIn(SignedInUser(userID: existing["id"], createdAt: existing["created_at"], isNew: false))
             }
-            let userID = Secrets.userID()
+            let userID = newUserID
             try db.execute(
                 sql: "INSERT INTO users (id, created_at, is_anonymous, phone, auth_provider) VALUES (?, ?, 0, ?, 'phone')",
                 arguments: [userID, now, phone])
@@ -47,7 +47,7 @@ extension SQLiteStore {
         }
     }
 
-    public func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64) async throws -> SignedInUser? {
+    public func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, newUserID: String) async throws -> SignedInUser? {
         try await write { db in
             // Accepted once: a replayed token (a stolen one, or a retried request) is refused.
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM used_id_tokens WHERE token_id = ?", arguments: [tokenID]) == nil
@@ -58,7 +58,7 @@ extension SQLiteStore {
                 db, sql: "SELECT id, created_at FROM users WHERE auth_provider = ? AND provider_subject = ?", arguments: [provider, subject]) {
                 return SignedInUser(userID: row["id"], createdAt: row["created_at"], isNew: false)
             }
-            let userID = Secrets.userID()
+            let userID = newUserID
             // The provider's email is kept unless another account already has it.
             let emailFree = try email.map { try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = ?", arguments: [$0]) == nil } ?? false
             try db.execute(

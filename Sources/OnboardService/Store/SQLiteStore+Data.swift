@@ -106,7 +106,7 @@ extension SQLiteStore {
 
     public func reset() async throws {
         try await write { db in
-            for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers", "outbox", "used_id_tokens", "users"] {
+            for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers", "outbox", "used_id_tokens", "idempotency", "users"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }

@@ -43,13 +43,13 @@ public protocol ServiceStore: Sendable {
     /// keeps the code in clear for QA.
     func storePhoneCode(_ code: PhoneCode, resendAfter: Int64, limit: RateLimitHit, outbox: OutboxEntry?) async throws -> PhoneCodeStored
     /// Checks a code: a wrong one counts an attempt; the right one is spent and signs in
-    /// (or up) the phone's user.
-    func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int) async throws -> PhoneCodeOutcome
+    /// (or up, as `newUserID`) the phone's user.
+    func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int, newUserID: String) async throws -> PhoneCodeOutcome
 
     // MARK: Social sign-in
     /// Spends the ID token's id (false when it was spent before) and finds or creates the
-    /// provider's user; the email is kept unless another account has it.
-    func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64) async throws -> SignedInUser?
+    /// provider's user (as `newUserID`); the email is kept unless another account has it.
+    func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, newUserID: String) async throws -> SignedInUser?
 
     // MARK: Profiles and records
     func updateProfile(of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64) async throws -> ProfileUpdate
@@ -90,6 +90,15 @@ public struct NewRefreshToken: Sendable {
     public var createdAt: Int64
     public var expiresAt: Int64?
     public var policy: TokenPolicy
+
+    public init(hash: String, userID: String, family: String, createdAt: Int64, expiresAt: Int64?, policy: TokenPolicy) {
+        self.hash = hash
+        self.userID = userID
+        self.family = family
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.policy = policy
+    }
 }
 
 public struct Credentials: Sendable {
@@ -97,6 +106,12 @@ public struct Credentials: Sendable {
     public var createdAt: Int64
     /// nil: an account without a password (phone, social).
     public var passwordHash: String?
+
+    public init(userID: String, createdAt: Int64, passwordHash: String?) {
+        self.userID = userID
+        self.createdAt = createdAt
+        self.passwordHash = passwordHash
+    }
 }
 
 public enum LinkOutcome: Sendable {
@@ -116,12 +131,24 @@ public struct PhoneCode: Sendable {
     public var hash: String
     public var sentAt: Int64
     public var expiresAt: Int64
+
+    public init(phone: String, hash: String, sentAt: Int64, expiresAt: Int64) {
+        self.phone = phone
+        self.hash = hash
+        self.sentAt = sentAt
+        self.expiresAt = expiresAt
+    }
 }
 
 /// One event to count against a rate limit.
 public struct RateLimitHit: Sendable {
     public var key: String
     public var rule: RateLimit
+
+    public init(key: String, rule: RateLimit) {
+        self.key = key
+        self.rule = rule
+    }
 }
 
 public enum PhoneCodeStored: Sendable {
@@ -145,6 +172,12 @@ public struct SignedInUser: Sendable {
     public var userID: String
     public var createdAt: Int64
     public var isNew: Bool
+
+    public init(userID: String, createdAt: Int64, isNew: Bool) {
+        self.userID = userID
+        self.createdAt = createdAt
+        self.isNew = isNew
+    }
 }
 
 public enum ProfileUpdate: Sendable {

@@ -1,0 +1,142 @@
+import Foundation
+import OnboardService
+import PostgresNIO
+import ServiceAPI
+
+/// Profiles, records, idempotency, rate limits and QA in PostgreSQL.
+extension PostgresStore {
+    public func updateProfile(of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64) async throws -> ProfileUpdate {
+        try await transaction(onUniqueViolation: ProfileUpdate.displayNameTaken) { db in
+            // The user's row locked: two saves of one profile merge one after the other.
+            try await db.query("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: self.logger)
+            var merged = try await Self.fields(of: userID, db, self.logger)
+            merged.merge(fields) { _, new in new }
+            let data = try JSONEncoder().encode(merged)
+            guard data.count <= maximumBytes else { return .tooLarge }
+            if case .text(let displayName)? = fields["display_name"] {
+                let taken = try await db.first(
+                    "SELECT 1 FROM users WHERE lower(display_name) = lower(\(displayName)) AND id <> \(userID)", as: Int32.self, logger: self.logger)
+                guard taken == nil else { return .displayNameTaken }
+                try await db.query("UPDATE users SET display_name = \(displayName) WHERE id = \(userID)", logger: self.logger)
+            }
+            if fields["profile_complete"] == .flag(true) {
+                // A finished profile is a finished onboarding, as the account row says.
+                try await db.query("UPDATE users SET onboarding_complete = TRUE WHERE id = \(userID)", logger: self.logger)
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            try await db.query(
+                """
+                INSERT INTO profiles (user_id, data, updated_at) VALUES (\(userID), \(text), \(now))
+                ON CONFLICT (user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at
+                """, logger: self.logger)
+            return .updated(try await Self.profile(of: userID, db, self.logger))
+        }
+    }
+
+    public func putRecord(_ value: FieldValue, key: String, for userID: String, now: Int64) async throws {
+        let text = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        try await transaction { db in
+            try await db.query(
+                """
+                INSERT INTO records (user_id, key, value, updated_at) VALUES (\(userID), \(key), \(text), \(now))
+                ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                """, logger: self.logger)
+        }
+    }
+
+    public func records(of userID: String) async throws -> [String: FieldValue] {
+        try await transaction { db in
+            var result: [String: FieldValue] = [:]
+            let rows = try await db.query("SELECT key, value FROM records WHERE user_id = \(userID)", logger: self.logger)
+            for try await (key, text) in rows.decode((String, String).self) {
+                result[key] = try? JSONDecoder().decode(FieldValue.self, from: Data(text.utf8))
+            }
+            return result
+        }
+    }
+
+    // MARK: Idempotency
+
+    public func claimIdempotency(_ id: String, operation: String, now: Int64, window: Int64, wait: Int64) async throws -> IdempotencyClaim {
+        try await transaction { db in
+            try await db.query("DELETE FROM idempotency WHERE created_at < \(now - window)", logger: self.logger)
+            if try await db.first(
+                "INSERT INTO idempotency (id, operation, created_at) VALUES (\(id), \(operation), \(now)) ON CONFLICT DO NOTHING RETURNING id",
+                as: String.self, logger: self.logger) != nil {
+                return .claimed
+            }
+            let rows = try await db.query("SELECT operation, sealed, created_at FROM idempotency WHERE id = \(id) FOR UPDATE", logger: self.logger)
+            var found: (String, Data?, Int64)?
+            for try await row in rows.decode((String, Data?, Int64).self) { found = row }
+            guard let (claimedFor, sealed, createdAt) = found else { return .running }
+            guard claimedFor == operation else { return .otherOperation }
+            if let sealed { return .finished(sealed) }
+            if now - createdAt > wait {
+                // Abandoned (an instance killed mid-call): taken over.
+                try await db.query("UPDATE idempotency SET created_at = \(now) WHERE id = \(id)", logger: self.logger)
+                return .claimed
+            }
+            return .running
+        }
+    }
+
+    public func sealIdempotency(_ id: String, result: Data) async throws {
+        try await transaction { db in try await db.query("UPDATE idempotency SET sealed = \(result) WHERE id = \(id)", logger: self.logger) }
+    }
+
+    public func releaseIdempotency(_ id: String) async throws {
+        try await transaction { db in try await db.query("DELETE FROM idempotency WHERE id = \(id) AND sealed IS NULL", logger: self.logger) }
+    }
+
+    // MARK: Rate limits, shared by every instance
+
+    public func hitRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64? {
+        try await transaction { db in try await Self.hit(key, rule, now: now, db, self.logger) }
+    }
+
+    public func checkRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64? {
+        try await transaction { db in
+            let rows = try await db.query("SELECT window_start, count FROM rate_limits WHERE key = \(key)", logger: self.logger)
+            for try await (start, count) in rows.decode((Int64, Int32).self) where now - start < rule.window && Int(count) >= rule.limit {
+                return start + rule.window - now
+            }
+            return nil
+        }
+    }
+
+    /// A fixed window per key, its row locked while counted; over the limit, the
+    /// seconds left (and the refused event is not counted).
+    static func hit(_ key: String, _ rule: RateLimit, now: Int64, _ db: PostgresConnection, _ logger: Logger) async throws -> Int64? {
+        try await db.query("INSERT INTO rate_limits (key, window_start, count) VALUES (\(key), \(now), 0) ON CONFLICT DO NOTHING", logger: logger)
+        let rows = try await db.query("SELECT window_start, count FROM rate_limits WHERE key = \(key) FOR UPDATE", logger: logger)
+        var window = (start: now, count: Int32(0))
+        for try await (start, count) in rows.decode((Int64, Int32).self) { window = (start, count) }
+        if now - window.start >= rule.window { window = (now, 0) }
+        guard Int(window.count) < rule.limit else { return window.start + rule.window - now }
+        try await db.query(
+            "UPDATE rate_limits SET window_start = \(window.start), count = \(window.count + 1) WHERE key = \(key)", logger: logger)
+        return nil
+    }
+
+    // MARK: QA
+
+    public func outbox() async throws -> [OutboxEntry] {
+        try await transaction { db in
+            let rows = try await db.query("SELECT kind, destination, code, created_at FROM outbox ORDER BY id", logger: self.logger)
+            var entries: [OutboxEntry] = []
+            for try await (kind, destination, code, createdAt) in rows.decode((String, String, String, Int64).self) {
+                entries.append(OutboxEntry(kind: kind, destination: destination, code: code, createdAt: createdAt))
+            }
+            return entries
+        }
+    }
+
+    public func reset() async throws {
+        try await transaction { db in
+            for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers",
+                          "outbox", "used_id_tokens", "idempotency", "rate_limits", "users"] {
+                try await db.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table)"), logger: self.logger)
+            }
+        }
+    }
+}

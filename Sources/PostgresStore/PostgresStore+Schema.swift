@@ -1,0 +1,127 @@
+import Foundation
+import NIOSSL
+import OnboardService
+import PostgresNIO
+
+/// Where the database is, from a `postgres://user:password@host:port/database` URL
+/// (`?sslmode=require|prefer|disable`, `&sslrootcert=FILE` to trust a CA).
+public struct PostgresLocation: Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var username: String
+    public var password: String?
+    public var database: String?
+    public var sslMode: String
+    public var rootCertificate: String?
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public init(url text: String) throws {
+        guard let url = URL(string: text), ["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? ""), let host = url.host, !host.isEmpty
+        else { throw Invalid(description: "'\(text)' is not a database address like postgres://user@host:5432/onboard") }
+        self.host = host
+        port = url.port ?? 5432
+        username = url.user?.removingPercentEncoding ?? "postgres"
+        password = url.password?.removingPercentEncoding
+        let path = url.path.drop { $0 == "/" }
+        database = path.isEmpty ? nil : String(path)
+        let query = URLComponents(string: text)?.queryItems ?? []
+        sslMode = query.first { $0.name == "sslmode" }?.value ?? "prefer"
+        rootCertificate = query.first { $0.name == "sslrootcert" }?.value
+        guard ["require", "prefer", "disable"].contains(sslMode) else {
+            throw Invalid(description: "sslmode must be require, prefer or disable, not '\(sslMode)'")
+        }
+    }
+
+    /// `host:port/database`, never the password.
+    public var description: String { "\(host):\(port)/\(database ?? username)" }
+
+    public func clientConfiguration() throws -> PostgresClient.Configuration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let rootCertificate {
+            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(rootCertificate))
+        }
+        let mode: PostgresClient.Configuration.TLS = switch sslMode {
+        case "require": .require(tls)
+        case "disable": .disable
+        default: .prefer(tls)
+        }
+        return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: mode)
+    }
+}
+
+extension PostgresStore {
+    /// The advisory lock migrations take: instances started together migrate once.
+    static let migrationLock: Int64 = 0x6F6E_626F_6172_64 // "onboard"
+
+    /// Brings the schema up to date in one transaction under `pg_advisory_xact_lock`.
+    public func migrate() async throws {
+        try await transaction { db in
+            try await db.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: self.logger)
+            try await db.query(
+                "CREATE TABLE IF NOT EXISTS onboard_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)", logger: self.logger)
+            var applied: Set<Int32> = []
+            for try await version in try await db.query("SELECT version FROM onboard_migrations", logger: self.logger).decode(Int32.self) {
+                applied.insert(version)
+            }
+            for (version, statements) in Self.migrations.enumerated() where !applied.contains(Int32(version + 1)) {
+                for statement in statements { try await db.query(PostgresQuery(unsafeSQL: statement), logger: self.logger) }
+                let now = Int64(Date().timeIntervalSince1970)
+                try await db.query("INSERT INTO onboard_migrations (version, applied_at) VALUES (\(Int32(version + 1)), \(now))", logger: self.logger)
+            }
+        }
+    }
+
+    /// The schema, one list of statements per version. Times are integer epochs (seconds)
+    /// from Swift, as in SQLite; flags are booleans.
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY, created_at BIGINT NOT NULL, is_anonymous BOOLEAN NOT NULL,
+                display_name TEXT UNIQUE, onboarding_complete BOOLEAN NOT NULL DEFAULT FALSE,
+                email TEXT UNIQUE, password_hash TEXT, name TEXT, phone TEXT UNIQUE,
+                auth_provider TEXT, provider_subject TEXT, UNIQUE (auth_provider, provider_subject))
+            """,
+            "CREATE TABLE name_offers (name TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, offered_at BIGINT NOT NULL)",
+            "CREATE TABLE service_keys (name TEXT PRIMARY KEY, secret BYTEA NOT NULL)",
+            """
+            CREATE TABLE refresh_tokens (
+                token_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                family_id TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT,
+                access_lifetime BIGINT NOT NULL, refresh_lifetime BIGINT, revoked_at BIGINT, rotated_at BIGINT)
+            """,
+            "CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id)",
+            "CREATE TABLE outbox (id BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, destination TEXT NOT NULL, code TEXT NOT NULL, created_at BIGINT NOT NULL)",
+            "CREATE TABLE phone_codes (phone TEXT PRIMARY KEY, code_hash TEXT NOT NULL, sent_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0)",
+            "CREATE TABLE profiles (user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE, data TEXT NOT NULL, updated_at BIGINT NOT NULL)",
+            """
+            CREATE TABLE children (
+                id TEXT PRIMARY KEY, name TEXT NOT NULL, birth_date TEXT,
+                created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, created_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE child_members (
+                child_id TEXT NOT NULL REFERENCES children(id) ON DELETE CASCADE,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, granted_by TEXT, PRIMARY KEY (child_id, user_id))
+            """,
+            """
+            CREATE TABLE invites (
+                code_hash TEXT PRIMARY KEY, child_id TEXT NOT NULL REFERENCES children(id) ON DELETE CASCADE,
+                created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL, used_at BIGINT, used_by TEXT)
+            """,
+            """
+            CREATE TABLE records (
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL,
+                updated_at BIGINT NOT NULL, PRIMARY KEY (user_id, key))
+            """,
+            "CREATE TABLE used_id_tokens (token_id TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
+            "CREATE TABLE idempotency (id TEXT PRIMARY KEY, operation TEXT NOT NULL, sealed BYTEA, created_at BIGINT NOT NULL)",
+            "CREATE INDEX idempotency_created ON idempotency (created_at)",
+            "CREATE TABLE rate_limits (key TEXT PRIMARY KEY, window_start BIGINT NOT NULL, count INTEGER NOT NULL)",
+        ],
+    ]
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Logging
+import OnboardService
+import PostgresNIO
+import ServiceAPI
+
+/// The service's store in PostgreSQL, shared by any number of `onboard-server` instances:
+/// each operation is one transaction that is atomic across instances by its own means —
+/// a conditional `UPDATE … RETURNING`, `INSERT … ON CONFLICT`, or `SELECT … FOR UPDATE`
+/// where SQLite relied on its single writer — and rate limits are counted in the
+/// database, so a client spreading requests over instances meets the same limit.
+public final class PostgresStore: ServiceStore {
+    public let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger = Logger(label: "onboard-postgres")) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// One transaction; a database out of reach is `network` (503 with Retry-After: the
+    /// instance serves again by itself once it is back), any other failure a server error.
+    /// `onUniqueViolation`: the answer when a unique index refused the write (two
+    /// instances racing for one email or display name).
+    @discardableResult
+    func transaction<T: Sendable>(
+        onUniqueViolation: T? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as ServiceError {
+            throw error
+        } catch where onUniqueViolation != nil && Self.isUniqueViolation(error) {
+            return onUniqueViolation!
+        } catch let error as PSQLError where Self.unreachable(error) {
+            throw Self.databaseAway
+        } catch where String(reflecting: type(of: error)).contains("ConnectionPoolError") {
+            // The pool gave up waiting for a connection (the database is down): its error
+            // type is not public API, so it is told by name.
+            throw Self.databaseAway
+        } catch {
+            throw ServiceError(.serverError, "The service's database failed: \(String(reflecting: error))")
+        }
+    }
+
+    static let databaseAway = ServiceError(.network, "The service's database cannot be reached; try again shortly.", retryAfter: 2)
+
+    static func unreachable(_ error: PSQLError) -> Bool {
+        let lost: [PSQLError.Code] = [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown]
+        // 08…: connection exceptions; 57P…: the server shutting down or restarting.
+        let state = error.serverInfo?[.sqlState] ?? ""
+        return lost.contains(error.code) || state.hasPrefix("08") || state.hasPrefix("57P")
+    }
+
+    static func isUniqueViolation(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw
+    }
+
+    // MARK: Keys
+
+    public func storedKey(named name: String, fresh: [UInt8]) async throws -> [UInt8] {
+        try await transaction { db in
+            try await db.query("INSERT INTO service_keys (name, secret) VALUES (\(name), \(Data(fresh))) ON CONFLICT DO NOTHING", logger: self.logger)
+            let stored = try await db.first("SELECT secret FROM service_keys WHERE name = \(name)", as: Data.self, logger: self.logger)
+            return [UInt8](stored ?? Data(fresh))
+        }
+    }
+
+    // MARK: Accounts
+
+    public func createGuest(_ userID: String, at now: Int64, names: NameDraw, token: NewRefreshToken) async throws -> [String] {
+        try await transaction { db in
+            try await db.query("INSERT INTO users (id, created_at, is_anonymous) VALUES (\(userID), \(now), TRUE)", logger: self.logger)
+            var draw = names
+            var reserved: [String] = []
+            while reserved.count < draw.count {
+                let candidate = draw.next()
+                let inserted = try await db.first(
+                    "INSERT INTO name_offers (name, user_id, offered_at) VALUES (\(candidate), \(userID), \(now)) ON CONFLICT DO NOTHING RETURNING name",
+                    as: String.self, logger: self.logger)
+                if let inserted {
+                    reserved.append(inserted)
+                    draw.taken()
+                } else {
+                    draw.collided()
+                }
+            }
+            try await Self.insert(token, db, self.logger)
+            return reserved
+        }
+    }
+
+    public func chooseOfferedName(_ name: String, for userID: String) async throws -> Profile? {
+        try await transaction { db in
+            guard try await db.first("SELECT name FROM name_offers WHERE name = \(name) AND user_id = \(userID)", as: String.self, logger: self.logger) != nil
+            else { return nil }
+            try await db.query("UPDATE users SET display_name = \(name), onboarding_complete = TRUE WHERE id = \(userID)", logger: self.logger)
+            return try await Self.profile(of: userID, db, self.logger)
+        }
+    }
+
+    public func profile(of userID: String) async throws -> Profile {
+        try await transaction { db in try await Self.profile(of: userID, db, self.logger) }
+    }
+
+    public func userExists(_ userID: String) async throws -> Bool {
+        try await transaction { db in
+            try await db.first("SELECT 1 FROM users WHERE id = \(userID)", as: Int32.self, logger: self.logger) != nil
+        }
+    }
+
+    public func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String) async throws -> Bool {
+        try await transaction { db in
+            try await db.first(
+                """
+                INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name)
+                VALUES (\(userID), \(now), FALSE, \(email), \(passwordHash), \(name)) ON CONFLICT DO NOTHING RETURNING id
+                """, as: String.self, logger: self.logger) != nil
+        }
+    }
+
+    public func credentials(email: String) async throws -> Credentials? {
+        try await transaction { db in
+            let rows = try await db.query("SELECT id, created_at, password_hash FROM users WHERE email = \(email)", logger: self.logger)
+            for try await (id, createdAt, hash) in rows.decode((String, Int64, String?).self) {
+                return Credentials(userID: id, createdAt: createdAt, passwordHash: hash)
+            }
+            return nil
+        }
+    }
+
+    public func linkEmail(to userID: String, email: String, passwordHash: String) async throws -> LinkOutcome {
+        try await transaction(onUniqueViolation: LinkOutcome.emailTaken) { db in
+            let rows = try await db.query("SELECT created_at, is_anonymous FROM users WHERE id = \(userID) FOR UPDATE", logger: self.logger)
+            var found: (Int64, Bool)?
+            for try await row in rows.decode((Int64, Bool).self) { found = row }
+            guard let (createdAt, anonymous) = found else { return .noSuchUser }
+            guard anonymous else { return .alreadyNamed }
+            if try await db.first("SELECT 1 FROM users WHERE email = \(email)", as: Int32.self, logger: self.logger) != nil { return .emailTaken }
+            try await db.query(
+                "UPDATE users SET email = \(email), password_hash = \(passwordHash), is_anonymous = FALSE WHERE id = \(userID)",
+                logger: self.logger)
+            return .linked(createdAt: createdAt)
+        }
+    }
+
+    // MARK: Refresh tokens
+
+    public func addRefreshToken(_ token: NewRefreshToken) async throws {
+        try await transaction { db in try await Self.insert(token, db, self.logger) }
+    }
+
+    public func rotateRefreshToken(hash: String, now: Int64, grace: Int64) async throws -> Rotation {
+        try await transaction { db in
+            // Locked: two instances rotating one token at once take turns.
+            let rows = try await db.query(
+                """
+                SELECT t.user_id, t.family_id, t.expires_at, t.revoked_at, t.rotated_at,
+                       t.access_lifetime, t.refresh_lifetime, u.created_at, u.is_anonymous
+                FROM refresh_tokens t JOIN users u ON u.id = t.user_id
+                WHERE t.token_hash = \(hash) FOR UPDATE OF t
+                """, logger: self.logger)
+            var found: (String, String, Int64?, Int64?, Int64?, Int64, Int64?, Int64, Bool)?
+            for try await row in rows.decode((String, String, Int64?, Int64?, Int64?, Int64, Int64?, Int64, Bool).self) { found = row }
+            guard let (userID, family, expiresAt, revokedAt, rotatedAt, accessLifetime, refreshLifetime, createdAt, anonymous) = found
+            else { return .rejected }
+            if revokedAt != nil || (expiresAt.map { $0 <= now } ?? false) { return .rejected }
+            if let rotatedAt, now - rotatedAt > grace {
+                // Reuse of a rotated token: assume it leaked, end every session of the family.
+                try await db.query("UPDATE refresh_tokens SET revoked_at = \(now) WHERE family_id = \(family) AND revoked_at IS NULL", logger: self.logger)
+                return .rejected
+            }
+            try await db.query("UPDATE refresh_tokens SET rotated_at = COALESCE(rotated_at, \(now)) WHERE token_hash = \(hash)", logger: self.logger)
+            let policy = TokenPolicy(accessLifetime: accessLifetime, refreshLifetime: refreshLifetime)
+            return .granted(userID: userID, isAnonymous: anonymous, createdAt: createdAt, policy: policy, family: family)
+        }
+    }
+
+    public func revokeFamily(ofTokenHash hash: String, now: Int64) async throws {
+        try await transaction { db in
+            try await db.query(
+                """
+                UPDATE refresh_tokens SET revoked_at = \(now)
+                WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = \(hash))
+                """, logger: self.logger)
+        }
+    }
+
+    // MARK: Helpers
+
+    static func insert(_ token: NewRefreshToken, _ db: PostgresConnection, _ logger: Logger) async throws {
+        try await db.query(
+            """
+            INSERT INTO refresh_tokens (token_hash, user_id, family_id, created_at, expires_at, access_lifetime, refresh_lifetime)
+            VALUES (\(token.hash), \(token.userID), \(token.family), \(token.createdAt), \(token.expiresAt),
+                    \(token.policy.accessLifetime), \(token.policy.refreshLifetime))
+            """, logger: logger)
+    }
+
+    static func profile(of userID: String, _ db: PostgresConnection, _ logger: Logger) async throws -> Profile {
+        let rows = try await db.query(
+            "SELECT display_name, name, email, phone, is_anonymous FROM users WHERE id = \(userID)", logger: logger)
+        for try await (displayName, name, email, phone, anonymous) in rows.decode((String?, String?, String?, String?, Bool).self) {
+            return Profile(
+                userID: userID, displayName: displayName ?? name, email: email, phone: phone, isAnonymous: anonymous,
+                fields: try await fields(of: userID, db, logger))
+        }
+        throw ServiceError.sessionRejected
+    }
+
+    static func fields(of userID: String, _ db: PostgresConnection, _ logger: Logger) async throws -> [String: FieldValue] {
+        guard let text = try await db.first("SELECT data FROM profiles WHERE user_id = \(userID)", as: String.self, logger: logger)
+        else { return [:] }
+        return (try? JSONDecoder().decode([String: FieldValue].self, from: Data(text.utf8))) ?? [:]
+    }
+
+    static func recordOutbox(_ entry: OutboxEntry?, _ db: PostgresConnection, _ logger: Logger) async throws {
+        guard let entry else { return }
+        try await db.query(
+            "INSERT INTO outbox (kind, destination, code, created_at) VALUES (\(entry.kind), \(entry.destination), \(entry.code), \(entry.createdAt))",
+            logger: logger)
+    }
+}
+
+extension PostgresConnection {
+    /// The first column of the first row, if any.
+    func first<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> T? {
+        let rows = try await self.query(query, logger: logger)
+        for try await value in rows.decode(T.self) { return value }
+        return nil
+    }
+}
