@@ -82,7 +82,8 @@ let package = Package(
         .target(
             name: "OnboardServer",
             dependencies: [
-                "ServiceAPI", "OnboardService", "ScreenTable",
+                "ServiceAPI", "OnboardService", "ScreenTable", "PostgresStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -93,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "onboard-server",
             dependencies: [
-                "OnboardServer",
+                "OnboardServer", "OnboardService", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

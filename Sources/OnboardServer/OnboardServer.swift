@@ -6,6 +6,8 @@ import Logging
 import NIOCore
 import NIOSSL
 import OnboardService
+import PostgresNIO
+import PostgresStore
 import ServiceAPI
 
 /// How to run the server.
@@ -14,6 +16,8 @@ public struct ServerConfiguration: Sendable {
     /// 0 picks a free port (tests); the chosen one is reported by `onReady`.
     public var port = 8080
     public var databasePath: String
+    /// A PostgreSQL database shared by several instances, in place of the SQLite file.
+    public var postgres: PostgresLocation?
     /// QA endpoints under `/api/v1/dev/`: outbox, reset, clock, faults. Off by default.
     public var dev = false
     public var tlsCertificate: String?
@@ -25,18 +29,32 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// `onboard-server`: the service's behaviour behind HTTP(S), over SQLite, with graceful
-/// shutdown on SIGTERM and SIGINT (in-flight requests finish).
+/// A database `onboard-server` cannot use at start: said in one line, exit 69.
+public struct DatabaseUnavailable: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// `onboard-server`: the service's behaviour behind HTTP(S), over SQLite or PostgreSQL,
+/// with graceful shutdown on SIGTERM and SIGINT (in-flight requests finish).
 public enum OnboardServer {
+    /// How long start-up waits for PostgreSQL before giving up.
+    static let databaseWait: Duration = .seconds(10)
+
     /// The application, ready to `runService()`; `onReady` gets the bound port.
     public static func application(
         _ configuration: ServerConfiguration, logger: Logger = Logger(label: "onboard-server"),
         onReady: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) throws -> some ApplicationProtocol {
+    ) async throws -> some ApplicationProtocol {
         let clock = AdjustableClock()
         var settings = configuration.settings
         settings.keepsOutbox = configuration.dev
-        let service = try OnboardService(database: ServiceDatabase.open(path: configuration.databasePath), clock: clock, settings: settings)
+        let service: OnboardService
+        if let location = configuration.postgres {
+            let store = try await openPostgres(location, logger: logger)
+            service = try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: settings)
+        } else {
+            service = try OnboardService(database: ServiceDatabase.open(path: configuration.databasePath), clock: clock, settings: settings)
+        }
         let faults = ServerFaults()
         let routes = Routes(service: service, clock: clock, faults: faults, dev: configuration.dev, openAPI: openAPIDocument)
         let router = Router(context: APIContext.self)
@@ -61,6 +79,37 @@ public enum OnboardServer {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onboard-server"),
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
+    }
+
+    /// Connects (the client's pool runs for the life of the process) and migrates, under
+    /// an advisory lock so instances started together migrate once.
+    static func openPostgres(_ location: PostgresLocation, logger: Logger) async throws -> PostgresStore {
+        // The pool's own retries are not news: only its errors reach the log.
+        var background = logger
+        background.logLevel = max(logger.logLevel, .error)
+        let client = PostgresClient(configuration: try location.clientConfiguration(), backgroundLogger: background)
+        Task { await client.run() }
+        let store = PostgresStore(client: client, logger: logger)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await store.migrate() }
+                group.addTask {
+                    try await Task.sleep(for: databaseWait)
+                    throw DatabaseUnavailable(description: "no answer within \(databaseWait)")
+                }
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+        } catch {
+            throw DatabaseUnavailable(description: "onboard-server: cannot use the database at \(location): \(Self.reason(error))")
+        }
+        return store
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? PSQLError, let message = error.serverInfo?[.message] { return message }
+        if let error = error as? ServiceError { return error.message }
+        return "\(error)"
     }
 
     /// Every route the server answers, as `METHOD /path` under /api/v1: what the OpenAPI

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import OnboardServer
 import OnboardService
+import PostgresStore
 
 @main
 struct OnboardServerCommand: AsyncParsableCommand {
@@ -24,6 +25,12 @@ struct OnboardServerCommand: AsyncParsableCommand {
 
     @Option(help: "SQLite database file (created if missing).")
     var db = "onboard-server.sqlite"
+
+    @Option(help: ArgumentHelp(
+        "PostgreSQL database shared by several instances, in place of --db (default: $ONBOARD_DATABASE_URL).",
+        discussion: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with ?sslmode=require|prefer|disable and &sslrootcert=FILE.",
+        valueName: "url"))
+    var database: String?
 
     @Flag(help: "Enable the QA endpoints under /api/v1/dev: outbox, reset, clock, faults.")
     var dev = false
@@ -67,6 +74,13 @@ struct OnboardServerCommand: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = ServerConfiguration(databasePath: db)
+        if let url = database ?? ProcessInfo.processInfo.environment["ONBOARD_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            do {
+                configuration.postgres = try PostgresLocation(url: url)
+            } catch {
+                throw ValidationError("--database: \(error)")
+            }
+        }
         configuration.host = host
         configuration.port = port
         configuration.dev = dev
@@ -82,10 +96,15 @@ struct OnboardServerCommand: AsyncParsableCommand {
         let devNote = dev ? " (dev)" : ""
         var logger = Logger(label: "onboard-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let application = try OnboardServer.application(configuration, logger: logger) { port in
-            // Tests and scripts read this line for the port.
-            FileHandle.standardOutput.write(Data("onboard-server listening on \(scheme)://\(host):\(port)\(devNote)\n".utf8))
+        do {
+            let application = try await OnboardServer.application(configuration, logger: logger) { port in
+                // Tests and scripts read this line for the port.
+                FileHandle.standardOutput.write(Data("onboard-server listening on \(scheme)://\(host):\(port)\(devNote)\n".utf8))
+            }
+            try await application.runService()
+        } catch let error as DatabaseUnavailable {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(69) // EX_UNAVAILABLE
         }
-        try await application.runService()
     }
 }

@@ -4,10 +4,12 @@ import ServiceAPI
 import ServiceClient
 import Testing
 
-/// One suite, both transports: the embedded mock in process, and HTTP to a real
-/// onboard-server on a loopback port. Same inputs, same outcomes, every error code.
+/// One suite, both transports and both stores: the embedded mock in process, and HTTP to
+/// a real onboard-server on a loopback port, each over SQLite and over PostgreSQL. Same
+/// inputs, same outcomes, every error code.
 @Suite struct ContractTests {
-    static let transports = ["in-process", "http", "in-process-postgres"]
+    /// The embedded mock and onboard-server, each on SQLite and on PostgreSQL.
+    static let transports = ["in-process", "http", "in-process-postgres", "http-postgres"]
 
     func expectError(_ code: ServiceError.Code, _ message: String? = nil, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async {
         do {

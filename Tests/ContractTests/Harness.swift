@@ -33,8 +33,12 @@ final class RunningServer: Sendable {
         self.task = task
     }
 
-    static func start(dev: Bool = true, settings: ServiceSettings = contractSettings, tls: (certificate: String, key: String)? = nil) async throws -> RunningServer {
+    /// `postgres`: on a database of its own in the throwaway PostgreSQL, not a SQLite file.
+    static func start(
+        dev: Bool = true, settings: ServiceSettings = contractSettings, tls: (certificate: String, key: String)? = nil, postgres: Bool = false
+    ) async throws -> RunningServer {
         var configuration = ServerConfiguration(databasePath: temporaryPath("server.sqlite"))
+        if postgres { configuration.postgres = try PostgresLocation(url: try ThrowawayPostgres.shared.get().newDatabase()) }
         configuration.port = 0
         configuration.dev = dev
         configuration.settings = settings
@@ -42,13 +46,13 @@ final class RunningServer: Sendable {
         configuration.tlsKey = tls?.key
         var logger = Logger(label: "contract-server")
         logger.logLevel = .critical
-        return try await run { onReady in try OnboardServer.application(configuration, logger: logger, onReady: onReady) }
+        return try await run { onReady in try await OnboardServer.application(configuration, logger: logger, onReady: onReady) }
     }
 
     /// Runs an application made with the given readiness callback and waits for its port.
-    static func run<App: ApplicationProtocol>(_ make: (@escaping @Sendable (Int) async -> Void) throws -> App) async throws -> RunningServer {
+    static func run<App: ApplicationProtocol>(_ make: (@escaping @Sendable (Int) async -> Void) async throws -> App) async throws -> RunningServer {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let application = try make { port in continuation.yield(port) }
+        let application = try await make { port in continuation.yield(port) }
         let task = Task { try await application.runService(gracefulShutdownSignals: []) }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw ServiceError(.network, "the server did not start") }
@@ -81,7 +85,7 @@ struct Subject {
             let service = try OnboardService(database: ServiceDatabase.open(path: temporaryPath("mock.sqlite")), clock: clock, settings: contractSettings)
             return Subject(service: InProcessTransport(service: service, policies: BuiltinFlows.guestPolicies), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
         default:
-            let server = try await RunningServer.start()
+            let server = try await RunningServer.start(postgres: kind == "http-postgres")
             // Generous: many servers run at once in this suite; timeouts are tested elsewhere.
             let transport = try HTTPTransport(base: server.base, timeout: .seconds(30))
             let offset = Offset()
