@@ -144,6 +144,8 @@ let package = Package(
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             path: "benchmarks/Sources/bench-hello"
         ),
+        // For the tests only: a throwaway PostgreSQL server.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable"]),
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable"]),
         .testTarget(
@@ -156,14 +158,16 @@ let package = Package(
         .testTarget(
             name: "ContractTests",
             dependencies: [
-                "ServiceAPI", "ServiceClient", "OnboardServer", "OnboardService", "ScreenTable", "PostgresStore",
+                "ServiceAPI", "ServiceClient", "OnboardServer", "OnboardService", "ScreenTable", "PostgresStore", "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["onboard", "onboard-server", "OnboardRuntime", "TerminalUI"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["onboard", "onboard-server", "OnboardRuntime", "TerminalUI", "ServiceAPI", "ServiceClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

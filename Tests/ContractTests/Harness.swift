@@ -8,6 +8,7 @@ import PostgresStore
 import ScreenTable
 import ServiceAPI
 import ServiceClient
+import TestSupport
 
 /// Settings both transports run with in the contract tests: fast hashing, low limits.
 let contractSettings: ServiceSettings = {

@@ -5,18 +5,18 @@ import Synchronization
 /// `postgresql` package (`.ci/run` installs it): `initdb` as the postgres user, `pg_ctl`
 /// on a free loopback port with `fsync=off`, stopped when the process exits. Each test
 /// gets a database of its own.
-final class ThrowawayPostgres: Sendable {
-    let port: Int
-    let folder: String
+public final class ThrowawayPostgres: Sendable {
+    public let port: Int
+    public let folder: String
     private let databases = Mutex(0)
 
     /// The one server, or why there is none (PostgreSQL not installed).
-    static let shared: Result<ThrowawayPostgres, Failure> = {
+    public static let shared: Result<ThrowawayPostgres, Failure> = {
         do { return .success(try start()) } catch { return .failure(Failure(description: "\(error)")) }
     }()
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     private init(port: Int, folder: String) {
@@ -25,13 +25,13 @@ final class ThrowawayPostgres: Sendable {
     }
 
     /// A new, empty database: its URL.
-    func newDatabase() throws -> String {
+    public func newDatabase() throws -> String {
         let name = databases.withLock { count in count += 1; return "onboard_test_\(count)" }
         try Self.run(Self.tool("psql"), ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-q", "-c", "CREATE DATABASE \(name)"])
         return url(name)
     }
 
-    func url(_ database: String) -> String {
+    public func url(_ database: String) -> String {
         "postgres://postgres@127.0.0.1:\(port)/\(database)?sslmode=disable"
     }
 
