@@ -3,13 +3,19 @@ import Foundation
 /// Where a test's clients get their service: the embedded mock (one shared database
 /// file, so two state folders are two devices on one backend) or an onboard-server.
 final class Backend {
-    static let kinds = ["mock", "server"]
+    /// The embedded mock, one server on SQLite, and two servers on one PostgreSQL behind
+    /// nginx.
+    static let kinds = ["mock", "server", "two-instances"]
 
-    let server: ServerProcess?
+    let server: (any RunningService)?
     let mockDatabase = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-backend-\(UUID().uuidString).sqlite").path
 
     init(_ kind: String) throws {
-        server = kind == "server" ? try ServerProcess() : nil
+        server = switch kind {
+        case "server": try ServerProcess()
+        case "two-instances": try LoadBalancedServers()
+        default: nil
+        }
     }
 
     var arguments: String {

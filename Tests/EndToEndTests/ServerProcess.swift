@@ -59,6 +59,13 @@ final class ServerProcess {
         return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
+    /// GETs through python3's urllib: the status, or 0 when there was no answer.
+    static func get(_ url: String) -> Int {
+        let script = "import sys,urllib.request as u\ntry:\n r=u.urlopen(sys.argv[1],timeout=5); print(r.status)\nexcept Exception as e:\n print(getattr(e,'code',0))"
+        let result = Tmux.run("/usr/bin/env", ["python3", "-c", script, url])
+        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     deinit {
         if kill(pid, 0) == 0 { _ = terminate() }
     }

@@ -87,7 +87,7 @@ public final class ThrowawayPostgres: Sendable {
         }
     }
 
-    static func freePort() -> Int {
+    public static func freePort() -> Int {
         let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()
