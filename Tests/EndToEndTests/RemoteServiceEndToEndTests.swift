@@ -37,6 +37,31 @@ extension EndToEnd {
             #expect(!server.output.contains(before["refreshToken"] as? String ?? "no token"), "tokens never reach the log")
         }
 
+        /// OKLah through nginx to two instances on one PostgreSQL: the guest made on one
+        /// instance picks its name and renews its session on whichever answers.
+        @Test func oklahWalksEndToEndAgainstTwoInstancesBehindOneAddress() throws {
+            let servers = try LoadBalancedServers()
+            let tmux = Tmux()
+            tmux.start("run oklah --service \(servers.base)")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Enter")
+            tmux.waitFor("Pick your name")
+            let names = tmux.offeredNames
+            #expect(names.count == 3)
+            tmux.send("Enter")
+            tmux.waitFor("Hi, \(names.first ?? "?")")
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+            let before = try #require(tmux.sessionFile)
+            tmux.start("run oklah --service \(servers.base) --clock-offset 25h")
+            tmux.waitFor("Hi, \(names.first ?? "?")")
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+            let after = try #require(tmux.sessionFile)
+            #expect(after["userID"] as? String == before["userID"] as? String)
+            #expect(after["refreshToken"] as? String != before["refreshToken"] as? String)
+        }
+
         @Test func sigtermLetsARequestInFlightFinish() async throws {
             let server = try ServerProcess()
             let base = server.base
