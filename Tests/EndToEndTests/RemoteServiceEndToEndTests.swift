@@ -4,10 +4,11 @@ import Testing
 extension EndToEnd {
     /// The OKLah flow against a real onboard-server process, as well as the mock.
     @Suite struct RemoteServiceEndToEndTests {
-        @Test func oklahWalksEndToEndAgainstOnboardServer() throws {
-            let server = try ServerProcess()
+        /// OKLah's sign-up against `base`, then a relaunch 25 h later that renews the
+        /// session: the guest and its two session files.
+        func signUpThenRenew(at base: String) throws -> (tmux: Tmux, before: [String: Any], after: [String: Any]) {
             let tmux = Tmux()
-            tmux.start("run oklah --service \(server.base)")
+            tmux.start("run oklah --service \(base)")
             tmux.waitFor("Welcome to OKLah")
             tmux.send("Enter")
             tmux.waitFor("Pick your name")
@@ -20,13 +21,19 @@ extension EndToEnd {
             let before = try #require(tmux.sessionFile)
 
             // 25 h later on the client: the access token is renewed by the server.
-            tmux.start("run oklah --service \(server.base) --clock-offset 25h")
+            tmux.start("run oklah --service \(base) --clock-offset 25h")
             tmux.waitFor("Hi, \(names.first ?? "?")")
             tmux.send("C-c")
             tmux.waitFor("[exit 0]")
             let after = try #require(tmux.sessionFile)
             #expect(after["userID"] as? String == before["userID"] as? String)
             #expect(after["refreshToken"] as? String != before["refreshToken"] as? String)
+            return (tmux, before, after)
+        }
+
+        @Test func oklahWalksEndToEndAgainstOnboardServer() throws {
+            let server = try ServerProcess()
+            let (tmux, before, _) = try signUpThenRenew(at: server.base)
 
             // Against a server, the client makes no mock database; the server's file is 0600.
             #expect(!FileManager.default.fileExists(atPath: tmux.stateDirectory + "/mock.sqlite"))
@@ -41,25 +48,7 @@ extension EndToEnd {
         /// instance picks its name and renews its session on whichever answers.
         @Test func oklahWalksEndToEndAgainstTwoInstancesBehindOneAddress() throws {
             let servers = try LoadBalancedServers()
-            let tmux = Tmux()
-            tmux.start("run oklah --service \(servers.base)")
-            tmux.waitFor("Welcome to OKLah")
-            tmux.send("Enter")
-            tmux.waitFor("Pick your name")
-            let names = tmux.offeredNames
-            #expect(names.count == 3)
-            tmux.send("Enter")
-            tmux.waitFor("Hi, \(names.first ?? "?")")
-            tmux.send("C-c")
-            tmux.waitFor("[exit 0]")
-            let before = try #require(tmux.sessionFile)
-            tmux.start("run oklah --service \(servers.base) --clock-offset 25h")
-            tmux.waitFor("Hi, \(names.first ?? "?")")
-            tmux.send("C-c")
-            tmux.waitFor("[exit 0]")
-            let after = try #require(tmux.sessionFile)
-            #expect(after["userID"] as? String == before["userID"] as? String)
-            #expect(after["refreshToken"] as? String != before["refreshToken"] as? String)
+            _ = try signUpThenRenew(at: servers.base)
         }
 
         @Test func sigtermLetsARequestInFlightFinish() async throws {
