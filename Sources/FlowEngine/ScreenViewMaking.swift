@@ -95,7 +95,7 @@ extension FlowEngine {
         view.minimum = field.minimum
         view.maximum = field.maximum
         view.length = field.maxLength
-        field.kind.behaviour.decorate(&view, of: field, state, engine: self, today: CivilDate(milliseconds: now, utcOffset: state.utcOffset))
+        field.kind.behaviour.decorate(&view, of: field, state, engine: self, today: today(now, state))
         return view
     }
 }

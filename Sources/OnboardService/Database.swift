@@ -165,10 +165,10 @@ public enum ServiceDatabase {
 
     /// The keys kept in a database, made on first use.
     static func keys(in queue: DatabaseQueue) throws -> ServiceKeys {
-        var generator = SystemRandomNumberGenerator()
-        let signing = try storedKey(named: "access", in: queue, fresh: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        let provider = try storedKey(named: "mock-idp", in: queue, fresh: [UInt8](P256.Signing.PrivateKey().rawRepresentation))
-        return ServiceKeys(signing: signing, identityProvider: provider)
+        let fresh = ServiceKeys.fresh()
+        return ServiceKeys(
+            signing: try storedKey(named: "access", in: queue, fresh: fresh.signing),
+            identityProvider: try storedKey(named: "mock-idp", in: queue, fresh: fresh.identityProvider))
     }
 
     /// A key kept in the database: the first process to ask stores `fresh`, every later

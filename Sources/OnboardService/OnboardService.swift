@@ -107,9 +107,17 @@ public struct ServiceKeys: Sendable {
 
     /// Made once per store and kept there: processes sharing the store agree on them.
     public static func stored(in store: any ServiceStore) async throws -> ServiceKeys {
+        let fresh = ServiceKeys.fresh()
+        return ServiceKeys(
+            signing: try await store.storedKey(named: "access", fresh: fresh.signing),
+            identityProvider: try await store.storedKey(named: "mock-idp", fresh: fresh.identityProvider))
+    }
+
+    /// New keys, kept only if the store has none yet.
+    static func fresh() -> ServiceKeys {
         var generator = SystemRandomNumberGenerator()
-        let signing = try await store.storedKey(named: "access", fresh: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        let provider = try await store.storedKey(named: "mock-idp", fresh: [UInt8](P256.Signing.PrivateKey().rawRepresentation))
-        return ServiceKeys(signing: signing, identityProvider: provider)
+        return ServiceKeys(
+            signing: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) },
+            identityProvider: [UInt8](P256.Signing.PrivateKey().rawRepresentation))
     }
 }

@@ -229,8 +229,9 @@ final class Launcher {
     func makeServices(for flow: Flow, stateFolder: String) throws -> ServiceDirectory {
         let trust = options.caCertificate.map { [$0] } ?? []
         let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
-        // The flow run here may be a file of its own: its lifetimes join the built-in ones.
-        let policies = BuiltinFlows.guestPolicies.merging([flow.id: flow.tokens.guestPolicy]) { _, file in file }
+        // This run serves one flow: its own table's lifetimes (the same the server reads
+        // for a built-in flow), without parsing the other flows before the first paint.
+        let policies = [flow.id: flow.tokens.guestPolicy]
         let clock = self.clock
         guard options.serviceName == "mock" else {
             let server = try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: trust)

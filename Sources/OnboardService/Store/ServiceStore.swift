@@ -192,38 +192,3 @@ public enum IdempotencyClaim: Sendable {
     case finished(Data)
     case otherOperation
 }
-
-/// Draws candidate names for a guest: adjective and noun, no word twice in one offer,
-/// and a number once plain pairs keep colliding.
-public struct NameDraw: Sendable {
-    public let count: Int
-    private var usedAdjectives: Set<String> = []
-    private var usedNouns: Set<String> = []
-    private var collisions = 0
-    private var last: (adjective: String, noun: String)?
-
-    public init(count: Int) {
-        self.count = count
-    }
-
-    public mutating func next() -> String {
-        let adjective = WordLibrary.adjectives.filter { !usedAdjectives.contains($0) }.randomElement()!
-        let noun = WordLibrary.nouns.filter { !usedNouns.contains($0) }.randomElement()!
-        last = (adjective, noun)
-        // Plain pairs (1,600) run out after a few hundred users: once they collide, a
-        // number keeps names unique without bound, and each sign-in cheap.
-        return collisions >= 3 ? "\(adjective) \(noun) \(Int.random(in: 2...99_999))" : "\(adjective) \(noun)"
-    }
-
-    /// The last name drawn was reserved.
-    public mutating func taken() {
-        guard let last else { return }
-        usedAdjectives.insert(last.adjective)
-        usedNouns.insert(last.noun)
-    }
-
-    /// The last name drawn was offered to someone else already.
-    public mutating func collided() {
-        collisions += 1
-    }
-}
