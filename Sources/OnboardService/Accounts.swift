@@ -54,8 +54,10 @@ extension OnboardService {
             guard name.count <= 100 else { throw ServiceError(.invalidInput, "Your name can be at most 100 characters.") }
             let hash = try Self.hashPassword(password, cost: settings.bcryptCost)
             let userID = Secrets.userID()
-            guard try await store.createAccount(userID, at: now, email: email, passwordHash: hash, name: name) else { throw Self.emailTaken }
-            return try await issue(userID: userID, createdAt: now, isAnonymous: false, policy: policy)
+            let refresh = newRefreshToken(for: userID, policy: policy)
+            guard try await store.createAccount(userID, at: now, email: email, passwordHash: hash, name: name, token: refresh.record)
+            else { throw Self.emailTaken }
+            return try await session(refresh, createdAt: now, isAnonymous: false)
         }
     }
 
@@ -84,13 +86,14 @@ extension OnboardService {
             let email = try Self.normalised(email)
             let hash = try Self.hashPassword(password, cost: settings.bcryptCost)
             let createdAt: Int64
-            switch try await store.linkEmail(to: userID, email: email, passwordHash: hash) {
+            let refresh = newRefreshToken(for: userID, policy: policy)
+            switch try await store.linkEmail(to: userID, email: email, passwordHash: hash, token: refresh.record) {
             case .linked(let created): createdAt = created
             case .noSuchUser: throw ServiceError.sessionRejected
             case .alreadyNamed: throw ServiceError(.conflict, "This account already has an email.")
             case .emailTaken: throw Self.emailTaken
             }
-            return try await issue(userID: userID, createdAt: createdAt, isAnonymous: false, policy: policy)
+            return try await session(refresh, createdAt: createdAt, isAnonymous: false)
         }
     }
 

@@ -38,11 +38,13 @@ public final class OnboardService: Sendable {
     /// Rotates a refresh token. Within the grace window a just-rotated token still works
     /// (a lost reply, two terminals); reused after it, the whole family is revoked.
     public func refresh(refreshToken: String) async throws -> IssuedSession {
-        switch try await store.rotateRefreshToken(hash: Secrets.hash(refreshToken), now: clock.now(), grace: settings.refreshGrace) {
+        let successor = Secrets.token(prefix: "rt_")
+        switch try await store.rotateRefreshToken(
+            hash: Secrets.hash(refreshToken), now: clock.now(), grace: settings.refreshGrace, successorHash: Secrets.hash(successor)) {
         case .rejected:
             throw ServiceError.sessionRejected
-        case .granted(let userID, let isAnonymous, let createdAt, let policy, let family):
-            return try await issue(userID: userID, createdAt: createdAt, isAnonymous: isAnonymous, policy: policy, family: family)
+        case .granted(let record, let isAnonymous, let createdAt):
+            return try await session((successor, record), createdAt: createdAt, isAnonymous: isAnonymous)
         }
     }
 
@@ -61,19 +63,15 @@ public final class OnboardService: Sendable {
         return (userID, claims.isAnonymous.value)
     }
 
-    /// A new refresh token for `userID` in `family` (or a new family), not yet stored.
-    func newRefreshToken(for userID: String, policy: TokenPolicy, family: String? = nil) -> (token: String, record: NewRefreshToken) {
-        let now = clock.now()
+    /// A new refresh token for `userID` in a new family, not yet stored.
+    func newRefreshToken(for userID: String, policy: TokenPolicy) -> (token: String, record: NewRefreshToken) {
         let token = Secrets.token(prefix: "rt_")
-        let record = NewRefreshToken(
-            hash: Secrets.hash(token), userID: userID, family: family ?? Secrets.randomHex(bytes: 16), createdAt: now,
-            expiresAt: policy.refreshLifetime.map { now + $0 }, policy: policy)
-        return (token, record)
+        return (token, NewRefreshToken(hash: Secrets.hash(token), userID: userID, family: Secrets.randomHex(bytes: 16), now: clock.now(), policy: policy))
     }
 
-    /// Stores a new refresh token and signs an access token.
-    func issue(userID: String, createdAt: Int64, isAnonymous: Bool, policy: TokenPolicy, family: String? = nil) async throws -> IssuedSession {
-        let refresh = newRefreshToken(for: userID, policy: policy, family: family)
+    /// Stores a new refresh token and signs an access token (a login: the account exists).
+    func issue(userID: String, createdAt: Int64, isAnonymous: Bool, policy: TokenPolicy) async throws -> IssuedSession {
+        let refresh = newRefreshToken(for: userID, policy: policy)
         try await store.addRefreshToken(refresh.record)
         return try await session(refresh, createdAt: createdAt, isAnonymous: isAnonymous)
     }

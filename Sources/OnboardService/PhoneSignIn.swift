@@ -29,14 +29,15 @@ extension OnboardService {
             let phone = try Self.e164(phone)
             let codeHash = Secrets.hash(phone + ":" + code.trimmingWhitespace)
             let user: SignedInUser
-            switch try await store.spendPhoneCode(phone: phone, codeHash: codeHash, now: now, maximumAttempts: settings.smsAttempts, newUserID: Secrets.userID()) {
+            let refresh = newRefreshToken(for: Secrets.userID(), policy: policy)
+            switch try await store.spendPhoneCode(phone: phone, codeHash: codeHash, now: now, maximumAttempts: settings.smsAttempts, token: refresh.record) {
             case .signedIn(let signedIn): user = signedIn
             case .noCode: throw ServiceError(.notFound, "Request a code first.")
             case .tooManyAttempts, .wrong(attemptsLeft: 0): throw ServiceError(.rateLimited, "Too many wrong codes. Request a new code.")
             case .expired: throw ServiceError(.invalidInput, "This code has expired. Request a new one.")
             case .wrong(let left): throw ServiceError(.invalidInput, "That code is not right. \(left) \(left == 1 ? "try" : "tries") left.")
             }
-            let session = try await issue(userID: user.userID, createdAt: user.createdAt, isAnonymous: false, policy: policy)
+            let session = try await session((refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
             return SignIn(session: session, isNewUser: user.isNew)
         }
     }

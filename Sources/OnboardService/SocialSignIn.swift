@@ -37,11 +37,12 @@ extension OnboardService {
             else { throw refused }
             let subject = claims.sub.value
             let email = claims.email
+            let refresh = newRefreshToken(for: Secrets.userID(), policy: policy)
             guard let user = try await store.socialUser(
                 tokenID: claims.jti.value, tokenExpiry: Int64(claims.exp.value.timeIntervalSince1970), provider: provider,
-                subject: subject, email: email, now: now, newUserID: Secrets.userID())
+                subject: subject, email: email, now: now, token: refresh.record)
             else { throw refused } // accepted once: a replayed token is refused
-            let session = try await issue(userID: user.userID, createdAt: user.createdAt, isAnonymous: false, policy: policy)
+            let session = try await session((refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
             return SignIn(session: session, isNewUser: user.isNew)
         }
     }

@@ -24,7 +24,7 @@ extension PostgresStore {
         }
     }
 
-    public func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int, newUserID: String) async throws -> PhoneCodeOutcome {
+    public func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int, token: NewRefreshToken) async throws -> PhoneCodeOutcome {
         try await transaction { db in
             let rows = try await db.query("SELECT code_hash, expires_at, attempts FROM phone_codes WHERE phone = \(phone) FOR UPDATE", logger: self.logger)
             var found: (String, Int64, Int32)?
@@ -37,21 +37,22 @@ extension PostgresStore {
                 return .wrong(attemptsLeft: maximumAttempts - Int(attempts) - 1)
             }
             try await db.query("DELETE FROM phone_codes WHERE phone = \(phone)", logger: self.logger)
-            let userID = newUserID
+            var user: SignedInUser?
             if try await db.first(
-                "INSERT INTO users (id, created_at, is_anonymous, phone, auth_provider) VALUES (\(userID), \(now), FALSE, \(phone), 'phone') ON CONFLICT DO NOTHING RETURNING id",
+                "INSERT INTO users (id, created_at, is_anonymous, phone, auth_provider) VALUES (\(token.userID), \(now), FALSE, \(phone), 'phone') ON CONFLICT DO NOTHING RETURNING id",
                 as: String.self, logger: self.logger) != nil {
-                return .signedIn(SignedInUser(userID: userID, createdAt: now, isNew: true))
+                user = SignedInUser(userID: token.userID, createdAt: now, isNew: true)
+            } else {
+                let existing = try await db.query("SELECT id, created_at FROM users WHERE phone = \(phone)", logger: self.logger)
+                for try await (id, createdAt) in existing.decode((String, Int64).self) { user = SignedInUser(userID: id, createdAt: createdAt, isNew: false) }
             }
-            let existing = try await db.query("SELECT id, created_at FROM users WHERE phone = \(phone)", logger: self.logger)
-            for try await (id, createdAt) in existing.decode((String, Int64).self) {
-                return .signedIn(SignedInUser(userID: id, createdAt: createdAt, isNew: false))
-            }
-            throw ServiceError(.serverError, "The phone's account could not be found or made.")
+            guard let user else { throw ServiceError(.serverError, "The phone's account could not be found or made.") }
+            try await Self.insert(token.granted(to: user.userID), db, self.logger)
+            return .signedIn(user)
         }
     }
 
-    public func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, newUserID: String) async throws -> SignedInUser? {
+    public func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, token: NewRefreshToken) async throws -> SignedInUser? {
         try await transaction { db in
             try await db.query("DELETE FROM used_id_tokens WHERE expires_at < \(now)", logger: self.logger)
             // Accepted once, by whichever instance gets there first.
@@ -61,10 +62,13 @@ extension PostgresStore {
             else { return nil }
             let existing = try await db.query(
                 "SELECT id, created_at FROM users WHERE auth_provider = \(provider) AND provider_subject = \(subject)", logger: self.logger)
-            for try await (id, createdAt) in existing.decode((String, Int64).self) {
-                return SignedInUser(userID: id, createdAt: createdAt, isNew: false)
+            var found: SignedInUser?
+            for try await (id, createdAt) in existing.decode((String, Int64).self) { found = SignedInUser(userID: id, createdAt: createdAt, isNew: false) }
+            if let found {
+                try await Self.insert(token.granted(to: found.userID), db, self.logger)
+                return found
             }
-            let userID = newUserID
+            let userID = token.userID
             // The provider's email is kept unless another account already has it.
             let emailFree = try await email.asyncMap { try await db.first("SELECT 1 FROM users WHERE email = \($0)", as: Int32.self, logger: self.logger) == nil } ?? false
             try await db.query(
@@ -72,6 +76,7 @@ extension PostgresStore {
                 INSERT INTO users (id, created_at, is_anonymous, email, auth_provider, provider_subject)
                 VALUES (\(userID), \(now), FALSE, \(emailFree ? email : nil), \(provider), \(subject))
                 """, logger: self.logger)
+            try await Self.insert(token, db, self.logger)
             return SignedInUser(userID: userID, createdAt: now, isNew: true)
         }
     }

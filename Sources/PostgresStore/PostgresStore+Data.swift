@@ -97,10 +97,11 @@ extension PostgresStore {
     public func checkRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64? {
         try await transaction { db in
             let rows = try await db.query("SELECT window_start, count FROM rate_limits WHERE key = \(key)", logger: self.logger)
+            var wait: Int64?
             for try await (start, count) in rows.decode((Int64, Int32).self) where now - start < rule.window && Int(count) >= rule.limit {
-                return start + rule.window - now
+                wait = start + rule.window - now
             }
-            return nil
+            return wait
         }
     }
 

@@ -3,6 +3,7 @@ import Logging
 import OnboardService
 import PostgresNIO
 import ServiceAPI
+import Synchronization
 
 /// The service's store in PostgreSQL, shared by any number of `onboard-server` instances:
 /// each operation is one transaction that is atomic across instances by its own means —
@@ -27,20 +28,33 @@ public final class PostgresStore: ServiceStore {
         onUniqueViolation: T? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
-        } catch let error as ServiceError {
-            throw error
-        } catch where onUniqueViolation != nil && Self.isUniqueViolation(error) {
-            return onUniqueViolation!
-        } catch let error as PSQLError where Self.unreachable(error) {
-            throw Self.databaseAway
-        } catch where String(reflecting: type(of: error)).contains("ConnectionPoolError") {
-            // The pool gave up waiting for a connection (the database is down): its error
-            // type is not public API, so it is told by name.
-            throw Self.databaseAway
+            return try await leased { lease in
+                try await self.client.withTransaction(logger: self.logger) { connection in
+                    lease.taken()
+                    return try await body(connection)
+                }
+            }
         } catch {
-            throw ServiceError(.serverError, "The service's database failed: \(String(reflecting: error))")
+            let cause = Self.cause(of: error)
+            if let cause = cause as? ServiceError { throw cause }
+            if let answer = onUniqueViolation, Self.isUniqueViolation(cause) { return answer }
+            if Self.isAway(cause) { throw Self.databaseAway }
+            throw ServiceError(.serverError, "The service's database failed: \(String(reflecting: cause))")
         }
+    }
+
+    /// What went wrong inside `withTransaction`, which wraps every error of the body,
+    /// BEGIN, COMMIT or ROLLBACK in a `PostgresTransactionError`.
+    static func cause(of error: any Error) -> any Error {
+        guard let wrapped = error as? PostgresTransactionError else { return error }
+        return wrapped.closureError ?? wrapped.beginError ?? wrapped.commitError ?? wrapped.rollbackError ?? error
+    }
+
+    /// The database cannot be reached: the connection was lost, or the pool gave up
+    /// waiting for one (its error type is not public API, so it is told by name).
+    static func isAway(_ error: any Error) -> Bool {
+        if let error = error as? PSQLError { return unreachable(error) }
+        return String(reflecting: type(of: error)).contains("ConnectionPoolError")
     }
 
     static let databaseAway = ServiceError(.network, "The service's database cannot be reached; try again shortly.", retryAfter: 2)
@@ -109,27 +123,30 @@ public final class PostgresStore: ServiceStore {
         }
     }
 
-    public func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String) async throws -> Bool {
+    public func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String, token: NewRefreshToken) async throws -> Bool {
         try await transaction { db in
-            try await db.first(
+            let created = try await db.first(
                 """
                 INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name)
                 VALUES (\(userID), \(now), FALSE, \(email), \(passwordHash), \(name)) ON CONFLICT DO NOTHING RETURNING id
                 """, as: String.self, logger: self.logger) != nil
+            if created { try await Self.insert(token, db, self.logger) }
+            return created
         }
     }
 
     public func credentials(email: String) async throws -> Credentials? {
         try await transaction { db in
             let rows = try await db.query("SELECT id, created_at, password_hash FROM users WHERE email = \(email)", logger: self.logger)
+            var found: Credentials?
             for try await (id, createdAt, hash) in rows.decode((String, Int64, String?).self) {
-                return Credentials(userID: id, createdAt: createdAt, passwordHash: hash)
+                found = Credentials(userID: id, createdAt: createdAt, passwordHash: hash)
             }
-            return nil
+            return found
         }
     }
 
-    public func linkEmail(to userID: String, email: String, passwordHash: String) async throws -> LinkOutcome {
+    public func linkEmail(to userID: String, email: String, passwordHash: String, token: NewRefreshToken) async throws -> LinkOutcome {
         try await transaction(onUniqueViolation: LinkOutcome.emailTaken) { db in
             let rows = try await db.query("SELECT created_at, is_anonymous FROM users WHERE id = \(userID) FOR UPDATE", logger: self.logger)
             var found: (Int64, Bool)?
@@ -140,6 +157,7 @@ public final class PostgresStore: ServiceStore {
             try await db.query(
                 "UPDATE users SET email = \(email), password_hash = \(passwordHash), is_anonymous = FALSE WHERE id = \(userID)",
                 logger: self.logger)
+            try await Self.insert(token, db, self.logger)
             return .linked(createdAt: createdAt)
         }
     }
@@ -150,7 +168,7 @@ public final class PostgresStore: ServiceStore {
         try await transaction { db in try await Self.insert(token, db, self.logger) }
     }
 
-    public func rotateRefreshToken(hash: String, now: Int64, grace: Int64) async throws -> Rotation {
+    public func rotateRefreshToken(hash: String, now: Int64, grace: Int64, successorHash: String) async throws -> Rotation {
         try await transaction { db in
             // Locked: two instances rotating one token at once take turns.
             let rows = try await db.query(
@@ -172,7 +190,9 @@ public final class PostgresStore: ServiceStore {
             }
             try await db.query("UPDATE refresh_tokens SET rotated_at = COALESCE(rotated_at, \(now)) WHERE token_hash = \(hash)", logger: self.logger)
             let policy = TokenPolicy(accessLifetime: accessLifetime, refreshLifetime: refreshLifetime)
-            return .granted(userID: userID, isAnonymous: anonymous, createdAt: createdAt, policy: policy, family: family)
+            let successor = NewRefreshToken(hash: successorHash, userID: userID, family: family, now: now, policy: policy)
+            try await Self.insert(successor, db, self.logger)
+            return .granted(successor, isAnonymous: anonymous, createdAt: createdAt)
         }
     }
 
@@ -200,12 +220,14 @@ public final class PostgresStore: ServiceStore {
     static func profile(of userID: String, _ db: PostgresConnection, _ logger: Logger) async throws -> Profile {
         let rows = try await db.query(
             "SELECT display_name, name, email, phone, is_anonymous FROM users WHERE id = \(userID)", logger: logger)
-        for try await (displayName, name, email, phone, anonymous) in rows.decode((String?, String?, String?, String?, Bool).self) {
-            return Profile(
-                userID: userID, displayName: displayName ?? name, email: email, phone: phone, isAnonymous: anonymous,
-                fields: try await fields(of: userID, db, logger))
-        }
-        throw ServiceError.sessionRejected
+        var found: (String?, String?, String?, String?, Bool)?
+        for try await row in rows.decode((String?, String?, String?, String?, Bool).self) { found = row }
+        guard let (displayName, name, email, phone, anonymous) = found else { throw ServiceError.sessionRejected }
+        // Only once the rows above are read to the end: a query started while another's
+        // rows are still arriving on the connection waits behind it for ever.
+        return Profile(
+            userID: userID, displayName: displayName ?? name, email: email, phone: phone, isAnonymous: anonymous,
+            fields: try await fields(of: userID, db, logger))
     }
 
     static func fields(of userID: String, _ db: PostgresConnection, _ logger: Logger) async throws -> [String: FieldValue] {
@@ -226,7 +248,9 @@ extension PostgresConnection {
     /// The first column of the first row, if any.
     func first<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> T? {
         let rows = try await self.query(query, logger: logger)
-        for try await value in rows.decode(T.self) { return value }
-        return nil
+        // Read to the end: leaving a row stream early can leave the connection waiting.
+        var first: T?
+        for try await value in rows.decode(T.self) where first == nil { first = value }
+        return first
     }
 }

@@ -6,6 +6,7 @@ import OnboardServer
 import OnboardService
 import ServiceAPI
 import ServiceClient
+import TestSupport
 import Testing
 
 /// The server's edges: bad input gets a 4xx with the error envelope, never a 5xx or a
@@ -248,17 +249,6 @@ import Testing
     }
 
     func run(_ executable: String, _ arguments: [String]) -> Int32 {
-        var pid: pid_t = 0
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        return (status >> 8) & 0xff
+        Subprocess.run(executable, arguments).status
     }
 }

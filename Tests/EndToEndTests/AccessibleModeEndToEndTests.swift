@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 extension EndToEnd {
     /// Accessible mode: the same flows as plain line prompts, asked for with --accessible or
@@ -13,7 +14,7 @@ extension EndToEnd {
                 "Jo", "not an email", "jo@example.org", "long enough", "1", // a bad email is asked again
                 "Ray", "2026-13-45", "2026-10-01", "1", // a date that does not exist is asked again
             ]
-            let run = Tmux.run(Tmux.binary, ["run", "babybasics", "--state-dir", state], input: answers.joined(separator: "\n") + "\n")
+            let run = Subprocess.run(Tmux.binary, ["run", "babybasics", "--state-dir", state], input: answers.joined(separator: "\n") + "\n")
             #expect(run.status == 0)
             let out = run.output
             #expect(out.contains("standard input and output are not a terminal"))
@@ -29,7 +30,7 @@ extension EndToEnd {
             #expect(out.contains("End of input; your progress is saved."))
 
             // The next run resumes where this one ended.
-            let again = Tmux.run(Tmux.binary, ["run", "babybasics", "--state-dir", state], input: "")
+            let again = Subprocess.run(Tmux.binary, ["run", "babybasics", "--state-dir", state], input: "")
             #expect(again.output.contains("== Dashboard =="))
             #expect(!again.output.contains("Server URL"))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Where a test's clients get their service: the embedded mock (one shared database
 /// file, so two state folders are two devices on one backend) or an onboard-server.
@@ -28,11 +29,11 @@ final class Backend {
     func lastSMSCode() -> String? {
         if let server {
             let script = "import json,sys,urllib.request as u\nrows=[r for r in json.load(u.urlopen(sys.argv[1],timeout=20)) if r['kind']=='sms']\nprint(rows[-1]['code'] if rows else '')"
-            let output = Tmux.run("/usr/bin/env", ["python3", "-c", script, server.base + "/api/v1/dev/outbox"]).output
+            let output = Subprocess.run("/usr/bin/env", ["python3", "-c", script, server.base + "/api/v1/dev/outbox"]).output
             let code = output.trimmingCharacters(in: .whitespacesAndNewlines)
             return code.isEmpty ? nil : code
         }
-        let output = Tmux.run(Tmux.binary, ["outbox", "--mock-db", mockDatabase, "--last", "1"]).output
+        let output = Subprocess.run(Tmux.binary, ["outbox", "--mock-db", mockDatabase, "--last", "1"]).output
         return output.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import OnboardRuntime
 import TerminalUI
 import Testing
+import TestSupport
 
 extension EndToEnd {
     /// `onboard --headless`: every built-in flow walked by its example key script, a wait
@@ -13,7 +14,7 @@ extension EndToEnd {
         /// Runs `onboard ARGUMENTS --headless` in a fresh state folder; returns the exit
         /// status and what it printed.
         func headless(_ arguments: [String], state: String = Tmux().stateDirectory) -> (status: Int32, output: String) {
-            Tmux.run("/usr/bin/env", ["LANG=C.UTF-8", Tmux.binary] + arguments + ["--headless", "--state-dir", state])
+            Subprocess.run("/usr/bin/env", ["LANG=C.UTF-8", Tmux.binary] + arguments + ["--headless", "--state-dir", state])
         }
 
         /// The last frame a headless run printed.
@@ -70,7 +71,7 @@ extension EndToEnd {
             }
             #expect(times == times.sorted(), "event times only go forward")
             #expect(Self.trimmed(screen.text) == Self.trimmed(lastFrame(run.output)))
-            let code = try #require(Tmux.run(Tmux.binary, ["outbox", "--state-dir", state, "--last", "1"]).output.split(separator: " ").last)
+            let code = try #require(Subprocess.run(Tmux.binary, ["outbox", "--state-dir", state, "--last", "1"]).output.split(separator: " ").last)
             let text = try String(contentsOfFile: cast, encoding: .utf8)
             #expect(!text.contains(code.trimmingCharacters(in: .whitespacesAndNewlines)), "the SMS code is masked")
             #expect(run.output.contains("We sent a 6-digit code"))

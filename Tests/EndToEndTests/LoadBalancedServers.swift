@@ -43,7 +43,7 @@ final class LoadBalancedServers: RunningService {
             }
             """
         try configuration.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
-        guard let pid = Tmux.spawn("/usr/sbin/nginx", ["-c", folder + "/nginx.conf", "-p", folder], output: folder + "/output.txt") else {
+        guard let pid = Subprocess.spawn("/usr/sbin/nginx", ["-c", folder + "/nginx.conf", "-p", folder], output: folder + "/output.txt") else {
             throw POSIXError(.ENOENT)
         }
         proxy = pid
@@ -56,7 +56,6 @@ final class LoadBalancedServers: RunningService {
 
     deinit {
         kill(proxy, SIGTERM)
-        var status: Int32 = 0
-        while waitpid(proxy, &status, 0) < 0, errno == EINTR {}
+        Subprocess.wait(for: proxy)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 extension EndToEnd {
     /// The real binary, in tmux, walked by keys as a person would. One serialized suite:
@@ -176,7 +177,7 @@ extension EndToEnd {
             tmux.waitFor("Pick your name")
             usleep(2_500_000) // the re-issued call, slow too, has finished by now
             let database = tmux.stateDirectory + "/mock.sqlite"
-            let count = Tmux.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM users').fetchone()[0])", database])
+            let count = Subprocess.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM users').fetchone()[0])", database])
             #expect(count.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "guests in the service: \(count.output)")
         }
 

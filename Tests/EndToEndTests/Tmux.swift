@@ -2,6 +2,7 @@ import Foundation
 import OnboardRuntime
 import TerminalUI
 import Testing
+import TestSupport
 
 /// Runs the real `onboard` binary in a private tmux server and reads the screen the
 /// way a person would: send keys, capture the pane.
@@ -111,7 +112,7 @@ final class Tmux {
 
     /// The process id of the running onboard, for sending it signals.
     var onboardPID: Int32? {
-        let result = Self.run("/usr/bin/pgrep", ["-f", "state-dir \(stateDirectory)$"])
+        let result = Subprocess.run("/usr/bin/pgrep", ["-f", "state-dir \(stateDirectory)$"])
         return result.output.split(separator: "\n").compactMap { Int32($0) }.first
     }
 
@@ -196,48 +197,6 @@ final class Tmux {
 
     @discardableResult
     static func tmux(_ arguments: [String]) -> (status: Int32, output: String) {
-        run("/usr/bin/env", ["tmux"] + arguments)
-    }
-
-    /// Runs a command to its end; returns its exit status and output.
-    /// `input`, when given, is the command's standard input (a file, not a terminal).
-    static func run(_ executable: String, _ arguments: [String], input: String? = nil) -> (status: Int32, output: String) {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-e2e-out-\(UUID().uuidString)").path
-        let inputPath = outputPath + ".in"
-        defer { unlink(outputPath); unlink(inputPath) }
-        _ = FileManager.default.createFile(atPath: inputPath, contents: Data((input ?? "").utf8))
-        guard let pid = spawn(executable, arguments, input: input == nil ? "/dev/null" : inputPath, output: outputPath) else { return (-1, "cannot run \(executable)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
-        let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
-        return (exitCode, String(decoding: data, as: UTF8.self))
-    }
-
-    /// posix_spawn with stdout and stderr to `output`, no signals blocked (the test runner
-    /// blocks some, and children inherit the mask). Foundation's Process waits on a run
-    /// loop a test thread does not run, and hangs when a child (tmux) leaves a daemon.
-    static func spawn(_ executable: String, _ arguments: [String], input: String = "/dev/null", output: String) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        // The test runner sets NO_COLOR; onboard should run as in a person's terminal.
-        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" && $0.key != "NO_COLOR" }.map { "\($0.key)=\($0.value)" }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, &attributes, argv, envp) == 0 else { return nil }
-        return pid
+        Subprocess.run("/usr/bin/env", ["tmux"] + arguments)
     }
 }

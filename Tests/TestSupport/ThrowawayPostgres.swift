@@ -4,50 +4,84 @@ import Synchronization
 /// A PostgreSQL server for the tests, started once per test process from Debian's
 /// `postgresql` package (`.ci/run` installs it): `initdb` as the postgres user, `pg_ctl`
 /// on a free loopback port with `fsync=off`, stopped when the process exits. Each test
-/// gets a database of its own.
+/// gets a database of its own; a test that stops the server starts one of its own.
 public final class ThrowawayPostgres: Sendable {
     public let port: Int
     public let folder: String
     private let databases = Mutex(0)
+    private let asPostgres: Bool
+    private let crashSafe: Bool
 
-    /// The one server, or why there is none (PostgreSQL not installed).
+    /// The one server the tests share, or why there is none (PostgreSQL not installed).
     public static let shared: Result<ThrowawayPostgres, Failure> = {
         do { return .success(try start()) } catch { return .failure(Failure(description: "\(error)")) }
     }()
+
+    /// A server of this test's own, to stop and start. Its commits are written before
+    /// they are answered (`synchronous_commit`), so they survive the server being killed.
+    public static func own() throws -> ThrowawayPostgres { try start(crashSafe: true) }
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
 
-    private init(port: Int, folder: String) {
+    private init(port: Int, folder: String, asPostgres: Bool, crashSafe: Bool) {
         self.port = port
         self.folder = folder
+        self.asPostgres = asPostgres
+        self.crashSafe = crashSafe
+    }
+
+    private var data: String { folder + "/data" }
+
+    /// Stops the server at once, as a crash or a lost database host would.
+    public func stop() throws {
+        try Self.run(Self.tool("pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"], asPostgres: asPostgres)
+    }
+
+    /// Starts it again on the same port, with what it had committed.
+    public func start() throws {
+        // fsync=off: nothing here outlives the machine; the kernel has every write.
+        let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300"
+            + (crashSafe ? "" : " -c synchronous_commit=off")
+        try Self.run(Self.tool("pg_ctl"), ["-D", data, "-o", options, "-l", folder + "/log", "-w", "start"], asPostgres: asPostgres)
+    }
+
+    /// One SQL statement's rows, unaligned, one per line.
+    public func query(_ sql: String, in database: String) throws -> String {
+        try Self.run(Self.tool("psql"), ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-d", database, "-At", "-c", sql])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A new, empty database: its URL.
     public func newDatabase() throws -> String {
+        url(try newDatabaseName())
+    }
+
+    /// A new, empty database: its name.
+    public func newDatabaseName() throws -> String {
         let name = databases.withLock { count in count += 1; return "onboard_test_\(count)" }
-        try Self.run(Self.tool("psql"), ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-q", "-c", "CREATE DATABASE \(name)"])
-        return url(name)
+        _ = try query("CREATE DATABASE \(name)", in: "postgres")
+        return name
     }
 
     public func url(_ database: String) -> String {
         "postgres://postgres@127.0.0.1:\(port)/\(database)?sslmode=disable"
     }
 
-    private static func start() throws -> ThrowawayPostgres {
+    private static func start(crashSafe: Bool = false) throws -> ThrowawayPostgres {
         let folder = NSTemporaryDirectory() + "onboard-pg-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let asPostgres = getuid() == 0
         if asPostgres { try run("/usr/bin/chown", ["postgres", folder]) }
         let data = folder + "/data"
         try run(tool("initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"], asPostgres: asPostgres)
-        let port = freePort()
-        let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
-        try run(tool("pg_ctl"), ["-D", data, "-o", options, "-l", folder + "/log", "-w", "start"], asPostgres: asPostgres)
+        let server = ThrowawayPostgres(port: freePort(), folder: folder, asPostgres: asPostgres, crashSafe: crashSafe)
+        try server.start()
         stopAtExit(data: data, asPostgres: asPostgres)
-        return ThrowawayPostgres(port: port, folder: folder)
+        return server
     }
+
 
     /// Debian keeps the server's programs under /usr/lib/postgresql/VERSION/bin.
     static func tool(_ name: String) throws -> String {
@@ -61,30 +95,14 @@ public final class ThrowawayPostgres: Sendable {
         throw Failure(description: "\(name) not found: install Debian's postgresql package (.ci/run does)")
     }
 
-    /// Runs a program to its end (posix_spawn and waitpid: the server pg_ctl leaves
-    /// running must not keep us waiting), its output into a file for the error message.
-    static func run(_ program: String, _ arguments: [String], asPostgres: Bool = false) throws {
+    /// Runs a program to its end (as the postgres user when we are root: PostgreSQL
+    /// refuses to run as root); its output, or an error that carries it.
+    @discardableResult
+    static func run(_ program: String, _ arguments: [String], asPostgres: Bool = false) throws -> String {
         let argv = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] + arguments : [program] + arguments
-        let outputPath = NSTemporaryDirectory() + "onboard-pg-output-\(UUID().uuidString)"
-        defer { unlink(outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
-        guard spawned == 0 else { throw Failure(description: "cannot start \(argv[0]): error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        let exited = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        guard exited == 0 else {
-            let said = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            throw Failure(description: "\((program as NSString).lastPathComponent) failed (\(exited)): \(said)")
-        }
+        let (status, output) = Subprocess.run(argv[0], Array(argv.dropFirst()))
+        guard status == 0 else { throw Failure(description: "\((program as NSString).lastPathComponent) failed (\(status)): \(output)") }
+        return output
     }
 
     public static func freePort() -> Int {
@@ -100,13 +118,19 @@ public final class ThrowawayPostgres: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Every server started is stopped when the test process exits.
     private static func stopAtExit(data: String, asPostgres: Bool) {
-        stopCommand.withLock { $0 = (data, asPostgres) }
+        let first = running.withLock { servers in
+            servers.append((data, asPostgres))
+            return servers.count == 1
+        }
+        guard first else { return }
         atexit {
-            guard let (data, asPostgres) = ThrowawayPostgres.stopCommand.withLock({ $0 }) else { return }
-            try? ThrowawayPostgres.run(try ThrowawayPostgres.tool("pg_ctl"), ["-D", data, "-m", "immediate", "stop"], asPostgres: asPostgres)
+            for (data, asPostgres) in ThrowawayPostgres.running.withLock({ $0 }) {
+                _ = try? ThrowawayPostgres.run(try ThrowawayPostgres.tool("pg_ctl"), ["-D", data, "-m", "immediate", "stop"], asPostgres: asPostgres)
+            }
         }
     }
 
-    private static let stopCommand = Mutex<(String, Bool)?>(nil)
+    private static let running = Mutex<[(String, Bool)]>([])
 }

@@ -24,7 +24,7 @@ extension SQLiteStore {
         }
     }
 
-    public func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int, newUserID: String) async throws -> PhoneCodeOutcome {
+    public func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int, token: NewRefreshToken) async throws -> PhoneCodeOutcome {
         try await write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT code_hash, expires_at, attempts FROM phone_codes WHERE phone = ?", arguments: [phone])
             else { return .noCode }
@@ -36,18 +36,21 @@ extension SQLiteStore {
                 return .wrong(attemptsLeft: maximumAttempts - attempts - 1)
             }
             try db.execute(sql: "DELETE FROM phone_codes WHERE phone = ?", arguments: [phone])
+            let user: SignedInUser
             if let existing = try Row.fetchOne(db, sql: "SELECT id, created_at FROM users WHERE phone = ?", arguments: [phone]) {
-                return .signedIn(SignedInUser(userID: existing["id"], createdAt: existing["created_at"], isNew: false))
+                user = SignedInUser(userID: existing["id"], createdAt: existing["created_at"], isNew: false)
+            } else {
+                try db.execute(
+                    sql: "INSERT INTO users (id, created_at, is_anonymous, phone, auth_provider) VALUES (?, ?, 0, ?, 'phone')",
+                    arguments: [token.userID, now, phone])
+                user = SignedInUser(userID: token.userID, createdAt: now, isNew: true)
             }
-            let userID = newUserID
-            try db.execute(
-                sql: "INSERT INTO users (id, created_at, is_anonymous, phone, auth_provider) VALUES (?, ?, 0, ?, 'phone')",
-                arguments: [userID, now, phone])
-            return .signedIn(SignedInUser(userID: userID, createdAt: now, isNew: true))
+            try Self.insert(token.granted(to: user.userID), in: db)
+            return .signedIn(user)
         }
     }
 
-    public func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, newUserID: String) async throws -> SignedInUser? {
+    public func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, token: NewRefreshToken) async throws -> SignedInUser? {
         try await write { db in
             // Accepted once: a replayed token (a stolen one, or a retried request) is refused.
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM used_id_tokens WHERE token_id = ?", arguments: [tokenID]) == nil
@@ -56,15 +59,17 @@ extension SQLiteStore {
             try db.execute(sql: "INSERT INTO used_id_tokens (token_id, expires_at) VALUES (?, ?)", arguments: [tokenID, tokenExpiry])
             if let row = try Row.fetchOne(
                 db, sql: "SELECT id, created_at FROM users WHERE auth_provider = ? AND provider_subject = ?", arguments: [provider, subject]) {
-                return SignedInUser(userID: row["id"], createdAt: row["created_at"], isNew: false)
+                let user = SignedInUser(userID: row["id"], createdAt: row["created_at"], isNew: false)
+                try Self.insert(token.granted(to: user.userID), in: db)
+                return user
             }
-            let userID = newUserID
             // The provider's email is kept unless another account already has it.
             let emailFree = try email.map { try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = ?", arguments: [$0]) == nil } ?? false
             try db.execute(
                 sql: "INSERT INTO users (id, created_at, is_anonymous, email, auth_provider, provider_subject) VALUES (?, ?, 0, ?, ?, ?)",
-                arguments: [userID, now, emailFree ? email : nil, provider, subject])
-            return SignedInUser(userID: userID, createdAt: now, isNew: true)
+                arguments: [token.userID, now, emailFree ? email : nil, provider, subject])
+            try Self.insert(token, in: db)
+            return SignedInUser(userID: token.userID, createdAt: now, isNew: true)
         }
     }
 

@@ -82,15 +82,17 @@ public final class SQLiteStore: ServiceStore {
         try await read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [userID]) ?? false }
     }
 
-    public func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String) async throws -> Bool {
+    public func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String, token: NewRefreshToken) async throws -> Bool {
         try await write { db in
-            try String.fetchOne(
+            let created = try String.fetchOne(
                 db,
                 sql: """
                     INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name, display_name)
                     VALUES (?, ?, 0, ?, ?, ?, NULL) ON CONFLICT DO NOTHING RETURNING id
                     """,
                 arguments: [userID, now, email, passwordHash, name]) != nil
+            if created { try Self.insert(token, in: db) }
+            return created
         }
     }
 
@@ -101,7 +103,7 @@ public final class SQLiteStore: ServiceStore {
         }
     }
 
-    public func linkEmail(to userID: String, email: String, passwordHash: String) async throws -> LinkOutcome {
+    public func linkEmail(to userID: String, email: String, passwordHash: String, token: NewRefreshToken) async throws -> LinkOutcome {
         try await write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT created_at, is_anonymous FROM users WHERE id = ?", arguments: [userID])
             else { return .noSuchUser }
@@ -111,6 +113,7 @@ public final class SQLiteStore: ServiceStore {
             try db.execute(
                 sql: "UPDATE users SET email = ?, password_hash = ?, is_anonymous = 0 WHERE id = ?",
                 arguments: [email, passwordHash, userID])
+            try Self.insert(token, in: db)
             return .linked(createdAt: row["created_at"])
         }
     }
@@ -121,7 +124,7 @@ public final class SQLiteStore: ServiceStore {
         try await write { db in try Self.insert(token, in: db) }
     }
 
-    public func rotateRefreshToken(hash: String, now: Int64, grace: Int64) async throws -> Rotation {
+    public func rotateRefreshToken(hash: String, now: Int64, grace: Int64, successorHash: String) async throws -> Rotation {
         try await write { db in
             guard let row = try Row.fetchOne(
                 db,
@@ -145,7 +148,9 @@ public final class SQLiteStore: ServiceStore {
             }
             try db.execute(sql: "UPDATE refresh_tokens SET rotated_at = COALESCE(rotated_at, ?) WHERE token_hash = ?", arguments: [now, hash])
             let policy = TokenPolicy(accessLifetime: row["access_lifetime"], refreshLifetime: row["refresh_lifetime"])
-            return .granted(userID: row["user_id"], isAnonymous: row["is_anonymous"], createdAt: row["created_at"], policy: policy, family: family)
+            let successor = NewRefreshToken(hash: successorHash, userID: row["user_id"], family: family, now: now, policy: policy)
+            try Self.insert(successor, in: db)
+            return .granted(successor, isAnonymous: row["is_anonymous"], createdAt: row["created_at"])
         }
     }
 

@@ -4,9 +4,8 @@ import ServiceAPI
 /// Where the service keeps what it knows, as atomic domain operations: each one a single
 /// transaction, safe when several processes (terminals sharing the mock's file, server
 /// instances sharing a database) run it at once. The domain code (accounts, tokens, codes,
-/// invites, profiles) decides; the store only keeps. SQLite (`SQLiteStore`) is the one
-/// implementation today; a shared store for several server instances goes behind the
-/// same operations (issue 22).
+/// invites, profiles) decides; the store only keeps. SQLite (`SQLiteStore`, the embedded
+/// mock and a single server) and PostgreSQL (`PostgresStore`, several server instances).
 ///
 /// Why operations and not a query layer: SQLite relies on its single writer where another
 /// database needs `SELECT … FOR UPDATE` or a conditional `UPDATE … RETURNING`; each store
@@ -24,16 +23,21 @@ public protocol ServiceStore: Sendable {
     func chooseOfferedName(_ name: String, for userID: String) async throws -> Profile?
     func profile(of userID: String) async throws -> Profile
     func userExists(_ userID: String) async throws -> Bool
-    /// An email account; false when the email is taken.
-    func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String) async throws -> Bool
+    /// An email account with its refresh token; false when the email is taken.
+    func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String, token: NewRefreshToken) async throws -> Bool
     func credentials(email: String) async throws -> Credentials?
-    func linkEmail(to userID: String, email: String, passwordHash: String) async throws -> LinkOutcome
+    /// Names a guest's account and grants its refresh token.
+    func linkEmail(to userID: String, email: String, passwordHash: String, token: NewRefreshToken) async throws -> LinkOutcome
 
     // MARK: Refresh tokens
+    /// A sign-in's refresh token. Every operation that makes or changes an account grants
+    /// its token in the same transaction, so a failure between the two (a database lost
+    /// mid-request) never leaves an account its caller cannot get a session for.
     func addRefreshToken(_ token: NewRefreshToken) async throws
-    /// Marks the token rotated and grants its user a new one, or revokes its whole family
-    /// when a token rotated longer than `grace` ago comes back (it leaked).
-    func rotateRefreshToken(hash: String, now: Int64, grace: Int64) async throws -> Rotation
+    /// Marks the token rotated and grants its user the successor (`successorHash`, same
+    /// family and lifetimes), or revokes its whole family when a token rotated longer than
+    /// `grace` ago comes back (it leaked).
+    func rotateRefreshToken(hash: String, now: Int64, grace: Int64, successorHash: String) async throws -> Rotation
     /// Revokes the family of the token with this hash.
     func revokeFamily(ofTokenHash hash: String, now: Int64) async throws
 
@@ -43,13 +47,14 @@ public protocol ServiceStore: Sendable {
     /// keeps the code in clear for QA.
     func storePhoneCode(_ code: PhoneCode, resendAfter: Int64, limit: RateLimitHit, outbox: OutboxEntry?) async throws -> PhoneCodeStored
     /// Checks a code: a wrong one counts an attempt; the right one is spent and signs in
-    /// (or up, as `newUserID`) the phone's user.
-    func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int, newUserID: String) async throws -> PhoneCodeOutcome
+    /// (or up, as `token.userID`) the phone's user, granting it `token`.
+    func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int, token: NewRefreshToken) async throws -> PhoneCodeOutcome
 
     // MARK: Social sign-in
-    /// Spends the ID token's id (false when it was spent before) and finds or creates the
-    /// provider's user (as `newUserID`); the email is kept unless another account has it.
-    func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, newUserID: String) async throws -> SignedInUser?
+    /// Spends the ID token's id (nil when it was spent before) and finds or creates the
+    /// provider's user (as `token.userID`), granting it `token`; the email is kept unless
+    /// another account has it.
+    func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, token: NewRefreshToken) async throws -> SignedInUser?
 
     // MARK: Profiles and records
     func updateProfile(of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64) async throws -> ProfileUpdate
@@ -99,6 +104,18 @@ public struct NewRefreshToken: Sendable {
         self.expiresAt = expiresAt
         self.policy = policy
     }
+
+    /// Issued `now` under `policy`: its refresh lifetime counts from now.
+    public init(hash: String, userID: String, family: String, now: Int64, policy: TokenPolicy) {
+        self.init(hash: hash, userID: userID, family: family, createdAt: now, expiresAt: policy.refreshLifetime.map { now + $0 }, policy: policy)
+    }
+
+    /// The same token granted to another user (a sign-in that found an existing account).
+    public func granted(to userID: String) -> NewRefreshToken {
+        var token = self
+        token.userID = userID
+        return token
+    }
 }
 
 public struct Credentials: Sendable {
@@ -122,7 +139,8 @@ public enum LinkOutcome: Sendable {
 }
 
 public enum Rotation: Sendable {
-    case granted(userID: String, isAnonymous: Bool, createdAt: Int64, policy: TokenPolicy, family: String)
+    /// The successor token, stored; the account's creation time and kind.
+    case granted(NewRefreshToken, isAnonymous: Bool, createdAt: Int64)
     case rejected
 }
 
