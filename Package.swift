@@ -141,7 +141,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench-hello",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "OnboardService", "PostgresStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             path: "benchmarks/Sources/bench-hello"
         ),
         // For the tests only: a throwaway PostgreSQL server.

@@ -1,5 +1,8 @@
--- wrk script for benchmarks/server.py. MODE (environment): hello, anonymous, login,
--- refresh or register. Each thread counts answers by class; done() prints one JSON line.
+-- wrk script for benchmarks/server.py and scale.py. MODE (environment): hello, insert,
+-- anonymous, login, refresh, invite or register. TOKENS: a file of refresh tokens
+-- (refresh) or invite codes (invite), shared out among the threads; ACCESS: the access
+-- token that redeems the invites. Each thread counts answers by class; done() prints
+-- one JSON line.
 local mode = os.getenv("MODE") or "hello"
 local threads = {}
 local counter = 0
@@ -17,8 +20,9 @@ local sequence = 0
 function init(args)
   ok, client_error, server_error = 0, 0, 0
   wrk.headers["Content-Type"] = "application/json"
-  if mode == "refresh" then
-    -- This thread's share of fresh refresh tokens; each answer hands back the next.
+  if mode == "refresh" or mode == "invite" then
+    -- This thread's share of fresh refresh tokens (each answer hands back the next) or
+    -- of unused invite codes.
     local file = io.open(os.getenv("TOKENS"))
     local index, share, count = 0, tonumber(os.getenv("SHARE")), tonumber(os.getenv("THREADS"))
     for line in file:lines() do
@@ -32,6 +36,11 @@ end
 function request()
   if mode == "hello" then
     return wrk.format("GET", "/hello")
+  elseif mode == "insert" then
+    return wrk.format("POST", "/insert")
+  elseif mode == "invite" then
+    local code = table.remove(tokens, 1) or "exhausted"
+    return wrk.format("POST", "/api/v1/invites/accept", {["Authorization"] = "Bearer " .. os.getenv("ACCESS"), ["Content-Type"] = "application/json"}, '{"code":"' .. code .. '"}')
   elseif mode == "anonymous" then
     return wrk.format("POST", "/api/v1/auth/anonymous", nil, json)
   elseif mode == "login" then

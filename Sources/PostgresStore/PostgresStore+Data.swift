@@ -91,7 +91,14 @@ extension PostgresStore {
     // MARK: Rate limits, shared by every instance
 
     public func hitRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64? {
-        try await transaction { db in try await Self.hit(key, rule, now: now, db, self.logger) }
+        try await transaction { db in
+            // Every request from one address counts on one row, locked until commit: were
+            // the commit to wait for the disk, the address would get one request per fsync
+            // (measured: 411 sign-ins/s against 2,497 durable inserts/s). A count lost in a
+            // crash lets a few more requests through; nothing else is lost.
+            try await db.query("SET LOCAL synchronous_commit = off", logger: self.logger)
+            return try await Self.hit(key, rule, now: now, db, self.logger)
+        }
     }
 
     public func checkRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64? {
@@ -105,18 +112,25 @@ extension PostgresStore {
         }
     }
 
-    /// A fixed window per key, its row locked while counted; over the limit, the
-    /// seconds left (and the refused event is not counted).
+    /// A fixed window per key, counted in one statement (the row is locked from it to
+    /// the commit, and every request from one address waits on that row); over the limit,
+    /// the seconds left. A refused event is not counted: the count stops at limit + 1,
+    /// which marks the window as over.
     static func hit(_ key: String, _ rule: RateLimit, now: Int64, _ db: PostgresConnection, _ logger: Logger) async throws -> Int64? {
-        try await db.query("INSERT INTO rate_limits (key, window_start, count) VALUES (\(key), \(now), 0) ON CONFLICT DO NOTHING", logger: logger)
-        let rows = try await db.query("SELECT window_start, count FROM rate_limits WHERE key = \(key) FOR UPDATE", logger: logger)
-        var window = (start: now, count: Int32(0))
-        for try await (start, count) in rows.decode((Int64, Int32).self) { window = (start, count) }
-        if now - window.start >= rule.window { window = (now, 0) }
-        guard Int(window.count) < rule.limit else { return window.start + rule.window - now }
-        try await db.query(
-            "UPDATE rate_limits SET window_start = \(window.start), count = \(window.count + 1) WHERE key = \(key)", logger: logger)
-        return nil
+        let window = rule.window, limit = rule.limit
+        let rows = try await db.query(
+            """
+            INSERT INTO rate_limits AS r (key, window_start, count) VALUES (\(key), \(now), 1)
+            ON CONFLICT (key) DO UPDATE SET
+                window_start = CASE WHEN \(now) - r.window_start >= \(window) THEN \(now) ELSE r.window_start END,
+                count = CASE WHEN \(now) - r.window_start >= \(window) THEN 1
+                             WHEN r.count >= \(limit) THEN \(limit + 1)
+                             ELSE r.count + 1 END
+            RETURNING window_start, count
+            """, logger: logger)
+        var counted = (start: now, count: Int32(1))
+        for try await (start, count) in rows.decode((Int64, Int32).self) { counted = (start, count) }
+        return Int(counted.count) > limit ? counted.start + window - now : nil
     }
 
     // MARK: QA
