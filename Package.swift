@@ -157,8 +157,8 @@ let package = Package(
             name: "OnboardServiceTests",
             dependencies: ["InputRules", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
-            name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "ServiceClient", "FlowEngine", "ScreenTable"]),
+            name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable", "TestSupport"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "ServiceClient", "FlowEngine", "ScreenTable", "TestSupport"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "PtyShim", "TerminalUI"]),
         .testTarget(
             name: "ContractTests",

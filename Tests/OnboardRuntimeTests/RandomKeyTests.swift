@@ -7,6 +7,7 @@ import ServiceAPI
 import ServiceClient
 import TerminalUI
 import Testing
+import TestSupport
 
 /// A cat on the keyboard: seeded random key streams through the whole client — the key
 /// decoder, the runner, the QA console, the engine and the renderer, with the embedded
@@ -57,19 +58,6 @@ import Testing
         // A route has no screen of its own: arriving there goes straight on.
         let unseen = Set(flow.screens.filter { $0.kind != .route }.map(\.id)).subtracting(report.3)
         #expect(unseen.isEmpty, "every screen had keys: \(unseen.sorted()) had none")
-    }
-}
-
-/// A seeded generator (SplitMix64): the same seed gives the same keys on every machine.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
