@@ -64,14 +64,18 @@ public enum OnboardServer {
         router.add(middleware: LogRequestsMiddleware(.info))
         if configuration.dev { router.add(middleware: FaultMiddleware(faults: faults)) }
         routes.register(on: router)
+        // A connection that sends nothing for this long is closed: a request whose body
+        // never comes (a slow-loris) no longer holds a connection for ever. Longer than
+        // clients keep idle connections (AsyncHTTPClient 60 s), as nginx's 75 s default.
+        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(75))
         let server: HTTPServerBuilder
         if let certificate = configuration.tlsCertificate, let key = configuration.tlsKey {
             let tls = TLSConfiguration.makeServerConfiguration(
                 certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
                 privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
-            server = try .tls(.http1(), tlsConfiguration: tls)
+            server = try .tls(.http1(configuration: http1), tlsConfiguration: tls)
         } else {
-            server = .http1()
+            server = .http1(configuration: http1)
         }
         return Application(
             router: router,
