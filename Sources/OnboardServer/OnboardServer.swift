@@ -23,6 +23,10 @@ public struct ServerConfiguration: Sendable {
     public var tlsCertificate: String?
     public var tlsKey: String?
     public var settings = ServiceSettings()
+    /// A connection that sends nothing for this long is closed, so a request whose body
+    /// never comes (a slow-loris) does not hold it for ever. Longer than clients keep
+    /// idle connections (AsyncHTTPClient 60 s), as nginx's 75 s default.
+    public var idleTimeout: TimeAmount = .seconds(75)
 
     public init(databasePath: String) {
         self.databasePath = databasePath
@@ -64,10 +68,7 @@ public enum OnboardServer {
         router.add(middleware: LogRequestsMiddleware(.info))
         if configuration.dev { router.add(middleware: FaultMiddleware(faults: faults)) }
         routes.register(on: router)
-        // A connection that sends nothing for this long is closed: a request whose body
-        // never comes (a slow-loris) no longer holds a connection for ever. Longer than
-        // clients keep idle connections (AsyncHTTPClient 60 s), as nginx's 75 s default.
-        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(75))
+        let http1 = HTTP1Channel.Configuration(idleTimeout: configuration.idleTimeout)
         let server: HTTPServerBuilder
         if let certificate = configuration.tlsCertificate, let key = configuration.tlsKey {
             let tls = TLSConfiguration.makeServerConfiguration(

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import OnboardServer
 import OnboardService
 import PostgresNIO
@@ -36,9 +37,11 @@ final class RunningServer: Sendable {
 
     /// `postgres`: on a database of its own in the throwaway PostgreSQL, not a SQLite file.
     static func start(
-        dev: Bool = true, settings: ServiceSettings = contractSettings, tls: (certificate: String, key: String)? = nil, postgres: Bool = false
+        dev: Bool = true, settings: ServiceSettings = contractSettings, tls: (certificate: String, key: String)? = nil, postgres: Bool = false,
+        idleTimeout: TimeAmount? = nil
     ) async throws -> RunningServer {
         var configuration = ServerConfiguration(databasePath: temporaryPath("server.sqlite"))
+        if let idleTimeout { configuration.idleTimeout = idleTimeout }
         if postgres { configuration.postgres = try PostgresLocation(url: try ThrowawayPostgres.shared.get().newDatabase()) }
         configuration.port = 0
         configuration.dev = dev

@@ -94,6 +94,30 @@ import Testing
         #expect(reply.body["code"] as? String == "invalid_input")
     }
 
+    /// Found by reliability/hostile.py: a request whose body never came held its
+    /// connection for ever.
+    @Test func aRequestWhoseBodyNeverComesIsClosedOnceIdle() async throws {
+        let server = try await RunningServer.start(idleTimeout: .milliseconds(300))
+        defer { server.stop() }
+        let connection = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(connection) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        let partial = "POST /api/v1/auth/anonymous HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"flow\":"
+        _ = partial.withCString { send(connection, $0, strlen($0), 0) }
+        // The server closes it: a read ends (0 bytes) well before 10 s.
+        var ready = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 10_000) == 1, "the connection was still open after 10 s")
+        var byte: UInt8 = 0
+        #expect(recv(connection, &byte, 1, 0) <= 0, "closed, not answered")
+    }
+
     @Test func rateLimitedAnswersCarryRetryAfter() async throws {
         var settings = contractSettings
         settings.signInPerAddress = RateLimit(limit: 2, window: 60)
