@@ -53,18 +53,14 @@ public final class PostgresStore: ServiceStore {
     /// The database cannot be reached: the connection was lost, or the pool gave up
     /// waiting for one (its error type is not public API, so it is told by name).
     static func isAway(_ error: any Error) -> Bool {
-        if let error = error as? PSQLError { return unreachable(error) }
-        return String(reflecting: type(of: error)).contains("ConnectionPoolError")
-    }
-
-    static let databaseAway = ServiceError(.network, "The service's database cannot be reached; try again shortly.", retryAfter: 2)
-
-    static func unreachable(_ error: PSQLError) -> Bool {
+        guard let error = error as? PSQLError else { return String(reflecting: type(of: error)).contains("ConnectionPoolError") }
         let lost: [PSQLError.Code] = [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown]
         // 08…: connection exceptions; 57P…: the server shutting down or restarting.
         let state = error.serverInfo?[.sqlState] ?? ""
         return lost.contains(error.code) || state.hasPrefix("08") || state.hasPrefix("57P")
     }
+
+    static let databaseAway = ServiceError(.network, "The service's database cannot be reached; try again shortly.", retryAfter: 2)
 
     static func isUniqueViolation(_ error: any Error) -> Bool {
         (error as? PSQLError)?.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw

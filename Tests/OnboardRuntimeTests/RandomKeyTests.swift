@@ -18,7 +18,7 @@ import TestSupport
 /// `swift test` runs a short fixed-seed pass; `ONBOARD_RANDOM_KEYS=1000000` (and
 /// `ONBOARD_RANDOM_SEED`) make it the full run (`reliability/run`).
 @Suite(.serialized) struct RandomKeyTests {
-    static let keysPerFlow = Int(ProcessInfo.processInfo.environment["ONBOARD_RANDOM_KEYS"] ?? "") .map { $0 / BuiltinFlows.ids.count } ?? 3_000
+    static let keysPerFlow = Int(ProcessInfo.processInfo.environment["ONBOARD_RANDOM_KEYS"] ?? "").map { $0 / BuiltinFlows.ids.count } ?? 3_000
     static let seed = UInt64(ProcessInfo.processInfo.environment["ONBOARD_RANDOM_SEED"] ?? "") ?? 20_261_123
 
     @Test(arguments: BuiltinFlows.ids)
@@ -188,6 +188,8 @@ final class RandomKeyTerminal: TerminalDevice {
     let keyboard: RandomKeyboard
     let watchdog: Watchdog
     let session: FlowSession
+    /// The flow's screens, for the keyboard's QA jumps.
+    let screens: [String]
     /// Always readable, so the loop never sleeps.
     let inputDescriptor = open("/dev/zero", O_RDONLY)
 
@@ -195,6 +197,7 @@ final class RandomKeyTerminal: TerminalDevice {
         self.keyboard = keyboard
         self.watchdog = watchdog
         self.session = session
+        screens = session.engine.flow.screens.map(\.id)
     }
 
     deinit { close(inputDescriptor) }
@@ -205,7 +208,7 @@ final class RandomKeyTerminal: TerminalDevice {
 
     func readInputs() -> [TerminalInput] {
         watchdog.alive()
-        if let screen = keyboard.jump(among: session.engine.flow.screens.map(\.id)) { session.dispatch(.jump(screen)) }
+        if let screen = keyboard.jump(among: screens) { session.dispatch(.jump(screen)) }
         if let screen = session.state.screenID { keyboard.screensSeen.insert(screen) }
         return keyboard.read()
     }

@@ -96,18 +96,14 @@ public struct NewRefreshToken: Sendable {
     public var expiresAt: Int64?
     public var policy: TokenPolicy
 
-    public init(hash: String, userID: String, family: String, createdAt: Int64, expiresAt: Int64?, policy: TokenPolicy) {
+    /// Issued `now` under `policy`: its refresh lifetime counts from now.
+    public init(hash: String, userID: String, family: String, now: Int64, policy: TokenPolicy) {
         self.hash = hash
         self.userID = userID
         self.family = family
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
+        createdAt = now
+        expiresAt = policy.refreshLifetime.map { now + $0 }
         self.policy = policy
-    }
-
-    /// Issued `now` under `policy`: its refresh lifetime counts from now.
-    public init(hash: String, userID: String, family: String, now: Int64, policy: TokenPolicy) {
-        self.init(hash: hash, userID: userID, family: family, createdAt: now, expiresAt: policy.refreshLifetime.map { now + $0 }, policy: policy)
     }
 
     /// The same token granted to another user (a sign-in that found an existing account).
