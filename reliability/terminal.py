@@ -2,6 +2,7 @@
 real pty (80x24, xterm-256color, UTF-8), its output drawn by pyte so the harness reads
 the screen a person would, and key scripts (`examples/scripts/*.keys`) typed into it one
 keystroke at a time."""
+import array
 import fcntl
 import os
 import re
@@ -143,6 +144,17 @@ class Terminal:
             time.sleep(0.02)
         return False
 
+    def drain(self):
+        """Once the program has exited: waits until the reader has taken everything it
+        wrote (its last bytes, which restore the terminal, may still be in the pty)."""
+        pending = array.array("i", [0])
+        for _ in range(200):
+            fcntl.ioctl(self.master, termios.FIONREAD, pending)
+            if pending[0] == 0:
+                break
+            time.sleep(0.01)
+        time.sleep(0.05)  # the reader may hold bytes it has read but not yet fed
+
     def send(self, data):
         try:
             os.write(self.master, data)
@@ -165,7 +177,7 @@ class Terminal:
     def restored(self):
         """Problems with the terminal the program left: modes changed, the alternate
         screen still up, the cursor still hidden."""
-        self.settle(quiet=0.2, timeout=2)  # the last bytes written may still be in the pty
+        self.drain()
         problems = []
         if termios.tcgetattr(self.slave) != self.modes_before:
             problems.append("terminal modes changed (stty -g differs)")
