@@ -17,7 +17,7 @@ extension OnboardService {
         try await idempotent(idempotencyKey, operation: "sign_in_anonymously") {
             let now = clock.now()
             try await limit("sign-in:\(client)", settings.signInPerAddress, now: now)
-            let userID = Secrets.userID()
+            let userID = Secrets.userID(forIdempotencyKey: idempotencyKey)
             // The user, its names and its refresh token: one commit.
             let refresh = newRefreshToken(for: userID, policy: policy)
             let names = try await store.createGuest(userID, at: now, names: NameDraw(count: Self.nameOptionCount), token: refresh.record)

@@ -15,6 +15,14 @@ enum Secrets {
     /// An opaque user id: random, never derived from the machine.
     static func userID() -> String { "u_" + randomHex(bytes: 16) }
 
+    /// The user id a call with this idempotency key creates: a retry whose first answer
+    /// was lost (the process killed between the commit and the stored result) finds the
+    /// account the first try made instead of making a second. Random without a key.
+    static func userID(forIdempotencyKey key: String?) -> String {
+        guard let key else { return userID() }
+        return "u_" + hash("user-id:" + key).prefix(32)
+    }
+
     static func token(prefix: String) -> String { prefix + randomHex(bytes: 32) }
 
     /// Tokens are stored only as their SHA-256, so a leaked database grants nothing.

@@ -118,11 +118,12 @@ extension PostgresStore {
 
     public func redeemInvite(codeHash: String, by userID: String, now: Int64) async throws -> InviteAcceptance? {
         try await transaction { db in
-            // One conditional UPDATE: of redemptions racing on any instances, one wins.
+            // One conditional UPDATE: of redemptions racing on any instances, one wins. The
+            // winner may redeem it again (a retry whose answer was lost) and gets the child again.
             let rows = try await db.query(
                 """
-                UPDATE invites SET used_at = \(now), used_by = \(userID)
-                WHERE code_hash = \(codeHash) AND used_at IS NULL AND expires_at > \(now)
+                UPDATE invites SET used_at = COALESCE(used_at, \(now)), used_by = \(userID)
+                WHERE code_hash = \(codeHash) AND (used_at IS NULL OR used_by = \(userID)) AND expires_at > \(now)
                 RETURNING child_id, created_by
                 """, logger: self.logger)
             var won: (String, String)?

@@ -80,7 +80,17 @@ public final class PostgresStore: ServiceStore {
 
     public func createGuest(_ userID: String, at now: Int64, names: NameDraw, token: NewRefreshToken) async throws -> [String] {
         try await transaction { db in
-            try await db.query("INSERT INTO users (id, created_at, is_anonymous) VALUES (\(userID), \(now), TRUE)", logger: self.logger)
+            let created = try await db.first(
+                "INSERT INTO users (id, created_at, is_anonymous) VALUES (\(userID), \(now), TRUE) ON CONFLICT (id) DO NOTHING RETURNING id",
+                as: String.self, logger: self.logger) != nil
+            if !created {
+                // The same idempotency key again, its first answer lost: the same guest, a new session.
+                guard try await db.first("SELECT is_anonymous FROM users WHERE id = \(userID)", as: Bool.self, logger: self.logger) == true
+                else { throw ServiceError(.conflict, "This Idempotency-Key was already used for another account.") }
+                try await db.query("UPDATE refresh_tokens SET revoked_at = \(now) WHERE user_id = \(userID) AND revoked_at IS NULL", logger: self.logger)
+                try await Self.insert(token, db, self.logger)
+                return try await db.all("SELECT name FROM name_offers WHERE user_id = \(userID) ORDER BY offered_at, name", as: String.self, logger: self.logger)
+            }
             var draw = names
             var reserved: [String] = []
             while reserved.count < draw.count {
@@ -248,5 +258,12 @@ extension PostgresConnection {
         var first: T?
         for try await value in rows.decode(T.self) where first == nil { first = value }
         return first
+    }
+
+    /// The first column of every row.
+    func all<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> [T] {
+        var values: [T] = []
+        for try await value in try await self.query(query, logger: logger).decode(T.self) { values.append(value) }
+        return values
     }
 }

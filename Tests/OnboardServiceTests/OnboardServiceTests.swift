@@ -237,3 +237,26 @@ extension OnboardServiceTests {
         #expect(!again.userID.isEmpty)
     }
 }
+
+extension OnboardServiceTests {
+    /// Found by reliability/load.py: a server killed after a guest's commit but before its
+    /// idempotency record made a second guest when the client retried. The retry now
+    /// finds the guest its key made: same user, same names, a new session, the lost one revoked.
+    @Test func aRetryWhoseFirstAnswerWasLostGetsTheSameGuest() async throws {
+        let service = try service()
+        let key = "retry-after-a-lost-answer-0001"
+        let first = try await service.signInAnonymously(policy: .anonymous, idempotencyKey: key)
+        // What a kill between the two commits leaves: the guest, but no stored result.
+        let database = try ServiceDatabase.open(path: path)
+        try await database.write { db in try db.execute(sql: "DELETE FROM idempotency") }
+        let retry = try await service.signInAnonymously(policy: .anonymous, idempotencyKey: key)
+        #expect(retry.session.userID == first.session.userID)
+        #expect(retry.nameOptions == first.nameOptions)
+        #expect(retry.session.refreshToken != first.session.refreshToken)
+        _ = try await service.refresh(refreshToken: retry.session.refreshToken)
+        await #expect(throws: ServiceError.sessionRejected) { try await service.refresh(refreshToken: first.session.refreshToken) }
+        #expect(try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM users") } == 1)
+        let other = try await service.signInAnonymously(policy: .anonymous, idempotencyKey: "another-intent-key-0002")
+        #expect(other.session.userID != first.session.userID)
+    }
+}

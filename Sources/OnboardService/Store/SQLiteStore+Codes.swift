@@ -106,15 +106,16 @@ extension SQLiteStore {
 
     public func redeemInvite(codeHash: String, by userID: String, now: Int64) async throws -> InviteAcceptance? {
         try await write { db in
-            // One conditional UPDATE: two racing redemptions cannot both win.
+            // One conditional UPDATE: two racing redemptions cannot both win. The winner
+            // may redeem it again (a retry whose answer was lost) and gets the child again.
             guard let row = try Row.fetchOne(
                 db,
                 sql: """
-                    UPDATE invites SET used_at = ?, used_by = ?
-                    WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?
+                    UPDATE invites SET used_at = COALESCE(used_at, ?), used_by = ?
+                    WHERE code_hash = ? AND (used_at IS NULL OR used_by = ?) AND expires_at > ?
                     RETURNING child_id, created_by
                     """,
-                arguments: [now, userID, codeHash, now])
+                arguments: [now, userID, codeHash, userID, now])
             else { return nil }
             let childID: String = row["child_id"]
             let grantedBy: String = row["created_by"]

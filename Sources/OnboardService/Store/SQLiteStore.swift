@@ -42,7 +42,17 @@ public final class SQLiteStore: ServiceStore {
 
     public func createGuest(_ userID: String, at now: Int64, names: NameDraw, token: NewRefreshToken) async throws -> [String] {
         try await write { db in
-            try db.execute(sql: "INSERT INTO users (id, created_at, is_anonymous) VALUES (?, ?, 1)", arguments: [userID, now])
+            let created = try String.fetchOne(
+                db, sql: "INSERT INTO users (id, created_at, is_anonymous) VALUES (?, ?, 1) ON CONFLICT (id) DO NOTHING RETURNING id",
+                arguments: [userID, now]) != nil
+            if !created {
+                // The same idempotency key again, its first answer lost: the same guest, a new session.
+                guard try Bool.fetchOne(db, sql: "SELECT is_anonymous FROM users WHERE id = ?", arguments: [userID]) == true
+                else { throw ServiceError(.conflict, "This Idempotency-Key was already used for another account.") }
+                try db.execute(sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [now, userID])
+                try Self.insert(token, in: db)
+                return try String.fetchAll(db, sql: "SELECT name FROM name_offers WHERE user_id = ? ORDER BY rowid", arguments: [userID])
+            }
             // Reserved service-wide: a name offered to one user is never offered to another.
             var draw = names
             var reserved: [String] = []
