@@ -23,7 +23,6 @@ import random
 import shutil
 import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import threading
@@ -32,9 +31,8 @@ import json
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 sys.path.insert(0, HERE)
-from support import free_port, wait_until_up  # noqa: E402
+from server import Server, build_folder  # noqa: E402
 from terminal import Terminal, parse_script  # noqa: E402
 
 FLOWS = ["oklah", "babybasics", "abby", "rucktracker", "miga"]
@@ -46,39 +44,7 @@ OFFLINE = ["Can't reach", "Can't connect", "can't be reached", "connection", "Tr
 
 
 def binaries():
-    folder = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
-    return os.path.join(folder, "onboard"), os.path.join(folder, "onboard-server")
-
-
-class Server:
-    """An onboard-server of the trial's own, on a fresh database; restartable on the same
-    port and file."""
-
-    def __init__(self, binary, folder):
-        self.binary, self.port, self.database = binary, free_port(), os.path.join(folder, "server.sqlite")
-        self.log = open(os.path.join(folder, "server.log"), "ab")
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.up = threading.Event()
-        self.start()
-
-    def start(self):
-        self.up.clear()
-        self.process = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--db", self.database, "--dev", "--log-level", "warning"],
-            stdout=self.log, stderr=self.log)
-        wait_until_up(self.url + "/api/v1/health", self.process)
-        self.up.set()
-
-    def kill(self):
-        self.up.clear()
-        self.process.kill()
-        self.process.wait()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait()
-        self.log.close()
+    return os.path.join(build_folder(), "onboard"), os.path.join(build_folder(), "onboard-server")
 
 
 class Trial:

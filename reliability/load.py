@@ -23,43 +23,17 @@ import json
 import os
 import random
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "benchmarks"))
-from support import free_port, rss_kib, wait_until_up  # noqa: E402
+sys.path.insert(0, HERE)
+from server import NO_LIMITS, Server, build_folder  # noqa: E402
+from support import rss_kib  # noqa: E402
 
-LIMITS = ["--sign-in-limit", "100000000", "--login-failure-limit", "100000000",
-          "--invite-limit", "100000000", "--sms-limit", "100000000"]
 MODES = ["anonymous", "login", "refresh", "invite"]
-
-
-class Server:
-    def __init__(self, binary, folder):
-        self.binary, self.port = binary, free_port()
-        self.database = os.path.join(folder, "server.sqlite")
-        self.log = open(os.path.join(folder, "server.log"), "ab")
-        self.up = threading.Event()
-        self.start()
-
-    def start(self):
-        self.process = subprocess.Popen([self.binary, "--port", str(self.port), "--db", self.database, "--dev",
-                                         "--log-level", "warning", *LIMITS], stdout=self.log, stderr=self.log)
-        wait_until_up(f"http://127.0.0.1:{self.port}/api/v1/health", self.process)
-        self.up.set()
-
-    def kill(self):
-        self.up.clear()
-        self.process.kill()
-        self.process.wait()
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait()
 
 
 class Client:
@@ -107,7 +81,7 @@ class Tally:
 
 class Run:
     def __init__(self, arguments, folder):
-        self.arguments, self.server = arguments, Server(arguments.server, folder)
+        self.arguments, self.server = arguments, Server(arguments.server, folder, NO_LIMITS)
         self.tally, self.stop = Tally(), threading.Event()
         self.guests, self.refresh_tokens, self.redeemed, self.names = {}, {}, {}, []
         self.lock, self.problems = threading.RLock(), []
@@ -252,9 +226,7 @@ def main():
     parser.add_argument("--server", help="the onboard-server binary (default: swift build's)")
     arguments = parser.parse_args()
     if not arguments.server:
-        folder = subprocess.run(["swift", "build", "--show-bin-path"], cwd=os.path.dirname(HERE),
-                                capture_output=True, text=True, check=True).stdout.strip()
-        arguments.server = os.path.join(folder, "onboard-server")
+        arguments.server = os.path.join(build_folder(), "onboard-server")
     with tempfile.TemporaryDirectory(prefix="onboard-load-") as folder:
         run = Run(arguments, folder)
         try:
