@@ -53,6 +53,7 @@ class Trial:
         self.number, self.backend, self.server_kills = number, backend, server_kills
         self.flow = FLOWS[number % len(FLOWS)]
         self.steps = parse_script(os.path.join(ROOT, "examples", "scripts", self.flow + ".keys"))
+        self.screen_of = self.groups()
         keystrokes = [i for i, step in enumerate(self.steps) if step[0] != "wait"]
         self.kill_after = self.rng.choice(keystrokes)
         self.moment = self.rng.choice(["at once", "delay", "settled"])
@@ -173,8 +174,7 @@ class Trial:
 
     def screen_index(self, text):
         """The script's latest screen the terminal shows (by the screen's first wait)."""
-        groups = self.groups()
-        shown = [first for index, first in groups.items() if index == first and self.steps[index][1] in text]
+        shown = [first for index, first in self.screen_of.items() if index == first and self.steps[index][1] in text]
         return max(shown) if shown else None
 
     def run(self):
@@ -240,7 +240,7 @@ class Trial:
         self.check_accounts()
 
     def check_resume(self, terminal, seen, before_kill):
-        groups = self.groups()
+        groups = self.screen_of
         if not terminal.wait_for(lambda text: self.screen_index(text) is not None, WAIT):
             raise Stuck(f"the relaunch shows no screen of the script:\n{terminal.text()}")
         terminal.settle(timeout=2)

@@ -48,7 +48,6 @@ class Client:
             headers["Authorization"] = "Bearer " + token
         if key:
             headers["Idempotency-Key"] = key
-        unanswered = 0
         while True:
             try:
                 if self.connection is None:
@@ -58,7 +57,6 @@ class Client:
                 data = response.read()
             except (OSError, http.client.HTTPException):
                 self.connection = None
-                unanswered += 1
                 self.tally.add("no answer (retried)")
                 time.sleep(0.1)
                 continue
@@ -67,7 +65,7 @@ class Client:
                 time.sleep(0.1)
                 continue  # the server says: again later
             self.tally.add(str(response.status))
-            return response.status, (json.loads(data) if data else {}), unanswered
+            return response.status, (json.loads(data) if data else {})
 
 
 class Tally:
@@ -86,7 +84,7 @@ class Run:
         self.guests, self.refresh_tokens, self.redeemed, self.names = {}, {}, {}, []
         self.lock, self.problems = threading.RLock(), []
         setup = Client(self.server, Tally())
-        _, account, _ = setup.call("/auth/register", {"flow": "babybasics", "name": "Load", "email": "load@example.org",
+        _, account = setup.call("/auth/register", {"flow": "babybasics", "name": "Load", "email": "load@example.org",
                                                        "password": "long enough"}, key="load-setup-register-0001")
         self.owner = account["user_id"]
         pairs = arguments.clients * arguments.seconds * 20
@@ -103,11 +101,11 @@ class Run:
         client = Client(self.server, self.tally)
         mode = MODES[number % len(MODES)]
         if mode == "refresh":
-            _, first, _ = client.call("/auth/anonymous", {"flow": "oklah"}, key=f"load-refresh-owner-{number:08d}")
+            _, first = client.call("/auth/anonymous", {"flow": "oklah"}, key=f"load-refresh-owner-{number:08d}")
             token = first["session"]["refresh_token"]
             self.guests[first["session"]["user_id"]] = "setup"
         elif mode == "invite":
-            _, first, _ = client.call("/auth/anonymous", {"flow": "babybasics"}, key=f"load-invite-owner-{number:08d}")
+            _, first = client.call("/auth/anonymous", {"flow": "babybasics"}, key=f"load-invite-owner-{number:08d}")
             access, me = first["session"]["access_token"], first["session"]["user_id"]
             self.guests[me] = "setup"
             pair = number // len(MODES) // 2  # two clients share each code list and race for it
@@ -116,15 +114,15 @@ class Run:
             sequence += 1
             if mode == "anonymous":
                 key = f"load-anonymous-{number:04d}-{sequence:08d}"
-                status, body, _ = client.call("/auth/anonymous", {"flow": "oklah"}, key=key)
+                status, body = client.call("/auth/anonymous", {"flow": "oklah"}, key=key)
                 if status == 200:
                     with self.lock:
                         self.guests[body["session"]["user_id"]] = key
                         self.names += body["name_options"]
             elif mode == "login":
-                status, _, _ = client.call("/auth/login", {"flow": "babybasics", "email": "load@example.org", "password": "long enough"})
+                status, _ = client.call("/auth/login", {"flow": "babybasics", "email": "load@example.org", "password": "long enough"})
             elif mode == "refresh":
-                status, body, _ = client.call("/auth/refresh", {"refresh_token": token})
+                status, body = client.call("/auth/refresh", {"refresh_token": token})
                 if status == 200:
                     token = body["refresh_token"]
                 else:
@@ -134,7 +132,7 @@ class Run:
             else:
                 # Both clients of a pair go through the same codes, each once: they race for each.
                 code = self.codes[(pair * 100000 + sequence) % len(self.codes)]
-                status, body, _ = client.call("/invites/accept", {"code": code}, token=access,
+                status, body = client.call("/invites/accept", {"code": code}, token=access,
                                               key=f"load-invite-{number:04d}-{sequence:08d}")
                 if status == 200:
                     with self.lock:
@@ -172,7 +170,7 @@ class Run:
     def check(self):
         client = Client(self.server, Tally())
         for number, token in self.refresh_tokens.items():
-            status, body, _ = client.call("/auth/refresh", {"refresh_token": token})
+            status, body = client.call("/auth/refresh", {"refresh_token": token})
             if status != 200:
                 self.problem(f"client {number}'s last refresh token no longer works: {status} {body}")
         with sqlite3.connect(self.server.database, timeout=30) as db:

@@ -76,12 +76,8 @@ import Testing
             let mock = InProcessTransport(service: service, policies: [flowID: TokenPolicy(accessLifetime: flow.tokens.accessLifetime, refreshLifetime: flow.tokens.refreshLifetime)])
             let terminal = HeadlessTerminal(width: 80, height: 24, script: try KeyScript.parse(script), waitTimeout: .seconds(20))
             let outbox = self.outbox
-            let session = FlowSession(
-                engine: FlowEngine(flow: flow), store: store,
-                operations: OperationRunner(
-                    service: FaultInjectingService(wrapping: mock, switchboard: faults), flowID: flowID,
-                    sessionFile: store.sessionFile, clock: clock),
-                clock: clock, mailbox: Mailbox())
+            let session = FlowSession.on(
+                FaultInjectingService(wrapping: mock, switchboard: faults), flow: flow, store: store, clock: clock)
             let runner = FlowRunner(session: session, renderer: Renderer(), terminal: terminal, qa: QAControls(faults: faults, outbox: outbox))
             terminal.smsCode = { outbox().last?.code }
             nonisolated(unsafe) let loop = runner

@@ -39,12 +39,8 @@ import TestSupport
                 while !keyboard.isDone {
                     launches += 1
                     let store = StateStore(stateDirectory: folder, flowID: flowID)
-                    let session = FlowSession(
-                        engine: FlowEngine(flow: flow), store: store,
-                        operations: OperationRunner(
-                            service: InProcessTransport(service: service, policies: policies), flowID: flowID,
-                            sessionFile: store.sessionFile, clock: clock),
-                        clock: clock, mailbox: Mailbox())
+                    let session = FlowSession.on(
+                        InProcessTransport(service: service, policies: policies), flow: flow, store: store, clock: clock)
                     let terminal = RandomKeyTerminal(keyboard: keyboard, watchdog: watchdog, session: session)
                     _ = FlowRunner(session: session, renderer: Renderer(), terminal: terminal).run()
                 }
