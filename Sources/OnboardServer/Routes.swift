@@ -111,6 +111,12 @@ struct Routes {
         api.on(.content) { request, context in
             JSONReply(try await service.content(accessToken: try Self.bearer(request), kind: try context.parameters.require("kind")))
         }
+        // Hummingbird's trie prefers a static segment and does not fall back to a parameter
+        // at a path's last segment, so /content/motivation would stop at the inner node of
+        // /content/motivation/random. Named on its own; routeList folds it into {kind}.
+        api.get(RouterPath(Self.contentShadowedByMotivation)) { request, _ in
+            JSONReply(try await service.content(accessToken: try Self.bearer(request), kind: "motivation"))
+        }
 
         guard dev else { return }
         // QA controls: off unless the server runs with --dev.
@@ -149,6 +155,9 @@ struct Routes {
             return JSONReply(["faults": parsed.map(\.description)])
         }
     }
+
+    /// The one `/content/{kind}` the router needs named (see `register`).
+    static let contentShadowedByMotivation = "content/motivation"
 
     /// A guest's lifetimes are its flow's, as on the embedded mock; a flow the server
     /// does not ship gets a refresh token that never expires (a guest is never orphaned).

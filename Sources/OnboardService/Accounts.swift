@@ -81,8 +81,8 @@ extension OnboardService {
     /// Adds an email and password to an anonymous account; the user id stays the same,
     /// and the new session is no longer anonymous.
     public func linkEmail(accessToken: String, email: String, password: String, policy: TokenPolicy, idempotencyKey: String? = nil) async throws -> IssuedSession {
-        try await idempotent(idempotencyKey, operation: "link_email") {
-            let (userID, _) = try await authenticate(accessToken)
+        let (userID, _) = try await authenticate(accessToken)
+        return try await idempotent(idempotencyKey, operation: "link_email", caller: userID) {
             let email = try Self.normalised(email)
             let hash = try Self.hashPassword(password, cost: settings.bcryptCost)
             let createdAt: Int64

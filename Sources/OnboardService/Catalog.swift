@@ -42,8 +42,9 @@ extension OnboardService {
 /// user id, so they stay with a guest who later adds an email.
 extension OnboardService {
     public func putRecord(accessToken: String, key: String, value: FieldValue, idempotencyKey: String? = nil) async throws {
-        _ = try await idempotent(idempotencyKey, operation: "put_record") { () async throws -> RecordWritten in
-            try await writeRecord(accessToken: accessToken, key: key, value: value)
+        let (userID, _) = try await authenticate(accessToken)
+        _ = try await idempotent(idempotencyKey, operation: "put_record", caller: userID) { () async throws -> RecordWritten in
+            try await writeRecord(userID: userID, key: key, value: value)
             return RecordWritten()
         }
     }
@@ -51,10 +52,12 @@ extension OnboardService {
     /// What a repeated record write replays: that it was written.
     struct RecordWritten: Codable, Sendable {}
 
-    private func writeRecord(accessToken: String, key: String, value: FieldValue) async throws {
-        let (userID, _) = try await authenticate(accessToken)
+    /// ASCII letters, digits, '-', '_' and '.': the rule the OpenAPI document states.
+    static let recordKeyBytes = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.".utf8)
+
+    private func writeRecord(userID: String, key: String, value: FieldValue) async throws {
         let now = clock.now()
-        guard (1...64).contains(key.count), key.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+        guard (1...64).contains(key.utf8.count), key.utf8.allSatisfy({ Self.recordKeyBytes.contains($0) }) else {
             throw ServiceError(.invalidInput, "A record key is 1 to 64 letters, digits, '-', '_' or '.'.")
         }
         guard try JSONEncoder().encode(value).count <= 16 * 1024 else { throw ServiceError(.invalidInput, "The record is too large.") }

@@ -13,8 +13,8 @@ extension OnboardService {
     public static let invalidInvite = ServiceError(.notFound, "This invite link is invalid or has already been used.")
 
     public func addChild(accessToken: String, name: String, birthDate: String?, idempotencyKey: String? = nil) async throws -> Child {
-        try await idempotent(idempotencyKey, operation: "add_child") {
-            let (userID, _) = try await authenticate(accessToken)
+        let (userID, _) = try await authenticate(accessToken)
+        return try await idempotent(idempotencyKey, operation: "add_child", caller: userID) {
             let now = clock.now()
             let name = name.trimmingWhitespace
             guard (1...100).contains(name.count) else { throw ServiceError(.invalidInput, "Please enter your baby's name.") }
@@ -33,8 +33,8 @@ extension OnboardService {
     }
 
     public func createInvite(accessToken: String, childID: String, idempotencyKey: String? = nil) async throws -> Invite {
-        try await idempotent(idempotencyKey, operation: "create_invite") {
-            let (userID, _) = try await authenticate(accessToken)
+        let (userID, _) = try await authenticate(accessToken)
+        return try await idempotent(idempotencyKey, operation: "create_invite", caller: userID) {
             let now = clock.now()
             let code = Secrets.randomHex(bytes: 24)
             let expiresAt = now + settings.inviteLifetime
@@ -46,8 +46,8 @@ extension OnboardService {
     }
 
     public func acceptInvite(accessToken: String, code: String, client: String = "local", idempotencyKey: String? = nil) async throws -> InviteAcceptance {
-        try await idempotent(idempotencyKey, operation: "accept_invite") {
-            let (userID, _) = try await authenticate(accessToken)
+        let (userID, _) = try await authenticate(accessToken)
+        return try await idempotent(idempotencyKey, operation: "accept_invite", caller: userID) {
             let now = clock.now()
             try await limit("invite:\(client)", settings.invitesPerAddress, now: now)
             try await limit("invite-user:\(userID)", settings.invitesPerAddress, now: now)

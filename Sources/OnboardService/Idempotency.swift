@@ -10,7 +10,9 @@ import ServiceAPI
 ///
 /// The table holds no token in clear: a row is found by a hash of the key, and the
 /// result is sealed (AES-256-GCM) with a key derived from the idempotency key, which only
-/// the caller has. A failed call leaves no row, so trying again runs it again.
+/// the caller has. A failed call leaves no row, so trying again runs it again. A signed-in
+/// caller's keys are its own (as payment APIs scope them per account): the same key with
+/// another session, or none, is another request, never a replay of this one's result.
 extension OnboardService {
     /// How long a result is kept for repeats.
     static let idempotencyWindow: Int64 = 24 * 3600
@@ -18,12 +20,12 @@ extension OnboardService {
     /// older than that was abandoned (a process killed mid-call) and is taken over.
     static let idempotencyWait: Int64 = 15
 
-    func idempotent<T: Codable & Sendable>(_ key: String?, operation: String, _ work: () async throws -> T) async throws -> T {
+    func idempotent<T: Codable & Sendable>(_ key: String?, operation: String, caller: String? = nil, _ work: () async throws -> T) async throws -> T {
         guard let key else { return try await work() }
         guard (16...200).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw ServiceError(.invalidInput, "An Idempotency-Key is 16 to 200 printable ASCII characters without spaces.")
         }
-        let id = Secrets.hash("idempotency-id:" + key)
+        let id = Secrets.hash("idempotency-id:" + (caller.map { $0 + ":" } ?? "") + key)
         let sealing = SymmetricKey(data: SHA256.hash(data: Array(("idempotency-seal:" + key).utf8)))
         let started = clock.now()
         while true {

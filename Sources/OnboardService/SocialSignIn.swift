@@ -47,8 +47,8 @@ extension OnboardService {
         }
     }
 
+    /// Exactly as the OpenAPI document's enum names it (lower case).
     private static func knownProvider(_ provider: String) throws -> String {
-        let provider = provider.lowercased()
         guard socialProviders.contains(provider) else {
             throw ServiceError(.invalidInput, "Unknown sign-in provider '\(provider)'; use apple, google or facebook.")
         }

@@ -43,6 +43,16 @@ extension ContractTests {
             try await service.addChild(accessToken: account.accessToken, name: "Ray", birthDate: "2026-10-01")
         }
         #expect(try await service.children(accessToken: account.accessToken) == [child])
+        // A signed-in caller's key is its own: another session with the same key gets its own
+        // child, and no session gets nothing (once the first reply, tokens and all: schemathesis).
+        let stranger = try await service.register(flow: "babybasics", name: "Al", email: "al.idem@example.org", password: "long enough")
+        let theirs = try await with(key: "install-1-add-child-01") {
+            try await service.addChild(accessToken: stranger.accessToken, name: "Ray", birthDate: "2026-10-01")
+        }
+        #expect(theirs.id != child.id)
+        await expectError(.unauthorized) {
+            _ = try await with(key: "install-1-add-child-01") { try await service.addChild(accessToken: "nope", name: "Ray", birthDate: "2026-10-01") }
+        }
 
         // A failure is not kept: the same key runs again.
         await expectError(.invalidInput) {
