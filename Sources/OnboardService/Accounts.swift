@@ -5,7 +5,7 @@ import ServiceAPI
 /// Accounts: anonymous guests with fictional names, and email + password accounts.
 extension OnboardService {
     static let invalidCredentials = ServiceError(.unauthorized, "Invalid email or password.")
-    static let emailTaken = ServiceError(.conflict, "An account with this email already exists. Try logging in.")
+    public static let emailTaken = ServiceError(.conflict, "An account with this email already exists. Try logging in.")
     /// Verified against for unknown emails, so a miss costs what a wrong password costs.
     private static let decoyHash = Bcrypt.hash("decoy password for unknown emails", cost: 10)
 
@@ -53,11 +53,19 @@ extension OnboardService {
             // Baby Basics: a name is 1 to 100 characters; the service holds the rule too.
             guard name.count <= 100 else { throw ServiceError(.invalidInput, "Your name can be at most 100 characters.") }
             let hash = try Self.hashPassword(password, cost: settings.bcryptCost)
-            let userID = Secrets.userID()
+            let userID = Secrets.userID(forIdempotencyKey: idempotencyKey)
             let refresh = newRefreshToken(for: userID, policy: policy)
-            guard try await store.createAccount(userID, at: now, email: email, passwordHash: hash, name: name, token: refresh.record)
-            else { throw Self.emailTaken }
-            return try await session(refresh, createdAt: now, isAnonymous: false)
+            if try await store.createAccount(userID, at: now, email: email, passwordHash: hash, name: name, token: refresh.record) {
+                return try await session(refresh, createdAt: now, isAnonymous: false)
+            }
+            // The same key again, its first answer lost (the server killed between the
+            // commit and the stored result): the account this key made, if the password
+            // is the one it was made with, gets a new session instead of "email taken".
+            if let account = try await store.credentials(email: email), account.userID == userID,
+               let stored = account.passwordHash, Bcrypt.verify(password, hash: stored) {
+                return try await issue(userID: userID, createdAt: account.createdAt, isAnonymous: false, policy: policy)
+            }
+            throw Self.emailTaken
         }
     }
 

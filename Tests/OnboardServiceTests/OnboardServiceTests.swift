@@ -259,4 +259,45 @@ extension OnboardServiceTests {
         let other = try await service.signInAnonymously(policy: .anonymous, idempotencyKey: "another-intent-key-0002")
         #expect(other.session.userID != first.session.userID)
     }
+
+    /// A reservation whose process died (the mock inside a killed client) is taken over at
+    /// once; one whose process lives is waited for (kill.py once met 15 s stalls).
+    @Test func aReservationOfADeadProcessIsTakenOverAtOnce() async throws {
+        let store = SQLiteStore(try ServiceDatabase.open(path: path))
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let now = clock.now()
+        let database = try ServiceDatabase.open(path: path)
+        try await database.write { db in
+            try db.execute(sql: "INSERT INTO idempotency (id, operation, created_at, owner) VALUES ('dead', 'register', ?, ?), ('alive', 'register', ?, 1)",
+                           arguments: [now, finished.processIdentifier, now])
+        }
+        #expect(try await store.claimIdempotency("dead", operation: "register", now: now, window: 86_400, wait: 15) == .claimed)
+        #expect(try await store.claimIdempotency("alive", operation: "register", now: now, window: 86_400, wait: 15) == .running)
+        #expect(try await store.claimIdempotency("alive", operation: "register", now: now + 16, window: 86_400, wait: 15) == .claimed)
+    }
+
+    @Test func aRegistrationWhoseFirstAnswerWasLostSignsInInsteadOfEmailTaken() async throws {
+        let service = try service()
+        let key = "register-after-a-lost-answer-01"
+        let first = try await service.register(name: "Jo", email: "jo@example.org", password: "long enough", policy: .named, idempotencyKey: key)
+        let database = try ServiceDatabase.open(path: path)
+        try await database.write { db in try db.execute(sql: "DELETE FROM idempotency") }
+        let retry = try await service.register(name: "Jo", email: "jo@example.org", password: "long enough", policy: .named, idempotencyKey: key)
+        #expect(retry.userID == first.userID)
+        #expect(!retry.isAnonymous)
+        _ = try await service.refresh(refreshToken: retry.refreshToken)
+        #expect(try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM users") } == 1)
+        // Anyone else asking for that email is still told it is taken: another key, or the
+        // same key with another password.
+        try await database.write { db in try db.execute(sql: "DELETE FROM idempotency") }
+        await #expect(throws: OnboardService.emailTaken) {
+            _ = try await service.register(name: "Jo", email: "jo@example.org", password: "other password", policy: .named, idempotencyKey: key)
+        }
+        await #expect(throws: OnboardService.emailTaken) {
+            _ = try await service.register(name: "Jo", email: "jo@example.org", password: "long enough", policy: .named, idempotencyKey: "someone-else-key-0002")
+        }
+    }
 }

@@ -200,7 +200,7 @@ public enum ProfileUpdate: Sendable {
     case displayNameTaken
 }
 
-public enum IdempotencyClaim: Sendable {
+public enum IdempotencyClaim: Sendable, Equatable {
     case claimed
     case running
     case finished(Data)
