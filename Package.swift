@@ -109,8 +109,13 @@ let package = Package(
         // Runs a flow: event loop, effects, state files, analytics log.
         .target(
             name: "OnboardRuntime",
-            dependencies: ["FlowEngine", "CivilCalendar", "InputRules", "ScreenTable", "ServiceAPI", "OnboardService", "ServiceClient", "TerminalUI"]
+            dependencies: [
+                "FlowEngine", "CivilCalendar", "InputRules", "ScreenTable", "ServiceAPI", "OnboardService", "ServiceClient", "TerminalUI",
+                "SecretShim", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
+        // C: the Secret Service through libsecret, loaded with dlopen only when used.
+        .target(name: "SecretShim", linkerSettings: [.linkedLibrary("dl")]),
         // C: pseudo-terminals and spawning a session leader, for serve-ssh.
         .target(name: "PtyShim"),
         // `onboard serve-ssh`: an SSH server giving each connection its own onboard.

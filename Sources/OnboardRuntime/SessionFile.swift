@@ -2,24 +2,57 @@ import FlowEngine
 import Foundation
 
 /// The session file of one flow, and the lock that keeps two processes from
-/// refreshing the same session at once.
+/// refreshing the same session at once. The tokens are not in the file: the whole
+/// session is kept in the secret store (the system keyring, or a private file), and
+/// `session.json` holds the rest, readable, with `tokensKeptIn` saying where they are.
 public struct SessionFile: Sendable {
     public let path: String
+    public let secrets: any SecretStore
+    /// The flow's id: the session's item in the secret store.
+    let flow: String
 
-    public init(path: String) {
+    /// `path` is `<state folder>/<flow>/session.json`; secrets default to the state
+    /// folder's private file.
+    public init(path: String, secrets: (any SecretStore)? = nil) {
         self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        flow = (folder as NSString).lastPathComponent
+        self.secrets = secrets ?? FileSecretStore(stateDirectory: (folder as NSString).deletingLastPathComponent)
     }
 
     public var lockPath: String { path + ".lock" }
 
-    /// The saved session; nil when missing. Throws when present but unreadable.
-    public func load() throws -> Session? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try JSONDecoder().decode(Session.self, from: data)
+    /// The session's tokens were not where its file says (a reset keyring, a folder
+    /// copied from another machine).
+    public struct MissingTokens: Error, CustomStringConvertible {
+        public var keptIn: String
+        public var description: String { "its tokens are no longer in \(keptIn)" }
     }
 
+    /// The saved session; nil when missing. Throws when present but unreadable, or when
+    /// its tokens cannot be found.
+    public func load() throws -> Session? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let record = try JSONDecoder().decode(SessionRecord.self, from: data)
+        // A file from before the secret store: its tokens are in it, and move on the next save.
+        guard let keptIn = record.tokensKeptIn else { return record.session }
+        guard let secret = try secrets.read(.session(flow)) else { throw MissingTokens(keptIn: keptIn) }
+        return try JSONDecoder().decode(Session.self, from: Data(secret.utf8))
+    }
+
+    /// The secret first, then the file: a kill in between leaves the file pointing at a
+    /// secret that is already the new one. Signing out removes the file first.
     public func save(_ session: Session?) throws {
-        try AtomicFile.writeJSON(session, to: path)
+        guard let session else {
+            try AtomicFile.writeJSON(nil as SessionRecord?, to: path)
+            try secrets.delete(.session(flow))
+            return
+        }
+        try secrets.write(String(decoding: try JSONEncoder().encode(session), as: UTF8.self), for: .session(flow))
+        var readable = session
+        readable.accessToken = ""
+        readable.refreshToken = ""
+        try AtomicFile.writeJSON(SessionRecord(session: readable, tokensKeptIn: secrets.summary), to: path)
     }
 
     /// Runs `body` holding an exclusive `flock` on the lock file; waits for another
@@ -38,5 +71,29 @@ public struct SessionFile: Sendable {
         }
         defer { flock(descriptor, LOCK_UN) }
         return try await body()
+    }
+}
+
+/// `session.json`: the session's fields with its tokens blank, and where they are kept.
+struct SessionRecord: Codable {
+    var session: Session
+    var tokensKeptIn: String?
+
+    private enum Keys: String, CodingKey { case tokensKeptIn }
+
+    init(session: Session, tokensKeptIn: String?) {
+        self.session = session
+        self.tokensKeptIn = tokensKeptIn
+    }
+
+    init(from decoder: any Decoder) throws {
+        session = try Session(from: decoder)
+        tokensKeptIn = try decoder.container(keyedBy: Keys.self).decodeIfPresent(String.self, forKey: .tokensKeptIn)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try session.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encodeIfPresent(tokensKeptIn, forKey: .tokensKeptIn)
     }
 }

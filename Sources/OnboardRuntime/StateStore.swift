@@ -1,29 +1,42 @@
+import Crypto
 import FlowEngine
 import Foundation
 
 /// One flow's client state on disk: `session.json`, `progress.json` and the analytics
-/// log `events.jsonl`, in `<state dir>/<flow id>/`. A file that cannot be read is set
-/// aside under a new name and reported, never deleted and never a crash.
+/// log `events.jsonl`, in `<state dir>/<flow id>/`. Tokens live in the secret store and
+/// the progress file's context (every personal value) is sealed with the folder's data
+/// key. A file that cannot be read, or whose secret is gone, is set aside under a new
+/// name and reported, never deleted and never a crash.
 public final class StateStore {
     public let folder: String
+    public let flowID: String
+    public let secrets: any SecretStore
     public var sessionPath: String { sessionFile.path }
-    public var sessionFile: SessionFile { SessionFile(path: folder + "/session.json") }
+    public var sessionFile: SessionFile { SessionFile(path: folder + "/session.json", secrets: secrets) }
     public var progressPath: String { folder + "/progress.json" }
     public let analytics: AnalyticsLog
+    private let personal: PersonalData
 
-    public init(stateDirectory: String, flowID: String) {
+    /// `secrets` defaults to the state folder's private file.
+    public init(stateDirectory: String, flowID: String, secrets: (any SecretStore)? = nil) {
         folder = stateDirectory + "/" + flowID
+        self.flowID = flowID
+        let secrets = secrets ?? FileSecretStore(stateDirectory: stateDirectory)
+        self.secrets = secrets
+        personal = PersonalData(secrets: secrets, stateDirectory: stateDirectory)
         analytics = AnalyticsLog(path: folder + "/events.jsonl")
     }
 
     /// What was saved, and plain-language warnings for files that had to be set aside.
     public func load() -> (session: Session?, progress: SavedProgress?, warnings: [String]) {
         var warnings: [String] = []
-        let session: Session? = read(sessionPath, what: "saved session", warnings: &warnings)
+        let session: Session? = read(sessionPath, what: "saved session", warnings: &warnings) { _ in try sessionFile.load() }
         // Signed in, an unreadable progress file does not start the flow again: say what
         // is kept (the account) and what is lost (answers kept only on this device).
         let outcome = session == nil ? "this starts fresh" : "you are still signed in, but answers kept only on this device are lost"
-        let progress: SavedProgress? = read(progressPath, what: "saved progress", outcome: outcome, warnings: &warnings)
+        let progress: SavedProgress? = read(progressPath, what: "saved progress", outcome: outcome, warnings: &warnings) { data in
+            try ProgressRecord.decode(data, personal: personal)
+        }
         return (session, progress, warnings)
     }
 
@@ -32,24 +45,34 @@ public final class StateStore {
     }
 
     public func save(progress: SavedProgress?) throws {
-        try AtomicFile.writeJSON(progress, to: progressPath)
+        try AtomicFile.writeJSON(try progress.map { try ProgressRecord(progress: $0, personal: personal) }, to: progressPath)
     }
 
-    /// Removes this flow's session (and its lock file), progress and analytics log.
+    /// Removes this flow's session (its secret and lock file too), progress and analytics log.
     public func reset() throws {
         for path in [sessionPath, sessionFile.lockPath, progressPath, analytics.path] where FileManager.default.fileExists(atPath: path) {
             try FileManager.default.removeItem(atPath: path)
         }
+        try secrets.delete(.session(flowID))
     }
 
-    private func read<T: Decodable>(_ path: String, what: String, outcome: String = "this starts fresh", warnings: inout [String]) -> T? {
+    private func read<T>(_ path: String, what: String, outcome: String = "this starts fresh", warnings: inout [String], _ decode: (Data) throws -> T?) -> T? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let name = (path as NSString).lastPathComponent
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try decode(data)
+        } catch let error as SecretStoreError {
+            // The keyring did not answer: the file is fine, so it stays where it is.
+            warnings.append("Your \(what) (\(name)) could not be opened, so \(outcome) for now: \(error.description)")
+            return nil
         } catch {
+            let why = switch error {
+            case let missing as SessionFile.MissingTokens: ", because \(missing.description) (the keyring was reset, or the folder came from another computer)"
+            case is PersonalData.MissingKey, is CryptoKitError: ", because the key it was encrypted with is no longer here (the keyring was reset, or the folder came from another computer)"
+            default: ""
+            }
             let aside = Self.setAside(path)
-            let name = (path as NSString).lastPathComponent
-            warnings.append("Your \(what) (\(name)) could not be read, so \(outcome). The old file was kept as \(aside.map { ($0 as NSString).lastPathComponent } ?? name).")
+            warnings.append("Your \(what) (\(name)) could not be read\(why), so \(outcome). The old file was kept as \(aside.map { ($0 as NSString).lastPathComponent } ?? name).")
             return nil
         }
     }
@@ -59,5 +82,42 @@ public final class StateStore {
         let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
         let target = "\(path).corrupt-\(stamp)"
         return rename(path, target) == 0 ? target : nil
+    }
+}
+
+/// `progress.json`: which screen and step in clear, so QA can read where a person is;
+/// the context, where every answer lives, sealed (`sealedContext`, AES-256-GCM).
+struct ProgressRecord: Codable {
+    var progress: SavedProgress
+    var sealedContext: String?
+
+    private enum Keys: String, CodingKey { case sealedContext }
+
+    init(progress: SavedProgress, personal: PersonalData) throws {
+        var readable = progress
+        readable.context = [:]
+        self.progress = readable
+        sealedContext = try personal.seal(try JSONEncoder().encode(progress.context))
+    }
+
+    /// The progress with its context opened; a file from before encryption reads as it is.
+    static func decode(_ data: Data, personal: PersonalData) throws -> SavedProgress {
+        let record = try JSONDecoder().decode(ProgressRecord.self, from: data)
+        var progress = record.progress
+        if let sealed = record.sealedContext {
+            progress.context = try JSONDecoder().decode([String: Value].self, from: try personal.open(sealed))
+        }
+        return progress
+    }
+
+    init(from decoder: any Decoder) throws {
+        progress = try SavedProgress(from: decoder)
+        sealedContext = try decoder.container(keyedBy: Keys.self).decodeIfPresent(String.self, forKey: .sealedContext)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try progress.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encodeIfPresent(sealedContext, forKey: .sealedContext)
     }
 }

@@ -130,8 +130,9 @@ struct Reset: ParsableCommand {
 
     func run() throws {
         let folder = options.stateFolder()
+        let secrets = try options.secretStoreMode().open(stateDirectory: folder, environment: ProcessInfo.processInfo.environment).store
         if let flow {
-            try StateStore(stateDirectory: folder, flowID: flow).reset()
+            try StateStore(stateDirectory: folder, flowID: flow, secrets: secrets).reset()
             print("Reset \(flow) in \(folder).")
             return
         }
@@ -140,9 +141,13 @@ struct Reset: ParsableCommand {
             let path = folder + "/" + name
             var isDirectory: ObjCBool = false
             if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                try StateStore(stateDirectory: folder, flowID: name).reset()
+                try StateStore(stateDirectory: folder, flowID: name, secrets: secrets).reset()
             }
         }
+        // The data key and any session left behind, in the store and in the fallback file.
+        try secrets.deleteAll()
+        try FileSecretStore(stateDirectory: folder).deleteAll()
+        try? manager.removeItem(atPath: folder + "/.data-key.lock")
         let mock = options.mockDatabase ?? folder + "/mock.sqlite"
         for suffix in ["", "-wal", "-shm"] where manager.fileExists(atPath: mock + suffix) {
             try manager.removeItem(atPath: mock + suffix)

@@ -26,6 +26,8 @@ final class Launcher {
     let clock: RuntimeClock
     private var warnings: [String] = []
     let glyphs: Glyphs
+    /// The state folder's secret store, opened by the first flow (the picker's too).
+    private var secrets: (any SecretStore)?
 
     init(options: RunOptions) throws {
         self.options = options
@@ -191,7 +193,9 @@ final class Launcher {
         if let key = flow.serviceURLKey {
             defaults[key] = .text(options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName)
         }
-        let store = StateStore(stateDirectory: stateFolder, flowID: flow.id)
+        let secrets = try self.secrets ?? options.openSecretStore(stateFolder: stateFolder, environment: environment)
+        self.secrets = secrets
+        let store = StateStore(stateDirectory: stateFolder, flowID: flow.id, secrets: secrets)
         let session = FlowSession(
             engine: FlowEngine(flow: flow),
             store: store,

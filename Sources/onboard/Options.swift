@@ -14,6 +14,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: "The service: 'mock' (the embedded mock, default) or an onboard-server address like http://127.0.0.1:8080 (also ONBOARD_SERVICE).")
     var service: String?
 
+    @Option(name: .customLong("secret-store"), help: "Where tokens and the encryption key for personal data go: auto (the system keyring when a Secret Service answers, else a private file in the state folder), keyring or file (also ONBOARD_SECRET_STORE).")
+    var secretStore: SecretStoreMode?
+
     @Flag(help: "Allow plain http:// to a host other than this machine (passwords and tokens travel unencrypted).")
     var insecure = false
 
@@ -121,8 +124,26 @@ struct RunOptions: ParsableArguments {
         service ?? ProcessInfo.processInfo.environment["ONBOARD_SERVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "mock"
     }
 
+    /// `--secret-store`, else `ONBOARD_SECRET_STORE`, else auto.
+    func secretStoreMode(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SecretStoreMode {
+        if let secretStore { return secretStore }
+        guard let named = environment["ONBOARD_SECRET_STORE"], !named.isEmpty else { return .auto }
+        guard let mode = SecretStoreMode(rawValue: named) else {
+            throw ValidationError("ONBOARD_SECRET_STORE=\(named): use auto, keyring or file")
+        }
+        return mode
+    }
+
+    /// The state folder's secret store; its first use says where secrets go, on stderr.
+    func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore {
+        let (store, notice) = try secretStoreMode(environment: environment).open(stateDirectory: stateFolder, environment: environment)
+        if let notice { printError("onboard: \(notice)") }
+        return store
+    }
+
     func validate() throws {
         _ = try clockOffsetSeconds()
+        _ = try secretStoreMode()
         if headless, accessible { throw ValidationError("--headless and --accessible are two different ways to run without screens; pick one") }
         if headless {
             _ = try headlessSize()
@@ -138,3 +159,5 @@ struct RunOptions: ParsableArguments {
         }
     }
 }
+
+extension SecretStoreMode: ExpressibleByArgument {}

@@ -1,0 +1,65 @@
+import Crypto
+import Foundation
+
+/// The personal values a state folder keeps on disk (names, phone, email, dates of birth,
+/// profile answers, MIGA's choices: a progress file's whole context), sealed with
+/// AES-256-GCM under one random key per state folder that lives in the secret store.
+final class PersonalData {
+    private let secrets: any SecretStore
+    private let lockPath: String
+    /// Read once per process: a save does not ask the keyring again.
+    private var cached: SymmetricKey?
+
+    init(secrets: any SecretStore, stateDirectory: String) {
+        self.secrets = secrets
+        lockPath = stateDirectory + "/.data-key.lock"
+    }
+
+    /// A key this computer no longer has (keyring reset, folder copied elsewhere).
+    struct MissingKey: Error {}
+
+    func seal(_ plain: Data) throws -> String {
+        try AES.GCM.seal(plain, using: key(creating: true)).combined!.base64EncodedString()
+    }
+
+    func open(_ sealed: String) throws -> Data {
+        guard let combined = Data(base64Encoded: sealed) else { throw MissingKey() }
+        return try AES.GCM.open(AES.GCM.SealedBox(combined: combined), using: key(creating: false))
+    }
+
+    private func key(creating: Bool) throws -> SymmetricKey {
+        if let cached { return cached }
+        if let stored = try Self.storedKey(in: secrets) { cached = stored; return stored }
+        guard creating else { throw MissingKey() }
+        let made = try Self.makeKey(in: secrets, lockPath: lockPath)
+        cached = made
+        return made
+    }
+
+    /// The folder's key, made now if it has none: `auto` makes it when it opens the
+    /// keyring, so a keyring that cannot store is found before anything is saved there.
+    static func ensureKey(in secrets: any SecretStore, stateDirectory: String) throws {
+        _ = try makeKey(in: secrets, lockPath: stateDirectory + "/.data-key.lock")
+    }
+
+    /// The stored key, or a new one stored. Two processes making the folder's first key
+    /// at once must agree on one: the check and the write happen under a lock.
+    private static func makeKey(in secrets: any SecretStore, lockPath: String) throws -> SymmetricKey {
+        try AtomicFile.makePrivateDirectory((lockPath as NSString).deletingLastPathComponent)
+        let descriptor = Foundation.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StorageError(path: lockPath, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        flock(descriptor, LOCK_EX)
+        defer { flock(descriptor, LOCK_UN) }
+        if let stored = try storedKey(in: secrets) { return stored }
+        let fresh = SymmetricKey(size: .bits256)
+        try secrets.write(fresh.withUnsafeBytes { Data($0) }.base64EncodedString(), for: .dataKey)
+        return fresh
+    }
+
+    private static func storedKey(in secrets: any SecretStore) throws -> SymmetricKey? {
+        guard let text = try secrets.read(.dataKey) else { return nil }
+        guard let bytes = Data(base64Encoded: text), bytes.count == 32 else { throw MissingKey() }
+        return SymmetricKey(data: bytes)
+    }
+}
