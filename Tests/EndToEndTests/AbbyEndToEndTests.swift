@@ -114,12 +114,13 @@ extension EndToEnd {
             ana.send("Tab", "Enter")
             ana.waitFor("You're all set, Ana 99")
 
-            // Full name and phone number: only in the profile store (the progress file) and
-            // the service's own database, never in analytics, the session or any log.
+            // Full name and phone number: sealed in the progress file, in clear only in the
+            // service's own database, never in analytics, the session or any log.
             let folder = ana.stateDirectory + "/abby"
             let events = try String(contentsOfFile: folder + "/events.jsonl", encoding: .utf8)
             #expect(events.contains("onboarding_completed"))
-            for file in try FileManager.default.subpathsOfDirectory(atPath: ana.stateDirectory) where !file.hasSuffix("progress.json") && !file.contains("mock.sqlite") {
+            #expect(ana.saved("phone_e164", in: "abby") == "+1" + phone)
+            for file in try FileManager.default.subpathsOfDirectory(atPath: ana.stateDirectory) where !file.contains("mock.sqlite") {
                 let path = ana.stateDirectory + "/" + file
                 guard let data = FileManager.default.contents(atPath: path) else { continue }
                 let text = String(decoding: data, as: UTF8.self)

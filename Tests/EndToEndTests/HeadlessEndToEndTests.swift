@@ -14,7 +14,7 @@ extension EndToEnd {
         /// Runs `onboard ARGUMENTS --headless` in a fresh state folder; returns the exit
         /// status and what it printed.
         func headless(_ arguments: [String], state: String = Tmux().stateDirectory) -> (status: Int32, output: String) {
-            Subprocess.run("/usr/bin/env", ["LANG=C.UTF-8", Tmux.binary] + arguments + ["--headless", "--state-dir", state])
+            Subprocess.run("/usr/bin/env", ["LANG=C.UTF-8", "ONBOARD_SECRET_STORE=file", Tmux.binary] + arguments + ["--headless", "--state-dir", state])
         }
 
         /// The last frame a headless run printed.

@@ -1,3 +1,4 @@
+import FlowEngine
 import Foundation
 import OnboardRuntime
 import TerminalUI
@@ -32,7 +33,7 @@ final class Tmux {
     /// Starts `onboard ARGUMENTS` (with this test's state folder) in a shell that
     /// prints `[exit N]` when it ends.
     func start(_ arguments: String, width: Int = 80, height: Int = 24, environment: String = "") {
-        let command = "cd \(Self.packageRoot) && env LANG=C.UTF-8 \(environment) \(Self.binary) \(arguments) --state-dir \(stateDirectory); echo \"[exit $?]\"; sleep 600"
+        let command = "cd \(Self.packageRoot) && env LANG=C.UTF-8 ONBOARD_SECRET_STORE=file \(environment) \(Self.binary) \(arguments) --state-dir \(stateDirectory); echo \"[exit $?]\"; sleep 600"
         if Self.tmux(["-L", socket, "has-session", "-t", "main"]).status == 0 {
             _ = Self.tmux(["-L", socket, "respawn-pane", "-k", "-t", "main", command])
             _ = Self.tmux(["-L", socket, "resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)"])
@@ -50,7 +51,7 @@ final class Tmux {
 
     /// The command line that runs onboard with this test's state folder.
     func commandLine(_ arguments: String) -> String {
-        "\(Self.binary) \(arguments) --state-dir \(stateDirectory)"
+        "ONBOARD_SECRET_STORE=file \(Self.binary) \(arguments) --state-dir \(stateDirectory)"
     }
 
     /// A tmux format about the pane, such as `#{alternate_on}`.
@@ -118,25 +119,28 @@ final class Tmux {
 
     /// The three names the service offered, from the saved progress.
     var offeredNames: [String] {
-        guard let data = FileManager.default.contents(atPath: stateDirectory + "/oklah/progress.json"),
-              let progress = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let context = progress["context"] as? [String: Any] else { return [] }
-        return context["name_options"] as? [String] ?? []
+        guard case .list(let names)? = saved(in: "oklah")?["name_options"] else { return [] }
+        return names
     }
 
     var sessionFile: [String: Any]? { session(of: "oklah") }
 
+    /// The flow's saved session, tokens included, as a dictionary (read as onboard reads
+    /// it: session.json and the state folder's secret file).
     func session(of flow: String) -> [String: Any]? {
-        guard let data = FileManager.default.contents(atPath: stateDirectory + "/\(flow)/session.json") else { return nil }
+        guard let session = try? StateStore(stateDirectory: stateDirectory, flowID: flow).sessionFile.load(),
+              let data = try? JSONEncoder().encode(session) else { return nil }
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    /// The flow's saved progress context, opened with the state folder's data key.
+    func saved(in flow: String) -> [String: Value]? {
+        StateStore(stateDirectory: stateDirectory, flowID: flow).load().progress?.context
     }
 
     /// A text value the flow saved in its progress context.
     func saved(_ key: String, in flow: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: stateDirectory + "/\(flow)/progress.json"),
-              let progress = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let context = progress["context"] as? [String: Any] else { return nil }
-        return context[key] as? String
+        saved(in: flow)?[key]?.text
     }
 
     func userID(of flow: String) -> String? {
