@@ -64,8 +64,14 @@ public final class FlowRunner {
     private var clock: RuntimeClock { session.clock }
 
     public func run() -> Ending {
-        session.launch()
+        // The first screen before the launch's writes and calls: a first paint waits for
+        // no fsync and no keyring round trip that can come right after it.
+        session.launch(deferringEffects: true)
         draw()
+        let launched = session.state
+        session.performDeferredEffects()
+        // A write that failed says so on the screen at once.
+        if session.state != launched { draw() }
         while session.ending == nil {
             // The spinner animates at 10 frames a second; otherwise wake once a second.
             let woke = session.wait(input: terminal.inputDescriptor, milliseconds: spinnerShown ? 100 : 1000)

@@ -24,6 +24,8 @@ public final class FlowSession {
     /// Notes from opening the run's files (a damaged mock database set aside), said on
     /// the first screen.
     private var launchNotes: [String]
+    /// What `launch(deferringEffects: true)` left for after the first screen.
+    private var deferredEffects: [Effect] = []
 
     public init(
         engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock, mailbox: Mailbox,
@@ -38,14 +40,25 @@ public final class FlowSession {
         launchNotes = warnings
     }
 
-    /// Starts the flow from what is saved on disk.
-    public func launch() {
+    /// Starts the flow from what is saved on disk. With `deferringEffects`, what the
+    /// launch writes or asks (a progress record, a call) waits for
+    /// `performDeferredEffects()`, so a front end can draw the first screen first: nothing
+    /// completed is at stake before a person has done anything.
+    public func launch(deferringEffects: Bool = false) {
         let saved = store.load()
         let warnings = saved.warnings + launchNotes
         launchNotes = []
-        dispatch(.launched(Launch(
+        let effects = engine.reduce(&state, .launched(Launch(
             session: saved.session, progress: saved.progress, placeholderUserID: Self.placeholderUserID(),
-            warnings: warnings, defaults: defaults, utcOffset: Self.utcOffset)))
+            warnings: warnings, defaults: defaults, utcOffset: Self.utcOffset)), now: clock.nowMilliseconds())
+        if deferringEffects { deferredEffects = effects } else { perform(effects) }
+    }
+
+    /// The launch's effects, after the first screen was drawn.
+    public func performDeferredEffects() {
+        let effects = deferredEffects
+        deferredEffects = []
+        perform(effects)
     }
 
     /// Forgets the flow's files and launches it afresh, as a first launch would.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `--secret-store auto|keyring|file` (and `ONBOARD_SECRET_STORE`).
 public enum SecretStoreMode: String, CaseIterable, Sendable {
@@ -34,4 +35,42 @@ public enum SecretStoreMode: String, CaseIterable, Sendable {
         }
         return try KeyringSecretStore(stateDirectory: stateDirectory)
     }
+}
+
+/// `auto`'s choice, made when a secret is first needed rather than at launch: a first
+/// start draws its first screen before any keyring round trip (its first save makes the
+/// data key). Its notice waits for whoever prints it once the terminal is given back.
+public final class DeferredSecretStore: SecretStore {
+    private let choose: @Sendable () -> (store: any SecretStore, notice: String?)
+    private let chosen = Mutex<(store: any SecretStore, notice: String?)?>(nil)
+
+    public init(stateDirectory: String, environment: [String: String]) {
+        choose = {
+            (try? SecretStoreMode.auto.open(stateDirectory: stateDirectory, environment: environment))
+                ?? (FileSecretStore(stateDirectory: stateDirectory), nil)
+        }
+    }
+
+    private var store: any SecretStore {
+        chosen.withLock { chosen in
+            if let chosen { return chosen.store }
+            let made = choose()
+            chosen = made
+            return made.store
+        }
+    }
+
+    /// The notice of the choice, if one was made and has not been taken yet.
+    public func takeNotice() -> String? {
+        chosen.withLock { chosen in
+            defer { chosen?.notice = nil }
+            return chosen?.notice
+        }
+    }
+
+    public var summary: String { store.summary }
+    public func read(_ item: SecretItem) throws -> String? { try store.read(item) }
+    public func write(_ secret: String, for item: SecretItem) throws { try store.write(secret, for: item) }
+    public func delete(_ item: SecretItem) throws { try store.delete(item) }
+    public func deleteAll() throws { try store.deleteAll() }
 }

@@ -161,6 +161,8 @@ final class Launcher {
         terminal = nil
         recorder?.close()
         recorder = nil
+        // Where secrets went, said once the screen no longer covers stderr.
+        if let notice = (secrets as? DeferredSecretStore)?.takeNotice() { printError("onboard: \(notice)") }
     }
 
     /// After a headless run: a script that stopped early prints why and the last frame,

@@ -134,9 +134,13 @@ struct RunOptions: ParsableArguments {
         return mode
     }
 
-    /// The state folder's secret store; its first use says where secrets go, on stderr.
+    /// The state folder's secret store. `auto` chooses when a secret is first needed (the
+    /// launcher prints its notice once the terminal is given back); `keyring` and `file`
+    /// now, so a keyring asked for and missing stops the run before it starts.
     func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore {
-        let (store, notice) = try secretStoreMode(environment: environment).open(stateDirectory: stateFolder, environment: environment)
+        let mode = try secretStoreMode(environment: environment)
+        if mode == .auto { return DeferredSecretStore(stateDirectory: stateFolder, environment: environment) }
+        let (store, notice) = try mode.open(stateDirectory: stateFolder, environment: environment)
         if let notice { printError("onboard: \(notice)") }
         return store
     }
