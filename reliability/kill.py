@@ -17,6 +17,8 @@ accounts or guests than an uninterrupted run makes; an account without a session
 Every trial is reproducible alone: `--seed S --trial K`.
 """
 import argparse
+import base64
+import binascii
 import concurrent.futures
 import os
 import random
@@ -295,13 +297,25 @@ class Trial:
             for name in names:
                 path = os.path.join(folder, name)
                 try:
-                    if name.endswith(".json"):
-                        json.load(open(path, encoding="utf-8"))
+                    if name.endswith(".json") or name.endswith(".session"):
+                        record = json.load(open(path, encoding="utf-8"))
+                        self.check_secret_beside(name, record)
                     elif name.endswith(".jsonl"):
                         for line in open(path, encoding="utf-8"):
                             json.loads(line)
-                except (ValueError, UnicodeDecodeError) as error:
+                    elif name == "data-key" and len(base64.b64decode(open(path).read(), validate=True)) != 32:
+                        self.failures.append("secrets/data-key is not a 256-bit key")
+                except (ValueError, UnicodeDecodeError, binascii.Error) as error:
                     self.failures.append(f"{os.path.relpath(path, self.state)} does not parse: {error}")
+
+    def check_secret_beside(self, name, record):
+        """A kill leaves the old or the new secret, never neither: a session file that says
+        its tokens are kept aside has them, a sealed progress file has its key."""
+        secrets = os.path.join(self.state, "secrets")
+        if name == "session.json" and record.get("tokensKeptIn") and not os.path.exists(os.path.join(secrets, f"{self.flow}.session")):
+            self.failures.append("session.json points at tokens that are not there")
+        if name == "progress.json" and record.get("sealedContext") and not os.path.exists(os.path.join(secrets, "data-key")):
+            self.failures.append("progress.json is sealed with a key that is not there")
 
     def check_accounts(self):
         with sqlite3.connect(self.database()) as db:
