@@ -25,6 +25,7 @@ import random
 import shutil
 import signal
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import threading
@@ -311,11 +312,23 @@ class Trial:
     def check_secret_beside(self, name, record):
         """A kill leaves the old or the new secret, never neither: a session file that says
         its tokens are kept aside has them, a sealed progress file has its key."""
-        secrets = os.path.join(self.state, "secrets")
-        if name == "session.json" and record.get("tokensKeptIn") and not os.path.exists(os.path.join(secrets, f"{self.flow}.session")):
+        kept = record.get("tokensKeptIn", "") if name == "session.json" else ""
+        if kept and not self.has_secret(kept, self.flow, "session"):
             self.failures.append("session.json points at tokens that are not there")
-        if name == "progress.json" and record.get("sealedContext") and not os.path.exists(os.path.join(secrets, "data-key")):
+        if name == "progress.json" and record.get("sealedContext") and not self.has_secret(kept or self.backend_of_key(), "", "data-key"):
             self.failures.append("progress.json is sealed with a key that is not there")
+
+    def backend_of_key(self):
+        return "a private file" if os.path.exists(os.path.join(self.state, "secrets", "data-key")) else "the system keyring"
+
+    def has_secret(self, kept, flow, kind):
+        """Whether the item exists where the state says: the file, or the keyring
+        (`secret-tool`, when the harness runs under a Secret Service)."""
+        if kept.startswith("a private file"):
+            return os.path.exists(os.path.join(self.state, "secrets", f"{flow}.session" if kind == "session" else "data-key"))
+        found = subprocess.run(["secret-tool", "lookup", "application", "onboard", "state_dir", self.state, "flow", flow, "kind", kind],
+                               capture_output=True)
+        return bool(found.stdout.strip())
 
     def check_accounts(self):
         with sqlite3.connect(self.database()) as db:

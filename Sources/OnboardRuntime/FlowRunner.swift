@@ -216,6 +216,7 @@ public final class FlowRunner {
                 "user \(current.userID)\(current.isAnonymous ? " (anonymous)" : "")",
                 "access token …\(current.accessToken.suffix(4)): " + (access > 0 ? "expires in " + QAConsole.describe(access, signed: false) : "expired"),
                 "refresh token …\(current.refreshToken.suffix(4)): \(refresh)",
+                "tokens kept in \(session.store.secrets.summary)",
             ]
         }
         // Files and the outbox are read only for the page that shows them, not on every draw.

@@ -14,15 +14,17 @@ extension EndToEnd {
         /// Runs a command on a fresh session bus with this test's keyring unlocked (the
         /// same keyring file each time, so items outlive the bus); output without the
         /// bus's and the keyring's own chatter.
-        func withKeyring(_ command: [String]) -> (status: Int32, output: String) {
+        /// `password` empty: a keyring daemon with no login keyring to store in, which can
+        /// only ask through a prompt no terminal shows.
+        func withKeyring(_ command: [String], password: String = "onboard") -> (status: Int32, output: String) {
             let setUp = """
                 export HOME="$1" XDG_DATA_HOME="$1/data" XDG_RUNTIME_DIR="$1/run" LANG=C.UTF-8
                 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-                printf onboard | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
-                shift
+                printf "$2" | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+                shift 2
                 exec "$@"
                 """
-            let run = Subprocess.run("/usr/bin/dbus-run-session", ["--", "bash", "-c", setUp, "keyring", home] + command)
+            let run = Subprocess.run("/usr/bin/dbus-run-session", ["--", "bash", "-c", setUp, "keyring", home, password] + command)
             let kept = run.output.split(separator: "\n", omittingEmptySubsequences: false).filter {
                 !$0.hasPrefix("dbus-daemon[") && !$0.contains("gcr-prompter") && !$0.contains("cannot open display")
             }
@@ -88,10 +90,32 @@ extension EndToEnd {
             #expect(out.status == 0, "\(out.output.suffix(1500))")
             #expect(lookup(flow: "abby", kind: "session").isEmpty, "log-out removes the tokens")
 
+            // A damaged session file on the keyring backend: said in plain words, set aside,
+            // a fresh start.
+            try Data("not json \u{1}".utf8).write(to: URL(fileURLWithPath: state + "/oklah/session.json"))
+            let welcome = FileManager.default.temporaryDirectory.appendingPathComponent("welcome-\(UUID().uuidString).keys").path
+            try "wait:Welcome to OKLah\n".write(toFile: welcome, atomically: true, encoding: .utf8)
+            let damaged = onboard(["run", "oklah", "--headless", "--keys", welcome, "--wait-timeout", "10s"])
+            #expect(damaged.status == 0, "\(damaged.output.suffix(1500))")
+            #expect(damaged.output.contains("could not be read"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: state + "/oklah").contains { $0.hasPrefix("session.json.corrupt-") })
+
             // Reset removes every item of the folder.
             let reset = onboard(["reset"])
             #expect(reset.status == 0, "\(reset.output)")
             #expect(!withKeyring(["secret-tool", "search", "--all", "application", "onboard"]).output.contains("label ="))
+        }
+
+        /// A keyring that cannot store (here: no login keyring, and a prompt no terminal
+        /// can show): auto says so and keeps the secrets in the file instead.
+        @Test func aKeyringThatCannotStoreSendsAutoToTheFileWithItsReason() throws {
+            let run = withKeyring([Tmux.binary, "run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys", "--state-dir", state], password: "")
+            #expect(run.status == 0, "\(run.output.suffix(1500))")
+            #expect(run.output.contains("onboard: Onboard keeps this folder's tokens and encryption key in a private file (\(state)/secrets): The keyring did not store the secret:"))
+            #expect(FileManager.default.fileExists(atPath: state + "/secrets/oklah.session"))
+            let explicit = withKeyring([Tmux.binary, "run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys", "--state-dir", home + "/other", "--secret-store", "keyring"], password: "")
+            #expect(explicit.status != 0, "keyring asked for and unusable stops the run")
+            #expect(explicit.output.contains("--secret-store keyring: The keyring did not store the secret:"))
         }
     }
 }

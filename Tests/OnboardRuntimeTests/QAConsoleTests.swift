@@ -123,6 +123,7 @@ import Testing
             <Esc><Up><Up><Enter>
             wait:Context and session
             wait:expires in 23h
+            wait:tokens kept in a private file in
             """)
         #expect(result.failure == nil)
         let after = try #require(run.store.load().session)
