@@ -1,6 +1,11 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// Release binaries ship without DWARF (two thirds of a 110 MB `onboard`), as distributions
+// strip theirs; symbols stay, so a crash's backtrace still names its functions. Debug
+// builds keep everything.
+let releaseWithoutDebugInfo: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--strip-debug"], .when(configuration: .release))]
+
 let package = Package(
     name: "Onboard",
     platforms: [.macOS(.v15)],
@@ -96,7 +101,8 @@ let package = Package(
             dependencies: [
                 "OnboardServer", "OnboardService", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: releaseWithoutDebugInfo
         ),
         // Pure rendering to a Frame of cells; themes; key map. No ncurses.
         .target(
@@ -135,7 +141,8 @@ let package = Package(
                 "OnboardRuntime", "CursesBackend", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "TerminalUI", "SSHDemo",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: releaseWithoutDebugInfo
         ),
         // Benchmarks (benchmarks/README.md): the specs' time targets through the client's
         // call path, and a bare Hummingbird route as the server's ceiling.

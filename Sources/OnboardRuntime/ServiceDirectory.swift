@@ -15,16 +15,16 @@ public final class ServiceDirectory: Sendable {
     private let trustRoots: [String]
     private let cache = Mutex<[String: any AuthService]>([:])
 
-    /// The embedded mock when Onboard runs on it (opened at start), for QA's outbox.
-    public let mockIfOpened: InProcessTransport?
+    /// The embedded mock when Onboard runs on it, for QA's outbox.
+    public let runningMock: LazyMock?
 
     public init(
         default defaultService: any AuthService, mock makeMock: @escaping @Sendable () throws -> any AuthService,
-        openedMock: InProcessTransport? = nil, faults: FaultSwitchboard? = nil, insecure: Bool = false, trustRoots: [String] = []
+        runningMock: LazyMock? = nil, faults: FaultSwitchboard? = nil, insecure: Bool = false, trustRoots: [String] = []
     ) {
         self.defaultService = defaultService
         self.makeMock = makeMock
-        mockIfOpened = openedMock
+        self.runningMock = runningMock
         self.faults = faults
         self.insecure = insecure
         self.trustRoots = trustRoots

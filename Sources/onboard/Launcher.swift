@@ -124,9 +124,9 @@ final class Launcher {
 
     /// The outbox the QA console shows: the mock's database read directly; a server's
     /// `/dev/outbox` fetched in the background (the console never waits for it).
-    func outboxReader(mock: InProcessTransport?) -> @Sendable () -> [OutboxEntry] {
-        if let service = mock?.service {
-            return { service.outboxSnapshot() }
+    func outboxReader(mock: LazyMock?) -> @Sendable () -> [OutboxEntry] {
+        if let mock {
+            return { (try? mock.transport())?.service.outboxSnapshot() ?? [] }
         }
         guard let server = try? HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: options.caCertificate.map { [$0] } ?? [])
         else { return { [] } }
@@ -190,7 +190,7 @@ final class Launcher {
         let lines = linePrompts
         let stateFolder = options.stateFolder(environment: environment)
         let services = try makeServices(for: flow, stateFolder: stateFolder)
-        let outbox = outboxReader(mock: services.mockIfOpened)
+        let outbox = outboxReader(mock: services.runningMock)
         var defaults: [String: Value] = [:]
         if let key = flow.serviceURLKey {
             defaults[key] = .text(options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName)
@@ -246,10 +246,18 @@ final class Launcher {
                 mock: { try Self.openMock(path: path, policies: policies, clock: clock).mock },
                 faults: faults, insecure: options.insecure, trustRoots: trust)
         }
-        let (mock, warning) = try Self.openMock(path: path, policies: policies, clock: clock)
-        if let warning { warnings.append(warning) }
+        let mock: LazyMock
+        if FileManager.default.fileExists(atPath: path) {
+            // Opened now: a damaged file is set aside and said on the first screen.
+            let (opened, warning) = try Self.openMock(path: path, policies: policies, clock: clock)
+            if let warning { warnings.append(warning) }
+            mock = LazyMock(opened: opened)
+        } else {
+            // Nothing there to check: the file is made on the first call, after the first screen.
+            mock = LazyMock { try Self.openMock(path: path, policies: policies, clock: clock).mock }
+        }
         return ServiceDirectory(
-            default: FaultInjectingService(wrapping: mock, switchboard: faults), mock: { mock }, openedMock: mock,
+            default: FaultInjectingService(wrapping: mock, switchboard: faults), mock: { mock }, runningMock: mock,
             faults: faults, insecure: options.insecure, trustRoots: trust)
     }
 

@@ -32,6 +32,23 @@ extension EndToEnd {
             #expect(lastFrame(run.output).contains(lastWait))
         }
 
+        /// The mock's file is made on the first call (after the first screen); one that
+        /// exists is opened before it, so a damaged one is said on that screen.
+        @Test func theMocksFileIsMadeOnTheFirstCallAndADamagedOneIsSaidAtOnce() throws {
+            let state = Tmux().stateDirectory
+            let welcome = state + ".keys"
+            try "wait:Welcome to OKLah\n".write(toFile: welcome, atomically: true, encoding: .utf8)
+            #expect(headless(["run", "oklah", "--keys", welcome], state: state).status == 0)
+            #expect(!FileManager.default.fileExists(atPath: state + "/mock.sqlite"), "no call, no database")
+            #expect(headless(["run", "oklah", "--keys", "\(Self.scripts)/oklah.keys"], state: state).status == 0)
+            #expect(FileManager.default.fileExists(atPath: state + "/mock.sqlite"))
+            try Data("not a database".utf8).write(to: URL(fileURLWithPath: state + "/mock.sqlite"))
+            let damaged = headless(["run", "oklah", "--keys", welcome], state: state)
+            #expect(damaged.status == 0)
+            #expect(damaged.output.contains("The mock service's database could not be opened"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: state).contains { $0.hasPrefix("mock.sqlite.corrupt-") })
+        }
+
         @Test func aWaitThatNeverComesExitsWithTheLastFrame() throws {
             let script = FileManager.default.temporaryDirectory.appendingPathComponent("never-\(UUID().uuidString).keys").path
             try "wait:Welcome to OKLah\nwait:A screen that does not exist\n".write(toFile: script, atomically: true, encoding: .utf8)
