@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable {
     /// never comes (a slow-loris) does not hold it for ever. Longer than clients keep
     /// idle connections (AsyncHTTPClient 60 s), as nginx's 75 s default.
     public var idleTimeout: TimeAmount = .seconds(75)
+    /// How long start-up waits for PostgreSQL before giving up (exit 69, said in one line).
+    public var databaseWait: Duration = .seconds(10)
 
     public init(databasePath: String) {
         self.databasePath = databasePath
@@ -41,9 +43,6 @@ public struct DatabaseUnavailable: Error, CustomStringConvertible {
 /// `onboard-server`: the service's behaviour behind HTTP(S), over SQLite or PostgreSQL,
 /// with graceful shutdown on SIGTERM and SIGINT (in-flight requests finish).
 public enum OnboardServer {
-    /// How long start-up waits for PostgreSQL before giving up.
-    static let databaseWait: Duration = .seconds(10)
-
     /// The application, ready to `runService()`; `onReady` gets the bound port.
     public static func application(
         _ configuration: ServerConfiguration, logger: Logger = Logger(label: "onboard-server"),
@@ -54,7 +53,7 @@ public enum OnboardServer {
         settings.keepsOutbox = configuration.dev
         let service: OnboardService
         if let location = configuration.postgres {
-            let store = try await openPostgres(location, logger: logger)
+            let store = try await openPostgres(location, wait: configuration.databaseWait, logger: logger)
             service = try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: settings)
         } else {
             service = try OnboardService(database: ServiceDatabase.open(path: configuration.databasePath), clock: clock, settings: settings)
@@ -88,7 +87,7 @@ public enum OnboardServer {
 
     /// Connects (the client's pool runs for the life of the process) and migrates, under
     /// an advisory lock so instances started together migrate once.
-    static func openPostgres(_ location: PostgresLocation, logger: Logger) async throws -> PostgresStore {
+    static func openPostgres(_ location: PostgresLocation, wait databaseWait: Duration, logger: Logger) async throws -> PostgresStore {
         // The pool's own retries are not news: only its errors reach the log.
         var background = logger
         background.logLevel = max(logger.logLevel, .error)

@@ -42,6 +42,10 @@ final class RunningServer: Sendable {
     ) async throws -> RunningServer {
         var configuration = ServerConfiguration(databasePath: temporaryPath("server.sqlite"))
         if let idleTimeout { configuration.idleTimeout = idleTimeout }
+        // Generous, as the transport's timeout below: a dozen servers of this suite migrate
+        // their databases at once beside the other suites (once, on a busy 2-core machine,
+        // all of them passed onboard-server's own 10 s).
+        configuration.databaseWait = .seconds(60)
         if postgres { configuration.postgres = try PostgresLocation(url: try ThrowawayPostgres.shared.get().newDatabase()) }
         configuration.port = 0
         configuration.dev = dev
