@@ -64,15 +64,10 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ]
         ),
+        // C: HTTP(S) through libcurl, loaded with dlopen on the first request.
+        .target(name: "CurlShim", linkerSettings: [.linkedLibrary("dl")]),
         // The one protocol the runtime calls, its transports and fault injection.
-        .target(
-            name: "ServiceClient",
-            dependencies: [
-                "ServiceAPI", "OnboardService",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-            ]
-        ),
+        .target(name: "ServiceClient", dependencies: ["ServiceAPI", "OnboardService", "CurlShim"]),
         // The service's store in PostgreSQL, for several onboard-server instances.
         .target(
             name: "PostgresStore",

@@ -1,20 +1,20 @@
-import AsyncHTTPClient
+import CurlShim
 import Foundation
-import NIOCore
-import NIOFoundationCompat
-import NIOHTTP1
-import NIOSSL
 import ServiceAPI
 
-/// The remote service over HTTP(S): `onboard-server`'s `/api/v1`. An unreachable or
-/// silent server becomes `network` or `timeout` within seconds; anything that is not
-/// the API's JSON becomes `bad_response`, never a crash.
+/// The remote service over HTTP(S): `onboard-server`'s `/api/v1`, through libcurl
+/// (loaded on the first request, so a run on the embedded mock never loads an HTTP
+/// stack). An unreachable or silent server becomes `network` or `timeout` within
+/// seconds; anything that is not the API's JSON becomes `bad_response`, never a crash.
 public final class HTTPTransport: AuthService {
     public let baseURL: String
-    private let client: HTTPClient
-    private let deadline: TimeAmount
+    /// The PEM file trusted instead of the system's certificates (`--ca-cert`), if any.
+    private let certificateFile: String?
+    private let timeoutMilliseconds: Int
     /// Largest response body read; a bigger one is a bad response.
     static let maximumResponse = 1 << 20
+    /// A refused or unreachable address fails within this; the flows have their own Try Again.
+    static let connectMilliseconds = 3000
 
     public struct AddressError: Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -30,23 +30,25 @@ public final class HTTPTransport: AuthService {
             throw AddressError(description: "plain http:// to \(host) would send passwords and tokens unencrypted; use https://, or --insecure if you accept that")
         }
         baseURL = base.hasSuffix("/") ? String(base.dropLast()) : base
-        let seconds = Int64(timeout.components.seconds)
-        deadline = .seconds(max(1, seconds))
-        var configuration = HTTPClient.Configuration()
-        if !trustRoots.isEmpty {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.trustRoots = .certificates(try trustRoots.flatMap { try NIOSSLCertificate.fromPEMFile($0) })
-            configuration.tlsConfiguration = tls
-        }
-        configuration.timeout = .init(connect: .seconds(3), read: .seconds(max(1, seconds)))
-        // A refused connection fails now, not after 3 s of quiet retries: the flows have
-        // their own Try Again, and the user is waiting.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        timeoutMilliseconds = max(1, Int(timeout.components.seconds)) * 1000
+        certificateFile = try Self.certificateFile(trustRoots)
     }
 
-    deinit {
-        try? client.syncShutdown()
+    /// The trusted certificates as one PEM file (libcurl takes one), checked now so a
+    /// wrong `--ca-cert` is said before the first screen.
+    static func certificateFile(_ paths: [String]) throws -> String? {
+        guard !paths.isEmpty else { return nil }
+        var pem = ""
+        for path in paths {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains("-----BEGIN CERTIFICATE-----") else {
+                throw AddressError(description: "\(path) is not a readable PEM certificate")
+            }
+            pem += text.hasSuffix("\n") ? text : text + "\n"
+        }
+        if paths.count == 1 { return paths[0] }
+        let combined = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-trust-\(getpid())-\(UUID().uuidString).pem").path
+        try pem.write(toFile: combined, atomically: true, encoding: .utf8)
+        return combined
     }
 
     static func isLoopback(_ host: String) -> Bool {
@@ -190,48 +192,80 @@ public final class HTTPTransport: AuthService {
             guard part.hasPrefix(":"), let parameter else { return String(part) }
             return parameter.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? parameter
         }
-        var request = HTTPClientRequest(url: baseURL + "/api/v1/" + path.joined(separator: "/"))
-        request.method = HTTPMethod(rawValue: endpoint.method.rawValue)
-        request.headers.add(name: "Accept", value: "application/json")
-        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
-        if let key = CallContext.idempotencyKey { request.headers.add(name: "Idempotency-Key", value: key) }
+        let url = baseURL + "/api/v1/" + path.joined(separator: "/")
+        var headers = ["Accept: application/json"]
+        if let bearer { headers.append("Authorization: Bearer \(bearer)") }
+        if let key = CallContext.idempotencyKey { headers.append("Idempotency-Key: \(key)") }
+        var payload: Data?
         if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+            headers.append("Content-Type: application/json")
+            payload = try JSONEncoder().encode(body)
         }
-        let response: HTTPClientResponse
-        var data: ByteBuffer
-        do {
-            response = try await client.execute(request, timeout: deadline)
-            data = try await response.body.collect(upTo: Self.maximumResponse)
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
-            throw ServiceError(.timeout, "The service at \(baseURL) did not answer in time.")
-        } catch let error as NIOTooManyBytesError {
-            throw ServiceError(.badResponse, "The service at \(baseURL) sent a reply too large to read (\(error)).")
-        } catch {
-            throw ServiceError(.network, "Cannot reach the service at \(baseURL) (\(error)).")
-        }
-        let bytes = data.readData(length: data.readableBytes) ?? Data()
-        guard (200..<300).contains(response.status.code) else {
-            throw Self.failure(status: response.status, body: bytes, base: baseURL)
+        let (status, bytes) = try await perform(method: endpoint.method.rawValue, url: url, headers: headers, body: payload)
+        guard (200..<300).contains(status) else {
+            throw Self.failure(status: status, body: bytes, base: baseURL)
         }
         if Reply.self == Empty.self { return Empty() as! Reply }
         do {
             return try JSONDecoder().decode(Reply.self, from: bytes)
         } catch {
-            throw ServiceError(.badResponse, "The service at \(baseURL) answered with something Onboard cannot read (HTTP \(response.status.code)).")
+            throw ServiceError(.badResponse, "The service at \(baseURL) answered with something Onboard cannot read (HTTP \(status)).")
         }
     }
 
+    /// One request on a thread of its own: libcurl blocks, and neither Swift's cooperative
+    /// threads nor Dispatch's global queues (the same few threads on Linux) may.
+    private func perform(method: String, url: String, headers: [String], body: Data?) async throws -> (status: Int, body: Data) {
+        let certificateFile = certificateFile, timeout = timeoutMilliseconds, base = baseURL
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                var response = onboard_http_response()
+                defer { onboard_http_free(&response) }
+                let outcome = Self.withCStrings(headers) { lines -> Int32 in
+                    func request(_ payload: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+                        onboard_http_request(
+                            method, url, lines, Int32(headers.count), payload, length, certificateFile,
+                            Self.connectMilliseconds, timeout, Self.maximumResponse, &response)
+                    }
+                    guard let body else { return request(nil, 0) }
+                    // NUL-terminated, so even an empty body has an address.
+                    let bytes = Array(body) + [0]
+                    return bytes.withUnsafeBufferPointer { buffer in
+                        buffer.withMemoryRebound(to: CChar.self) { request($0.baseAddress, body.count) }
+                    }
+                }
+                let reason = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                switch Int(outcome) {
+                case Int(ONBOARD_HTTP_OK):
+                    let data = response.body.map { Data(bytes: $0, count: response.length) } ?? Data()
+                    continuation.resume(returning: (response.status, data))
+                case Int(ONBOARD_HTTP_TIMEOUT):
+                    continuation.resume(throwing: ServiceError(.timeout, "The service at \(base) did not answer in time."))
+                case Int(ONBOARD_HTTP_TOO_LARGE):
+                    continuation.resume(throwing: ServiceError(.badResponse, "The service at \(base) sent a reply too large to read."))
+                default:
+                    continuation.resume(throwing: ServiceError(.network, "Cannot reach the service at \(base) (\(reason))."))
+                }
+            }
+        }
+    }
+
+    /// `strings` as a C array of C strings for the length of `body`.
+    private static func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+        let copies = strings.map { strdup($0).map { UnsafePointer($0) } }
+        defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
     /// The API's error envelope, or a code from the status when there is none.
-    static func failure(status: HTTPResponseStatus, body: Data, base: String) -> ServiceError {
+    static func failure(status: Int, body: Data, base: String) -> ServiceError {
         if let envelope = try? JSONDecoder().decode(ServiceError.self, from: body) { return envelope }
-        switch status.code {
+        switch status {
         case 401, 403: return ServiceError.sessionRejected
         case 429: return ServiceError(.rateLimited, "Too many attempts. Please wait and try again.")
-        case 502, 503, 504: return ServiceError(.network, "The service at \(base) is unavailable (HTTP \(status.code)).")
-        case 500..<600: return ServiceError(.serverError, "The service at \(base) failed (HTTP \(status.code)).")
-        default: return ServiceError(.badResponse, "The service at \(base) answered HTTP \(status.code) without an explanation.")
+        case 502, 503, 504: return ServiceError(.network, "The service at \(base) is unavailable (HTTP \(status)).")
+        case 500..<600: return ServiceError(.serverError, "The service at \(base) failed (HTTP \(status)).")
+        default: return ServiceError(.badResponse, "The service at \(base) answered HTTP \(status) without an explanation.")
         }
     }
 }
