@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "onboard", targets: ["onboard"]),
         .executable(name: "onboard-server", targets: ["onboard-server"]),
+        .executable(name: "onboard-ssh", targets: ["onboard-ssh"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -133,7 +134,16 @@ let package = Package(
         .executableTarget(
             name: "onboard",
             dependencies: [
-                "OnboardRuntime", "CursesBackend", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "TerminalUI", "SSHDemo",
+                "OnboardRuntime", "CursesBackend", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "TerminalUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            linkerSettings: releaseWithoutDebugInfo
+        ),
+        // `onboard serve-ssh` (which execs it): the SSH server, apart from the client.
+        .executableTarget(
+            name: "onboard-ssh",
+            dependencies: [
+                "SSHDemo", "OnboardRuntime", "ScreenTable", "TerminalUI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -179,7 +189,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["onboard", "onboard-server", "OnboardRuntime", "TerminalUI", "ServiceAPI", "ServiceClient", "TestSupport"]),
+            dependencies: ["onboard", "onboard-server", "onboard-ssh", "OnboardRuntime", "TerminalUI", "ServiceAPI", "ServiceClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

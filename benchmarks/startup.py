@@ -36,6 +36,7 @@ def main():
     print("|---|---|---|---|")
     rows = [("onboard --version", os.path.join(bin_dir, "onboard"), ["--version"]),
             ("onboard-server --version", os.path.join(bin_dir, "onboard-server"), ["--version"]),
+            ("onboard-ssh --help (what `onboard serve-ssh` execs)", os.path.join(bin_dir, "onboard-ssh"), ["--help"]),
             ("Swift, standard library only", os.path.join(floors, "floor-stdlib"), []),
             ("Swift + Foundation", os.path.join(floors, "floor-foundation"), [])]
     times = {}

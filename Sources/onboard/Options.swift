@@ -99,13 +99,8 @@ struct RunOptions: ParsableArguments {
         Self.stateFolder(stateDirectory, environment: environment)
     }
 
-    /// `--state-dir`, else `$ONBOARD_STATE_DIR`, else `$XDG_STATE_HOME/onboard`, else
-    /// `~/.local/state/onboard`.
     static func stateFolder(_ explicit: String?, environment: [String: String]) -> String {
-        if let explicit { return explicit }
-        if let fromEnvironment = environment["ONBOARD_STATE_DIR"], !fromEnvironment.isEmpty { return fromEnvironment }
-        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return xdg + "/onboard" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/onboard"
+        StateFolder.path(explicit, environment: environment)
     }
 
     func clockOffsetSeconds() throws -> Int64 {

@@ -1,92 +1,25 @@
 import ArgumentParser
 import Foundation
-import OnboardRuntime
-import ScreenTable
-import NIOCore
-import SSHDemo
-import TerminalUI
 
-/// `onboard serve-ssh`: demos over SSH, one onboarding per connection, no root.
+/// `onboard serve-ssh …` becomes `onboard-ssh …` (the same process, by exec), so signals,
+/// exit status and `--help` are the SSH server's own, and this binary carries no SSH or
+/// network stack a person onboarding never uses.
 struct ServeSSH: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve-ssh",
-        abstract: "Serve demos over SSH: anyone who connects gets their own Onboard (no password).")
+        abstract: "Serve demos over SSH: anyone who connects gets their own Onboard (no password).",
+        helpNames: [])
 
-    @Option(help: "Address and port to listen on, HOST:PORT (default: loopback only; 0.0.0.0:2222 for a room).")
-    var listen = "127.0.0.1:2222"
-
-    @Option(help: "Run this built-in flow in each session instead of the picker.")
-    var flow: String?
-
-    @Option(name: .customLong("max-sessions"), help: "Sessions at once; the next connection is told the demo is full.")
-    var maxSessions = 50
-
-    @Option(help: "The service each session uses: 'mock' (each session its own embedded mock) or an onboard-server address.")
-    var service = "mock"
-
-    @Flag(name: .customLong("shared-mock"), help: "All sessions share one embedded mock, e.g. for Baby Basics' invite between two people.")
-    var sharedMock = false
-
-    @Option(name: .customLong("host-key"), help: "The server's ed25519 host key (made on first start; default $XDG_CONFIG_HOME/onboard/ssh_host_ed25519_key).")
-    var hostKey: String?
-
-    @Option(name: .customLong("state-dir"), help: "Where sessions keep their state while they run (default: the usual state folder).")
-    var stateDirectory: String?
-
-    func validate() throws {
-        guard address != nil else { throw ValidationError("--listen '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:2222") }
-        guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
-        if let flow, !BuiltinFlows.ids.contains(flow) {
-            throw ValidationError("--flow: no built-in flow '\(flow)' (\(BuiltinFlows.ids.joined(separator: ", ")))")
-        }
-    }
-
-    private var address: (host: String, port: Int)? {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else { return nil }
-        let host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host.isEmpty ? nil : (host, port)
-    }
+    @Argument(parsing: .captureForPassthrough, help: "Options of onboard serve-ssh (see onboard serve-ssh --help).")
+    var arguments: [String] = []
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let keyPath = hostKey ?? Themes.configFolder(environment: environment) + "/ssh_host_ed25519_key"
-        let key: HostKey
-        do {
-            key = try HostKey.loadOrCreate(at: keyPath)
-        } catch {
-            printError("onboard serve-ssh: \(error)")
-            throw ExitCode(1)
-        }
-        let stateFolder = RunOptions.stateFolder(stateDirectory, environment: environment)
-        var arguments = flow.map { ["run", $0] } ?? ["pick"]
-        if service != "mock" { arguments += ["--service", service] }
-        if sharedMock { arguments += ["--mock-db", stateFolder + "/ssh-shared-mock.sqlite"] }
-        var settings = DemoServer.Settings(
-            executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0],
-            arguments: arguments, stateFolder: stateFolder)
-        settings.host = address!.host
-        settings.port = address!.port
-        settings.maxSessions = maxSessions
-        do {
-            try DemoServer(settings: settings, hostKey: key).run { host, port in
-                let shown = host == "0.0.0.0" || host == "::" ? "HOST" : host
-                // Written at once (not print's buffer): a script waits for these lines.
-                FileHandle.standardOutput.write(Data("""
-                    Onboard demo over SSH on \(host):\(port): \(flow.map { "the \($0) flow" } ?? "the flow picker"), at most \(maxSessions) sessions.
-                    Connect with:  ssh -p \(port) demo@\(shown)
-                    Host key:      \(key.fingerprint) (ED25519), kept in \(keyPath)
-                    Anyone who can reach this port gets a demo session with no password: Onboard's flows, nothing else.
-                    Stop with Ctrl-C (every session is hung up and saved).
-
-                    """.utf8))
-            }
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            printError("onboard serve-ssh: \(listen) is already in use (another serve-ssh?); choose another port with --listen")
-            throw ExitCode(1)
-        } catch {
-            printError("onboard serve-ssh: cannot serve on \(listen): \(error)")
-            throw ExitCode(1)
-        }
-        print("Stopped; every session was hung up.")
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let sibling = (me as NSString).deletingLastPathComponent + "/onboard-ssh"
+        let argv = [sibling] + arguments
+        let cArguments = argv.map { strdup($0) } + [nil]
+        execv(sibling, cArguments)
+        printError("onboard serve-ssh: cannot start \(sibling) (\(String(cString: strerror(errno)))); it is built with onboard (swift build) and must sit beside it.")
+        throw ExitCode(1)
     }
 }
