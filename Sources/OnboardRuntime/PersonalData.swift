@@ -12,8 +12,11 @@ final class PersonalData {
 
     init(secrets: any SecretStore, stateDirectory: String) {
         self.secrets = secrets
-        lockPath = stateDirectory + "/.data-key.lock"
+        lockPath = Self.lockPath(stateDirectory: stateDirectory)
     }
+
+    /// Held while a folder's first key is made (see `makeKey`).
+    static func lockPath(stateDirectory: String) -> String { stateDirectory + "/.data-key.lock" }
 
     /// A key this computer no longer has (keyring reset, folder copied elsewhere).
     struct MissingKey: Error {}
@@ -39,7 +42,7 @@ final class PersonalData {
     /// The folder's key, made now if it has none: `auto` makes it when it opens the
     /// keyring, so a keyring that cannot store is found before anything is saved there.
     static func ensureKey(in secrets: any SecretStore, stateDirectory: String) throws {
-        _ = try makeKey(in: secrets, lockPath: stateDirectory + "/.data-key.lock")
+        _ = try makeKey(in: secrets, lockPath: lockPath(stateDirectory: stateDirectory))
     }
 
     /// The stored key, or a new one stored. Two processes making the folder's first key

@@ -26,6 +26,18 @@ public enum SecretStoreMode: String, CaseIterable, Sendable {
         return (FileSecretStore(stateDirectory: stateDirectory), nil)
     }
 
+    /// The stores that may hold a folder's secrets, opened without making anything (no
+    /// data key): what a reset clears. The private file always; the keyring with
+    /// `keyring`, and with `auto` where one answers.
+    public func storesToClear(stateDirectory: String, environment: [String: String]) throws -> [any SecretStore] {
+        let file = FileSecretStore(stateDirectory: stateDirectory)
+        switch self {
+        case .file: return [file]
+        case .keyring: return [file, try Self.keyring(stateDirectory: stateDirectory, environment: environment)]
+        case .auto: return [file] + [try? Self.keyring(stateDirectory: stateDirectory, environment: environment)].compactMap { $0 }
+        }
+    }
+
     /// The keyring, if a Secret Service can answer: a session bus to ask, and libsecret.
     static func keyring(stateDirectory: String, environment: [String: String]) throws -> KeyringSecretStore {
         let address = environment["DBUS_SESSION_BUS_ADDRESS"] ?? ""

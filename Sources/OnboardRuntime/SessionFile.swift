@@ -35,7 +35,7 @@ public struct SessionFile: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let record = try JSONDecoder().decode(SessionRecord.self, from: data)
         // A file from before the secret store: its tokens are in it, and move on the next save.
-        guard let keptIn = record.tokensKeptIn else { return record.session }
+        guard let keptIn = record.extra else { return record.value }
         guard let secret = try secrets.read(.session(flow)) else { throw MissingTokens(keptIn: keptIn) }
         return try JSONDecoder().decode(Session.self, from: Data(secret.utf8))
     }
@@ -52,7 +52,7 @@ public struct SessionFile: Sendable {
         var readable = session
         readable.accessToken = ""
         readable.refreshToken = ""
-        try AtomicFile.writeJSON(SessionRecord(session: readable, tokensKeptIn: secrets.summary), to: path)
+        try AtomicFile.writeJSON(SessionRecord(readable, extra: secrets.summary), to: path)
     }
 
     /// Runs `body` holding an exclusive `flock` on the lock file; waits for another
@@ -75,25 +75,4 @@ public struct SessionFile: Sendable {
 }
 
 /// `session.json`: the session's fields with its tokens blank, and where they are kept.
-struct SessionRecord: Codable {
-    var session: Session
-    var tokensKeptIn: String?
-
-    private enum Keys: String, CodingKey { case tokensKeptIn }
-
-    init(session: Session, tokensKeptIn: String?) {
-        self.session = session
-        self.tokensKeptIn = tokensKeptIn
-    }
-
-    init(from decoder: any Decoder) throws {
-        session = try Session(from: decoder)
-        tokensKeptIn = try decoder.container(keyedBy: Keys.self).decodeIfPresent(String.self, forKey: .tokensKeptIn)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try session.encode(to: encoder)
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encodeIfPresent(tokensKeptIn, forKey: .tokensKeptIn)
-    }
-}
+typealias SessionRecord = StateFileRecord<Session, TokensKeptIn>

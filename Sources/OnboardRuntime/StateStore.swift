@@ -56,6 +56,13 @@ public final class StateStore {
         try secrets.delete(.session(flowID))
     }
 
+    /// Every secret of the state folder in `stores` (its data key and any session left
+    /// behind) and the data key's lock file: `onboard reset` with no flow.
+    public static func forgetSecrets(stateDirectory: String, in stores: [any SecretStore]) throws {
+        for store in stores { try store.deleteAll() }
+        try? FileManager.default.removeItem(atPath: PersonalData.lockPath(stateDirectory: stateDirectory))
+    }
+
     private func read<T>(_ path: String, what: String, outcome: String = "this starts fresh", warnings: inout [String], _ decode: (Data) throws -> T?) -> T? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let name = (path as NSString).lastPathComponent
@@ -86,38 +93,23 @@ public final class StateStore {
 }
 
 /// `progress.json`: which screen and step in clear, so QA can read where a person is;
-/// the context, where every answer lives, sealed (`sealedContext`, AES-256-GCM).
-struct ProgressRecord: Codable {
-    var progress: SavedProgress
-    var sealedContext: String?
+/// the context, where every answer lives, sealed (AES-256-GCM).
+typealias ProgressRecord = StateFileRecord<SavedProgress, SealedContext>
 
-    private enum Keys: String, CodingKey { case sealedContext }
-
+extension ProgressRecord {
     init(progress: SavedProgress, personal: PersonalData) throws {
         var readable = progress
         readable.context = [:]
-        self.progress = readable
-        sealedContext = try personal.seal(try JSONEncoder().encode(progress.context))
+        self.init(readable, extra: try personal.seal(try JSONEncoder().encode(progress.context)))
     }
 
     /// The progress with its context opened; a file from before encryption reads as it is.
     static func decode(_ data: Data, personal: PersonalData) throws -> SavedProgress {
         let record = try JSONDecoder().decode(ProgressRecord.self, from: data)
-        var progress = record.progress
-        if let sealed = record.sealedContext {
-            progress.context = try JSONDecoder().decode([String: Value].self, from: try personal.open(sealed))
+        var progress = record.value
+        if let sealed = record.extra {
+            progress.context = try JSONDecoder().decode(type(of: progress.context), from: try personal.open(sealed))
         }
         return progress
-    }
-
-    init(from decoder: any Decoder) throws {
-        progress = try SavedProgress(from: decoder)
-        sealedContext = try decoder.container(keyedBy: Keys.self).decodeIfPresent(String.self, forKey: .sealedContext)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try progress.encode(to: encoder)
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encodeIfPresent(sealedContext, forKey: .sealedContext)
     }
 }

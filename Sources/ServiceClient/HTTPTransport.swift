@@ -219,42 +219,41 @@ public final class HTTPTransport: AuthService {
         let certificateFile = certificateFile, timeout = timeoutMilliseconds, base = baseURL
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                var response = onboard_http_response()
-                defer { onboard_http_free(&response) }
-                let outcome = Self.withCStrings(headers) { lines -> Int32 in
-                    func request(_ payload: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
-                        onboard_http_request(
-                            method, url, lines, Int32(headers.count), payload, length, certificateFile,
-                            Self.connectMilliseconds, timeout, Self.maximumResponse, &response)
-                    }
-                    guard let body else { return request(nil, 0) }
-                    // NUL-terminated, so even an empty body has an address.
-                    let bytes = Array(body) + [0]
-                    return bytes.withUnsafeBufferPointer { buffer in
-                        buffer.withMemoryRebound(to: CChar.self) { request($0.baseAddress, body.count) }
-                    }
-                }
-                let reason = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                switch Int(outcome) {
-                case Int(ONBOARD_HTTP_OK):
-                    let data = response.body.map { Data(bytes: $0, count: response.length) } ?? Data()
-                    continuation.resume(returning: (response.status, data))
-                case Int(ONBOARD_HTTP_TIMEOUT):
-                    continuation.resume(throwing: ServiceError(.timeout, "The service at \(base) did not answer in time."))
-                case Int(ONBOARD_HTTP_TOO_LARGE):
-                    continuation.resume(throwing: ServiceError(.badResponse, "The service at \(base) sent a reply too large to read."))
-                default:
-                    continuation.resume(throwing: ServiceError(.network, "Cannot reach the service at \(base) (\(reason))."))
-                }
+                continuation.resume(with: Self.request(
+                    method: method, url: url, headers: headers, body: body, certificateFile: certificateFile, timeout: timeout, base: base))
             }
         }
     }
 
-    /// `strings` as a C array of C strings for the length of `body`.
-    private static func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
-        let copies = strings.map { strdup($0).map { UnsafePointer($0) } }
-        defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
-        return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
+    /// One blocking request through libcurl, its outcome in the API's terms.
+    private static func request(
+        method: String, url: String, headers: [String], body: Data?, certificateFile: String?, timeout: Int, base: String
+    ) -> Result<(status: Int, body: Data), ServiceError> {
+        var response = onboard_http_response()
+        defer { onboard_http_free(&response) }
+        let lines = headers.map { strdup($0).map { UnsafePointer($0) } }
+        defer { lines.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        // NUL-terminated, so even an empty body has an address.
+        let payload: [UInt8] = (body.map { Array($0) } ?? []) + [0]
+        let outcome = payload.withUnsafeBytes { bytes in
+            lines.withUnsafeBufferPointer { headerLines in
+                onboard_http_request(
+                    method, url, headerLines.baseAddress, Int32(lines.count),
+                    body == nil ? nil : bytes.baseAddress?.assumingMemoryBound(to: CChar.self), body?.count ?? 0,
+                    certificateFile, connectMilliseconds, timeout, maximumResponse, &response)
+            }
+        }
+        switch Int(outcome) {
+        case Int(ONBOARD_HTTP_OK):
+            return .success((response.status, response.body.map { Data(bytes: $0, count: response.length) } ?? Data()))
+        case Int(ONBOARD_HTTP_TIMEOUT):
+            return .failure(ServiceError(.timeout, "The service at \(base) did not answer in time."))
+        case Int(ONBOARD_HTTP_TOO_LARGE):
+            return .failure(ServiceError(.badResponse, "The service at \(base) sent a reply too large to read."))
+        default:
+            let reason = Swift.withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return .failure(ServiceError(.network, "Cannot reach the service at \(base) (\(reason))."))
+        }
     }
 
     /// The API's error envelope, or a code from the status when there is none.

@@ -65,7 +65,7 @@ struct ServeSSH: ParsableCommand {
         if service != "mock" { arguments += ["--service", service] }
         if sharedMock { arguments += ["--mock-db", stateFolder + "/ssh-shared-mock.sqlite"] }
         var settings = DemoServer.Settings(
-            executable: Self.onboardBeside(),
+            executable: SiblingExecutable.path("onboard"),
             arguments: arguments, stateFolder: stateFolder)
         settings.host = address!.host
         settings.port = address!.port
@@ -92,14 +92,4 @@ struct ServeSSH: ParsableCommand {
         }
         print("Stopped; every session was hung up.")
     }
-
-    /// The `onboard` executable in this one's folder: what each session runs.
-    static func onboardBeside() -> String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return (me as NSString).deletingLastPathComponent + "/onboard"
-    }
-}
-
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
 }

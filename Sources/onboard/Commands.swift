@@ -130,9 +130,13 @@ struct Reset: ParsableCommand {
 
     func run() throws {
         let folder = options.stateFolder()
-        let secrets = try options.secretStoreMode().open(stateDirectory: folder, environment: ProcessInfo.processInfo.environment).store
+        // Wherever this folder's secrets may be, without making any (a data key) to delete.
+        let stores = try options.secretStoreMode().storesToClear(stateDirectory: folder, environment: ProcessInfo.processInfo.environment)
+        func forget(_ flowID: String) throws {
+            for store in stores { try StateStore(stateDirectory: folder, flowID: flowID, secrets: store).reset() }
+        }
         if let flow {
-            try StateStore(stateDirectory: folder, flowID: flow, secrets: secrets).reset()
+            try forget(flow)
             print("Reset \(flow) in \(folder).")
             return
         }
@@ -141,13 +145,10 @@ struct Reset: ParsableCommand {
             let path = folder + "/" + name
             var isDirectory: ObjCBool = false
             if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                try StateStore(stateDirectory: folder, flowID: name, secrets: secrets).reset()
+                try forget(name)
             }
         }
-        // The data key and any session left behind, in the store and in the fallback file.
-        try secrets.deleteAll()
-        try FileSecretStore(stateDirectory: folder).deleteAll()
-        try? manager.removeItem(atPath: folder + "/.data-key.lock")
+        try StateStore.forgetSecrets(stateDirectory: folder, in: stores)
         let mock = options.mockDatabase ?? folder + "/mock.sqlite"
         for suffix in ["", "-wal", "-shm"] where manager.fileExists(atPath: mock + suffix) {
             try manager.removeItem(atPath: mock + suffix)

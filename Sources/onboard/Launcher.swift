@@ -284,10 +284,6 @@ final class Launcher {
     }
 }
 
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-}
-
 /// Loads a flow named on the command line: a built-in id, or a file with `--flow`.
 func loadFlow(id: String?, file: String?) throws -> Flow {
     do {

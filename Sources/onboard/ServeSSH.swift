@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OnboardRuntime
 
 /// `onboard serve-ssh …` becomes `onboard-ssh …` (the same process, by exec), so signals,
 /// exit status and `--help` are the SSH server's own, and this binary carries no SSH or
@@ -14,8 +15,7 @@ struct ServeSSH: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let sibling = (me as NSString).deletingLastPathComponent + "/onboard-ssh"
+        let sibling = SiblingExecutable.path("onboard-ssh")
         let argv = [sibling] + arguments
         let cArguments = argv.map { strdup($0) } + [nil]
         execv(sibling, cArguments)

@@ -2,42 +2,78 @@ import Foundation
 import Testing
 import TestSupport
 
+/// A private D-Bus session bus with gnome-keyring unlocked on it, its keyring file in a
+/// throwaway home, for as long as the value lives: one daemon for a whole test, so what one
+/// step stores is what the next reads (a daemon per step could be stopped before it wrote
+/// its file).
+final class PrivateKeyring {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-keyring-\(UUID().uuidString)").path
+    private var bus: pid_t = 0
+    private(set) var environment: [String] = []
+
+    /// `password` empty: a keyring daemon with no login keyring to store in, which can only
+    /// ask through a prompt no terminal shows.
+    init(password: String = "onboard") throws {
+        try FileManager.default.createDirectory(atPath: home + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let started = Subprocess.run("/usr/bin/dbus-daemon", ["--session", "--fork", "--print-address=1", "--print-pid=1"])
+        let lines = started.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("dbus-daemon[") }
+        guard lines.count >= 2, let pid = pid_t(lines[1]) else { throw KeyringError(description: "dbus-daemon did not start: \(started.output)") }
+        bus = pid
+        environment = ["HOME=\(home)", "XDG_DATA_HOME=\(home)/data", "XDG_RUNTIME_DIR=\(home)/run", "LANG=C.UTF-8", "DBUS_SESSION_BUS_ADDRESS=\(lines[0])"]
+        _ = run(["sh", "-c", "printf '\(password)' | gnome-keyring-daemon --unlock --components=secrets"])
+        // Ready once it owns the Secret Service's name (else a client would start a second,
+        // locked daemon by D-Bus activation).
+        for _ in 0..<100 {
+            let owner = run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                             "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"])
+            if owner.output.contains("boolean true") { return }
+            usleep(50_000)
+        }
+        throw KeyringError(description: "gnome-keyring-daemon did not take the Secret Service's name")
+    }
+
+    deinit {
+        // The keyring daemon leaves with its bus.
+        if bus > 0 { kill(bus, SIGTERM) }
+    }
+
+    struct KeyringError: Error, CustomStringConvertible { var description: String }
+
+    /// Runs a command on this bus; output without the keyring's prompter chatter.
+    func run(_ command: [String]) -> (status: Int32, output: String) {
+        let run = Subprocess.run("/usr/bin/env", environment + command)
+        let kept = run.output.split(separator: "\n", omittingEmptySubsequences: false).filter {
+            !$0.contains("gcr-prompter") && !$0.contains("cannot open display")
+        }
+        return (run.status, kept.joined(separator: "\n"))
+    }
+
+    func lookup(state: String, flow: String, kind: String) -> String {
+        run(["secret-tool", "lookup", "application", "onboard", "state_dir", state, "flow", flow, "kind", kind]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    var items: String { run(["secret-tool", "search", "--all", "application", "onboard"]).output }
+}
+
 extension EndToEnd {
-    /// The keyring backend against a real Secret Service: a private D-Bus session with
-    /// gnome-keyring unlocked (`dbus-run-session`, `gnome-keyring-daemon --unlock`), its
-    /// keyring file in a throwaway home, read back with `secret-tool` as a person would.
+    /// The keyring backend against a real Secret Service (`PrivateKeyring`), read back with
+    /// `secret-tool` as a person would.
     @Suite struct KeyringEndToEndTests {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-keyring-\(UUID().uuidString)").path
-        var state: String { home + "/state" }
+        let keyring: PrivateKeyring
+        var state: String { keyring.home + "/state" }
         static let scripts = Tmux.packageRoot + "/examples/scripts"
 
-        /// Runs a command on a fresh session bus with this test's keyring unlocked (the
-        /// same keyring file each time, so items outlive the bus); output without the
-        /// bus's and the keyring's own chatter.
-        /// `password` empty: a keyring daemon with no login keyring to store in, which can
-        /// only ask through a prompt no terminal shows.
-        func withKeyring(_ command: [String], password: String = "onboard") -> (status: Int32, output: String) {
-            let setUp = """
-                export HOME="$1" XDG_DATA_HOME="$1/data" XDG_RUNTIME_DIR="$1/run" LANG=C.UTF-8
-                mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-                printf "$2" | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
-                shift 2
-                exec "$@"
-                """
-            let run = Subprocess.run("/usr/bin/dbus-run-session", ["--", "bash", "-c", setUp, "keyring", home, password] + command)
-            let kept = run.output.split(separator: "\n", omittingEmptySubsequences: false).filter {
-                !$0.hasPrefix("dbus-daemon[") && !$0.contains("gcr-prompter") && !$0.contains("cannot open display")
-            }
-            return (run.status, kept.joined(separator: "\n"))
+        init() throws {
+            keyring = try PrivateKeyring()
         }
 
         func onboard(_ arguments: [String]) -> (status: Int32, output: String) {
-            withKeyring([Tmux.binary] + arguments + ["--state-dir", state])
+            keyring.run([Tmux.binary] + arguments + ["--state-dir", state])
         }
 
         func lookup(flow: String, kind: String) -> String {
-            withKeyring(["secret-tool", "lookup", "application", "onboard", "state_dir", state, "flow", flow, "kind", kind]).output
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            keyring.lookup(state: state, flow: flow, kind: kind)
         }
 
         /// Every file in the state folder as text (the mock's database included: it keeps
@@ -56,7 +92,7 @@ extension EndToEnd {
             let first = onboard(["run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys"])
             #expect(first.status == 0, "\(first.output.suffix(1500))")
             #expect(first.output.contains("onboard: Onboard keeps this folder's tokens and encryption key in the system keyring (items labelled onboard/<flow>/\(state))."))
-            let items = withKeyring(["secret-tool", "search", "--all", "application", "onboard"]).output
+            let items = keyring.items
             #expect(items.contains("label = onboard/oklah/\(state)"))
             #expect(items.contains("label = onboard/data-key/\(state)"))
 
@@ -103,17 +139,19 @@ extension EndToEnd {
             // Reset removes every item of the folder.
             let reset = onboard(["reset"])
             #expect(reset.status == 0, "\(reset.output)")
-            #expect(!withKeyring(["secret-tool", "search", "--all", "application", "onboard"]).output.contains("label ="))
+            #expect(!keyring.items.contains("label ="))
         }
 
         /// A keyring that cannot store (here: no login keyring, and a prompt no terminal
         /// can show): auto says so and keeps the secrets in the file instead.
         @Test func aKeyringThatCannotStoreSendsAutoToTheFileWithItsReason() throws {
-            let run = withKeyring([Tmux.binary, "run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys", "--state-dir", state], password: "")
+            let locked = try PrivateKeyring(password: "")
+            let state = locked.home + "/state"
+            let run = locked.run([Tmux.binary, "run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys", "--state-dir", state])
             #expect(run.status == 0, "\(run.output.suffix(1500))")
             #expect(run.output.contains("onboard: Onboard keeps this folder's tokens and encryption key in a private file (\(state)/secrets): The keyring did not store the secret:"))
             #expect(FileManager.default.fileExists(atPath: state + "/secrets/oklah.session"))
-            let explicit = withKeyring([Tmux.binary, "run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys", "--state-dir", home + "/other", "--secret-store", "keyring"], password: "")
+            let explicit = locked.run([Tmux.binary, "run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys", "--state-dir", locked.home + "/other", "--secret-store", "keyring"])
             #expect(explicit.status != 0, "keyring asked for and unusable stops the run")
             #expect(explicit.output.contains("--secret-store keyring: The keyring did not store the secret:"))
         }
