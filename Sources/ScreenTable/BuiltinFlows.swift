@@ -9,8 +9,10 @@ public enum BuiltinFlows {
         Bundle.module.url(forResource: id, withExtension: "yaml", subdirectory: "BuiltinFlows")
     }
 
-    /// Loads a built-in flow. A built-in flow that does not load is a bug the tests catch.
+    /// A built-in flow, from its compiled form (`CompiledFlows`, generated from the YAML
+    /// and checked against it by the tests): a launch parses nothing.
     public static func load(_ id: String) throws -> Flow {
+        if let flow = CompiledFlows.flow(id) { return flow }
         guard let url = url(for: id) else {
             throw FlowFileError(problems: [Problem("no built-in flow named '\(id)'; built in: \(ids.joined(separator: ", "))", at: SourceLocation(file: id, line: 1, column: 1))])
         }

@@ -34,7 +34,10 @@ struct FlowReader {
     mutating func read(_ yaml: String) -> Flow? {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml)
+            // The basic resolver: every key lookup compares tags, and the default one
+            // resolves a plain scalar's tag with up to seven regular expressions each
+            // time (most of a flow's parse). The reader types values itself.
+            root = try Yams.compose(yaml: yaml, .basic)
         } catch let error as YamlError {
             report(error)
             return nil

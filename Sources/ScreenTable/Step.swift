@@ -98,9 +98,10 @@ public struct Outcome: Sendable, Equatable {
     /// so what is typed next lands in it (ABBY: a number the service refuses).
     public var field: String?
 
-    public init(go: String? = nil, message: String? = nil, back: Bool = false) {
+    public init(go: String? = nil, message: String? = nil, back: Bool = false, field: String? = nil) {
         self.go = go
         self.message = message
         self.back = back
+        self.field = field
     }
 }

@@ -96,7 +96,7 @@ public enum Themes {
             return ThemeError(message: "\(file):\(mark?.line ?? 1):\(mark?.column ?? 1): \(message)")
         }
         let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch { throw ThemeError(message: "\(file): not valid YAML: \(error)") }
+        do { root = try Yams.compose(yaml: text, .basic) } catch { throw ThemeError(message: "\(file): not valid YAML: \(error)") }
         guard let root, let map = root.mapping else { throw fail("a theme must be a mapping with 'name' and 'roles'", root) }
         let name = map["name"]?.string ?? file
         guard let roles = map["roles"]?.mapping else { throw fail("the theme has no 'roles' mapping", root) }

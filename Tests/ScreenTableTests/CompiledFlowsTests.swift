@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import ScreenTable
+
+/// The built-in flows ship as YAML (what people edit) and as Swift built from it (what a
+/// launch uses, with no parse). These keep the two the same.
+@Suite struct CompiledFlowsTests {
+    static let sourceFile = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/ScreenTable/CompiledFlows.swift")
+
+    func parsed() throws -> [Flow] {
+        try BuiltinFlows.ids.map { id in
+            try FlowFiles.load(url: try #require(BuiltinFlows.url(for: id)), displayName: "\(id).yaml")
+        }
+    }
+
+    @Test func theCompiledSourceIsWhatTheYAMLSays() throws {
+        let expected = CompiledFlowSource.file(try parsed())
+        if ProcessInfo.processInfo.environment["ONBOARD_REGENERATE"] == "1" {
+            try expected.write(to: Self.sourceFile, atomically: true, encoding: .utf8)
+        }
+        let committed = try String(contentsOf: Self.sourceFile, encoding: .utf8)
+        #expect(committed == expected, "CompiledFlows.swift is stale: run ONBOARD_REGENERATE=1 swift test --filter CompiledFlowsTests")
+    }
+
+    @Test(arguments: BuiltinFlows.ids)
+    func aBuiltInFlowLoadsAsItsYAMLReads(id: String) throws {
+        let fromYAML = try FlowFiles.load(url: try #require(BuiltinFlows.url(for: id)), displayName: "\(id).yaml")
+        #expect(try BuiltinFlows.load(id) == fromYAML)
+    }
+
+    @Test func anUnknownIdSaysWhichFlowsAreBuiltIn() {
+        #expect(throws: FlowFileError.self) { try BuiltinFlows.load("nope") }
+        #expect(CompiledFlows.flow("nope") == nil)
+    }
+}
