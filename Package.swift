@@ -106,6 +106,9 @@ let package = Package(
             dependencies: ["ScreenTable", "FlowEngine", "CivilCalendar", "InputRules", "TextWidth", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Themes")]
         ),
+        // For the people who write flows and test them: the flow as a graph, JSON Schemas
+        // for flow and theme files, what QA has reached of a flow and how to reach the rest.
+        .target(name: "FlowAuthoring", dependencies: ["ScreenTable", "FlowEngine", "ServiceAPI", "TerminalUI"]),
         // The only Swift module that talks to ncurses.
         .target(name: "CursesBackend", dependencies: ["CursesShim", "TerminalUI"]),
         // Runs a flow: event loop, effects, state files, analytics log.
@@ -113,7 +116,7 @@ let package = Package(
             name: "OnboardRuntime",
             dependencies: [
                 "FlowEngine", "CivilCalendar", "InputRules", "ScreenTable", "ServiceAPI", "OnboardService", "ServiceClient", "TerminalUI",
-                "SecretShim", .product(name: "Crypto", package: "swift-crypto"),
+                "FlowAuthoring", "SecretShim", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // C: the Secret Service through libsecret, loaded with dlopen only when used.
@@ -135,6 +138,7 @@ let package = Package(
             name: "onboard",
             dependencies: [
                 "OnboardRuntime", "CursesBackend", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "TerminalUI",
+                "FlowAuthoring", "FlowEngine", "CivilCalendar",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseWithoutDebugInfo
@@ -170,6 +174,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable"]),
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable"]),
+        .testTarget(
+            name: "FlowAuthoringTests",
+            dependencies: ["FlowAuthoring", "FlowEngine", "ScreenTable", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(
             name: "OnboardServiceTests",
             dependencies: ["InputRules", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", .product(name: "GRDB", package: "GRDB.swift")]),

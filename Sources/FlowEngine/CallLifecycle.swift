@@ -88,6 +88,12 @@ extension FlowEngine {
         }
     }
 
+    /// The branch a result takes: its own code's, else the catch-all `error`'s.
+    private func reached(_ code: String, of call: ServiceCall, from origin: FlowState.Origin, effects: inout [Effect]) {
+        guard let branch = call.outcomes[code] != nil ? code : (code != "success" && call.outcomes["error"] != nil ? "error" : nil) else { return }
+        effects.append(.reached(.result(screen: origin.screen, operation: call.operation.rawValue, code: branch)))
+    }
+
     /// The result of the call the user waited for.
     private func finishUserCall(_ call: ServiceCall, from origin: FlowState.Origin, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         switch result {
@@ -101,6 +107,7 @@ extension FlowEngine {
             apply(output, &state, effects: &effects)
             forgetSecrets(typedOn: origin, &state)
             state.screenSince = now
+            reached("success", of: call, from: origin, effects: &effects)
             follow(call.outcome(for: "success"), &state, now: now, effects: &effects)
         case .failure(let failure):
             fail(call, from: origin, failure, &state, now: now, effects: &effects)
@@ -126,6 +133,7 @@ extension FlowEngine {
             let code = flow.analytics.errorCodes[failure.code] ?? failure.code
             track(name, with: ["error_code": .text(code)], &state, now: now, effects: &effects)
         }
+        reached(failure.code, of: call, from: origin, effects: &effects)
         let outcome = call.outcome(for: failure.code)
         if let outcome, let id = outcome.field, outcome.go == nil,
            let index = currentScreen(state)?.fields.firstIndex(where: { $0.id == id }) {

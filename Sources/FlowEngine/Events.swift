@@ -167,4 +167,7 @@ public enum Effect: Equatable, Sendable {
     /// Deletes everything the flow keeps on this device (logout).
     case forgetLocalData
     case quit
+    /// The user reached a screen, a call's result branch or a validation message: QA's
+    /// coverage of the flow.
+    case reached(Reach)
 }

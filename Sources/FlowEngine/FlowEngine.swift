@@ -28,6 +28,7 @@ public struct FlowEngine: Sendable {
     /// Applies one event at time `now` (ms since 1970) and returns the effects to run.
     public func reduce(_ state: inout FlowState, _ event: FlowEvent, now: Int64) -> [Effect] {
         var effects: [Effect] = []
+        let shown = state.form.errors
         switch event {
         case .launched(let launch):
             launchFlow(&state, launch, now: now, effects: &effects)
@@ -49,7 +50,22 @@ public struct FlowEngine: Sendable {
             effects.append(.forgetLocalData)
             launchFlow(&state, launch, now: now, effects: &effects)
         }
+        reachedMessages(since: shown, state, now: now, effects: &effects)
         return Self.oneSessionWrite(effects)
+    }
+
+    /// A rule's message newly under a field: which rule it was, for QA's coverage.
+    private func reachedMessages(since shown: [String: String], _ state: FlowState, now: Int64, effects: inout [Effect]) {
+        guard let screen = currentScreen(state) else { return }
+        for field in screen.fields {
+            guard let message = state.form.errors[field.id], shown[field.id] != message else { continue }
+            let values = state.context.compactMapValues(\.text)
+            let candidates = field.rules.filter { $0.message == message }
+            let rule = candidates.first {
+                !Validation.passes($0, value: values[field.id] ?? "", picked: state.context[field.id]?.list, values: values, today: today(now, state))
+            } ?? candidates.first
+            if let rule { effects.append(.reached(.message(screen: screen.id, field: field.id, rule: rule.name.rawValue))) }
+        }
     }
 
     /// A sign-in that also completes onboarding saves the session twice in one event: the

@@ -26,6 +26,13 @@ public struct FlowState: Equatable, Sendable {
         case arrival(screen: String)
         /// An action's call, or a choice's `then` call.
         case step(screen: String, call: ServiceCall)
+
+        /// The screen the call was made from.
+        public var screen: String {
+            switch self {
+            case .arrival(let screen), .step(let screen, _): screen
+            }
+        }
     }
 
     public var phase: Phase = .idle

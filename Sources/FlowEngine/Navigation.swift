@@ -12,6 +12,7 @@ extension FlowEngine {
 
     func arrive(at id: String, _ state: inout FlowState, message: FlowState.Message? = nil, now: Int64, effects: inout [Effect]) {
         guard let screen = flow.screen(id) else { return }
+        effects.append(.reached(.screen(id)))
         if screen.kind == .route {
             if let target = screen.route.first(where: { holds($0.when, state) })?.go {
                 arrive(at: target, &state, message: message, now: now, effects: &effects)

@@ -1,3 +1,4 @@
+import CivilCalendar
 import FlowEngine
 import Foundation
 
@@ -25,11 +26,7 @@ public final class AnalyticsLog {
         }
         var line = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         line.append(0x0A)
-        try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw StorageError(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        try AtomicFile.append(line, to: path)
     }
 
     /// Events written before the service assigned an id carry a placeholder; this
@@ -51,8 +48,6 @@ public final class AnalyticsLog {
     }
 
     static func timestamp(_ milliseconds: Int64) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        Instant.internetTime(milliseconds: milliseconds)
     }
 }

@@ -42,6 +42,16 @@ public enum AtomicFile {
         try write(encoder.encode(value), to: path)
     }
 
+    /// Adds one record to the end of a private log (0600) in one write, so lines from two
+    /// processes never interleave. Not fsynced: logs are bookkeeping, not progress.
+    public static func append(_ data: Data, to path: String) throws {
+        try makePrivateDirectory((path as NSString).deletingLastPathComponent)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StorageError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        _ = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+    }
+
     /// Creates the folder (and parents) as 0700 when missing.
     public static func makePrivateDirectory(_ path: String) throws {
         var isDirectory: ObjCBool = false

@@ -1,3 +1,4 @@
+import FlowAuthoring
 import FlowEngine
 import Foundation
 import ScreenTable
@@ -227,10 +228,11 @@ public final class FlowRunner {
         let analytics = page != .analytics ? [] : session.store.analytics.events().suffix(8).map { event in
             "\(event["timestamp"] as? String ?? "") \(event["event"] as? String ?? "?")"
         }
+        let coverage = page != .coverage ? [] : CoverageReport(map: CoverageMap(flow: flow), seen: session.store.coverage.seen()).consoleLines
         return QAInfo(
             flow: flow.id, screen: state.screenID ?? "-", screens: flow.screens.filter { $0.kind != .route }.map(\.id),
             context: context, session: sessionLines, faultsOn: qa.faults.faults, clockOffsetSeconds: clock.offsetSeconds,
-            outbox: Array(outbox), analytics: Array(analytics))
+            outbox: Array(outbox), analytics: Array(analytics), coverage: coverage)
     }
 }
 

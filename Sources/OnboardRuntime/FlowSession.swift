@@ -1,3 +1,4 @@
+import CivilCalendar
 import FlowEngine
 import Foundation
 import TerminalUI
@@ -144,6 +145,8 @@ public final class FlowSession {
                     }
                 case .quit:
                     ending = .quit
+                case .reached(let reach):
+                    try store.coverage.record(reach)
                 }
             } catch {
                 failures.append("Onboard could not save its state (\(error)). Your progress may not survive a restart.")
@@ -156,5 +159,5 @@ public final class FlowSession {
         "local-" + UUID().uuidString.lowercased()
     }
 
-    private static var utcOffset: Int64 { Int64(TimeZone.current.secondsFromGMT()) }
+    private static var utcOffset: Int64 { Instant.utcOffset() }
 }

@@ -17,11 +17,14 @@ public struct QAInfo: Equatable, Sendable {
     public var clockOffsetSeconds: Int64
     public var outbox: [String]
     public var analytics: [String]
+    /// What QA has reached of the flow, and how to reach the rest.
+    public var coverage: [String]
 
     public init(
         flow: String, screen: String, screens: [String], context: [String], session: [String], faultsOn: [Fault],
-        clockOffsetSeconds: Int64, outbox: [String], analytics: [String]
+        clockOffsetSeconds: Int64, outbox: [String], analytics: [String], coverage: [String] = []
     ) {
+        self.coverage = coverage
         self.flow = flow
         self.screen = screen
         self.screens = screens
@@ -45,6 +48,7 @@ public struct QAConsole: Equatable, Sendable {
         case outbox = "Outbox (SMS and invite codes)"
         case jump = "Jump to a screen"
         case analytics = "Analytics (last events)"
+        case coverage = "Seen / not yet seen"
         case reset = "Reset this flow"
     }
 
@@ -80,7 +84,7 @@ public struct QAConsole: Equatable, Sendable {
         case .clock?: Self.shifts.map(\.label) + ["Back to real time", "Back"]
         case .jump?: info.screens + ["Back"]
         case .reset?: ["Yes, forget this flow's state and start again", "Back"]
-        case .outbox?, .context?, .analytics?: ["Back"]
+        case .outbox?, .context?, .analytics?, .coverage?: ["Back"]
         }
     }
 
@@ -122,7 +126,7 @@ public struct QAConsole: Equatable, Sendable {
             return .jump(info.screens[focus])
         case .reset?:
             return .resetFlow
-        case .outbox?, .context?, .analytics?:
+        case .outbox?, .context?, .analytics?, .coverage?:
             return nil
         }
     }
@@ -145,6 +149,7 @@ public struct QAConsole: Equatable, Sendable {
         case .outbox?: view.items = info.outbox.isEmpty ? ["Nothing sent yet."] : info.outbox
         case .analytics?: view.items = info.analytics.isEmpty ? ["No events recorded."] : info.analytics
         case .reset?: view.items = ["Forgets this flow's session, progress and analytics on this device."]
+        case .coverage?: view.items = info.coverage
         default: break
         }
         view.options = options(info).enumerated().map { ScreenView.ItemView(label: $1, focused: $0 == focus) }

@@ -15,6 +15,8 @@ public final class StateStore {
     public var sessionFile: SessionFile { SessionFile(path: folder + "/session.json", secrets: secrets) }
     public var progressPath: String { folder + "/progress.json" }
     public let analytics: AnalyticsLog
+    /// What QA has reached of the flow; outlives `reset()`.
+    public let coverage: CoverageLog
     private let personal: PersonalData
 
     /// `secrets` defaults to the state folder's private file.
@@ -25,6 +27,7 @@ public final class StateStore {
         self.secrets = secrets
         personal = PersonalData(secrets: secrets, stateDirectory: stateDirectory)
         analytics = AnalyticsLog(path: folder + "/events.jsonl")
+        coverage = CoverageLog(stateDirectory: stateDirectory, flowID: flowID)
     }
 
     /// What was saved, and plain-language warnings for files that had to be set aside.

@@ -31,20 +31,20 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen0() -> Screen {
-        var screen = Screen(id: "privacy", kind: .info, location: SourceLocation(file: "oklah.yaml", line: 32, column: 5))
+        var screen = Screen(id: "privacy", kind: .info, location: SourceLocation(file: "oklah.yaml", line: 33, column: 5))
         screen.title = "Welcome to OKLah"
         screen.logo = ["\\(^o^)/"]
         screen.bullets = ["Your privacy comes first", "No name, email, or phone needed", "Your data stays on your device"]
         screen.resumable = true
         do {
-            let action = Action(label: "Start", key: nil, step: .go("creating"), when: nil, location: SourceLocation(file: "oklah.yaml", line: 42, column: 9))
+            let action = Action(label: "Start", key: nil, step: .go("creating"), when: nil, location: SourceLocation(file: "oklah.yaml", line: 43, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func oklahScreen1() -> Screen {
-        var screen = Screen(id: "creating", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 45, column: 5))
+        var screen = Screen(id: "creating", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 46, column: 5))
         screen.title = "Setting things up..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .signInAnonymously, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "pick_name", message: nil, back: false, field: nil)])
@@ -52,18 +52,18 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen2() -> Screen {
-        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "oklah.yaml", line: 53, column: 5))
+        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "oklah.yaml", line: 54, column: 5))
         screen.body = "Something went wrong. Please check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "oklah.yaml", line: 57, column: 9))
+            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "oklah.yaml", line: 58, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func oklahScreen3() -> Screen {
-        var screen = Screen(id: "pick_name", kind: .choice, location: SourceLocation(file: "oklah.yaml", line: 60, column: 5))
+        var screen = Screen(id: "pick_name", kind: .choice, location: SourceLocation(file: "oklah.yaml", line: 61, column: 5))
         screen.title = "Pick your name"
         screen.body = "Choose the name OKLah will know you by. It is made up, just for you."
         screen.resumable = true
@@ -72,7 +72,7 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen4() -> Screen {
-        var screen = Screen(id: "saving_name", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 70, column: 5))
+        var screen = Screen(id: "saving_name", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 71, column: 5))
         screen.title = "Saving your name..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .chooseName, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])
@@ -80,14 +80,14 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen5() -> Screen {
-        var screen = Screen(id: "home", kind: .info, location: SourceLocation(file: "oklah.yaml", line: 78, column: 5))
+        var screen = Screen(id: "home", kind: .info, location: SourceLocation(file: "oklah.yaml", line: 79, column: 5))
         screen.title = "Hi, {display_name|friend}"
         screen.body = "{motivation|Every small step counts. You are doing great.}"
         screen.load = [.motivation]
         screen.resumable = true
         screen.completesOnboarding = true
         do {
-            let action = Action(label: "Check in", key: nil, step: .notice("Check-in is coming in a later release; it is not part of onboarding."), when: nil, location: SourceLocation(file: "oklah.yaml", line: 86, column: 9))
+            let action = Action(label: "Check in", key: nil, step: .notice("Check-in is coming in a later release; it is not part of onboarding."), when: nil, location: SourceLocation(file: "oklah.yaml", line: 87, column: 9))
             screen.actions.append(action)
         }
         return screen
@@ -110,7 +110,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen0() -> Screen {
-        var screen = Screen(id: "server", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 22, column: 5))
+        var screen = Screen(id: "server", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 23, column: 5))
         screen.title = "Baby Basics"
         screen.body = "Which Baby Basics server do you use? mock://local is the one built into Onboard."
         screen.resumable = true
@@ -121,43 +121,43 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .connectServer, outcomes: ["error": Outcome(go: "server_unreachable", message: nil, back: false, field: nil), "success": Outcome(go: "auth", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 37, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .connectServer, outcomes: ["error": Outcome(go: "server_unreachable", message: nil, back: false, field: nil), "success": Outcome(go: "auth", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 38, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen1() -> Screen {
-        var screen = Screen(id: "server_unreachable", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 43, column: 5))
+        var screen = Screen(id: "server_unreachable", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 44, column: 5))
         screen.body = "Can't connect to server. Check the URL and try again.\nTried: {server_url}"
         screen.resumable = false
         do {
-            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 47, column: 9))
+            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 48, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Change URL", key: nil, step: .go("server"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 49, column: 9))
+            let action = Action(label: "Change URL", key: nil, step: .go("server"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 50, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen2() -> Screen {
-        var screen = Screen(id: "auth", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 52, column: 5))
+        var screen = Screen(id: "auth", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 53, column: 5))
         screen.title = "Welcome to Baby Basics"
         screen.body = "Track feeds, sleep and diapers, alone or with a second caregiver."
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Create Account", key: nil, step: .go("register"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 58, column: 9))
+            let action = Action(label: "Create Account", key: nil, step: .go("register"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 59, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "I Have an Invite", key: nil, step: .go("invite"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 60, column: 9))
+            let action = Action(label: "I Have an Invite", key: nil, step: .go("invite"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 61, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Log in", key: nil, step: .go("login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 62, column: 9))
+            var action = Action(label: "Log in", key: nil, step: .go("login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 63, column: 9))
             action.linkPrompt = "Already have an account?"
             screen.actions.append(action)
         }
@@ -165,7 +165,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen3() -> Screen {
-        var screen = Screen(id: "register", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 66, column: 5))
+        var screen = Screen(id: "register", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 67, column: 5))
         screen.title = "Create your account"
         screen.allowsBack = true
         screen.resumable = true
@@ -186,11 +186,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Create Account", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "add_baby", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 95, column: 9))
+            let action = Action(label: "Create Account", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "add_baby", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 96, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Log In Instead", key: nil, step: .go("login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 105, column: 9))
+            var action = Action(label: "Log In Instead", key: nil, step: .go("login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 106, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -198,7 +198,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen4() -> Screen {
-        var screen = Screen(id: "invite", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 109, column: 5))
+        var screen = Screen(id: "invite", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 110, column: 5))
         screen.title = "Join with an invite"
         screen.body = "Paste the code or the whole link you were sent."
         screen.allowsBack = true
@@ -225,11 +225,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Join", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 145, column: 9))
+            let action = Action(label: "Join", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 146, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Already registered? Log in with your invite", key: nil, step: .go("invite_login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 154, column: 9))
+            var action = Action(label: "Already registered? Log in with your invite", key: nil, step: .go("invite_login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 155, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -237,7 +237,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen5() -> Screen {
-        var screen = Screen(id: "invite_login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 158, column: 5))
+        var screen = Screen(id: "invite_login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 159, column: 5))
         screen.title = "Log in with your invite"
         screen.allowsBack = true
         screen.resumable = true
@@ -257,14 +257,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In and Join", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 184, column: 9))
+            let action = Action(label: "Log In and Join", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 185, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen6() -> Screen {
-        var screen = Screen(id: "accepting", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 194, column: 5))
+        var screen = Screen(id: "accepting", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 195, column: 5))
         screen.title = "Accepting your invite..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .acceptInvite, outcomes: ["error": Outcome(go: "invite_retry", message: "Something went wrong. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: "invite_retry", message: "This invite link is invalid or has already been used.", back: false, field: nil), "success": Outcome(go: "tracking", message: nil, back: false, field: nil)])
@@ -272,7 +272,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen7() -> Screen {
-        var screen = Screen(id: "invite_retry", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 207, column: 5))
+        var screen = Screen(id: "invite_retry", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 208, column: 5))
         screen.title = "Your invite"
         screen.body = "Your account is ready. Enter the invite code or link again."
         screen.resumable = true
@@ -282,11 +282,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Join", key: nil, step: .go("accepting"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 219, column: 9))
+            let action = Action(label: "Join", key: nil, step: .go("accepting"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 220, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Add a Baby Instead", key: nil, step: .go("add_baby"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 221, column: 9))
+            var action = Action(label: "Add a Baby Instead", key: nil, step: .go("add_baby"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 222, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -294,19 +294,19 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen8() -> Screen {
-        var screen = Screen(id: "tracking", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 225, column: 5))
+        var screen = Screen(id: "tracking", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 226, column: 5))
         screen.title = "You're now tracking {child_name}"
         screen.body = "Shared by {shared_by}"
         screen.resumable = true
         do {
-            let action = Action(label: "Go to Dashboard", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 230, column: 9))
+            let action = Action(label: "Go to Dashboard", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 231, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen9() -> Screen {
-        var screen = Screen(id: "login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 233, column: 5))
+        var screen = Screen(id: "login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 234, column: 5))
         screen.title = "Log in"
         screen.allowsBack = true
         screen.resumable = true
@@ -321,14 +321,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 253, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 254, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen10() -> Screen {
-        var screen = Screen(id: "checking_children", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 265, column: 5))
+        var screen = Screen(id: "checking_children", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 266, column: 5))
         screen.title = "Loading your babies..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .loadChildren, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "after_login", message: nil, back: false, field: nil)])
@@ -336,25 +336,25 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen11() -> Screen {
-        var screen = Screen(id: "after_login", kind: .route, location: SourceLocation(file: "babybasics.yaml", line: 273, column: 5))
+        var screen = Screen(id: "after_login", kind: .route, location: SourceLocation(file: "babybasics.yaml", line: 274, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.hasChildren, negated: false, key: nil, value: nil), go: "dashboard"), Branch(when: nil, go: "add_baby")]
         return screen
     }
 
     private static func babybasicsScreen12() -> Screen {
-        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 280, column: 5))
+        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 281, column: 5))
         screen.body = "Something went wrong. Check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 284, column: 9))
+            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 285, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen13() -> Screen {
-        var screen = Screen(id: "add_baby", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 287, column: 5))
+        var screen = Screen(id: "add_baby", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 288, column: 5))
         screen.title = "Add your baby"
         screen.resumeAt = "checking_children"
         screen.resumable = true
@@ -370,14 +370,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Let's Go!", key: nil, step: .call(ServiceCall(operation: .addChild, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "dashboard", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 308, column: 9))
+            let action = Action(label: "Let's Go!", key: nil, step: .call(ServiceCall(operation: .addChild, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "dashboard", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 309, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen14() -> Screen {
-        var screen = Screen(id: "dashboard", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 316, column: 5))
+        var screen = Screen(id: "dashboard", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 317, column: 5))
         screen.title = "Dashboard"
         screen.load = [.loadChildren]
         screen.resumable = true
@@ -385,19 +385,19 @@ enum CompiledFlows {
         screen.items = "children"
         screen.empty = "No babies yet."
         do {
-            let action = Action(label: "Invite a Caregiver", key: nil, step: .call(ServiceCall(operation: .createInvite, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "invite_created", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 325, column: 9))
+            let action = Action(label: "Invite a Caregiver", key: nil, step: .call(ServiceCall(operation: .createInvite, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "invite_created", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 326, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen15() -> Screen {
-        var screen = Screen(id: "invite_created", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 331, column: 5))
+        var screen = Screen(id: "invite_created", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 332, column: 5))
         screen.title = "Invite a caregiver to {invite_child}"
         screen.body = "Share this code: {invite_code_created}\n\nOr this link: {invite_link}\n\nIt works once and expires in 7 days."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 336, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 337, column: 9))
             screen.actions.append(action)
         }
         return screen
@@ -420,19 +420,19 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen0() -> Screen {
-        var screen = Screen(id: "consent", kind: .info, location: SourceLocation(file: "abby.yaml", line: 31, column: 5))
+        var screen = Screen(id: "consent", kind: .info, location: SourceLocation(file: "abby.yaml", line: 32, column: 5))
         screen.title = "Welcome to ABBY"
         screen.body = "To set up your account ABBY asks for a phone number or a social sign-in, your name, date of birth and what you are looking for. Your full legal name and phone number stay private: never shown to others, never in analytics."
         screen.bullets = ["Optional: anonymous usage events (which steps you reach) to improve onboarding. Nothing is tracked unless you agree."]
         screen.resumable = true
         screen.step = 1
         do {
-            var action = Action(label: "Agree and Continue", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 42, column: 9))
+            var action = Action(label: "Agree and Continue", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 43, column: 9))
             action.sets = ["analytics_consent": "granted"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue Without Analytics", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 45, column: 9))
+            var action = Action(label: "Continue Without Analytics", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 46, column: 9))
             action.sets = ["analytics_consent": "declined"]
             screen.actions.append(action)
         }
@@ -440,7 +440,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen1() -> Screen {
-        var screen = Screen(id: "method", kind: .info, location: SourceLocation(file: "abby.yaml", line: 49, column: 5))
+        var screen = Screen(id: "method", kind: .info, location: SourceLocation(file: "abby.yaml", line: 50, column: 5))
         screen.title = "Create your account"
         screen.body = "Use your phone number, or continue with Apple, Google or Facebook."
         screen.allowsBack = true
@@ -448,21 +448,21 @@ enum CompiledFlows {
         screen.track = ["auth_method_viewed"]
         screen.step = 2
         do {
-            let action = Action(label: "Use Phone Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 57, column: 9))
+            let action = Action(label: "Use Phone Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 58, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue with Apple", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 59, column: 9))
+            var action = Action(label: "Continue with Apple", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 60, column: 9))
             action.sets = ["provider": "apple", "provider_name": "Apple"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue with Google", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 62, column: 9))
+            var action = Action(label: "Continue with Google", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 63, column: 9))
             action.sets = ["provider": "google", "provider_name": "Google"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue with Facebook", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 65, column: 9))
+            var action = Action(label: "Continue with Facebook", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 66, column: 9))
             action.sets = ["provider": "facebook", "provider_name": "Facebook"]
             screen.actions.append(action)
         }
@@ -470,7 +470,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen2() -> Screen {
-        var screen = Screen(id: "phone", kind: .form, location: SourceLocation(file: "abby.yaml", line: 69, column: 5))
+        var screen = Screen(id: "phone", kind: .form, location: SourceLocation(file: "abby.yaml", line: 70, column: 5))
         screen.title = "Your phone number"
         screen.body = "We'll text you a 6-digit code to confirm it's you."
         screen.allowsBack = true
@@ -490,16 +490,16 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Send Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: nil, back: false, field: "phone"), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "code", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 111, column: 9))
+            let action = Action(label: "Send Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: nil, back: false, field: "phone"), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "code", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 112, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Back to Code Entry", key: nil, step: .back, when: Guard(.equals, negated: false, key: "changing_number", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 121, column: 9))
+            var action = Action(label: "Back to Code Entry", key: nil, step: .back, when: Guard(.equals, negated: false, key: "changing_number", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 122, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 127, column: 9))
+            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 128, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -507,7 +507,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen3() -> Screen {
-        var screen = Screen(id: "code", kind: .form, location: SourceLocation(file: "abby.yaml", line: 131, column: 5))
+        var screen = Screen(id: "code", kind: .form, location: SourceLocation(file: "abby.yaml", line: 132, column: 5))
         screen.title = "Enter your code"
         screen.body = "We sent a 6-digit code to {phone_e164}. It expires in 5 minutes."
         screen.resumable = true
@@ -519,22 +519,22 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Verify", key: nil, step: .call(ServiceCall(operation: .verifyPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Wait a few minutes, then resend a new code.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 147, column: 9))
+            let action = Action(label: "Verify", key: nil, step: .call(ServiceCall(operation: .verifyPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Wait a few minutes, then resend a new code.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 148, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Resend Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: nil, message: "We sent a new code.", back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 159, column: 9))
+            var action = Action(label: "Resend Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: nil, message: "We sent a new code.", back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 160, column: 9))
             action.cooldown = 60
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Change Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 168, column: 9))
+            var action = Action(label: "Change Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 169, column: 9))
             action.validates = false
             action.sets = ["changing_number": "yes"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 172, column: 9))
+            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 173, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -542,7 +542,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen4() -> Screen {
-        var screen = Screen(id: "social", kind: .form, location: SourceLocation(file: "abby.yaml", line: 176, column: 5))
+        var screen = Screen(id: "social", kind: .form, location: SourceLocation(file: "abby.yaml", line: 177, column: 5))
         screen.title = "Sign in with {provider_name}"
         screen.body = "ABBY would like your name and email address. This is a simulated {provider_name} consent screen: nothing is sent to {provider_name}."
         screen.allowsBack = true
@@ -555,11 +555,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Allow", key: nil, step: .call(ServiceCall(operation: .socialSignIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 195, column: 9))
+            let action = Action(label: "Allow", key: nil, step: .call(ServiceCall(operation: .socialSignIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 196, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 202, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 203, column: 9))
             action.validates = false
             action.sets = ["provider": "", "provider_name": "", "social_account": ""]
             screen.actions.append(action)
@@ -568,14 +568,14 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen5() -> Screen {
-        var screen = Screen(id: "signed_in", kind: .route, location: SourceLocation(file: "abby.yaml", line: 208, column: 5))
+        var screen = Screen(id: "signed_in", kind: .route, location: SourceLocation(file: "abby.yaml", line: 209, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.profileComplete, negated: false, key: nil, value: nil), go: "done"), Branch(when: nil, go: "names")]
         return screen
     }
 
     private static func abbyScreen6() -> Screen {
-        var screen = Screen(id: "names", kind: .form, location: SourceLocation(file: "abby.yaml", line: 215, column: 5))
+        var screen = Screen(id: "names", kind: .form, location: SourceLocation(file: "abby.yaml", line: 216, column: 5))
         screen.title = "Your name"
         screen.body = "Your full legal name stays private. Your display name is what others see."
         screen.resumable = true
@@ -593,14 +593,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "age", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 240, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "age", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 241, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen7() -> Screen {
-        var screen = Screen(id: "age", kind: .form, location: SourceLocation(file: "abby.yaml", line: 249, column: 5))
+        var screen = Screen(id: "age", kind: .form, location: SourceLocation(file: "abby.yaml", line: 250, column: 5))
         screen.title = "Your age"
         screen.allowsBack = true
         screen.resumable = true
@@ -623,14 +623,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "identity", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 281, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "identity", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 282, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen8() -> Screen {
-        var screen = Screen(id: "identity", kind: .form, location: SourceLocation(file: "abby.yaml", line: 289, column: 5))
+        var screen = Screen(id: "identity", kind: .form, location: SourceLocation(file: "abby.yaml", line: 290, column: 5))
         screen.title = "About you"
         screen.allowsBack = true
         screen.resumable = true
@@ -649,14 +649,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "background", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 324, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "background", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 325, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen9() -> Screen {
-        var screen = Screen(id: "background", kind: .form, location: SourceLocation(file: "abby.yaml", line: 332, column: 5))
+        var screen = Screen(id: "background", kind: .form, location: SourceLocation(file: "abby.yaml", line: 333, column: 5))
         screen.title = "Your background"
         screen.allowsBack = true
         screen.resumable = true
@@ -674,14 +674,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "relationship", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 361, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "relationship", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 362, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen10() -> Screen {
-        var screen = Screen(id: "relationship", kind: .form, location: SourceLocation(file: "abby.yaml", line: 369, column: 5))
+        var screen = Screen(id: "relationship", kind: .form, location: SourceLocation(file: "abby.yaml", line: 370, column: 5))
         screen.title = "What you want"
         screen.allowsBack = true
         screen.resumable = true
@@ -699,24 +699,24 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Finish", key: nil, step: .call(ServiceCall(operation: .finishProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "done", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 390, column: 9))
+            let action = Action(label: "Finish", key: nil, step: .call(ServiceCall(operation: .finishProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "done", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 391, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen11() -> Screen {
-        var screen = Screen(id: "done", kind: .info, location: SourceLocation(file: "abby.yaml", line: 398, column: 5))
+        var screen = Screen(id: "done", kind: .info, location: SourceLocation(file: "abby.yaml", line: 399, column: 5))
         screen.title = "You're all set, {display_name|friend}"
         screen.body = "Your profile is complete and you stay signed in on this device. ABBY will meet you next."
         screen.resumable = true
         screen.completesOnboarding = true
         do {
-            let action = Action(label: "Log Out", key: nil, step: .call(ServiceCall(operation: .logOut, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "consent", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 404, column: 9))
+            let action = Action(label: "Log Out", key: nil, step: .call(ServiceCall(operation: .logOut, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "consent", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 405, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "abby.yaml", line: 409, column: 9))
+            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "abby.yaml", line: 410, column: 9))
             screen.actions.append(action)
         }
         return screen
@@ -739,7 +739,7 @@ enum CompiledFlows {
     }
 
     private static func rucktrackerScreen0() -> Screen {
-        var screen = Screen(id: "starting", kind: .progress, location: SourceLocation(file: "rucktracker.yaml", line: 20, column: 5))
+        var screen = Screen(id: "starting", kind: .progress, location: SourceLocation(file: "rucktracker.yaml", line: 21, column: 5))
         screen.title = "Getting your tracker ready..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .signInAnonymously, outcomes: ["error": Outcome(go: "start_failed", message: nil, back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])
@@ -747,18 +747,18 @@ enum CompiledFlows {
     }
 
     private static func rucktrackerScreen1() -> Screen {
-        var screen = Screen(id: "start_failed", kind: .error, location: SourceLocation(file: "rucktracker.yaml", line: 28, column: 5))
+        var screen = Screen(id: "start_failed", kind: .error, location: SourceLocation(file: "rucktracker.yaml", line: 29, column: 5))
         screen.body = "RuckTracker could not reach its service to make your guest account. Check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 32, column: 9))
+            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 33, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen2() -> Screen {
-        var screen = Screen(id: "home", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 35, column: 5))
+        var screen = Screen(id: "home", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 36, column: 5))
         screen.title = "Your rucks"
         screen.load = [.loadAccount]
         screen.resumable = true
@@ -766,22 +766,22 @@ enum CompiledFlows {
         screen.items = "rucks"
         screen.empty = "No rucks yet. Log your first one."
         do {
-            let action = Action(label: "Log a Ruck", key: "l", step: .go("log_ruck"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 44, column: 9))
+            let action = Action(label: "Log a Ruck", key: "l", step: .go("log_ruck"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 45, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Profile", key: "p", step: .branch([Branch(when: Guard(.isAnonymous, negated: false, key: nil, value: nil), go: "guest_profile"), Branch(when: nil, go: "account_profile")]), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 47, column: 9))
+            let action = Action(label: "Profile", key: "p", step: .branch([Branch(when: Guard(.isAnonymous, negated: false, key: nil, value: nil), go: "guest_profile"), Branch(when: nil, go: "account_profile")]), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 48, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Go Pro", key: "g", step: .go("pro_offer"), when: Guard(.hasPro, negated: true, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 53, column: 9))
+            let action = Action(label: "Go Pro", key: "g", step: .go("pro_offer"), when: Guard(.hasPro, negated: true, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 54, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen3() -> Screen {
-        var screen = Screen(id: "log_ruck", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 58, column: 5))
+        var screen = Screen(id: "log_ruck", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 59, column: 5))
         screen.title = "Log a ruck"
         screen.allowsBack = true
         screen.resumable = true
@@ -800,11 +800,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .logRuck, outcomes: ["error": Outcome(go: nil, message: "The ruck could not be saved. Please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline, so the ruck was not saved. Try again when you're connected.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 88, column: 9))
+            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .logRuck, outcomes: ["error": Outcome(go: nil, message: "The ruck could not be saved. Please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline, so the ruck was not saved. Try again when you're connected.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 89, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 96, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 97, column: 9))
             action.sets = ["distance_km": "", "duration_min": ""]
             screen.actions.append(action)
         }
@@ -812,33 +812,33 @@ enum CompiledFlows {
     }
 
     private static func rucktrackerScreen4() -> Screen {
-        var screen = Screen(id: "guest_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 101, column: 5))
+        var screen = Screen(id: "guest_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 102, column: 5))
         screen.title = "Guest User"
         screen.body = "Account Status: {account_status|Guest}\nEmail: Not Set\nUsername: {username|Set Username}"
         screen.bullets = ["Your data is saved on this device. Add an email to sync."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Add Email to Sync", key: "a", step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 109, column: 9))
+            let action = Action(label: "Add Email to Sync", key: "a", step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 110, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Set Username", key: "u", step: .go("set_username"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 112, column: 9))
+            let action = Action(label: "Set Username", key: "u", step: .go("set_username"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 113, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .go("log_in"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 115, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .go("log_in"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 116, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 117, column: 9))
+            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 118, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen5() -> Screen {
-        var screen = Screen(id: "add_email", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 120, column: 5))
+        var screen = Screen(id: "add_email", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 121, column: 5))
         screen.title = "Add Email to Sync"
         screen.body = "Add an email and password to secure your account and sync your data across all devices."
         screen.bullets = ["Sync data across devices", "Secure your account", "Never lose your progress", "Keep all your data"]
@@ -861,30 +861,30 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Secure My Account", key: nil, step: .call(ServiceCall(operation: .linkEmail, outcomes: ["conflict": Outcome(go: nil, message: "That email already belongs to another account. Use another email; your guest data is safe.", back: false, field: nil), "error": Outcome(go: nil, message: "Your email could not be added. Your data is safe; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Your data is safe on this device; add your email when you're connected.", back: false, field: nil), "success": Outcome(go: "linked", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 157, column: 9))
+            let action = Action(label: "Secure My Account", key: nil, step: .call(ServiceCall(operation: .linkEmail, outcomes: ["conflict": Outcome(go: nil, message: "That email already belongs to another account. Use another email; your guest data is safe.", back: false, field: nil), "error": Outcome(go: nil, message: "Your email could not be added. Your data is safe; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Your data is safe on this device; add your email when you're connected.", back: false, field: nil), "success": Outcome(go: "linked", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 158, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Maybe Later", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 167, column: 9))
+            let action = Action(label: "Maybe Later", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 168, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen6() -> Screen {
-        var screen = Screen(id: "linked", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 170, column: 5))
+        var screen = Screen(id: "linked", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 171, column: 5))
         screen.title = "Your account is secured"
         screen.body = "Signed in as {email}. Your rucks are kept and synced."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 175, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 176, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen7() -> Screen {
-        var screen = Screen(id: "set_username", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 178, column: 5))
+        var screen = Screen(id: "set_username", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 179, column: 5))
         screen.title = "Set Username"
         screen.allowsBack = true
         screen.resumable = true
@@ -894,18 +894,18 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .setUsername, outcomes: ["conflict": Outcome(go: nil, message: "That username is taken. Please choose another.", back: false, field: nil), "error": Outcome(go: nil, message: "The username could not be saved. Please try again.", back: false, field: nil), "success": Outcome(go: nil, message: "Username saved.", back: true, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 191, column: 9))
+            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .setUsername, outcomes: ["conflict": Outcome(go: nil, message: "That username is taken. Please choose another.", back: false, field: nil), "error": Outcome(go: nil, message: "The username could not be saved. Please try again.", back: false, field: nil), "success": Outcome(go: nil, message: "Username saved.", back: true, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 192, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 201, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 202, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen8() -> Screen {
-        var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 204, column: 5))
+        var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 205, column: 5))
         screen.title = "Log In"
         screen.body = "Log in to an account that already has an email. Rucks logged as this guest stay with the guest account."
         screen.allowsBack = true
@@ -922,95 +922,95 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 227, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 228, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 237, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 238, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen9() -> Screen {
-        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 240, column: 5))
+        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 241, column: 5))
         screen.title = "Signed In"
         screen.body = "Account Status: {account_status}\nEmail: {email}\nUsername: {username|Set Username}"
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 246, column: 9))
+            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 247, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 248, column: 9))
+            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 249, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen10() -> Screen {
-        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 251, column: 5))
+        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 252, column: 5))
         screen.title = "Sign out?"
         screen.body = "Signing out will create a new guest account. Your rucks stay with {email}: log in again to see them."
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 257, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 258, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 259, column: 9))
+            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 260, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen11() -> Screen {
-        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 270, column: 5))
+        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 271, column: 5))
         screen.title = "RuckTracker Pro"
         screen.bullets = ["Training programs and pacing", "Unlimited ruck history", "Support the app"]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 279, column: 9))
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 280, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 286, column: 9))
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 287, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 293, column: 9))
+            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 294, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen12() -> Screen {
-        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 296, column: 5))
+        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 297, column: 5))
         screen.title = "Welcome to Pro!"
         screen.body = "Secure Your Subscription\n\nAdd an email to secure your premium subscription: with an email, Pro follows you to every device and survives a lost phone."
         screen.resumesAfterComplete = true
         screen.resumable = true
         do {
-            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 303, column: 9))
+            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 304, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 305, column: 9))
+            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 306, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen13() -> Screen {
-        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 308, column: 5))
+        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 309, column: 5))
         screen.title = "Welcome to Pro!"
         screen.body = "Pro is on your account, so every device you sign in on has it, and your rucks are backed up."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 313, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 314, column: 9))
             screen.actions.append(action)
         }
         return screen
@@ -1033,7 +1033,7 @@ enum CompiledFlows {
     }
 
     private static func migaScreen0() -> Screen {
-        var screen = Screen(id: "welcome", kind: .info, location: SourceLocation(file: "miga.yaml", line: 24, column: 5))
+        var screen = Screen(id: "welcome", kind: .info, location: SourceLocation(file: "miga.yaml", line: 25, column: 5))
         screen.title = "The Intentional Life Starts Now"
         screen.logo = ["  .  *  .  ", " *  MIGA  * ", "  .  *  .  "]
         screen.body = "MIGA puts a mindful pause between you and your social apps, so every scroll is a choice you make on purpose."
@@ -1041,14 +1041,14 @@ enum CompiledFlows {
         screen.track = ["step_welcome"]
         screen.step = 1
         do {
-            let action = Action(label: "Begin My Journey", key: nil, step: .go("mission"), when: nil, location: SourceLocation(file: "miga.yaml", line: 37, column: 9))
+            let action = Action(label: "Begin My Journey", key: nil, step: .go("mission"), when: nil, location: SourceLocation(file: "miga.yaml", line: 38, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen1() -> Screen {
-        var screen = Screen(id: "mission", kind: .info, location: SourceLocation(file: "miga.yaml", line: 40, column: 5))
+        var screen = Screen(id: "mission", kind: .info, location: SourceLocation(file: "miga.yaml", line: 41, column: 5))
         screen.title = "Our mission"
         screen.body = "Technology should serve your life, not consume it. MIGA is a gateway: your social apps open through it, with a moment to decide first."
         screen.allowsBack = true
@@ -1056,14 +1056,14 @@ enum CompiledFlows {
         screen.track = ["step_mission"]
         screen.step = 2
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("time_wasted"), when: nil, location: SourceLocation(file: "miga.yaml", line: 50, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("time_wasted"), when: nil, location: SourceLocation(file: "miga.yaml", line: 51, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen2() -> Screen {
-        var screen = Screen(id: "time_wasted", kind: .info, location: SourceLocation(file: "miga.yaml", line: 53, column: 5))
+        var screen = Screen(id: "time_wasted", kind: .info, location: SourceLocation(file: "miga.yaml", line: 54, column: 5))
         screen.title = "Where the time goes"
         screen.body = "Most of us pick up our phones dozens of times a day, often without deciding to. Minutes of autopilot scrolling add up to hours we never chose to spend."
         screen.bullets = ["Opened out of habit, closed without remembering why.", "Two hours a day is more than 700 hours a year."]
@@ -1072,14 +1072,14 @@ enum CompiledFlows {
         screen.track = ["step_time_wasted"]
         screen.step = 3
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("time_saved"), when: nil, location: SourceLocation(file: "miga.yaml", line: 66, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("time_saved"), when: nil, location: SourceLocation(file: "miga.yaml", line: 67, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen3() -> Screen {
-        var screen = Screen(id: "time_saved", kind: .info, location: SourceLocation(file: "miga.yaml", line: 69, column: 5))
+        var screen = Screen(id: "time_saved", kind: .info, location: SourceLocation(file: "miga.yaml", line: 70, column: 5))
         screen.title = "What a pause gives back"
         screen.body = "Take back just 30 minutes a day and you gain over 180 hours a year: more than a week of waking life for people, rest and the things you care about."
         screen.allowsBack = true
@@ -1087,14 +1087,14 @@ enum CompiledFlows {
         screen.track = ["step_time_saved"]
         screen.step = 4
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("goal"), when: nil, location: SourceLocation(file: "miga.yaml", line: 79, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("goal"), when: nil, location: SourceLocation(file: "miga.yaml", line: 80, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen4() -> Screen {
-        var screen = Screen(id: "goal", kind: .info, location: SourceLocation(file: "miga.yaml", line: 82, column: 5))
+        var screen = Screen(id: "goal", kind: .info, location: SourceLocation(file: "miga.yaml", line: 83, column: 5))
         screen.title = "Your goal"
         screen.body = "Not to quit social media, but to choose it. Open an app when you mean to, for as long as you mean to, and close it feeling fine."
         screen.allowsBack = true
@@ -1102,14 +1102,14 @@ enum CompiledFlows {
         screen.track = ["step_goal"]
         screen.step = 5
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("credibility"), when: nil, location: SourceLocation(file: "miga.yaml", line: 92, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("credibility"), when: nil, location: SourceLocation(file: "miga.yaml", line: 93, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen5() -> Screen {
-        var screen = Screen(id: "credibility", kind: .info, location: SourceLocation(file: "miga.yaml", line: 95, column: 5))
+        var screen = Screen(id: "credibility", kind: .info, location: SourceLocation(file: "miga.yaml", line: 96, column: 5))
         screen.title = "Why a pause works"
         screen.body = "Habits run on cue, routine and reward. A short, deliberate pause between the cue and the routine is where a habit can change: behavioural science calls it breaking the loop. MIGA makes that pause part of opening an app."
         screen.allowsBack = true
@@ -1117,14 +1117,14 @@ enum CompiledFlows {
         screen.track = ["step_credibility"]
         screen.step = 6
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("trial"), when: nil, location: SourceLocation(file: "miga.yaml", line: 106, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("trial"), when: nil, location: SourceLocation(file: "miga.yaml", line: 107, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen6() -> Screen {
-        var screen = Screen(id: "trial", kind: .info, location: SourceLocation(file: "miga.yaml", line: 109, column: 5))
+        var screen = Screen(id: "trial", kind: .info, location: SourceLocation(file: "miga.yaml", line: 110, column: 5))
         screen.title = "Try it free, without risk"
         screen.body = "Your first 7 days are free. Cancel any time before the trial ends and you pay nothing; we remind you a day before it does."
         screen.allowsBack = true
@@ -1132,14 +1132,14 @@ enum CompiledFlows {
         screen.track = ["step_trial"]
         screen.step = 7
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("determination"), when: nil, location: SourceLocation(file: "miga.yaml", line: 119, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("determination"), when: nil, location: SourceLocation(file: "miga.yaml", line: 120, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen7() -> Screen {
-        var screen = Screen(id: "determination", kind: .form, location: SourceLocation(file: "miga.yaml", line: 122, column: 5))
+        var screen = Screen(id: "determination", kind: .form, location: SourceLocation(file: "miga.yaml", line: 123, column: 5))
         screen.title = "How ready are you?"
         screen.body = "1 means just curious, 10 means ready to change today. There is no wrong answer."
         screen.allowsBack = true
@@ -1155,14 +1155,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("interests"), when: nil, location: SourceLocation(file: "miga.yaml", line: 141, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("interests"), when: nil, location: SourceLocation(file: "miga.yaml", line: 142, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen8() -> Screen {
-        var screen = Screen(id: "interests", kind: .form, location: SourceLocation(file: "miga.yaml", line: 144, column: 5))
+        var screen = Screen(id: "interests", kind: .form, location: SourceLocation(file: "miga.yaml", line: 145, column: 5))
         screen.title = "What would you like to see?"
         screen.body = "Your mindful moments will draw on these topics."
         screen.allowsBack = true
@@ -1176,14 +1176,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("journey"), when: nil, location: SourceLocation(file: "miga.yaml", line: 161, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("journey"), when: nil, location: SourceLocation(file: "miga.yaml", line: 162, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen9() -> Screen {
-        var screen = Screen(id: "journey", kind: .info, location: SourceLocation(file: "miga.yaml", line: 164, column: 5))
+        var screen = Screen(id: "journey", kind: .info, location: SourceLocation(file: "miga.yaml", line: 165, column: 5))
         screen.title = "Your journey"
         screen.bullets = ["MIGA prepares itself on this device.", "You choose the apps you want a pause before.", "You hide them behind Face ID or your passcode, so MIGA becomes the way in.", "Each time you open one, you take a mindful moment first."]
         screen.allowsBack = true
@@ -1191,14 +1191,14 @@ enum CompiledFlows {
         screen.track = ["step_journey"]
         screen.step = 10
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("confirm"), when: nil, location: SourceLocation(file: "miga.yaml", line: 176, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("confirm"), when: nil, location: SourceLocation(file: "miga.yaml", line: 177, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen10() -> Screen {
-        var screen = Screen(id: "confirm", kind: .info, location: SourceLocation(file: "miga.yaml", line: 179, column: 5))
+        var screen = Screen(id: "confirm", kind: .info, location: SourceLocation(file: "miga.yaml", line: 180, column: 5))
         screen.title = "Ready to begin?"
         screen.body = "Readiness {readiness} of 10. Topics: {interests}. These stay on this device."
         screen.allowsBack = true
@@ -1206,28 +1206,28 @@ enum CompiledFlows {
         screen.track = ["step_confirm"]
         screen.step = 11
         do {
-            let action = Action(label: "Yes, Set Up MIGA", key: nil, step: .go("completion"), when: nil, location: SourceLocation(file: "miga.yaml", line: 187, column: 9))
+            let action = Action(label: "Yes, Set Up MIGA", key: nil, step: .go("completion"), when: nil, location: SourceLocation(file: "miga.yaml", line: 188, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen11() -> Screen {
-        var screen = Screen(id: "completion", kind: .info, location: SourceLocation(file: "miga.yaml", line: 190, column: 5))
+        var screen = Screen(id: "completion", kind: .info, location: SourceLocation(file: "miga.yaml", line: 191, column: 5))
         screen.title = "Onboarding complete"
         screen.body = "Next, MIGA sets itself up on this device. It takes a few seconds."
         screen.resumable = true
         screen.track = ["step_completion"]
         screen.step = 12
         do {
-            let action = Action(label: "Start Setup", key: nil, step: .go("setup"), when: nil, location: SourceLocation(file: "miga.yaml", line: 197, column: 9))
+            let action = Action(label: "Start Setup", key: nil, step: .go("setup"), when: nil, location: SourceLocation(file: "miga.yaml", line: 198, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen12() -> Screen {
-        var screen = Screen(id: "setup", kind: .checklist, location: SourceLocation(file: "miga.yaml", line: 200, column: 5))
+        var screen = Screen(id: "setup", kind: .checklist, location: SourceLocation(file: "miga.yaml", line: 201, column: 5))
         screen.title = "Setting up MIGA"
         screen.resumable = false
         screen.report = "setup_completed"
@@ -1239,14 +1239,14 @@ enum CompiledFlows {
         screen.tasks.append(ChecklistTask(label: "Content preload", operation: .preloadContent, retries: 0, fallback: nil))
         screen.tasks.append(ChecklistTask(label: "Compatibility check", operation: .checkCompatibility, retries: 0, fallback: nil))
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 222, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 223, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen13() -> Screen {
-        var screen = Screen(id: "apps", kind: .form, location: SourceLocation(file: "miga.yaml", line: 225, column: 5))
+        var screen = Screen(id: "apps", kind: .form, location: SourceLocation(file: "miga.yaml", line: 226, column: 5))
         screen.title = "Choose your apps"
         screen.body = "Which apps do you want a mindful pause before? Only apps MIGA can open for you are listed."
         screen.resumable = true
@@ -1257,89 +1257,89 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("hiding"), when: nil, location: SourceLocation(file: "miga.yaml", line: 239, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("hiding"), when: nil, location: SourceLocation(file: "miga.yaml", line: 240, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen14() -> Screen {
-        var screen = Screen(id: "hiding", kind: .route, location: SourceLocation(file: "miga.yaml", line: 242, column: 5))
+        var screen = Screen(id: "hiding", kind: .route, location: SourceLocation(file: "miga.yaml", line: 243, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.equals, negated: false, key: "biometrics", value: "face_id"), go: "hide_face_id"), Branch(when: Guard(.equals, negated: false, key: "biometrics", value: "touch_id"), go: "hide_touch_id"), Branch(when: Guard(.equals, negated: false, key: "biometrics", value: "passcode"), go: "hide_passcode"), Branch(when: nil, go: "hide_none")]
         return screen
     }
 
     private static func migaScreen15() -> Screen {
-        var screen = Screen(id: "hide_face_id", kind: .info, location: SourceLocation(file: "miga.yaml", line: 253, column: 5))
+        var screen = Screen(id: "hide_face_id", kind: .info, location: SourceLocation(file: "miga.yaml", line: 254, column: 5))
         screen.title = "Hide your apps behind Face ID"
         screen.body = "For each of: {apps}"
         screen.bullets = ["1. On your Home Screen, touch and hold the app's icon.", "2. Tap Require Face ID.", "3. Tap Hide and Require Face ID, then confirm. The app moves to the Hidden folder.", "4. Come back to MIGA and press I've Done It."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 264, column: 9))
+            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 265, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 270, column: 9))
+            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 271, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen16() -> Screen {
-        var screen = Screen(id: "hide_touch_id", kind: .info, location: SourceLocation(file: "miga.yaml", line: 273, column: 5))
+        var screen = Screen(id: "hide_touch_id", kind: .info, location: SourceLocation(file: "miga.yaml", line: 274, column: 5))
         screen.title = "Hide your apps behind Touch ID"
         screen.body = "For each of: {apps}"
         screen.bullets = ["1. On your Home Screen, touch and hold the app's icon.", "2. Tap Require Touch ID.", "3. Tap Hide and Require Touch ID, then confirm. The app moves to the Hidden folder.", "4. Come back to MIGA and press I've Done It."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 264, column: 9))
+            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 265, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 270, column: 9))
+            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 271, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen17() -> Screen {
-        var screen = Screen(id: "hide_passcode", kind: .info, location: SourceLocation(file: "miga.yaml", line: 285, column: 5))
+        var screen = Screen(id: "hide_passcode", kind: .info, location: SourceLocation(file: "miga.yaml", line: 286, column: 5))
         screen.title = "Hide your apps behind your passcode"
         screen.body = "For each of: {apps}"
         screen.bullets = ["1. On your Home Screen, touch and hold the app's icon.", "2. Tap Require Passcode.", "3. Tap Hide and Require Passcode, then confirm. The app moves to the Hidden folder.", "4. Come back to MIGA and press I've Done It."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 264, column: 9))
+            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 265, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 270, column: 9))
+            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 271, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen18() -> Screen {
-        var screen = Screen(id: "hide_none", kind: .info, location: SourceLocation(file: "miga.yaml", line: 297, column: 5))
+        var screen = Screen(id: "hide_none", kind: .info, location: SourceLocation(file: "miga.yaml", line: 298, column: 5))
         screen.title = "Another way to add a pause"
         screen.body = "This device has no passcode, so apps cannot be hidden behind one. You can still put MIGA first, for each of: {apps}"
         screen.bullets = ["1. Touch and hold the app's icon, tap Remove App, then Remove from Home Screen (it stays in the App Library).", "2. Put MIGA where the app used to be.", "3. Open the app from MIGA's hub, with a mindful moment first.", "4. Later, set a passcode in Settings > Face ID & Passcode to hide apps fully."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Continue to the Hub", key: nil, step: .go("hub"), when: nil, location: SourceLocation(file: "miga.yaml", line: 310, column: 9))
+            let action = Action(label: "Continue to the Hub", key: nil, step: .go("hub"), when: nil, location: SourceLocation(file: "miga.yaml", line: 311, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen19() -> Screen {
-        var screen = Screen(id: "hub", kind: .info, location: SourceLocation(file: "miga.yaml", line: 313, column: 5))
+        var screen = Screen(id: "hub", kind: .info, location: SourceLocation(file: "miga.yaml", line: 314, column: 5))
         screen.title = "Day {streak_day|1} of your mindful streak"
         screen.body = "{banner|Before you open an app, take one slow breath.}"
         screen.load = [.openHub]
@@ -1347,7 +1347,7 @@ enum CompiledFlows {
         screen.completesOnboarding = true
         screen.items = "hub_summary"
         do {
-            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "miga.yaml", line: 322, column: 9))
+            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "miga.yaml", line: 323, column: 9))
             screen.actions.append(action)
         }
         return screen

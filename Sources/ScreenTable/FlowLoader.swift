@@ -5,15 +5,23 @@ import Yams
 public enum FlowLoader {
     /// The flow, or every problem found in the file.
     public static func load(yaml: String, file: String) -> Result<Flow, FlowFileError> {
+        let (flow, problems) = draft(yaml: yaml, file: file)
+        if let flow, problems.isEmpty { return .success(flow) }
+        return .failure(FlowFileError(problems: problems))
+    }
+
+    /// The flow as far as it reads, with every problem found: `onboard graph` draws a
+    /// flow lint turns down (its unreachable screens marked). Some problem is always
+    /// given when there is no flow.
+    public static func draft(yaml: String, file: String) -> (flow: Flow?, problems: [Problem]) {
         var reader = FlowReader(file: file)
         let flow = reader.read(yaml)
         // Every problem at once: the graph is checked even when screens had problems.
         if let flow { reader.checkGraph(flow) }
-        if let flow, reader.problems.isEmpty { return .success(flow) }
-        let problems = reader.problems.isEmpty
-            ? [Problem("the file holds no flow", at: SourceLocation(file: file, line: 1, column: 1))]
-            : reader.problems
-        return .failure(FlowFileError(problems: problems))
+        if flow == nil, reader.problems.isEmpty {
+            return (nil, [Problem("the file holds no flow", at: SourceLocation(file: file, line: 1, column: 1))])
+        }
+        return (flow, reader.problems)
     }
 }
 
@@ -50,7 +58,7 @@ struct FlowReader {
             return nil
         }
         guard let map = mapping(root, "the flow") else { return nil }
-        checkKeys(map, allowed: ["id", "title", "summary", "entry", "tokens", "analytics", "screens", "service_url", "steps", "secrets"], in: "the flow")
+        checkKeys(map, allowed: FilePart.flow.names, in: "the flow")
         let id = requiredString(map, "id", in: "the flow") ?? ""
         let title = requiredString(map, "title", in: "the flow") ?? ""
         let summary = string(map, "summary") ?? ""

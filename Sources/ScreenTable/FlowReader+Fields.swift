@@ -4,7 +4,7 @@ import Yams
 extension FlowReader {
     mutating func readField(_ node: Node, in context: String) -> Field? {
         guard let map = mapping(node, "a field") else { return nil }
-        checkKeys(map, allowed: ["id", "kind", "label", "placeholder", "max_length", "rules", "options", "options_from", "exclusive", "min", "max", "default", "shows_age", "submit_when_full"], in: "a field of \(context)")
+        checkKeys(map, allowed: FilePart.field.names, in: "a field of \(context)")
         guard let id = requiredString(map, "id", in: "a field of \(context)") else { return nil }
         guard let label = requiredString(map, "label", in: "field '\(id)' of \(context)") else { return nil }
         var kind = Field.Kind.text
@@ -46,7 +46,7 @@ extension FlowReader {
     mutating func readRule(_ node: Node, field: String) -> Rule? {
         guard let map = mapping(node, "a rule") else { return nil }
         let context = "a rule of field '\(field)'"
-        checkKeys(map, allowed: ["rule", "value", "field", "message"], in: context)
+        checkKeys(map, allowed: FilePart.rule.names, in: context)
         guard let nameText = requiredString(map, "rule", in: context) else { return nil }
         guard let name = Rule.Name(rawValue: nameText) else {
             problems.append(Problem("unknown validation rule '\(nameText)'; known: \(Rule.Name.allCases.map(\.rawValue).joined(separator: ", "))", at: location(map["rule"]!)))

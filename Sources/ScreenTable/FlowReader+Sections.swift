@@ -8,7 +8,7 @@ extension FlowReader {
             return nil
         }
         guard let map = mapping(node, "'entry'") else { return nil }
-        checkKeys(map, allowed: ["first_launch", "signed_in", "resume", "signed_out", "session_required"], in: "'entry'")
+        checkKeys(map, allowed: FilePart.entry.names, in: "'entry'")
         guard let first = requiredString(map, "first_launch", in: "'entry'") else { return nil }
         references.append((first, location(map["first_launch"]!)))
         let signedIn = string(map, "signed_in")
@@ -23,7 +23,7 @@ extension FlowReader {
     mutating func readTokens(_ node: Node?) -> TokenSettings {
         var settings = TokenSettings()
         guard let node, let map = mapping(node, "'tokens'") else { return settings }
-        checkKeys(map, allowed: ["access_ttl", "refresh_ttl", "renew_before"], in: "'tokens'")
+        checkKeys(map, allowed: FilePart.tokens.names, in: "'tokens'")
         if let value = map["renew_before"] {
             if let seconds = duration(value, allowNever: false) { settings.renewBefore = seconds ?? 60 }
         }
@@ -39,7 +39,7 @@ extension FlowReader {
     mutating func readAnalytics(_ node: Node?) -> AnalyticsNames {
         var names = AnalyticsNames()
         guard let node, let map = mapping(node, "'analytics'") else { return names }
-        checkKeys(map, allowed: ["start", "complete", "error", "retry", "error_codes", "consent", "renewed", "local_id", "step"], in: "'analytics'")
+        checkKeys(map, allowed: FilePart.analytics.names, in: "'analytics'")
         names.localID = bool(map, "local_id") ?? false
         names.step = string(map, "step")
         names.consentKey = string(map, "consent")
@@ -62,9 +62,7 @@ extension FlowReader {
 
     mutating func readScreen(_ node: Node) -> Screen? {
         guard let map = mapping(node, "a screen") else { return nil }
-        let keys = ["id", "kind", "title", "logo", "body", "bullets", "fields", "actions", "choice", "call", "on",
-                    "load", "back", "resumable", "complete", "track", "items", "empty", "route", "step", "tasks", "report", "finished", "finished_offline", "resume_at", "resume_after_complete"]
-        checkKeys(map, allowed: Set(keys), in: "a screen")
+        checkKeys(map, allowed: FilePart.screen.names, in: "a screen")
         guard let id = requiredString(map, "id", in: "a screen") else { return nil }
         declaredScreens.insert(id)
         let context = "screen '\(id)'"

@@ -5,7 +5,7 @@ import Yams
 extension FlowReader {
     mutating func readAction(_ node: Node, in context: String) -> Action? {
         guard let map = mapping(node, "an action") else { return nil }
-        checkKeys(map, allowed: ["label", "key", "when", "go", "back", "call", "on", "retry", "notice", "quit", "branch", "set", "cooldown", "validate", "link"], in: "an action of \(context)")
+        checkKeys(map, allowed: FilePart.action.names, in: "an action of \(context)")
         guard let label = string(map, "label"), !label.isEmpty else {
             problems.append(Problem("an action of \(context) has no 'label'", at: location(node)))
             return nil
@@ -39,7 +39,7 @@ extension FlowReader {
     /// `{label, call, retries, fallback}`.
     mutating func readTask(_ node: Node, in context: String) -> ChecklistTask? {
         guard let map = mapping(node, "a task") else { return nil }
-        checkKeys(map, allowed: ["label", "call", "retries", "fallback"], in: "a task of \(context)")
+        checkKeys(map, allowed: FilePart.task.names, in: "a task of \(context)")
         guard let label = requiredString(map, "label", in: "a task of \(context)"),
               let callNode = map["call"], let operation = readOperation(callNode) else {
             if map["call"] == nil { problems.append(Problem("a task of \(context) needs a 'call'", at: location(node))) }
@@ -50,7 +50,7 @@ extension FlowReader {
 
     mutating func readChoice(_ node: Node, in context: String) -> Choice? {
         guard let map = mapping(node, "'choice'") else { return nil }
-        checkKeys(map, allowed: ["options", "options_from", "store", "then"], in: "the choice of \(context)")
+        checkKeys(map, allowed: FilePart.choice.names, in: "the choice of \(context)")
         let options: Choice.Options
         if let from = string(map, "options_from") {
             options = .context(from)
@@ -67,14 +67,14 @@ extension FlowReader {
             problems.append(Problem("the choice of \(context) needs 'then' (what a pick does)", at: location(node)))
             return nil
         }
-        checkKeys(thenMap, allowed: ["go", "back", "call", "on", "retry", "notice", "quit", "branch"], in: "'then' of \(context)")
+        checkKeys(thenMap, allowed: FilePart.then.names, in: "'then' of \(context)")
         guard let step = readStep(thenMap, node: thenNode, in: "'then' of \(context)") else { return nil }
         return Choice(options: options, store: store, then: step)
     }
 
     /// Exactly one of go / back / call (+ on) / retry / notice / quit / branch.
     mutating func readStep(_ map: Node.Mapping, node: Node, in context: String) -> Step? {
-        let kinds = ["go", "back", "call", "retry", "notice", "quit", "branch"].filter { map[$0] != nil }
+        let kinds = FilePart.stepNames.filter { $0 != "on" && map[$0] != nil }
         guard kinds.count == 1, let kind = kinds.first else {
             let what = kinds.isEmpty ? "says nothing it does" : "says several things (\(kinds.joined(separator: ", ")))"
             problems.append(Problem("\(context) \(what); give exactly one of go, back, call, retry, notice, quit, branch", at: location(node)))
@@ -116,7 +116,7 @@ extension FlowReader {
                 references.append((target, location(value)))
                 result[code] = Outcome(go: target)
             } else if let outcomeMap = mapping(value, "an outcome") {
-                checkKeys(outcomeMap, allowed: ["go", "message", "back", "field"], in: "the outcome '\(code)'")
+                checkKeys(outcomeMap, allowed: FilePart.outcome.names, in: "the outcome '\(code)'")
                 let target = string(outcomeMap, "go")
                 if let target { references.append((target, location(outcomeMap["go"]!))) }
                 var outcome = Outcome(go: target, message: string(outcomeMap, "message"), back: bool(outcomeMap, "back") ?? false)
@@ -139,7 +139,7 @@ extension FlowReader {
         var branches: [Branch] = []
         for item in items {
             guard let map = mapping(item, "a branch") else { continue }
-            checkKeys(map, allowed: ["when", "go"], in: "a branch of \(context)")
+            checkKeys(map, allowed: FilePart.branch.names, in: "a branch of \(context)")
             guard let target = requiredString(map, "go", in: "a branch of \(context)") else { continue }
             references.append((target, location(map["go"]!)))
             branches.append(Branch(when: map["when"].flatMap { readGuard($0) }, go: target))

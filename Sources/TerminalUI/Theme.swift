@@ -39,7 +39,12 @@ public struct Theme: Equatable, Sendable {
         styles.values.contains { $0.foreground != nil || $0.background != nil }
     }
 
-    static let colourNames = ["black": 0, "red": 1, "green": 2, "yellow": 3, "blue": 4, "magenta": 5, "cyan": 6, "white": 7]
+    /// What a role's style may set in a theme file; the first two take a colour, the rest
+    /// true or false.
+    public static let styleKeys = ["fg", "bg", "bold", "underline", "reverse", "dim"]
+    public static let colourKeys: Set<String> = ["fg", "bg"]
+
+    public static let colourNames = ["black": 0, "red": 1, "green": 2, "yellow": 3, "blue": 4, "magenta": 5, "cyan": 6, "white": 7]
 }
 
 /// Finds and reads theme files: built in (package resources), the user's own in
@@ -115,7 +120,7 @@ public enum Themes {
                 case "underline": style.underline = attributeValue.bool ?? false
                 case "reverse": style.reverse = attributeValue.bool ?? false
                 case "dim": style.dim = attributeValue.bool ?? false
-                default: throw fail("unknown style '\(attributeKey.string ?? "")'; known: fg, bg, bold, underline, reverse, dim", attributeKey)
+                default: throw fail("unknown style '\(attributeKey.string ?? "")'; known: \(Theme.styleKeys.joined(separator: ", "))", attributeKey)
                 }
             }
             styles[role] = style

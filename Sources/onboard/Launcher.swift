@@ -1,4 +1,5 @@
 import ArgumentParser
+import CivilCalendar
 import CursesBackend
 import FlowEngine
 import Foundation
@@ -206,7 +207,7 @@ final class Launcher {
                 clock: clock,
                 device: DeviceSetup(
                     folder: store.folder, simulation: options.simulation, clock: clock,
-                    utcOffset: Int64(TimeZone.current.secondsFromGMT()))),
+                    utcOffset: Instant.utcOffset())),
             clock: clock,
             mailbox: mailbox,
             warnings: warnings,

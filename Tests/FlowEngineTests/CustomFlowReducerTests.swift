@@ -80,4 +80,25 @@ import Testing
         #expect(flow.screen == "ask")
         #expect(flow.text("nickname") == "Alice")
     }
+
+    /// What QA's coverage counts: each screen arrived at, the branch each result took
+    /// (`error` for a code with no branch of its own) and which rule's message showed.
+    @Test func theEngineSaysWhatWasReachedForQACoverage() {
+        var flow = story()
+        #expect(flow.reached == [.screen("ask")])
+        flow.key(.activate, effects: ["save progress at ask"])
+        flow.type("Al", effects: [])
+        flow.key(.activate, effects: ["save progress at ask"])
+        #expect(flow.reached.suffix(2) == [
+            .message(screen: "ask", field: "nickname", rule: "required"),
+            .message(screen: "ask", field: "nickname", rule: "min_length"),
+        ])
+        flow.type("ice", effects: [])
+        flow.press("Continue", effects: ["call health"])
+        flow.fail("network", "down", effects: ["save progress at ask"])
+        #expect(flow.reached.suffix(2) == [.result(screen: "ask", operation: "health", code: "error"), .screen("offline")])
+        flow.press("Try Again", effects: ["save progress at ask", "call health"])
+        flow.answer(.success(CallOutput()), effects: ["save progress at welcome"])
+        #expect(flow.reached.suffix(2) == [.result(screen: "ask", operation: "health", code: "success"), .screen("welcome")])
+    }
 }

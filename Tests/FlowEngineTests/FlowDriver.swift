@@ -15,6 +15,9 @@ struct FlowDriver {
     var now: Int64
     /// Every effect so far, oldest first.
     var effects: [Effect] = []
+    /// What QA's coverage counted so far (`Effect.reached`), oldest first; left out of
+    /// `effects:` statements, which say what a step does.
+    var reached: [Reach] = []
     let exhaustive: Bool
 
     init(_ id: String, now: Int64 = 1_795_348_800_000, exhaustive: Bool = false) {
@@ -36,7 +39,8 @@ struct FlowDriver {
     mutating func send(_ event: FlowEvent, effects expected: [String]? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [Effect] {
         let new = engine.reduce(&state, event, now: now)
         effects += new
-        let said = new.map(Self.summary)
+        reached += new.compactMap { if case .reached(let reach) = $0 { reach } else { nil } }
+        let said = new.filter { if case .reached = $0 { false } else { true } }.map(Self.summary)
         if let expected {
             #expect(said == expected, sourceLocation: sourceLocation)
         } else if exhaustive {
@@ -132,6 +136,7 @@ struct FlowDriver {
         case .backfillAnalytics(_, let userID): "backfill analytics for \(userID)"
         case .forgetLocalData: "forget local data"
         case .quit: "quit"
+        case .reached(let reach): "reached \(reach.id)"
         }
     }
 

@@ -1,0 +1,85 @@
+/// `FlowGraph` as text other tools draw: Graphviz's DOT and Mermaid (which GitHub and
+/// GitLab render inside Markdown).
+extension FlowGraph {
+    public func dot() -> String {
+        var lines = [
+            "digraph \(quoted(title)) {",
+            "  graph [rankdir=TB, fontname=\"Helvetica\", label=\(quoted(title)), labelloc=t];",
+            "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];",
+            "  edge [fontname=\"Helvetica\", fontsize=9];",
+        ]
+        for node in nodes {
+            var attributes = ["label=\(quoted(label(of: node, lineBreak: "\n")))"]
+            switch node.role {
+            case .launch: attributes += ["shape=circle"]
+            case .previous, .failedCall, .quit: attributes += ["shape=plaintext", "fontcolor=gray40"]
+            case .screen(.error): attributes += ["color=firebrick", "fontcolor=firebrick"]
+            case .screen: break
+            }
+            if node.unreachable { attributes += ["style=\"rounded,dashed\"", "color=gray50"] }
+            lines.append("  \(quoted(node.id)) [\(attributes.joined(separator: ", "))];")
+        }
+        for edge in drawnEdges {
+            var attributes = ["label=\(quoted(edge.label))"]
+            switch edge.style {
+            case .normal: break
+            case .error: attributes += ["color=firebrick", "fontcolor=firebrick", "style=dashed"]
+            case .secondary: attributes += ["color=gray40", "fontcolor=gray40", "style=dotted"]
+            }
+            lines.append("  \(quoted(edge.from)) -> \(quoted(edge.to)) [\(attributes.joined(separator: ", "))];")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public func mermaid() -> String {
+        // Mermaid ids are positional: screen ids such as `end` are Mermaid keywords.
+        var ids: [String: String] = [:]
+        for (index, node) in nodes.enumerated() { ids[node.id] = "n\(index)" }
+        var lines = ["flowchart TD"]
+        for node in nodes {
+            let text = mermaidText(label(of: node, lineBreak: "<br/>"))
+            let shape = switch node.role {
+            case .launch: "((\"\(text)\"))"
+            case .previous, .failedCall, .quit: "[/\"\(text)\"/]"
+            case .screen: "[\"\(text)\"]"
+            }
+            lines.append("  \(ids[node.id]!)\(shape)")
+        }
+        var errorLinks: [Int] = [], secondaryLinks: [Int] = []
+        for (index, edge) in drawnEdges.enumerated() {
+            let arrow = edge.style == .normal ? "-->" : "-.->"
+            if edge.style == .error { errorLinks.append(index) }
+            if edge.style == .secondary { secondaryLinks.append(index) }
+            let label = mermaidText(edge.label).replacing("\n", with: "<br/>")
+            lines.append("  \(ids[edge.from]!) \(arrow)|\"\(label)\"| \(ids[edge.to]!)")
+        }
+        lines.append("  classDef errorScreen stroke:#b22222,color:#b22222")
+        lines.append("  classDef unreachable stroke-dasharray:5 5,color:#888888")
+        let errorScreens = nodes.filter { $0.role == .screen(.error) }.map { ids[$0.id]! }
+        let unreachable = nodes.filter(\.unreachable).map { ids[$0.id]! }
+        if !errorScreens.isEmpty { lines.append("  class \(errorScreens.joined(separator: ",")) errorScreen") }
+        if !unreachable.isEmpty { lines.append("  class \(unreachable.joined(separator: ",")) unreachable") }
+        if !errorLinks.isEmpty { lines.append("  linkStyle \(errorLinks.map(String.init).joined(separator: ",")) stroke:#b22222,color:#b22222") }
+        if !secondaryLinks.isEmpty { lines.append("  linkStyle \(secondaryLinks.map(String.init).joined(separator: ",")) stroke:#888888") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Title, then `id · kind`, then a warning for a screen nothing leads to.
+    private func label(of node: Node, lineBreak: String) -> String {
+        guard case .screen(let kind) = node.role else { return node.title }
+        var parts = [node.title.isEmpty ? node.id : node.title, "\(node.id) · \(kind.rawValue)"]
+        if node.unreachable { parts.append("unreachable") }
+        return parts.joined(separator: lineBreak)
+    }
+
+    private func quoted(_ text: String) -> String {
+        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+            .replacing("\n", with: "\\n") + "\""
+    }
+
+    /// Mermaid's entity codes for the characters its quoted labels cannot hold.
+    private func mermaidText(_ text: String) -> String {
+        text.replacing("\"", with: "#quot;").replacing("|", with: "#124;")
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import FlowAuthoring
+import FlowEngine
+import Foundation
+import OnboardRuntime
+import ScreenTable
+
+/// `onboard graph`: the flow as a picture, for the people who write flows.
+struct Graph: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a flow: each screen a node, each step an edge labelled with its button or result code.",
+        discussion: """
+            dot is Graphviz's language (dot -Tpng); mermaid pastes into Markdown on GitHub \
+            and GitLab; svg runs Graphviz's dot for you. Error and fault branches are dashed \
+            and red, Back and Try Again dotted, unreachable screens dashed and marked.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case dot, mermaid, svg
+    }
+
+    @Argument(help: "A built-in flow id (see 'onboard flows').")
+    var flow: String?
+
+    @Option(name: .customLong("flow"), help: "Draw the flow in this file instead; drawn even when lint finds problems.")
+    var flowFile: String?
+
+    @Option(help: "dot, mermaid or svg.")
+    var format: Format = .dot
+
+    func run() throws {
+        let graph = FlowGraph(flow: try draftFlow(id: flow, file: flowFile))
+        switch format {
+        case .dot: print(graph.dot(), terminator: "")
+        case .mermaid: print(graph.mermaid(), terminator: "")
+        case .svg: print(try Self.svg(graph.dot()), terminator: "")
+        }
+    }
+
+    /// Graphviz's `dot -Tsvg`, found on PATH.
+    static func svg(_ dot: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        guard let program = path.split(separator: ":").map({ "\($0)/dot" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            printError("""
+                onboard: --format svg needs Graphviz's dot, which is not installed.
+                Install it with: sudo apt-get install graphviz (Debian, Ubuntu), sudo dnf install graphviz (Fedora) \
+                or brew install graphviz (macOS). --format dot and --format mermaid need nothing.
+                """)
+            throw ExitCode(1)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = ["-Tsvg"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        // dot reads all its input before it writes: no deadlock on a full pipe.
+        input.fileHandleForWriting.write(Data(dot.utf8))
+        try input.fileHandleForWriting.close()
+        let svg = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            printError("onboard: Graphviz's dot failed (exit status \(process.terminationStatus)).")
+            throw ExitCode(1)
+        }
+        return String(decoding: svg, as: UTF8.self)
+    }
+}
+
+/// A built-in flow, or a file's flow as far as it reads: its problems are said on
+/// standard error, and only a file with no flow at all is an error.
+func draftFlow(id: String?, file: String?) throws -> Flow {
+    guard let file else { return try loadFlow(id: id, file: nil) }
+    guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+        printError("onboard: cannot read \(file) as UTF-8 text.")
+        throw ExitCode(1)
+    }
+    let draft = FlowLoader.draft(yaml: text, file: file)
+    for problem in draft.problems { printError(problem.description) }
+    guard let flow = draft.flow else { throw ExitCode(1) }
+    return flow
+}
+
+/// `onboard schema`: JSON Schemas for editors.
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the JSON Schema of flow or theme files, for an editor's YAML language server.",
+        discussion: """
+            Save it and name it in the file's first line:
+              onboard schema flow > flow.schema.json
+              # yaml-language-server: $schema=flow.schema.json
+            """)
+
+    @Argument(help: "flow or theme.")
+    var kind: FileSchemaKind
+
+    func run() throws {
+        print(kind.schema.json(), terminator: "")
+    }
+}
+
+enum FileSchemaKind: String, ExpressibleByArgument, CaseIterable {
+    case flow, theme
+
+    var schema: FileSchema { self == .flow ? .flow : .theme }
+}
+
+/// `onboard coverage`: what QA has reached of a flow in a state folder, and how to reach
+/// the rest.
+struct CoverageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coverage",
+        abstract: "Show which screens, result branches and validation messages of a flow have been reached, and how to reach the rest.",
+        discussion: """
+            Every run counts, on screen or headless (--keys), in the same state folder; \
+            resetting a flow keeps the count, 'onboard reset' with no flow clears it.
+            """)
+
+    @Argument(help: "A built-in flow id.")
+    var flow: String?
+
+    @Option(name: .customLong("flow"), help: "A flow file instead.")
+    var flowFile: String?
+
+    @Flag(help: "Print JSON: every item with its id, kind, screen, title, how to reach it and whether it was seen.")
+    var json = false
+
+    @Flag(help: "List only what is not yet seen.")
+    var unseen = false
+
+    @Flag(help: "Forget what was seen and start counting afresh.")
+    var clear = false
+
+    @OptionGroup var options: RunOptions
+
+    func run() throws {
+        let flow = try loadFlow(id: self.flow, file: flowFile)
+        let log = CoverageLog(stateDirectory: options.stateFolder(), flowID: flow.id)
+        if clear {
+            try log.clear()
+            print("Cleared the coverage of \(flow.id) in \(options.stateFolder()).")
+            return
+        }
+        let report = CoverageReport(map: CoverageMap(flow: flow), seen: log.seen())
+        print(json ? report.json() : report.text(showingSeen: !unseen), terminator: "")
+    }
+}

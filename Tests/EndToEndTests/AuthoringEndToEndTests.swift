@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// `onboard graph`, `onboard schema` and `onboard coverage` as flow authors and QA
+    /// run them, and the QA console's "Seen / not yet seen" page in a real terminal.
+    @Suite struct AuthoringEndToEndTests {
+        static let scripts = Tmux.packageRoot + "/examples/scripts"
+
+        func onboard(_ arguments: [String], environment: [String] = []) -> (status: Int32, output: String) {
+            Subprocess.run("/usr/bin/env", ["LANG=C.UTF-8", "ONBOARD_SECRET_STORE=file"] + environment + [Tmux.binary] + arguments)
+        }
+
+        @Test func aGraphIsDrawnAsSVGWithGraphvizAndSaysHowToInstallItWithout() throws {
+            let svg = onboard(["graph", "babybasics", "--format", "svg"])
+            #expect(svg.status == 0, "\(svg.output.prefix(500))")
+            #expect(svg.output.contains("<svg"))
+            #expect(svg.output.contains("Welcome to Baby Basics"))
+            let mermaid = onboard(["graph", "oklah", "--format", "mermaid"])
+            #expect(mermaid.output.hasPrefix("flowchart TD\n"))
+            // No Graphviz on PATH: a plain error that names the package, exit 1.
+            let without = Subprocess.run("/usr/bin/env", ["PATH=/nonexistent", Tmux.binary, "graph", "oklah", "--format", "svg"])
+            #expect(without.status == 1)
+            #expect(without.output.contains("needs Graphviz's dot, which is not installed"))
+            #expect(without.output.contains("apt-get install graphviz"))
+        }
+
+        @Test func aFlowFileLintTurnsDownIsStillDrawnWithItsProblemsSaid() throws {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("lost-\(UUID().uuidString).yaml").path
+            try """
+                id: demo
+                title: Demo
+                entry:
+                  first_launch: one
+                screens:
+                  - id: one
+                    kind: info
+                    title: One
+                    complete: true
+                  - id: lost
+                    kind: info
+                    title: Lost
+                    complete: true
+                """.write(toFile: file, atomically: true, encoding: .utf8)
+            let run = onboard(["graph", "--flow", file])
+            #expect(run.status == 0)
+            #expect(run.output.contains("\(file):10:5: error: screen 'lost' is unreachable"))
+            #expect(run.output.contains("\"lost\" [label=\"Lost\\nlost · info\\nunreachable\""))
+        }
+
+        @Test func theSchemaCommandPrintsTheCommittedSchemas() throws {
+            for kind in ["flow", "theme"] {
+                let run = onboard(["schema", kind])
+                #expect(run.status == 0)
+                #expect(run.output == (try String(contentsOfFile: Tmux.packageRoot + "/schemas/\(kind).schema.json", encoding: .utf8)))
+            }
+        }
+
+        /// Seen items as `onboard coverage --json` lists them.
+        func coverage(_ flow: String, state: String) throws -> (seen: Set<String>, total: Int) {
+            let run = onboard(["coverage", flow, "--json", "--state-dir", state])
+            #expect(run.status == 0, "\(run.output)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+            let items = try #require(object["items"] as? [[String: Any]])
+            return (Set(items.filter { $0["seen"] as? Bool == true }.compactMap { $0["id"] as? String }), items.count)
+        }
+
+        @Test func runsAddUpToWhatQAHasSeenAndAFlowsResetKeepsIt() throws {
+            let state = Tmux().stateDirectory
+            let walk = onboard(["run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys", "--state-dir", state])
+            #expect(walk.status == 0)
+            var (seen, total) = try coverage("oklah", state: state)
+            #expect(total == 10)
+            #expect(seen == [
+                "screen privacy", "screen creating", "result creating sign_in_anonymously success", "screen pick_name",
+                "screen saving_name", "result saving_name choose_name success", "screen home",
+            ])
+            let text = onboard(["coverage", "oklah", "--state-dir", state, "--unseen"]).output
+            #expect(text.contains("OKLah: 7 of 10 (70%) seen"))
+            #expect(text.contains("- failed (failed) — from creating: sign_in_anonymously on: error, by fault network"))
+            // A second run in the same folder, the network down, after the flow is reset.
+            #expect(onboard(["reset", "oklah", "--state-dir", state]).status == 0)
+            let keys = state + ".keys"
+            try "wait:Welcome to OKLah\n<Enter>\nwait:Something went wrong\n".write(toFile: keys, atomically: true, encoding: .utf8)
+            let failing = onboard(["run", "oklah", "--headless", "--keys", keys, "--fault", "network", "--state-dir", state])
+            #expect(failing.status == 0, "\(failing.output.suffix(800))")
+            (seen, _) = try coverage("oklah", state: state)
+            #expect(seen.count == 9)
+            #expect(seen.isSuperset(of: ["screen failed", "result creating sign_in_anonymously error", "screen home"]))
+            #expect(onboard(["coverage", "oklah", "--clear", "--state-dir", state]).status == 0)
+            #expect(try coverage("oklah", state: state).seen.isEmpty)
+        }
+
+        @Test func theQAConsoleShowsWhatIsNotYetSeenAndHowToReachIt() {
+            let tmux = Tmux()
+            tmux.start("run oklah")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("C-g")
+            tmux.waitFor("Seen / not yet seen")
+            tmux.send("Up", "Up", "Up", "Enter") // above Reset this flow and Close
+            let page = tmux.waitFor("Not yet seen")
+            #expect(page.contains("1 of 10 (10%) seen: screens 1/6, result branches 0/4"))
+            #expect(page.contains("creating (Setting things up...) — from privacy: Start"))
+        }
+
+        /// The README's table of what `examples/scripts/` cover is what `onboard coverage`
+        /// says after each script runs in a fresh state folder.
+        @Test(arguments: ["oklah", "babybasics", "abby", "rucktracker", "miga"])
+        func theReadmesScriptCoverageIsTrue(flow: String) throws {
+            let state = Tmux().stateDirectory
+            let walk = onboard(["run", flow, "--headless", "--keys", "\(Self.scripts)/\(flow).keys", "--state-dir", state])
+            #expect(walk.status == 0)
+            let summary = onboard(["coverage", flow, "--state-dir", state]).output.split(separator: "\n")
+            let sections = summary.filter { $0.hasPrefix("Screens: ") || $0.hasPrefix("Result branches: ") || $0.hasPrefix("Validation messages: ") }
+                .map { $0.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? "" }
+            let total = summary.first.map { $0.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? "" }?.replacing(" seen", with: "") ?? ""
+            let row = "| `\(flow).keys` | \(total) | \(sections.joined(separator: " | ")) |"
+            let readme = try String(contentsOfFile: Tmux.packageRoot + "/README.md", encoding: .utf8)
+            #expect(readme.contains(row), "README.md should have the row \(row)")
+        }
+    }
+}
