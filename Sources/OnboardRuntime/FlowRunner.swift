@@ -20,10 +20,13 @@ public protocol TerminalDevice: AnyObject {
     var canSuspend: Bool { get }
     /// Repaints everything on the next draw.
     func invalidate()
+    /// Styles the screen with another theme (a theme file changed under `--watch`).
+    func apply(_ theme: Theme)
 }
 
 extension TerminalDevice {
     public var canSuspend: Bool { true }
+    public func apply(_ theme: Theme) {}
 }
 
 public enum TerminalInput: Equatable, Sendable {
@@ -50,8 +53,19 @@ public final class FlowRunner {
     /// A body too long for the terminal: how far it is scrolled, on which screen, and how
     /// far it can go (from the last frame drawn).
     private var bodyScroll = (screen: String?.none, lines: 0, most: 0, page: 1)
+    /// `--watch`: the files to read again when they change.
+    private let liveReload: LiveReload?
+    /// Why the files on disk are not in use (they no longer load), over the last good ones.
+    private var reloadProblems: [String: [String]] = [:]
+    /// A screen the new flow no longer has, said on the screen shown instead until the
+    /// person moves on.
+    private var reloadNote: (screen: String?, text: String)?
 
-    public init(session: FlowSession, renderer: Renderer, terminal: TerminalDevice, recorder: CastRecorder? = nil, qa: QAControls = QAControls()) {
+    public init(
+        session: FlowSession, renderer: Renderer, terminal: TerminalDevice, recorder: CastRecorder? = nil, qa: QAControls = QAControls(),
+        liveReload: LiveReload? = nil
+    ) {
+        self.liveReload = liveReload
         self.session = session
         self.recorder = recorder
         self.qa = qa
@@ -74,13 +88,15 @@ public final class FlowRunner {
         // A write that failed says so on the screen at once.
         if session.state != launched { draw() }
         while session.ending == nil {
-            // The spinner animates at 10 frames a second; otherwise wake once a second.
-            let woke = session.wait(input: terminal.inputDescriptor, milliseconds: spinnerShown ? 100 : 1000)
+            // The spinner animates at 10 frames a second; watched files are looked at four
+            // times a second; otherwise wake once a second.
+            let woke = session.wait(input: terminal.inputDescriptor, milliseconds: spinnerShown ? 100 : liveReload != nil ? 250 : 1000)
             // The terminal went away without a SIGHUP reaching us (a parent that caught
             // it): end as a hangup would, rather than spin on a descriptor always ready.
             if woke.inputHungUp { session.end(bySignal: SIGHUP) }
             if woke.continued { terminal.invalidate() }
             handle(terminal.readInputs())
+            reloadChangedFiles()
             // Time passing: due renewals, and renewal ahead of expiry.
             dispatch(.tick)
             if session.ending == nil { draw() }
@@ -126,6 +142,26 @@ public final class FlowRunner {
         session.dispatch(event)
     }
 
+    /// `--watch`: a changed flow runs on from where the person is; a changed theme
+    /// restyles the screen; a file that no longer loads is said over the last good one.
+    private func reloadChangedFiles() {
+        for change in liveReload?.poll() ?? [] {
+            if let flow = change.flow {
+                reloadProblems[liveReload?.flowPath ?? ""] = nil
+                if let left = session.adopt(flow) {
+                    reloadNote = (state.screenID, "Screen '\(left)' is no longer in the flow file, so this is '\(state.screenID ?? "")', the nearest one before it.")
+                }
+            } else if let theme = change.theme {
+                reloadProblems[liveReload?.themePath ?? ""] = nil
+                terminal.apply(theme)
+            } else {
+                let what = change.file == liveReload?.flowPath ? "flow" : "theme"
+                reloadProblems[change.file] = ["The \(what) file no longer loads; still showing the last version that did:"] + change.problems
+            }
+            terminal.invalidate()
+        }
+    }
+
     /// PgUp/PgDn scroll a body longer than the screen, unless the focused widget takes
     /// them (a date's month, a slider's step).
     private func scrollBody(_ key: Key) -> Bool {
@@ -146,6 +182,10 @@ public final class FlowRunner {
         }
         var view = session.view()
         view.canSuspend = terminal.canSuspend
+        if let note = reloadNote {
+            if note.screen == state.screenID { view.warnings.append(note.text) } else { reloadNote = nil }
+        }
+        view.warnings += reloadProblems.keys.sorted().flatMap { reloadProblems[$0]! }
         spinnerShown = view.busy
         let size = terminal.size
         let tick = Int(clock.nowMilliseconds() / 100)

@@ -1,6 +1,7 @@
 import CivilCalendar
 import FlowEngine
 import Foundation
+import ScreenTable
 import TerminalUI
 
 /// How a run ended: the user quit, or a signal (SIGTERM, SIGHUP, SIGINT) ended it.
@@ -14,7 +15,7 @@ public enum FlowEnding: Equatable, Sendable {
 /// analytics are saved as they change. The front ends (`FlowRunner` on a screen,
 /// `LinePrompter` in plain lines) turn what a person does into events for it.
 public final class FlowSession {
-    public let engine: FlowEngine
+    public private(set) var engine: FlowEngine
     public let store: StateStore
     public let clock: RuntimeClock
     public let mailbox: Mailbox
@@ -53,6 +54,15 @@ public final class FlowSession {
             session: saved.session, progress: saved.progress, placeholderUserID: Self.placeholderUserID(),
             warnings: warnings, defaults: defaults, utcOffset: Self.utcOffset)), now: clock.nowMilliseconds())
         if deferringEffects { deferredEffects = effects } else { perform(effects) }
+    }
+
+    /// Runs on with a changed flow (`--watch`), keeping the state; returns the screen
+    /// left because the new flow no longer has it.
+    public func adopt(_ flow: Flow) -> String? {
+        engine = FlowEngine(flow: flow)
+        let (effects, left) = engine.settle(&state, now: clock.nowMilliseconds())
+        perform(effects)
+        return left
     }
 
     /// The launch's effects, after the first screen was drawn.

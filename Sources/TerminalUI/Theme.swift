@@ -78,13 +78,20 @@ public enum Themes {
         }
         let choice = nameOrPath ?? "default"
         if builtinNames.contains(choice) { return try builtin(choice) }
-        let own = userFolder(environment: environment) + "/\(choice).yaml"
-        let path = FileManager.default.fileExists(atPath: own) ? own : choice
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard let path = file(choice, environment: environment) else {
             throw ThemeError(message: "no theme named '\(choice)' (available: \(available(environment: environment).joined(separator: ", "))), and no such file")
         }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         return try parse(text, file: path)
+    }
+
+    /// The file a theme choice reads (the user's own `NAME.yaml`, or a path); nil for a
+    /// built-in theme or when there is no such file.
+    public static func file(_ nameOrPath: String, environment: [String: String]) -> String? {
+        if builtinNames.contains(nameOrPath) { return nil }
+        let own = userFolder(environment: environment) + "/\(nameOrPath).yaml"
+        let path = FileManager.default.fileExists(atPath: own) ? own : nameOrPath
+        return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
     public static func builtin(_ name: String) throws -> Theme {

@@ -47,9 +47,16 @@ struct Run: ParsableCommand {
 
     @OptionGroup var options: RunOptions
 
+    func validate() throws {
+        if options.watch, flowFile == nil, options.theme.flatMap({ Themes.file($0, environment: ProcessInfo.processInfo.environment) }) == nil {
+            throw ValidationError("--watch reloads a flow file (--flow FILE) or a theme file (--theme FILE); give one of them")
+        }
+    }
+
     func run() throws {
         let flow = try loadFlow(id: self.flow, file: flowFile)
         let launcher = try Launcher(options: options)
+        launcher.flowFile = flowFile
         defer { launcher.close() }
         let ending = try launcher.run(flow)
         try launcher.finishHeadless()

@@ -29,6 +29,8 @@ final class Launcher {
     let glyphs: Glyphs
     /// The state folder's secret store, opened by the first flow (the picker's too).
     private var secrets: (any SecretStore)?
+    /// `run --flow FILE`: the file, read again on change under `--watch`.
+    var flowFile: String?
 
     init(options: RunOptions) throws {
         self.options = options
@@ -224,9 +226,21 @@ final class Launcher {
             renderer: Renderer(glyphs: glyphs),
             terminal: terminal,
             recorder: try castRecorder(size: terminal.size),
-            qa: QAControls(faults: faults, outbox: outbox))
+            qa: QAControls(faults: faults, outbox: outbox),
+            liveReload: liveReload())
         let ending = runner.run()
         return (ending, runner.currentState)
+    }
+
+    /// `--watch`: the flow file (`run --flow FILE`) and the theme, if it is a file.
+    private func liveReload() -> LiveReload? {
+        guard options.watch else { return nil }
+        let environment = self.environment
+        let noColour = !(environment["NO_COLOR"] ?? "").isEmpty
+        let themeFile = noColour ? nil : options.theme.flatMap { Themes.file($0, environment: environment) }
+        return LiveReload(flowPath: flowFile, themePath: themeFile) { path in
+            try Themes.load(path, environment: environment)
+        }
     }
 
     /// Where calls go: the service Onboard was started with (the embedded mock over its

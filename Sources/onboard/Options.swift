@@ -29,6 +29,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Theme name (default, mono) or theme file. NO_COLOR set means mono.")
     var theme: String?
 
+    @Flag(help: "Read --flow FILE and a --theme file again whenever they change, keeping where you are: for people writing flows and themes.")
+    var watch = false
+
     @Option(name: .customLong("clock-offset"), help: "Run as if this much later, e.g. 25h, 90m, 2d. Moves the client's clock and the embedded mock's.")
     var clockOffset: String?
 

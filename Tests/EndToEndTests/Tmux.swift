@@ -90,6 +90,11 @@ final class Tmux {
         Self.tmux(["-L", socket, "capture-pane", "-p", "-t", "main"]).output
     }
 
+    /// The screen with its colours and attributes, as SGR escape sequences.
+    var styledScreen: String {
+        Self.tmux(["-L", socket, "capture-pane", "-p", "-e", "-t", "main"]).output
+    }
+
     /// Waits until the screen shows `text`; records an issue with the screen if it never
     /// does. A generous limit for a slow machine, not a speed test.
     @discardableResult
