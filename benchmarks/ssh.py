@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from support import rss_kib
+from support import rollup_kib, rss_kib
 
 MARK = b"Welcome to OKLah"
 
@@ -57,9 +57,13 @@ def main():
             server_mb = rss_kib(server.pid) / 1024
             sessions = children(server.pid)
             programs_mb = sum(rss_kib(pid) for pid in sessions) / 1024
+            rollups = [rollup_kib(pid) for pid in sessions]
+            pss_mb = sum(pss for pss, _ in rollups) / 1024
+            private_mb = sum(private for _, private in rollups) / 1024
             times = sorted(seen.values())
+            each = max(1, len(sessions))
             rows.append((count, statistics.median(times) * 1000, times[-1] * 1000, server_mb,
-                         (server_mb - idle) / count, programs_mb / max(1, len(sessions))))
+                         (server_mb - idle) / count, programs_mb / each, pss_mb / each, private_mb / each))
             for client in clients:
                 client.send_signal(signal.SIGTERM)
             for client in clients:
@@ -71,10 +75,13 @@ def main():
         server.send_signal(signal.SIGTERM)
         server.wait()
     print(f"\n`onboard serve-ssh` on loopback, OKLah in each session; server idle: {idle:.1f} MB\n")
-    print("| sessions at once | ssh start to first screen, median ms | worst ms | server MB | server growth per session MB | each session's onboard MB |")
-    print("|---|---|---|---|---|---|")
-    for count, median, worst, server_mb, growth, program in rows:
-        print(f"| {count} | {median:.0f} | {worst:.0f} | {server_mb:.1f} | {growth:.2f} | {program:.1f} |")
+    print("| sessions at once | ssh start to first screen, median ms | worst ms | server MB | server growth per session MB | each session's onboard: RSS MB | PSS MB | private MB |")
+    print("|---|---|---|---|---|---|---|---|")
+    for count, median, worst, server_mb, growth, program, pss, private in rows:
+        print(f"| {count} | {median:.0f} | {worst:.0f} | {server_mb:.1f} | {growth:.2f} | {program:.1f} | {pss:.1f} | {private:.1f} |")
+    print("\nRSS counts every page of the Swift runtime, Foundation and the other libraries in full in every")
+    print("session; they are the same file pages for all of them. PSS shares them out; private is what")
+    print("each session alone adds.")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,22 @@ def rss_kib(pid):
     return int(status(pid).get("VmRSS", "0 kB").split()[0])
 
 
+def rollup_kib(pid):
+    """Pss and Private_Dirty in KiB (`/proc/PID/smaps_rollup`): a process's share of the
+    pages it maps, and the pages no other process has. RSS counts every shared library
+    page in full in every process that maps it."""
+    values = {}
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                parts = line.split()
+                if len(parts) >= 2 and parts[0] in ("Pss:", "Private_Dirty:"):
+                    values[parts[0][:-1]] = int(parts[1])
+    except OSError:
+        pass
+    return values.get("Pss", 0), values.get("Private_Dirty", 0)
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

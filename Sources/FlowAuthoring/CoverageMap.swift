@@ -66,6 +66,13 @@ public struct CoverageMap: Sendable {
         let incoming = graph.edges.filter { $0.to == screen && $0.from != screen }
         guard let edge = incoming.first(where: { $0.style == .normal }) ?? incoming.first else { return "nothing leads here" }
         if edge.from == FlowGraph.launchID { return "start the flow (\(edge.label))" }
+        // What the device reports comes from `--simulate` (MIGA's unlock method).
+        if let range = edge.label.range(of: "biometrics == ") {
+            return "from \(edge.from): \(edge.label), with onboard --simulate biometrics=\(edge.label[range.upperBound...])"
+        }
+        if edge.label.hasSuffix("otherwise"), graph.edges.contains(where: { $0.from == edge.from && $0.label.contains("biometrics == ") }) {
+            return "from \(edge.from): \(edge.label), with onboard --simulate biometrics=none"
+        }
         let cause = results.first { item in
             guard case .result(let from, let operation, let code) = item.reach else { return false }
             return from == edge.from && edge.label.hasSuffix("\(operation) on: \(code)")
@@ -84,12 +91,14 @@ public struct CoverageMap: Sendable {
         case (.sendPhoneCode, "invalid_input"): return "a number the service turns down for its country"
         case (.sendPhoneCode, "rate_limited"): return "a new code asked for again at once (or fault rate-limit)"
         case (.register, "invalid_input"), (.linkEmail, "invalid_input"): return "a password of 73 bytes or more (the form checks the rest)"
+        // Checked on the device, not asked of the service: faults do not reach it.
+        case (.validateHiding, "error"): return "onboard --simulate hiding=fail (the apps are not hidden yet)"
         default: break
         }
         switch code {
         case "success": return "the call succeeding (no faults on)"
         case "network": return "fault network (Ctrl-G › Faults, or --fault network)"
-        case "timeout": return "fault slow=11000: longer than the 10 s a call may take (--fault slow=11000)"
+        case "timeout": return "fault timeout (Ctrl-G › Faults, or --fault timeout)"
         case "server_error": return "fault server-error (Ctrl-G › Faults, or --fault server-error)"
         case "rate_limited": return "fault rate-limit (Ctrl-G › Faults, or --fault rate-limit)"
         case "bad_response": return "a remote service answering garbage (onboard-server's dev faults)"

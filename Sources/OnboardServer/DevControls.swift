@@ -39,7 +39,7 @@ final class ServerFaults: Sendable {
                     return true
                 }
                 if fail { return ServiceError(.network, "The service is unavailable (injected fault: fail-first).") }
-            case .slow, .reauthFail, .forgedIDToken:
+            case .slow, .reauthFail, .forgedIDToken, .timeout:
                 break
             }
         }

@@ -144,9 +144,10 @@ struct Routes {
             let body = try await request.decode(as: FaultsRequest.self, context: context)
             var parsed: [Fault] = []
             for name in body.faults {
-                let known = Fault.kinds.filter { $0 != "forged-id-token" }
-                guard let fault = Fault(argument: name), fault != .forgedIDToken else {
-                    // A forged token is made on the client's side (`onboard --fault forged-id-token`).
+                let known = Fault.kinds.filter { $0 != "forged-id-token" && $0 != "timeout" }
+                guard let fault = Fault(argument: name), fault != .forgedIDToken, fault != .timeout else {
+                    // A forged token is made on the client's side (`onboard --fault forged-id-token`),
+                    // and a timeout is the client's clock running out (`onboard --fault timeout`).
                     throw ServiceError(.invalidInput, "Unknown fault '\(name)'; known: \(known.joined(separator: ", ")).")
                 }
                 parsed.append(fault)

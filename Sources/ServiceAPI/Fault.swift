@@ -6,6 +6,9 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
     case serverError
     /// Every call is rate limited, with a retry-after.
     case rateLimit
+    /// Every call ends as one the service never answered in time would, at once rather
+    /// than after the client's 10 s: the timeout states without the wait.
+    case timeout
     /// Every call is delayed by this many milliseconds.
     case slow(milliseconds: Int)
     /// The first N calls fail as if the network were down; later ones pass.
@@ -16,7 +19,7 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
     /// would, so the service refuses the social sign-in.
     case forgedIDToken
 
-    public static let kinds = ["network", "server-error", "rate-limit", "slow=MS", "fail-first=N", "reauth-fail", "forged-id-token"]
+    public static let kinds = ["network", "server-error", "rate-limit", "timeout", "slow=MS", "fail-first=N", "reauth-fail", "forged-id-token"]
 
     public init?(argument: String) {
         let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
@@ -24,6 +27,7 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
         case ("network", nil) where parts.count == 1: self = .network
         case ("server-error", nil) where parts.count == 1: self = .serverError
         case ("rate-limit", nil) where parts.count == 1: self = .rateLimit
+        case ("timeout", nil) where parts.count == 1: self = .timeout
         case ("reauth-fail", nil) where parts.count == 1: self = .reauthFail
         case ("forged-id-token", nil) where parts.count == 1: self = .forgedIDToken
         case ("slow", let value?) where value >= 0: self = .slow(milliseconds: value)
@@ -37,6 +41,7 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
         case .network: "network"
         case .serverError: "server-error"
         case .rateLimit: "rate-limit"
+        case .timeout: "timeout"
         case .slow(let milliseconds): "slow=\(milliseconds)"
         case .failFirst(let count): "fail-first=\(count)"
         case .reauthFail: "reauth-fail"

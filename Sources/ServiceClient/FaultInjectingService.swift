@@ -37,6 +37,8 @@ public final class FaultInjectingService: AuthServiceDecorator {
                 throw ServiceError(.serverError, "The service failed (injected fault: server-error).")
             case .rateLimit:
                 throw ServiceError(.rateLimited, "Too many attempts. Please wait and try again (injected fault: rate-limit).", retryAfter: 30)
+            case .timeout:
+                throw ServiceError(.timeout, "The service did not answer in time (injected fault: timeout).")
             case .reauthFail where endpoint == .refresh:
                 throw ServiceError(.unauthorized, "The session was rejected (injected fault: reauth-fail).")
             case .failFirst:

@@ -177,6 +177,11 @@ func temporaryDatabasePath() -> String {
             #expect(error.code == .rateLimited)
             #expect(error.retryAfter == 30)
         }
+        // A timeout at once: the state a service that never answers leads to, without the wait.
+        let silent = FaultInjectingService(wrapping: mock, faults: [.timeout])
+        do { _ = try await silent.health(); Issue.record("should fail") } catch let error as ServiceError {
+            #expect(error.code == .timeout)
+        }
         let rejecting = FaultInjectingService(wrapping: mock, faults: [.reauthFail])
         let signIn = try await rejecting.signInAnonymously(flow: "oklah")
         do { _ = try await rejecting.refresh(refreshToken: signIn.session.refreshToken); Issue.record("should fail") } catch let error as ServiceError {
@@ -188,6 +193,8 @@ func temporaryDatabasePath() -> String {
         #expect(Fault(argument: "slow=250") == .slow(milliseconds: 250))
         #expect(Fault(argument: "fail-first=3") == .failFirst(3))
         #expect(Fault(argument: "server-error") == .serverError)
+        #expect(Fault(argument: "timeout") == .timeout)
+        #expect(Fault.timeout.description == "timeout")
         #expect(Fault(argument: "slow") == nil)
         #expect(Fault(argument: "network=1") == nil)
         #expect(Fault(argument: "gremlins") == nil)
