@@ -68,7 +68,9 @@ extension EndToEnd {
 
         @Test func runsAddUpToWhatQAHasSeenAndAFlowsResetKeepsIt() throws {
             let state = Tmux().stateDirectory
-            let walk = onboard(["run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys", "--state-dir", state])
+            let happyPath = state + ".happy.keys"
+            try "wait:Welcome to OKLah\n<Enter>\nwait:Pick your name\n<Enter>\nwait:Check in\n".write(toFile: happyPath, atomically: true, encoding: .utf8)
+            let walk = onboard(["run", "oklah", "--headless", "--keys", happyPath, "--state-dir", state])
             #expect(walk.status == 0)
             var (seen, total) = try coverage("oklah", state: state)
             #expect(total == 10)
