@@ -28,21 +28,7 @@ extension EndToEnd {
 
         @Test func aFlowFileLintTurnsDownIsStillDrawnWithItsProblemsSaid() throws {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("lost-\(UUID().uuidString).yaml").path
-            try """
-                id: demo
-                title: Demo
-                entry:
-                  first_launch: one
-                screens:
-                  - id: one
-                    kind: info
-                    title: One
-                    complete: true
-                  - id: lost
-                    kind: info
-                    title: Lost
-                    complete: true
-                """.write(toFile: file, atomically: true, encoding: .utf8)
+            try SampleFlows.withUnreachableScreen.write(toFile: file, atomically: true, encoding: .utf8)
             let run = onboard(["graph", "--flow", file])
             #expect(run.status == 0)
             #expect(run.output.contains("\(file):10:5: error: screen 'lost' is unreachable"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Yams
 import FlowAuthoring
 import ScreenTable
@@ -114,21 +115,7 @@ import ScreenTable
     }
 
     @Test func anUnreachableScreenIsDrawnAndMarked() throws {
-        let yaml = """
-            id: demo
-            title: Demo
-            entry:
-              first_launch: one
-            screens:
-              - id: one
-                kind: info
-                title: One
-                complete: true
-              - id: lost
-                kind: info
-                title: Lost
-                complete: true
-            """
+        let yaml = SampleFlows.withUnreachableScreen
         let draft = FlowLoader.draft(yaml: yaml, file: "demo.yaml")
         #expect(draft.problems.map(\.message) == ["screen 'lost' is unreachable: no entry, action or outcome leads to it"])
         let dot = FlowGraph(flow: try #require(draft.flow)).dot()
