@@ -94,7 +94,15 @@ public enum Themes {
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
+    /// A built-in theme, from its compiled form (`CompiledThemes`, generated from the YAML
+    /// and checked against it by the tests): no resource lookup, no parse at launch.
     public static func builtin(_ name: String) throws -> Theme {
+        if let theme = CompiledThemes.theme(name) { return theme }
+        return try bundled(name)
+    }
+
+    /// A built-in theme read from its YAML in the package's resources.
+    static func bundled(_ name: String) throws -> Theme {
         guard let url = Bundle.module.url(forResource: name, withExtension: "yaml", subdirectory: "Themes") else {
             throw ThemeError(message: "the built-in theme '\(name)' is missing from this build")
         }
