@@ -1,3 +1,106 @@
+// Generated from Themes/*.yaml; do not edit. After changing a built-in theme, run
+//   ONBOARD_REGENERATE=1 swift test --filter CompiledThemesTests
+
 enum CompiledThemes {
-    static func theme(_ name: String) -> Theme? { nil }
+    static func theme(_ name: String) -> Theme? {
+        switch name {
+        case "default": Theme(name: "default", styles: [
+            .text: Theme.Style(),
+            .title: Theme.Style(foreground: 6, bold: true),
+            .muted: Theme.Style(dim: true),
+            .accent: Theme.Style(foreground: 6),
+            .logo: Theme.Style(foreground: 3, bold: true),
+            .border: Theme.Style(foreground: 4),
+            .button: Theme.Style(foreground: 7),
+            .buttonFocused: Theme.Style(foreground: 0, background: 6, bold: true),
+            .link: Theme.Style(foreground: 6, underline: true),
+            .option: Theme.Style(),
+            .optionFocused: Theme.Style(foreground: 0, background: 6),
+            .input: Theme.Style(underline: true),
+            .inputFocused: Theme.Style(bold: true, underline: true),
+            .error: Theme.Style(foreground: 1, bold: true),
+            .notice: Theme.Style(foreground: 2),
+            .spinner: Theme.Style(foreground: 6, bold: true),
+            .help: Theme.Style(dim: true),
+        ])
+        case "light": Theme(name: "light", styles: [
+            .text: Theme.Style(),
+            .title: Theme.Style(foreground: 4, bold: true),
+            .muted: Theme.Style(foreground: 8),
+            .accent: Theme.Style(foreground: 4),
+            .logo: Theme.Style(foreground: 5, bold: true),
+            .border: Theme.Style(foreground: 8),
+            .button: Theme.Style(foreground: 0),
+            .buttonFocused: Theme.Style(foreground: 7, background: 4, bold: true),
+            .link: Theme.Style(foreground: 4, underline: true),
+            .option: Theme.Style(),
+            .optionFocused: Theme.Style(foreground: 7, background: 4),
+            .input: Theme.Style(underline: true),
+            .inputFocused: Theme.Style(bold: true, underline: true),
+            .error: Theme.Style(foreground: 1, bold: true),
+            .notice: Theme.Style(foreground: 2),
+            .spinner: Theme.Style(foreground: 4, bold: true),
+            .help: Theme.Style(foreground: 8),
+        ])
+        case "dark": Theme(name: "dark", styles: [
+            .text: Theme.Style(foreground: 252),
+            .title: Theme.Style(foreground: 117, bold: true),
+            .muted: Theme.Style(foreground: 245),
+            .accent: Theme.Style(foreground: 117),
+            .logo: Theme.Style(foreground: 221, bold: true),
+            .border: Theme.Style(foreground: 240),
+            .button: Theme.Style(foreground: 252),
+            .buttonFocused: Theme.Style(foreground: 16, background: 117, bold: true),
+            .link: Theme.Style(foreground: 117, underline: true),
+            .option: Theme.Style(foreground: 252),
+            .optionFocused: Theme.Style(foreground: 16, background: 117),
+            .input: Theme.Style(underline: true),
+            .inputFocused: Theme.Style(bold: true, underline: true),
+            .error: Theme.Style(foreground: 203, bold: true),
+            .notice: Theme.Style(foreground: 114),
+            .spinner: Theme.Style(foreground: 117, bold: true),
+            .help: Theme.Style(foreground: 245),
+        ])
+        case "high-contrast": Theme(name: "high-contrast", styles: [
+            .background: Theme.Style(background: 0),
+            .text: Theme.Style(foreground: 7, background: 0),
+            .title: Theme.Style(foreground: 7, background: 0, bold: true, underline: true),
+            .muted: Theme.Style(foreground: 7, background: 0),
+            .accent: Theme.Style(foreground: 7, background: 0, bold: true),
+            .logo: Theme.Style(foreground: 7, background: 0, bold: true),
+            .border: Theme.Style(foreground: 7, background: 0),
+            .button: Theme.Style(foreground: 7, background: 0, bold: true),
+            .buttonFocused: Theme.Style(foreground: 0, background: 7, bold: true),
+            .link: Theme.Style(foreground: 7, background: 0, bold: true, underline: true),
+            .option: Theme.Style(foreground: 7, background: 0),
+            .optionFocused: Theme.Style(foreground: 0, background: 7, bold: true),
+            .input: Theme.Style(foreground: 7, background: 0, underline: true),
+            .inputFocused: Theme.Style(foreground: 7, background: 0, bold: true, underline: true),
+            .error: Theme.Style(foreground: 3, background: 0, bold: true),
+            .notice: Theme.Style(foreground: 7, background: 0, bold: true),
+            .spinner: Theme.Style(foreground: 7, background: 0, bold: true),
+            .help: Theme.Style(foreground: 7, background: 0),
+        ])
+        case "mono": Theme(name: "mono", styles: [
+            .text: Theme.Style(),
+            .title: Theme.Style(bold: true),
+            .muted: Theme.Style(dim: true),
+            .accent: Theme.Style(),
+            .logo: Theme.Style(bold: true),
+            .border: Theme.Style(),
+            .button: Theme.Style(),
+            .buttonFocused: Theme.Style(bold: true, reverse: true),
+            .link: Theme.Style(underline: true),
+            .option: Theme.Style(),
+            .optionFocused: Theme.Style(reverse: true),
+            .input: Theme.Style(underline: true),
+            .inputFocused: Theme.Style(bold: true, underline: true),
+            .error: Theme.Style(bold: true),
+            .notice: Theme.Style(underline: true),
+            .spinner: Theme.Style(bold: true),
+            .help: Theme.Style(dim: true),
+        ])
+        default: nil
+        }
+    }
 }

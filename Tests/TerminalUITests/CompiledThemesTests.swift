@@ -32,7 +32,7 @@ import Testing
                 for (name, on) in [("bold", style.bold), ("underline", style.underline), ("reverse", style.reverse), ("dim", style.dim)] where on {
                     parts.append("\(name): true")
                 }
-                lines.append("            .\(role): Style(\(parts.joined(separator: ", "))),")
+                lines.append("            .\(role): Theme.Style(\(parts.joined(separator: ", "))),")
             }
             lines.append("        ])")
         }
