@@ -91,6 +91,10 @@ public struct CoverageMap: Sendable {
         case (.sendPhoneCode, "invalid_input"): return "a number the service turns down for its country"
         case (.sendPhoneCode, "rate_limited"): return "a new code asked for again at once (or fault rate-limit)"
         case (.register, "invalid_input"), (.linkEmail, "invalid_input"): return "a password of 73 bytes or more (the form checks the rest)"
+        // Calls that take a failure in their stride: nothing reaches these branches.
+        case (.logOut, "error"): return "nothing: logging out always goes through (offline, this device forgets the session anyway)"
+        case (.logRuck, "network"), (.logRuck, "timeout"):
+            return "nothing a fault does: offline, the ruck is kept on this device and synced later"
         // Checked on the device, not asked of the service: faults do not reach it.
         case (.validateHiding, "error"): return "onboard --simulate hiding=fail (the apps are not hidden yet)"
         default: break

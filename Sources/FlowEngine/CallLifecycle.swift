@@ -98,6 +98,7 @@ extension FlowEngine {
     private func finishUserCall(_ call: ServiceCall, from origin: FlowState.Origin, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         switch result {
         case .success(let output) where output.signedOut:
+            reached("success", of: call, from: origin, effects: &effects)
             effects.append(.forgetLocalData)
             signOut(&state, keepingDeviceAnswers: false, now: now, effects: &effects)
         case .success(let output):
