@@ -156,7 +156,8 @@ public final class FlowSession {
                 case .quit:
                     ending = .quit
                 case .reached(let reach):
-                    try store.coverage.record(reach)
+                    // QA's bookkeeping: a folder that cannot take it costs the person nothing.
+                    try? store.coverage.record(reach)
                 }
             } catch {
                 failures.append("Onboard could not save its state (\(error)). Your progress may not survive a restart.")
