@@ -134,6 +134,11 @@ public struct CoverageMap: Sendable {
     /// An input the rule turns down, in the terms of the rule's own values.
     static func input(failing rule: Rule, of field: Field, on screen: Screen) -> String {
         let count = rule.count ?? 0
+        // A slider or range never leaves its bounds: a rule at a bound cannot fail.
+        if field.kind == .slider || field.kind == .range,
+           (rule.name == .minValue && count <= field.minimum) || (rule.name == .maxValue && count >= field.maximum) {
+            return "nothing: the widget keeps \(field.label) from \(field.minimum) to \(field.maximum)"
+        }
         let other = screen.fields.first { $0.id == rule.field }?.label ?? rule.field ?? ""
         let what = switch rule.name {
         case .required: "leave it empty"

@@ -50,15 +50,19 @@ public struct FlowEngine: Sendable {
             effects.append(.forgetLocalData)
             launchFlow(&state, launch, now: now, effects: &effects)
         }
-        reachedMessages(since: shown, state, now: now, effects: &effects)
+        // What a person does judges the form again, so the same words may now come from
+        // another rule ("Ana2": letters where "" was min_length).
+        let judged = if case .intent = event { true } else { false }
+        reachedMessages(since: shown, judged: judged, state, now: now, effects: &effects)
         return Self.oneSessionWrite(effects)
     }
 
-    /// A rule's message newly under a field: which rule it was, for QA's coverage.
-    private func reachedMessages(since shown: [String: String], _ state: FlowState, now: Int64, effects: inout [Effect]) {
+    /// A rule's message under a field, newly or after the form was judged again: which
+    /// rule it was, for QA's coverage (the coverage log keeps each once).
+    private func reachedMessages(since shown: [String: String], judged: Bool, _ state: FlowState, now: Int64, effects: inout [Effect]) {
         guard let screen = currentScreen(state) else { return }
         for field in screen.fields {
-            guard let message = state.form.errors[field.id], shown[field.id] != message else { continue }
+            guard let message = state.form.errors[field.id], judged || shown[field.id] != message else { continue }
             let values = state.context.compactMapValues(\.text)
             let candidates = field.rules.filter { $0.message == message }
             let rule = candidates.first {
