@@ -70,11 +70,7 @@ public struct CivilDate: Comparable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2))"
     }
 
     /// Whole years from this date (a birthday) to `today`.
@@ -86,4 +82,10 @@ public struct CivilDate: Comparable, Sendable, CustomStringConvertible {
     public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
         lhs.daysSince1970 < rhs.daysSince1970
     }
+}
+
+/// `7` as `07`: the digits of a date or a time, at least `width` of them.
+func zeroPadded<Number: BinaryInteger>(_ value: Number, _ width: Int) -> String {
+    let digits = String(value)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
 }

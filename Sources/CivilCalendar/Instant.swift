@@ -20,11 +20,7 @@ public enum Instant {
     public static func internetTime(milliseconds: Int64) -> String {
         let inDay = (milliseconds % 86_400_000 + 86_400_000) % 86_400_000
         let seconds = inDay / 1000
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
         let date = CivilDate(milliseconds: milliseconds, utcOffset: 0)
-        return "\(date)T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(inDay % 1000, 3))Z"
+        return "\(date)T\(zeroPadded(seconds / 3600, 2)):\(zeroPadded(seconds / 60 % 60, 2)):\(zeroPadded(seconds % 60, 2)).\(zeroPadded(inDay % 1000, 3))Z"
     }
 }

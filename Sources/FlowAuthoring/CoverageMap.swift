@@ -31,7 +31,7 @@ public struct CoverageMap: Sendable {
         }
         let graph = FlowGraph(flow: flow)
         var items = flow.screens.map { screen in
-            Item(reach: .screen(screen.id), title: screen.title.isEmpty ? screen.id : screen.title, how: Self.way(to: screen.id, in: graph, results: results))
+            Item(reach: .screen(screen.id), title: screen.title.isEmpty ? screen.id : screen.title, how: Self.way(to: screen.id, in: flow, graph, results: results))
         }
         items += results
         for screen in flow.screens {
@@ -62,16 +62,12 @@ public struct CoverageMap: Sendable {
 
     /// The first step into a screen, as the graph labels it: a forward one if there is
     /// one, else an error branch with what causes it.
-    static func way(to screen: String, in graph: FlowGraph, results: [Item]) -> String {
+    static func way(to screen: String, in flow: Flow, _ graph: FlowGraph, results: [Item]) -> String {
         let incoming = graph.edges.filter { $0.to == screen && $0.from != screen }
         guard let edge = incoming.first(where: { $0.style == .normal }) ?? incoming.first else { return "nothing leads here" }
         if edge.from == FlowGraph.launchID { return "start the flow (\(edge.label))" }
-        // What the device reports comes from `--simulate` (MIGA's unlock method).
-        if let range = edge.label.range(of: "biometrics == ") {
-            return "from \(edge.from): \(edge.label), with onboard --simulate biometrics=\(edge.label[range.upperBound...])"
-        }
-        if edge.label.hasSuffix("otherwise"), graph.edges.contains(where: { $0.from == edge.from && $0.label.contains("biometrics == ") }) {
-            return "from \(edge.from): \(edge.label), with onboard --simulate biometrics=none"
+        if let simulated = simulation(into: screen, from: flow.screen(edge.from)) {
+            return "from \(edge.from): \(edge.label), with onboard --simulate \(simulated)"
         }
         let cause = results.first { item in
             guard case .result(let from, let operation, let code) = item.reach else { return false }
@@ -79,6 +75,22 @@ public struct CoverageMap: Sendable {
         }
         guard edge.style == .error, let cause else { return "from \(edge.from): \(edge.label)" }
         return "from \(edge.from): \(edge.label), by \(cause.how)"
+    }
+
+    /// `KEY=VALUE` for a route into a screen that tests what the device reports (MIGA's
+    /// unlock method): the value the branch names, or for the last branch a value the
+    /// device can report that no other branch names.
+    static func simulation(into screen: String, from source: Screen?) -> String? {
+        var reported: [String: [String]] = [:]
+        for operation in Operation.allCases { reported.merge(operation.deviceReports) { first, _ in first } }
+        let tests = (source?.route ?? []).compactMap { branch -> (key: String, value: String, go: String)? in
+            guard let test = branch.when, test.name == .equals, !test.negated, let key = test.key, reported[key] != nil, let value = test.value else { return nil }
+            return (key, value, branch.go)
+        }
+        if let test = tests.first(where: { $0.go == screen }) { return "\(test.key)=\(test.value)" }
+        guard let key = tests.first?.key, source?.route.last?.go == screen, source?.route.last?.when == nil,
+              let other = reported[key]?.first(where: { value in !tests.contains { $0.value == value } }) else { return nil }
+        return "\(key)=\(other)"
     }
 
     /// What makes a call end with a code: a QA fault, a clock shift or an input.

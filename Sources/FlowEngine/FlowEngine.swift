@@ -63,11 +63,15 @@ public struct FlowEngine: Sendable {
         guard let screen = currentScreen(state) else { return }
         for field in screen.fields {
             guard let message = state.form.errors[field.id], judged || shown[field.id] != message else { continue }
-            let values = state.context.compactMapValues(\.text)
             let candidates = field.rules.filter { $0.message == message }
-            let rule = candidates.first {
-                !Validation.passes($0, value: values[field.id] ?? "", picked: state.context[field.id]?.list, values: values, today: today(now, state))
-            } ?? candidates.first
+            var rule = candidates.first
+            if candidates.count > 1 {
+                // Several rules share the words: the one the value fails now.
+                let values = state.context.compactMapValues(\.text)
+                rule = candidates.first {
+                    !Validation.passes($0, value: values[field.id] ?? "", picked: state.context[field.id]?.list, values: values, today: today(now, state))
+                } ?? rule
+            }
             if let rule { effects.append(.reached(.message(screen: screen.id, field: field.id, rule: rule.name.rawValue))) }
         }
     }

@@ -3,7 +3,7 @@ import ScreenTable
 /// Something of a flow a person can reach: a screen, one result branch of a call (its
 /// `on:` code), one validation message. The engine reports each as it happens
 /// (`Effect.reached`); QA's coverage counts them against every one the table declares.
-public enum Reach: Hashable, Sendable, Codable, Comparable {
+public enum Reach: Hashable, Sendable {
     case screen(String)
     /// The branch the engine took: the code itself, or `error` for a code with no branch.
     case result(screen: String, operation: String, code: String)
@@ -33,20 +33,5 @@ public enum Reach: Hashable, Sendable, Codable, Comparable {
         switch self {
         case .screen(let screen), .result(let screen, _, _), .message(let screen, _, _): screen
         }
-    }
-
-    public static func < (lhs: Reach, rhs: Reach) -> Bool { lhs.id < rhs.id }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let reach = Reach(id: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a coverage item: \(text)"))
-        }
-        self = reach
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(id)
     }
 }

@@ -20,7 +20,7 @@ public struct DeviceSetup: Sendable {
     public var utcOffset: Int64
 
     public static let apps = ["Instagram", "TikTok", "Facebook", "X", "YouTube", "Snapchat"]
-    public static let biometrics = ["face_id", "touch_id", "passcode", "none"]
+    public static let biometrics = Operation.checkCompatibility.deviceReports["biometrics"]!
     public static let simulationKeys = ["biometrics", "unsupported", "hiding"]
     /// Remote config defaults (the spec's fallback values).
     static let defaultConfig: [String: Value] = ["content_sync_enabled": .text("false"), "onboarding_flow_version": .text("1.0")]

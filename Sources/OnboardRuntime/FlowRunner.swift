@@ -146,13 +146,12 @@ public final class FlowRunner {
     /// restyles the screen; a file that no longer loads is said over the last good one.
     private func reloadChangedFiles() {
         for change in liveReload?.poll() ?? [] {
+            reloadProblems[change.file] = nil
             if let flow = change.flow {
-                reloadProblems[liveReload?.flowPath ?? ""] = nil
                 if let left = session.adopt(flow) {
                     reloadNote = (state.screenID, "Screen '\(left)' is no longer in the flow file, so this is '\(state.screenID ?? "")', the nearest one before it.")
                 }
             } else if let theme = change.theme {
-                reloadProblems[liveReload?.themePath ?? ""] = nil
                 terminal.apply(theme)
             } else {
                 let what = change.file == liveReload?.flowPath ? "flow" : "theme"

@@ -8,12 +8,12 @@ import TerminalUI
 public final class LiveReload {
     /// What changed: a new flow or theme to use, or the problems that keep one from use.
     public struct Change {
+        /// The file that changed.
+        public var file: String
         public var flow: Flow?
         public var theme: Theme?
         /// Each problem in one line (`file:line:column: error: …`).
         public var problems: [String] = []
-        /// The file the problems are in.
-        public var file = ""
     }
 
     public let flowPath: String?
@@ -58,23 +58,20 @@ public final class LiveReload {
     }
 
     private func readFlow(_ path: String) -> Change {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return Change(problems: ["\(path): cannot be read (it was moved or deleted?)"], file: path)
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return Change(problems: ["\(path): not UTF-8 text"], file: path)
-        }
-        switch FlowLoader.load(yaml: text, file: path) {
-        case .success(let flow): return Change(flow: flow)
-        case .failure(let error): return Change(problems: error.problems.map(\.description), file: path)
+        do {
+            return Change(file: path, flow: try FlowFiles.load(url: URL(fileURLWithPath: path), displayName: path))
+        } catch let error as FlowFileError {
+            return Change(file: path, problems: error.problems.map(\.description))
+        } catch {
+            return Change(file: path, problems: ["\(path): \(error)"])
         }
     }
 
     private func readTheme(_ path: String) -> Change {
         do {
-            return Change(theme: try loadTheme(path))
+            return Change(file: path, theme: try loadTheme(path))
         } catch {
-            return Change(problems: ["\(error)"], file: path)
+            return Change(file: path, problems: ["\(error)"])
         }
     }
 }

@@ -24,6 +24,17 @@ public enum BuiltinFlows {
 public enum FlowFiles {
     public static func load(url: URL, displayName: String? = nil) throws -> Flow {
         let name = displayName ?? url.path
+        return try FlowLoader.load(yaml: text(of: url, name: name), file: name).get()
+    }
+
+    /// The flow as far as it reads, with every problem (`FlowLoader.draft`); a file that
+    /// cannot be read throws.
+    public static func draft(url: URL, displayName: String? = nil) throws -> (flow: Flow?, problems: [Problem]) {
+        let name = displayName ?? url.path
+        return FlowLoader.draft(yaml: try text(of: url, name: name), file: name)
+    }
+
+    private static func text(of url: URL, name: String) throws -> String {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -33,6 +44,6 @@ public enum FlowFiles {
         guard let text = String(data: data, encoding: .utf8) else {
             throw FlowFileError(problems: [Problem("the file is not UTF-8 text", at: SourceLocation(file: name, line: 1, column: 1))])
         }
-        return try FlowLoader.load(yaml: text, file: name).get()
+        return text
     }
 }

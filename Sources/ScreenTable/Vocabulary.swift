@@ -91,6 +91,12 @@ public enum Operation: String, Sendable, CaseIterable {
         }
     }
 
+    /// Context keys the operation fills with what the device reports, and the values each
+    /// can take: QA picks one with `onboard --simulate KEY=VALUE`.
+    public var deviceReports: [String: [String]] {
+        self == .checkCompatibility ? ["biometrics": ["face_id", "touch_id", "passcode", "none"]] : [:]
+    }
+
     /// Context lists the operation reads.
     public var listInputs: [String] {
         switch self {

@@ -72,11 +72,13 @@ struct Graph: ParsableCommand {
 /// standard error, and only a file with no flow at all is an error.
 func draftFlow(id: String?, file: String?) throws -> Flow {
     guard let file else { return try loadFlow(id: id, file: nil) }
-    guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
-        printError("onboard: cannot read \(file) as UTF-8 text.")
+    let draft: (flow: Flow?, problems: [Problem])
+    do {
+        draft = try FlowFiles.draft(url: URL(fileURLWithPath: file), displayName: file)
+    } catch let error as FlowFileError {
+        printError(error.description)
         throw ExitCode(1)
     }
-    let draft = FlowLoader.draft(yaml: text, file: file)
     for problem in draft.problems { printError(problem.description) }
     guard let flow = draft.flow else { throw ExitCode(1) }
     return flow
@@ -94,18 +96,14 @@ struct SchemaCommand: ParsableCommand {
             """)
 
     @Argument(help: "flow or theme.")
-    var kind: FileSchemaKind
+    var kind: FileSchema
 
     func run() throws {
-        print(kind.schema.json(), terminator: "")
+        print(kind.json(), terminator: "")
     }
 }
 
-enum FileSchemaKind: String, ExpressibleByArgument, CaseIterable {
-    case flow, theme
-
-    var schema: FileSchema { self == .flow ? .flow : .theme }
-}
+extension FileSchema: ExpressibleByArgument {}
 
 /// `onboard coverage`: what QA has reached of a flow in a state folder, and how to reach
 /// the rest.
