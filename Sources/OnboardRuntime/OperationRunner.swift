@@ -170,8 +170,14 @@ public struct OperationRunner: Sendable {
             // provider and again with its token, so a token minted for another sign-in fails.
             let provider = request.inputs["provider"] ?? ""
             let nonce = UUID().uuidString
-            let token = try await service.mockIdentityToken(
-                provider: provider, account: request.inputs["social_account"] ?? "", audience: MockIdentityProvider.audience, nonce: nonce)
+            let token: String
+            do {
+                token = try await service.mockIdentityToken(
+                    provider: provider, account: request.inputs["social_account"] ?? "", audience: MockIdentityProvider.audience, nonce: nonce)
+            } catch let error as ServiceError where error.code == .notFound {
+                // A server without --dev serves no mock provider, and has no real one yet.
+                throw SocialProvider.unavailable(provider)
+            }
             let signIn = try await service.socialSignIn(flow: flowID, provider: provider, idToken: token, nonce: nonce)
             return try await signedIn(signIn, on: service)
         case .saveProfile, .finishProfile:

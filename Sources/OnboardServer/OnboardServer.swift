@@ -51,6 +51,7 @@ public enum OnboardServer {
         let clock = AdjustableClock()
         var settings = configuration.settings
         settings.keepsOutbox = configuration.dev
+        settings.mockIdentityProvider = configuration.dev
         let service: OnboardService
         if let location = configuration.postgres {
             let store = try await openPostgres(location, wait: configuration.databaseWait, logger: logger)

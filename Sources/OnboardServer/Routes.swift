@@ -58,11 +58,6 @@ struct Routes {
             let body = try await request.decode(as: SocialRequest.self, context: context)
             return JSONReply(try await service.socialSignIn(provider: body.provider, idToken: body.idToken, nonce: body.nonce ?? "", policy: .named, idempotencyKey: Self.idempotencyKey(request)))
         }
-        api.on(.mockIdentityToken) { request, context in
-            let body = try await request.decode(as: IdentityTokenRequest.self, context: context)
-            let token = try await service.mockIdentityToken(provider: body.provider, account: body.account, audience: body.audience, nonce: body.nonce)
-            return JSONReply(["id_token": token])
-        }
         api.on(.appConfig) { _, _ in JSONReply(try await service.appConfig()) }
         api.on(.profile) { request, _ in
             JSONReply(try await service.profile(accessToken: try Self.bearer(request)))
@@ -119,7 +114,12 @@ struct Routes {
         }
 
         guard dev else { return }
-        // QA controls: off unless the server runs with --dev.
+        // QA controls: off unless the server runs with --dev (ASVS 14.3.2).
+        api.on(.mockIdentityToken) { request, context in
+            let body = try await request.decode(as: IdentityTokenRequest.self, context: context)
+            let token = try await service.mockIdentityToken(provider: body.provider, account: body.account, audience: body.audience, nonce: body.nonce)
+            return JSONReply(["id_token": token])
+        }
         api.on(.devOutbox) { _, _ in JSONReply(try await service.outbox()) }
         api.on(.devReset) { _, _ in
             try await service.reset()

@@ -24,6 +24,10 @@ public struct ServiceSettings: Sendable, Equatable {
     public var inviteLifetime: Int64 = 7 * 86_400
     /// Whether codes are also kept in plain text in the outbox (the mock and `--dev`).
     public var keepsOutbox = true
+    /// Whether the mock identity provider signs ID tokens and social sign-in accepts
+    /// them (the embedded mock and `--dev`). Without it no provider is configured, and
+    /// social sign-in is refused: anyone could otherwise mint a token for any account.
+    public var mockIdentityProvider = true
 
     public init() {}
 }

@@ -11,6 +11,7 @@ extension OnboardService {
     /// The mock provider's side: an ID token for the account the user allowed.
     public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
         let provider = try Self.knownProvider(provider)
+        guard settings.mockIdentityProvider else { throw SocialProvider.unavailable(provider) }
         let account = account.trimmingWhitespace
         guard !account.isEmpty, account.count <= 254 else {
             throw ServiceError(.invalidInput, "Enter the account to continue with.")
@@ -27,8 +28,10 @@ extension OnboardService {
         try await idempotent(idempotencyKey, operation: "social_sign_in") {
             let now = clock.now()
             let provider = try Self.knownProvider(provider)
-            let providerName = provider == "apple" ? "Apple" : provider.prefix(1).uppercased() + provider.dropFirst()
-            let refused = ServiceError(.unauthorized, "Sign in with \(providerName) could not be verified. Please try again.")
+            // No real provider is configured yet: the mock's tokens are the only kind,
+            // and off --dev nobody may mint them.
+            guard settings.mockIdentityProvider else { throw SocialProvider.unavailable(provider) }
+            let refused = ServiceError(.unauthorized, "Sign in with \(SocialProvider.displayName(provider)) could not be verified. Please try again.")
             guard let claims = await identityProvider.verifiedClaims(idToken),
                   claims.iss.value == MockIdentityProvider.issuer(provider),
                   claims.aud.value.contains(MockIdentityProvider.audience),

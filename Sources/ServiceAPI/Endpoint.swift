@@ -12,7 +12,6 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case linkEmail = "link_email"
     case sendPhoneCode = "send_phone_code"
     case verifyPhoneCode = "verify_phone_code"
-    case mockIdentityToken = "mock_identity_token"
     case socialSignIn = "social_sign_in"
     case refresh
     case logout
@@ -27,6 +26,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case motivation
     case content
     // QA controls, served only by `onboard-server --dev`.
+    case mockIdentityToken = "mock_identity_token"
     case devOutbox = "dev_outbox"
     case devReset = "dev_reset"
     case devConfig = "dev_config"
@@ -80,8 +80,9 @@ public enum Endpoint: String, CaseIterable, Sendable {
         }
     }
 
-    /// Served only with `--dev`.
-    public var isDev: Bool { rawValue.hasPrefix("dev_") }
+    /// Served only with `--dev`: the QA controls, and the mock identity provider, which
+    /// would sign a token for any account anyone names.
+    public var isDev: Bool { self == .mockIdentityToken || rawValue.hasPrefix("dev_") }
 
     /// `PUT /records/{key}`: as the OpenAPI document writes it (paths under `/api/v1`).
     public var documented: String {

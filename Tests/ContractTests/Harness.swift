@@ -38,9 +38,9 @@ final class RunningServer: Sendable {
     /// `postgres`: on a database of its own in the throwaway PostgreSQL, not a SQLite file.
     static func start(
         dev: Bool = true, settings: ServiceSettings = contractSettings, tls: (certificate: String, key: String)? = nil, postgres: Bool = false,
-        idleTimeout: TimeAmount? = nil
+        idleTimeout: TimeAmount? = nil, databasePath: String = temporaryPath("server.sqlite")
     ) async throws -> RunningServer {
-        var configuration = ServerConfiguration(databasePath: temporaryPath("server.sqlite"))
+        var configuration = ServerConfiguration(databasePath: databasePath)
         if let idleTimeout { configuration.idleTimeout = idleTimeout }
         // Generous, as the transport's timeout below: a dozen servers of this suite migrate
         // their databases at once beside the other suites (once, on a busy 2-core machine,
