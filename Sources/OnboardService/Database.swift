@@ -8,6 +8,11 @@ public enum ServiceDatabase {
     public typealias Queue = DatabaseQueue
 
     public static func open(path: String) throws -> DatabaseQueue {
+        // Two processes may open one new file at once (two terminals sharing a mock
+        // backend): it is made and migrated under an exclusive lock beside it, so neither
+        // meets the other's half-made schema.
+        let lock = try CreationLock(path + ".lock")
+        defer { lock.release() }
         // Created 0600: accounts and hashes are nobody else's business. SQLite gives its
         // -wal and -shm files the database file's mode.
         if !FileManager.default.fileExists(atPath: path) {
@@ -26,6 +31,13 @@ public enum ServiceDatabase {
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try migrator.migrate(queue)
         return queue
+    }
+
+    /// SQLite itself says the file is damaged, or is no database at all: the only reason
+    /// to set one aside. Busy or locked is another process at work, never damage.
+    public static func isDamaged(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
     }
 
     public static func inMemory() throws -> DatabaseQueue {
@@ -187,5 +199,24 @@ public enum ServiceDatabase {
             let stored = try Data.fetchOne(db, sql: "SELECT secret FROM service_keys WHERE name = ?", arguments: [name])
             return [UInt8](stored ?? Data(fresh))
         }
+    }
+}
+
+
+/// An exclusive `flock` on a file of its own, held while a database is made and migrated.
+private struct CreationLock {
+    private let descriptor: Int32
+
+    init(_ path: String) throws {
+        descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw ServiceError(.serverError, "\(path): cannot be opened (\(String(cString: strerror(errno)))).")
+        }
+        while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+    }
+
+    func release() {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
     }
 }

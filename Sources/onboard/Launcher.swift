@@ -276,14 +276,17 @@ final class Launcher {
             faults: faults, insecure: options.insecure, trustRoots: trust)
     }
 
-    /// The embedded mock over its SQLite file; a damaged file is set aside, like any
-    /// unreadable state file, with a warning saying so.
+    /// The embedded mock over its SQLite file; a file SQLite calls damaged is set aside,
+    /// like any unreadable state file, with a warning saying so. Any other failure (a
+    /// file another process holds locked) changes nothing and is said as it is.
     static func openMock(path: String, policies: [String: TokenPolicy], clock: RuntimeClock) throws -> (mock: InProcessTransport, warning: String?) {
         try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
         var warning: String?
         let database: ServiceDatabase.Queue
         do {
             database = try ServiceDatabase.open(path: path)
+        } catch where !ServiceDatabase.isDamaged(error) {
+            throw ServiceError(.serverError, "The mock service's database \(path) could not be opened (\(error)). Nothing was changed; try again.")
         } catch {
             let aside = StateStore.setAside(path)
             warning = "The mock service's database could not be opened (\(error)), so it starts empty. The old file was kept as \(aside ?? path)."

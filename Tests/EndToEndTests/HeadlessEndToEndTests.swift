@@ -49,6 +49,36 @@ extension EndToEnd {
             #expect(try FileManager.default.contentsOfDirectory(atPath: state).contains { $0.hasPrefix("mock.sqlite.corrupt-") })
         }
 
+        /// Issue 30: two onboards that made one new shared mock database at once set the
+        /// live file aside under each other (4 of 6 trials). A file another process is
+        /// making is not damaged: 8 processes at once, 20 rounds, every account kept.
+        @Test func eightProcessesMakingOneNewMockDatabaseKeepEveryAccount() throws {
+            let root = Tmux().stateDirectory
+            let script = root + "/start.keys"
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            try "wait:Welcome to OKLah\n<Enter>\nwait:Pick your name\n<Enter>\nwait:Check in\n".write(toFile: script, atomically: true, encoding: .utf8)
+            for round in 0..<20 {
+                let folder = root + "/round-\(round)"
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                let database = folder + "/mock.sqlite"
+                let pids = (0..<8).compactMap { index in
+                    Subprocess.spawn("/usr/bin/env", [
+                        "LANG=C.UTF-8", "ONBOARD_SECRET_STORE=file", Tmux.binary, "run", "oklah", "--headless", "--keys", script,
+                        "--state-dir", folder + "/device-\(index)", "--mock-db", database,
+                    ], output: folder + "/output-\(index).txt")
+                }
+                #expect(pids.count == 8)
+                let statuses = pids.map { Subprocess.wait(for: $0) }
+                let outputs = (0..<8).map { (try? String(contentsOfFile: folder + "/output-\($0).txt", encoding: .utf8)) ?? "" }
+                #expect(statuses.allSatisfy { $0 == 0 }, "round \(round): \(statuses)\n\(outputs.filter { !$0.contains("Check in") }.map { $0.suffix(1500) })")
+                let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+                #expect(!files.contains { $0.contains(".corrupt-") }, "round \(round): a live file was set aside: \(files)")
+                // Counted by Python's sqlite3, a reader that is not ours.
+                let users = Subprocess.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from users').fetchone()[0])", database])
+                #expect(users.output.trimmingCharacters(in: .whitespacesAndNewlines) == "8", "round \(round): \(users.output)")
+            }
+        }
+
         @Test func aWaitThatNeverComesExitsWithTheLastFrame() throws {
             let script = FileManager.default.temporaryDirectory.appendingPathComponent("never-\(UUID().uuidString).keys").path
             try "wait:Welcome to OKLah\nwait:A screen that does not exist\n".write(toFile: script, atomically: true, encoding: .utf8)
