@@ -111,6 +111,8 @@ public struct RenewalState: Equatable, Sendable {
     public var dueAt: Int64?
     /// Saved progress held while the launch renews the session.
     public var heldProgress: SavedProgress?
+    /// Renewals in a row whose new token was already due for renewal (the back-off).
+    public var stillDue = 0
 
     public init() {}
 }

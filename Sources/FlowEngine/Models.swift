@@ -45,6 +45,10 @@ public struct Session: Codable, Equatable, Sendable {
     public var createdAt: Int64
     public var lastAuthenticated: Int64
     public var onboardingComplete: Bool
+    /// The device's clock minus the service's, in seconds, measured when the tokens
+    /// arrived (nil: not measured, taken as 0). Expiry is judged on the service's clock,
+    /// so a device whose clock runs a day fast renews once, not in a loop.
+    public var clockSkew: Int64?
 
     public init(
         userID: String, accessToken: String, accessExpiresAt: Int64, refreshToken: String,
@@ -62,8 +66,18 @@ public struct Session: Codable, Equatable, Sendable {
         self.onboardingComplete = onboardingComplete
     }
 
+    /// The service's time (seconds) at the device's `now` (ms).
+    public func serviceSeconds(atMilliseconds now: Int64) -> Int64 {
+        now / 1000 - (clockSkew ?? 0)
+    }
+
     public func accessExpired(atMilliseconds now: Int64) -> Bool {
-        now / 1000 >= accessExpiresAt
+        serviceSeconds(atMilliseconds: now) >= accessExpiresAt
+    }
+
+    /// The refresh token has expired too: only a new sign-in brings the account back.
+    public func refreshExpired(atMilliseconds now: Int64) -> Bool {
+        refreshExpiresAt.map { $0 <= serviceSeconds(atMilliseconds: now) } ?? false
     }
 }
 

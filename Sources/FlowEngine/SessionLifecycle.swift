@@ -22,7 +22,7 @@ extension FlowEngine {
             state.context[key] = value
         }
         if launch.session?.onboardingComplete == true { state.onboardingComplete = true }
-        if let session = launch.session, let refreshEnd = session.refreshExpiresAt, refreshEnd <= now / 1000 {
+        if let session = launch.session, session.refreshExpired(atMilliseconds: now) {
             // Unused for longer than the refresh token lives: logged out, as the service would.
             signOut(&state, now: now, effects: &effects)
             return
@@ -70,9 +70,23 @@ extension FlowEngine {
         }
     }
 
-    /// The access token expires within the flow's `renew_before`: renewed before use.
+    /// The access token expires within the flow's `renew_before`, on the service's
+    /// clock: renewed before use.
     func needsRenewal(_ session: Session, now: Int64) -> Bool {
-        session.accessExpiresAt - now / 1000 <= flow.tokens.renewBefore
+        session.accessExpiresAt - session.serviceSeconds(atMilliseconds: now) <= flow.tokens.renewBefore
+    }
+
+    /// A renewal whose new token already needs renewing (a lifetime shorter than
+    /// `renew_before`, a clock that moved since) waits before the next, twice as long
+    /// each time, so no clock makes the client hammer the service.
+    func backOffIfStillDue(_ session: Session, _ state: inout FlowState, now: Int64) {
+        guard needsRenewal(session, now: now) else {
+            state.renewal.stillDue = 0
+            return
+        }
+        state.renewal.stillDue += 1
+        let delay = min(Self.renewalRetryDelay, 1000 << min(state.renewal.stillDue - 1, 16))
+        state.renewal.dueAt = now + delay
     }
 
     /// Calls held for the session wait for one renewal, started here unless under way.
@@ -89,6 +103,7 @@ extension FlowEngine {
                 session.onboardingComplete = session.onboardingComplete || state.onboardingComplete
                 state.session = session
                 effects.append(.saveSession(session))
+                backOffIfStillDue(session, &state, now: now)
                 if let renewed = flow.analytics.renewed { track(renewed, &state, now: now, effects: &effects) }
             }
             // Calls held for it go now, with the renewed session.

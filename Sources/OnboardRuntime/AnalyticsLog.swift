@@ -4,11 +4,15 @@ import Foundation
 
 /// Analytics as JSON Lines: one event per line with its timestamp and the app version.
 /// Tokens, passwords and codes never reach it: the engine's events carry none.
+/// The log is bounded: past `limitBytes` its oldest half is dropped, and a
+/// `log_trimmed` line says how many events went, so nothing fills a disk.
 public final class AnalyticsLog {
     public let path: String
+    public let limitBytes: Int
 
-    public init(path: String) {
+    public init(path: String, limitBytes: Int = 1 << 20) {
         self.path = path
+        self.limitBytes = limitBytes
     }
 
     public func append(_ record: AnalyticsRecord) throws {
@@ -27,6 +31,28 @@ public final class AnalyticsLog {
         var line = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         line.append(0x0A)
         try AtomicFile.append(line, to: path)
+        try trimIfOverLimit()
+    }
+
+    /// Keeps the newest events under half the limit, oldest dropped first.
+    private func trimIfOverLimit() throws {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size > limitBytes, let data = FileManager.default.contents(atPath: path) else { return }
+        let lines = data.split(separator: 0x0A)
+        var kept: [Data.SubSequence] = []
+        var bytes = 0
+        for line in lines.reversed() {
+            bytes += line.count + 1
+            guard bytes <= limitBytes / 2 else { break }
+            kept.append(line)
+        }
+        let dropped = lines.count - kept.count
+        var trimmed = Data("{\"dropped\":\(dropped),\"event\":\"log_trimmed\",\"timestamp\":\"\(Self.timestamp(Int64(Date().timeIntervalSince1970 * 1000)))\"}\n".utf8)
+        for line in kept.reversed() {
+            trimmed.append(contentsOf: line)
+            trimmed.append(0x0A)
+        }
+        try AtomicFile.write(trimmed, to: path)
     }
 
     /// Events written before the service assigned an id carry a placeholder; this

@@ -65,54 +65,59 @@ public struct OperationRunner: Sendable {
         case .signInAnonymously:
             let signIn = try await service.signInAnonymously(flow: flowID)
             return CallOutput(
-                session: Session(signIn.session),
+                session: Session(signIn.session, receivedAt: clock.nowMilliseconds()),
                 values: ["user_id": .text(signIn.session.userID), "name_options": .list(signIn.nameOptions)])
         case .chooseName:
             let name = request.inputs["chosen_name"] ?? ""
             let profile = try await service.chooseName(accessToken: request.session!.accessToken, name: name)
             return CallOutput(values: ["display_name": .text(profile.displayName ?? name)])
         case .refreshSession:
-            return CallOutput(session: try await refresher.refresh(request.session!, nowSeconds: clock.nowMilliseconds() / 1000, using: service))
+            return CallOutput(session: try await refresher.refresh(request.session!, now: clock.nowMilliseconds(), using: service))
         case .motivation:
             let message = try await service.motivation(accessToken: request.session!.accessToken)
             return CallOutput(values: ["motivation": .text(message)])
         case .loadAccount:
-            // Rucks kept on this device while offline go up first.
-            try await syncPendingRucks(accessToken: request.session!.accessToken, on: service)
+            // Rucks this account kept on this device while offline go up first.
+            try await syncPendingRucks(of: request.session!, on: service)
             return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken, on: service))
         case .logRuck:
-            let access = request.session!.accessToken
+            let owner = request.session!
+            let access = owner.accessToken
             let distance = Double(request.inputs["distance_km"] ?? "") ?? 0
             let minutes = Double(request.inputs["duration_min"] ?? "") ?? 0
             let entry = Self.describeRuck(kilometres: distance, minutes: minutes) + " · " + stamp()
             do {
-                try await syncPendingRucks(accessToken: access, on: service)
+                try await syncPendingRucks(of: owner, on: service)
                 var rucks = try await service.records(accessToken: access)["rucks"].flatMap(Self.list) ?? []
                 rucks.append(entry)
                 try await service.putRecord(accessToken: access, key: "rucks", value: .list(rucks))
                 return CallOutput(values: ["rucks": .list(rucks), "distance_km": .text(""), "duration_min": .text("")])
             } catch let error as ServiceError where error.code == .network || error.code == .timeout {
                 // Offline: kept on this device, in order, and synced when the service answers.
-                let pending = pendingRucks.entries + [entry]
-                try pendingRucks.save(pending)
+                try pendingRucks.add(entry, owner: owner.userID)
                 let known = request.fields["rucks"]?.list?.filter { !$0.hasSuffix(PendingRucks.marker) } ?? []
                 return CallOutput(values: [
-                    "rucks": .list(PendingRucks.merged(known, pending, marking: true)), "distance_km": .text(""), "duration_min": .text(""),
+                    "rucks": .list(PendingRucks.merged(known, pendingRucks.rucks(of: owner.userID), marking: true)), "distance_km": .text(""), "duration_min": .text(""),
                 ])
             }
         case .linkEmail:
             let issued = try await service.linkEmail(
                 flow: flowID, accessToken: request.session!.accessToken,
                 email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "")
-            return CallOutput(session: Session(issued), values: try await accountValues(accessToken: issued.accessToken, on: service))
+            return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: issued.accessToken, on: service))
         case .logIn:
+            // A guest's own offline rucks go up with the guest's session: they stay with
+            // the guest account, as the screen says, never with the one logged in to.
+            if let guest = request.session { try await syncPendingRucks(of: guest, on: service) }
             let issued = try await service.login(flow: flowID, email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "")
-            return CallOutput(session: Session(issued), values: try await accountValues(accessToken: issued.accessToken, on: service))
+            return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: issued.accessToken, on: service))
         case .signOut:
-            // The new guest first: offline, this fails and nothing has changed.
+            // The account's own offline rucks go up with its session first, then the new
+            // guest: offline, this fails and nothing has changed.
+            try await syncPendingRucks(of: request.session!, on: service)
             let guest = try await service.signInAnonymously(flow: flowID)
             try? await service.logout(refreshToken: request.session!.refreshToken)
-            return CallOutput(session: Session(guest.session), values: try await accountValues(accessToken: guest.session.accessToken, on: service))
+            return CallOutput(session: Session(guest.session, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: guest.session.accessToken, on: service))
         case .purchasePro:
             try await service.putRecord(accessToken: request.session!.accessToken, key: "pro", value: .flag(true))
             return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken, on: service))
@@ -129,7 +134,7 @@ public struct OperationRunner: Sendable {
             let issued = try await service.register(
                 flow: flowID, name: request.inputs["name"] ?? "", email: request.inputs["email"] ?? "",
                 password: request.inputs["password"] ?? "")
-            return CallOutput(session: Session(issued), values: ["children": .list([])])
+            return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: ["children": .list([])])
         case .acceptInvite:
             let code = Self.inviteCode(from: request.inputs["invite_code"] ?? "")
             let accepted = try await service.acceptInvite(accessToken: request.session!.accessToken, code: code)
@@ -205,7 +210,7 @@ public struct OperationRunner: Sendable {
         let profile = try await service.profile(accessToken: signIn.session.accessToken)
         var values = Self.profileValues(profile)
         values["is_new_user"] = .text(signIn.isNewUser ? "true" : "false")
-        return CallOutput(session: Session(signIn.session), values: values)
+        return CallOutput(session: Session(signIn.session, receivedAt: clock.nowMilliseconds()), values: values)
     }
 
     /// The children as the flow shows them: "Name (born YYYY-MM-DD)".
@@ -227,20 +232,21 @@ public struct OperationRunner: Sendable {
 
     /// Puts rucks logged offline on the service, after its own, in the order logged.
     /// Repeated after a lost reply, it finds them there and adds nothing twice.
-    private func syncPendingRucks(accessToken: String, on service: any AuthService) async throws {
-        let pending = pendingRucks.entries
+    /// Only `owner`'s own: each pending ruck goes up with the session that logged it.
+    private func syncPendingRucks(of owner: Session, on service: any AuthService) async throws {
+        let pending = pendingRucks.rucks(of: owner.userID)
         guard !pending.isEmpty else { return }
         // Not under the call's idempotency key: that one belongs to the ruck being logged.
         try await CallContext.$idempotencyKey.withValue(nil) {
-            try await putPendingRucks(pending, accessToken: accessToken, on: service)
+            try await putPendingRucks(pending, of: owner, on: service)
         }
     }
 
-    private func putPendingRucks(_ pending: [String], accessToken: String, on service: any AuthService) async throws {
-        let synced = try await service.records(accessToken: accessToken)["rucks"].flatMap(Self.list) ?? []
+    private func putPendingRucks(_ pending: [String], of owner: Session, on service: any AuthService) async throws {
+        let synced = try await service.records(accessToken: owner.accessToken)["rucks"].flatMap(Self.list) ?? []
         let merged = PendingRucks.merged(synced, pending)
-        if merged != synced { try await service.putRecord(accessToken: accessToken, key: "rucks", value: .list(merged)) }
-        pendingRucks.clear()
+        if merged != synced { try await service.putRecord(accessToken: owner.accessToken, key: "rucks", value: .list(merged)) }
+        try pendingRucks.removeAll(of: owner.userID)
     }
 
     private func accountValues(accessToken: String, on service: any AuthService) async throws -> [String: Value] {

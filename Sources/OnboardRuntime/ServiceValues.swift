@@ -46,10 +46,13 @@ extension OperationRunner {
 }
 
 extension Session {
-    init(_ issued: IssuedSession) {
+    /// Tokens as they arrived at `receivedAt` (ms, the device's clock): the gap between
+    /// that and the service's `issued_at` is the clock skew expiry is judged with.
+    init(_ issued: IssuedSession, receivedAt: Int64) {
         self.init(
             userID: issued.userID, accessToken: issued.accessToken, accessExpiresAt: issued.accessExpiresAt,
             refreshToken: issued.refreshToken, refreshExpiresAt: issued.refreshExpiresAt,
             isAnonymous: issued.isAnonymous, createdAt: issued.createdAt, lastAuthenticated: issued.issuedAt)
+        clockSkew = receivedAt / 1000 - issued.issuedAt
     }
 }

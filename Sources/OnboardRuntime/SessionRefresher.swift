@@ -15,17 +15,18 @@ public actor SessionRefresher {
     }
 
     /// Renews `session` with the service it came from.
-    public func refresh(_ session: Session, nowSeconds: Int64, using service: any AuthService) async throws -> Session {
+    /// `now`: the device's clock (ms).
+    public func refresh(_ session: Session, now: Int64, using service: any AuthService) async throws -> Session {
         if let running = inFlight[session.refreshToken] { return try await running.value }
         let file = self.file
         let task = Task<Session, any Error> {
-            guard let file else { return try await Self.renew(session, with: service) }
+            guard let file else { return try await Self.renew(session, with: service, now: now) }
             return try await file.withLock {
                 if let stored = try? file.load(), stored.userID == session.userID,
-                   stored.refreshToken != session.refreshToken, stored.accessExpiresAt > nowSeconds {
+                   stored.refreshToken != session.refreshToken, !stored.accessExpired(atMilliseconds: now) {
                     return stored // another process renewed it meanwhile
                 }
-                let renewed = try await Self.renew(session, with: service)
+                let renewed = try await Self.renew(session, with: service, now: now)
                 try file.save(renewed)
                 return renewed
             }
@@ -35,8 +36,8 @@ public actor SessionRefresher {
         return try await task.value
     }
 
-    private static func renew(_ session: Session, with service: any AuthService) async throws -> Session {
-        var renewed = Session(try await service.refresh(refreshToken: session.refreshToken))
+    private static func renew(_ session: Session, with service: any AuthService, now: Int64) async throws -> Session {
+        var renewed = Session(try await service.refresh(refreshToken: session.refreshToken), receivedAt: now)
         renewed.onboardingComplete = session.onboardingComplete
         return renewed
     }

@@ -87,6 +87,18 @@ extension EndToEnd {
             #expect(after["accessToken"] as? String != before["accessToken"] as? String)
         }
 
+        /// `--clock-offset -1h`, as the README writes it, is a value, not an unknown flag.
+        @Test func aClockOffsetIntoThePastIsAcceptedWithOrWithoutEquals() {
+            for form in ["--clock-offset -1h", "--clock-offset=-1h"] {
+                let tmux = Tmux()
+                tmux.start("run oklah \(form)")
+                let screen = tmux.waitFor("Welcome to OKLah")
+                #expect(!screen.contains("Missing value"), "\(form):\n\(screen)")
+                tmux.send("C-c")
+                tmux.waitFor("[exit 0]")
+            }
+        }
+
         @Test func aRejectedSessionShowsThePrivacyScreenWithNoError() {
             let tmux = Tmux()
             onboard(tmux)

@@ -51,6 +51,38 @@ extension EndToEnd {
             _ = try signUpThenRenew(at: servers.base)
         }
 
+        /// Issue 30: a device clock almost a day fast (the README's renewal recipe) made
+        /// the client call /auth/refresh 250-300 times a second. Expiry is judged on the
+        /// server's clock: one renewal, then quiet.
+        @Test func aClockADayFastRenewsOnceAgainstTheServer() throws {
+            let server = try ServerProcess()
+            let tmux = Tmux()
+            tmux.start("run oklah --service \(server.base)")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Enter")
+            tmux.waitFor("Pick your name")
+            let name = tmux.offeredNames.first ?? "?"
+            tmux.send("Enter")
+            tmux.waitFor("Hi, \(name)")
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+            let before = try #require(tmux.sessionFile)
+
+            tmux.start("run oklah --service \(server.base) --clock-offset 23h59m")
+            tmux.waitFor("Hi, \(name)")
+            for _ in 0..<100 where tmux.sessionFile?["refreshToken"] as? String == before["refreshToken"] as? String {
+                usleep(50_000)
+            }
+            sleep(3) // a storm would make hundreds of calls in this time
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+            let refreshes = server.output.components(separatedBy: "/api/v1/auth/refresh").count - 1
+            #expect(refreshes == 1, "\(refreshes) renewals")
+            #expect(tmux.sessionFile?["userID"] as? String == before["userID"] as? String)
+            let events = (try? String(contentsOfFile: tmux.stateDirectory + "/oklah/events.jsonl", encoding: .utf8)) ?? ""
+            #expect(events.split(separator: "\n").count < 20)
+        }
+
         @Test func sigtermLetsARequestInFlightFinish() async throws {
             let server = try ServerProcess()
             let base = server.base

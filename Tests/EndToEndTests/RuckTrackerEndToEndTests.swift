@@ -173,6 +173,51 @@ extension EndToEnd {
             #expect(again.components(separatedBy: "4.0 km in 50 min").count == 2, "synced once")
         }
 
+        /// QA console › Faults › network, on or off, back on the same screen.
+        func switchNetworkFault(_ tmux: Tmux, on: Bool) {
+            tmux.send("C-g")
+            tmux.waitFor("QA console")
+            tmux.send("Down", "Enter")
+            tmux.waitFor(on ? "[ ] network" : "[x] network")
+            tmux.send("Enter")
+            tmux.waitFor(on ? "[x] network" : "[ ] network")
+            tmux.send("Escape", "Escape")
+            tmux.waitFor("Your rucks")
+        }
+
+        /// Issue 30: a ruck logged offline belongs to the identity that logged it. Signing
+        /// out once landed it in the new guest; a guest's landed in the account it logged
+        /// in to. Each goes up with its own session.
+        @Test(arguments: backends) func anOfflineRuckStaysWithWhoeverLoggedIt(backend: String) throws {
+            let service = try Backend(backend)
+            let tmux = Tmux()
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("No rucks yet")
+            addEmail(tmux, "so@example.com")
+            tmux.waitFor("Your account is secured")
+            tmux.send("Enter")
+            tmux.waitFor("No rucks yet")
+            let named = try #require(tmux.userID(of: "rucktracker"))
+            switchNetworkFault(tmux, on: true)
+            logRuck(tmux, km: "7", minutes: "77")
+            tmux.waitFor("(pending)")
+            switchNetworkFault(tmux, on: false)
+            signOut(tmux)
+            tmux.waitFor("You're now using a new guest account")
+            let guestHome = tmux.waitFor("No rucks yet")
+            #expect(!guestHome.contains("7.0 km in 77 min"), "the new guest never gets the account's ruck")
+
+            // The reverse: the guest's offline ruck stays with the guest.
+            switchNetworkFault(tmux, on: true)
+            logRuck(tmux, km: "1", minutes: "11")
+            switchNetworkFault(tmux, on: false)
+            logIn(tmux, "so@example.com")
+            let account = tmux.waitFor("7.0 km in 77 min")
+            #expect(!account.contains("1.0 km in 11 min"), "the account never gets the guest's ruck:\n\(account)")
+            #expect(!account.contains("(pending)"))
+            #expect(tmux.userID(of: "rucktracker") == named)
+        }
+
         @Test(arguments: backends) func signingOutOfflineIsRefused(backend: String) throws {
             let service = try Backend(backend)
             let tmux = Tmux()

@@ -467,6 +467,43 @@ import Testing
         #expect(FlowDriver.calls(flow.send(.tick, effects: [])).isEmpty, "one renewal at a time")
     }
 
+    /// Issue 30: a device clock a day fast against a server renewed 250-300 times a
+    /// second. Expiry is judged on the service's clock, measured when the tokens arrive.
+    @Test func aDeviceClockADayFastRenewsOnceNotInALoop() {
+        var flow = FlowDriver("abby")
+        let issuedAt = flow.now / 1000
+        flow.launch(session: session(at: flow.now))
+        flow.now += (23 * 3600 + 56 * 60) * 1000 // --clock-offset 23h56m: the device only
+        let renew = FlowDriver.calls(flow.send(.tick))
+        #expect(renew.map(\.operation) == [.refreshSession], "the device thinks 4 minutes are left: renewed once")
+        var renewed = session(at: issuedAt * 1000 + 60_000) // the service's clock: a minute later
+        renewed.accessToken = "at2"
+        renewed.clockSkew = flow.now / 1000 - (issuedAt + 60)
+        flow.answer(.refreshSession, .success(CallOutput(session: renewed)))
+        for _ in 0..<100 {
+            flow.now += 250
+            #expect(FlowDriver.calls(flow.send(.tick)).isEmpty, "a fresh token is fresh on the service's clock")
+        }
+        #expect(flow.state.session?.accessToken == "at2")
+    }
+
+    /// A token that arrives already due (a lifetime under `renew_before`, a skew not
+    /// measured) is renewed again only after 1 s, then 2 s, 4 s … at most a minute.
+    @Test func aRenewalThatIsStillDueBacksOff() {
+        var flow = FlowDriver("abby")
+        flow.launch(session: session(accessFor: 60))
+        var renewals: [Int64] = []
+        let start = flow.now
+        for _ in 0..<(40 * 4) {
+            if FlowDriver.calls(flow.send(.tick)).contains(where: { $0.operation == .refreshSession }) {
+                renewals.append((flow.now - start) / 1000)
+                flow.answer(.refreshSession, .success(CallOutput(session: session(accessFor: 60, at: flow.now))))
+            }
+            flow.now += 250
+        }
+        #expect(renewals == [0, 1, 3, 7, 15, 31], "renewals at \(renewals) s")
+    }
+
     @Test func aFailedRefreshLogsOutGracefullyToTheMethodChoice() {
         var flow = signedIn()
         flow.now += 24 * 3_600_000

@@ -25,6 +25,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).sorted() == ["progress.json", "session.json"])
     }
 
+    /// Issue 30: a renewal loop once wrote 5,148 events in 20 s. However many events
+    /// come, the log stays under its limit, newest kept, and says how many it dropped.
+    @Test func theEventLogNeverGrowsPastItsLimit() throws {
+        let log = AnalyticsLog(path: folder + "/events.jsonl", limitBytes: 8192)
+        for index in 0..<2000 {
+            try log.append(AnalyticsRecord(name: "session_refreshed", userID: "u_1", timestamp: Int64(index), properties: ["n": .number(Int64(index))]))
+        }
+        let size = try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int ?? 0
+        #expect(size <= 8192)
+        let events = log.events()
+        #expect(events.last?["n"] as? Int == 1999, "the newest is kept")
+        let trimmed = try #require(events.first { $0["event"] as? String == "log_trimmed" })
+        #expect((trimmed["dropped"] as? Int ?? 0) > 0)
+        #expect(events.count > 20)
+    }
+
     /// Signed in, an unreadable progress file does not claim a fresh start it won't make.
     @Test func aCorruptProgressBesideASessionSaysWhatIsKept() throws {
         let store = StateStore(stateDirectory: folder, flowID: "miga")
