@@ -7,8 +7,10 @@ import ScreenTable
 /// first result instead of a second account. Success forgets the key: the next call of
 /// that kind is a new intent.
 extension FlowEngine {
+    static let idempotencyKeyPrefix = "idempotency_key."
+
     static func idempotencyKeyName(_ operation: Operation) -> String {
-        "idempotency_key." + operation.rawValue
+        idempotencyKeyPrefix + operation.rawValue
     }
 
     func idempotencyKey(for request: CallRequest, _ state: inout FlowState, effects: inout [Effect]) -> String? {
@@ -23,9 +25,12 @@ extension FlowEngine {
             base = "\(state.placeholderUserID)-\(state.screenSince)-\(request.id)"
             state.context[name] = .text(base)
             // Saved before the call leaves, where a relaunch would resume (a spinner is
-            // not a resume point: the screen before it is).
+            // not a resume point: the screen before it is). A first launch's own call
+            // (RuckTracker's guest, made on the spinner it opens with) is kept at the
+            // first screen, so a kill before its answer never makes a second account.
             let current = currentScreen(state).flatMap { $0.resumable ? $0.id : nil }
-            if let resumeAt = current ?? state.history.last {
+            let firstLaunch = state.session == nil ? flow.entry.firstLaunch : nil
+            if let resumeAt = current ?? state.history.last ?? firstLaunch {
                 effects.append(.saveProgress(progress(at: resumeAt, state)))
             }
         }

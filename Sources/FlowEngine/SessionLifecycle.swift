@@ -51,8 +51,11 @@ extension FlowEngine {
             return
         }
         if state.session == nil, !state.onboardingComplete || flow.entry.sessionRequired {
-            // A first launch starts clean, but keeps what the flow's service address needs.
-            state.context = state.context.filter { $0.key == flow.serviceURLKey || $0.key == flow.analytics.consentKey }
+            // A first launch starts clean, but keeps what the flow's service address needs,
+            // and the key of a call that may already have made something.
+            state.context = state.context.filter {
+                $0.key == flow.serviceURLKey || $0.key == flow.analytics.consentKey || $0.key.hasPrefix(Self.idempotencyKeyPrefix)
+            }
         }
         arrive(at: flow.entry.firstLaunch, &state, now: now, effects: &effects)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 extension EndToEnd {
     /// RuckTracker in the real binary: a guest never loses data. On the mock, and the main
@@ -216,6 +217,27 @@ extension EndToEnd {
             #expect(!account.contains("1.0 km in 11 min"), "the account never gets the guest's ruck:\n\(account)")
             #expect(!account.contains("(pending)"))
             #expect(tmux.userID(of: "rucktracker") == named)
+        }
+
+        /// Issue 30: killed while the first guest is being made (the server slowed), a
+        /// relaunch made a second guest. The call's key is on disk before it leaves.
+        @Test func aKillDuringTheFirstGuestMakesNoSecondGuest() throws {
+            let server = try ServerProcess()
+            #expect(ServerProcess.post(server.base + "/api/v1/dev/faults", json: #"{"faults":["slow=3000"]}"#) == 200)
+            let tmux = Tmux()
+            tmux.start("run rucktracker --service \(server.base)")
+            tmux.waitFor("Getting your tracker ready")
+            for _ in 0..<100 where !server.output.contains("/api/v1/auth/anonymous") { usleep(20_000) }
+            kill(try #require(tmux.onboardPID), SIGKILL)
+            tmux.waitFor("[exit 137]")
+            #expect(ServerProcess.post(server.base + "/api/v1/dev/faults", json: #"{"faults":[]}"#) == 200)
+            tmux.start("run rucktracker --service \(server.base)")
+            tmux.waitFor("No rucks yet")
+            sleep(3) // the first request finishes on the server too
+            let users = Subprocess.run("/usr/bin/env", [
+                "python3", "-c", "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from users').fetchone()[0])", server.database,
+            ])
+            #expect(users.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "guests on the server: \(users.output)")
         }
 
         @Test(arguments: backends) func signingOutOfflineIsRefused(backend: String) throws {

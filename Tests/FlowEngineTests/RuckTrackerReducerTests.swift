@@ -31,10 +31,25 @@ import Testing
 
     @Test func firstLaunchMakesAGuestWithNoAuthWall() {
         var flow = story(nil)
-        flow.launch(effects: ["call sign_in_anonymously"])
+        flow.launch(effects: ["save progress at starting", "call sign_in_anonymously"])
         #expect(flow.screen == "starting")
         flow.answer(.success(CallOutput(session: session())), effects: ["backfill analytics for u_guest", "save session u_guest", "save progress at home", "call load_account"])
         #expect(flow.screen == "home")
+    }
+
+    /// Issue 30: a kill during "Getting your tracker ready..." made a second guest on the
+    /// relaunch (3 of 3): the first launch's key is on disk before its call leaves.
+    @Test func aKillBeforeTheFirstGuestAnswersMakesNoSecondGuest() throws {
+        var flow = story(nil)
+        let first = flow.launch(effects: ["save progress at starting", "call sign_in_anonymously"])
+        let key = try #require(FlowDriver.calls(first).first?.idempotencyKey)
+        let saved = try #require(flow.savedProgress)
+
+        var relaunched = story(nil)
+        relaunched.now += 5000
+        let again = relaunched.launch(progress: saved, placeholder: "other", effects: ["call sign_in_anonymously"])
+        #expect(relaunched.screen == "starting")
+        #expect(FlowDriver.calls(again).first?.idempotencyKey == key, "the same intent: the service answers with the first guest")
     }
 
     @Test func aLaunchWithASessionNeverSignsInAgainEvenOffline() {
