@@ -23,8 +23,8 @@ extension FlowEngine {
         }
         if launch.session?.onboardingComplete == true { state.onboardingComplete = true }
         if let session = launch.session, session.refreshExpired(atMilliseconds: now) {
-            // Unused for longer than the refresh token lives: logged out, as the service would.
-            signOut(&state, now: now, effects: &effects)
+            // Unused for longer than the refresh token lives: ended, as the service would say.
+            sessionEnded(&state, now: now, effects: &effects)
             return
         }
         if let session = launch.session, session.accessExpired(atMilliseconds: now) {
@@ -128,17 +128,46 @@ extension FlowEngine {
                 }
                 if onLaunch != nil { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
             }
-        case .failure:
-            // The service rejected the session: start over quietly, with no error shown.
-            signOut(&state, now: now, effects: &effects)
+        case .failure(let failure):
+            if state.session?.isAnonymous == true, flow.entry.keepsGuest {
+                keepGuest(after: failure, &state, onLaunch: onLaunch != nil, now: now, effects: &effects)
+            } else {
+                sessionEnded(&state, now: now, effects: &effects)
+            }
         }
+    }
+
+    /// A guest the service would not renew keeps its id, its session and this device's
+    /// data: a guest has no email to come back with, so a new one would orphan it. The
+    /// renewal is tried again later; calls meanwhile fail as they would offline.
+    private func keepGuest(after failure: ServiceFailure, _ state: inout FlowState, onLaunch: Bool, now: Int64, effects: inout [Effect]) {
+        state.renewal.dueAt = now + Self.renewalRetryDelay
+        state.warnings = ["Your guest session could not be renewed just now. Everything on this device is kept, and \(flow.title) will try again."]
+        for request in state.calls.releaseHeld() {
+            finish(callID: request.id, .failure(failure), &state, now: now, effects: &effects)
+        }
+        if onLaunch { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
+    }
+
+    /// The session is over (refused, or its refresh token ran out). A named account is
+    /// asked to log in again where the flow says, what it signed in with filled in;
+    /// otherwise this is a quiet sign-out to where a signed-out user starts.
+    func sessionEnded(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard state.session?.isAnonymous == false, let ended = flow.entry.sessionEnded.flatMap(flow.screen) else {
+            signOut(&state, now: now, effects: &effects)
+            return
+        }
+        signOut(&state, landingAt: ended, now: now, effects: &effects)
     }
 
     /// Drops the session and progress and lands where a signed-out user starts, keeping
     /// the answers that belong to the device (consent, the server address) unless the
     /// user logged out, which forgets everything.
-    func signOut(_ state: inout FlowState, keepingDeviceAnswers: Bool = true, now: Int64, effects: inout [Effect]) {
-        let kept = keepingDeviceAnswers ? Set([flow.serviceURLKey, flow.analytics.consentKey].compactMap { $0 }) : []
+    func signOut(_ state: inout FlowState, keepingDeviceAnswers: Bool = true, landingAt ended: Screen? = nil, now: Int64, effects: inout [Effect]) {
+        var kept = keepingDeviceAnswers ? Set([flow.serviceURLKey, flow.analytics.consentKey].compactMap { $0 }) : []
+        // Asked to log in again: the same person, so what they signed in with (never a
+        // password or code) stays filled in.
+        if let ended { kept.formUnion(ended.fields.map(\.id).filter { !secretKeys.contains($0) }) }
         state.session = nil
         state.context = state.context.filter { kept.contains($0.key) }
         state.onboardingComplete = false
@@ -151,7 +180,9 @@ extension FlowEngine {
         effects.append(.saveProgress(nil))
         state.screenID = nil
         state.phase = .showing
-        if keepingDeviceAnswers, let signedOut = flow.entry.signedOut {
+        if let ended {
+            arrive(at: ended.id, &state, now: now, effects: &effects)
+        } else if keepingDeviceAnswers, let signedOut = flow.entry.signedOut {
             arrive(at: signedOut, &state, now: now, effects: &effects)
         } else {
             enterFlow(&state, resumeAt: nil, now: now, effects: &effects)

@@ -61,6 +61,14 @@ public struct Entry: Sendable, Equatable {
     /// Whether `signedIn` needs a session; false for a flow that works on this device
     /// alone once onboarding is done (MIGA's local-only mode).
     public var sessionRequired = true
+    /// Where a named account whose session ended (refused, or unused past its refresh
+    /// lifetime) is asked to log in again, its non-secret fields filled in from before;
+    /// nil: as `signedOut`.
+    public var sessionEnded: String?
+    /// A guest whose renewal is refused keeps its identity and this device's data and
+    /// tries again later, instead of becoming a new guest (RuckTracker: a guest never
+    /// loses data).
+    public var keepsGuest = false
 
     public init(firstLaunch: String, signedIn: String? = nil, resume: Bool = true, signedOut: String? = nil) {
         self.firstLaunch = firstLaunch

@@ -17,6 +17,9 @@ extension FlowReader {
         if let signedOut { references.append((signedOut, location(map["signed_out"]!))) }
         var entry = Entry(firstLaunch: first, signedIn: signedIn, resume: bool(map, "resume") ?? true, signedOut: signedOut)
         entry.sessionRequired = bool(map, "session_required") ?? true
+        entry.sessionEnded = string(map, "session_ended")
+        if let ended = entry.sessionEnded { references.append((ended, location(map["session_ended"]!))) }
+        entry.keepsGuest = bool(map, "keep_guest") ?? false
         return entry
     }
 

@@ -2,7 +2,7 @@
 public enum Reachability {
     public static func screens(from flow: Flow) -> Set<String> {
         var reached: Set<String> = []
-        var pending = [flow.entry.firstLaunch] + [flow.entry.signedIn, flow.entry.signedOut].compactMap { $0 }
+        var pending = [flow.entry.firstLaunch] + [flow.entry.signedIn, flow.entry.signedOut, flow.entry.sessionEnded].compactMap { $0 }
         while let id = pending.popLast() {
             guard reached.insert(id).inserted, let screen = flow.screen(id) else { continue }
             pending.append(contentsOf: targets(of: screen))

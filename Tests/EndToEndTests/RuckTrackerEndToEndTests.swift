@@ -240,6 +240,64 @@ extension EndToEnd {
             #expect(users.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "guests on the server: \(users.output)")
         }
 
+        /// Issue 30: a guest the service will not renew used to come back as a new, empty
+        /// guest. It keeps its id and its rucks and is told; the renewal is tried later.
+        @Test(arguments: ["mock", "server"]) func aGuestWhoseRenewalIsRefusedKeepsItsRucks(backend: String) throws {
+            let service = try Backend(backend)
+            let tmux = Tmux()
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("No rucks yet")
+            logRuck(tmux, km: "5", minutes: "50")
+            logRuck(tmux, km: "6", minutes: "60")
+            quit(tmux)
+            let guest = try #require(tmux.userID(of: "rucktracker"))
+            tmux.start("run rucktracker \(service.arguments) --clock-offset 50h --fault reauth-fail")
+            let home = tmux.waitFor("6.0 km in 60 min")
+            #expect(home.contains("5.0 km in 50 min") && !home.contains("No rucks yet"))
+            #expect(home.contains("could not be renewed"), "told, not silently replaced:\n\(home)")
+            quit(tmux)
+            #expect(tmux.userID(of: "rucktracker") == guest)
+        }
+
+        /// Issue 30: a named Pro account whose session ended (31 days unused) came back as
+        /// a guest offered Go Pro again. It is asked to log in, its email filled in, and
+        /// logging in brings its rucks and Pro back.
+        @Test(arguments: ["mock", "server"]) func aNamedAccountWhoseSessionEndedLogsInAgainAndGetsItsDataBack(backend: String) throws {
+            let service = try Backend(backend)
+            let tmux = Tmux()
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("No rucks yet")
+            logRuck(tmux, km: "9", minutes: "90")
+            tmux.send("g")
+            tmux.waitFor("RuckTracker Pro")
+            tmux.send("Enter")
+            tmux.waitFor("Welcome to Pro!")
+            tmux.send("Enter") // Add Email
+            tmux.waitFor("Secure My Account")
+            tmux.type("ended@example.org")
+            tmux.send("Tab")
+            tmux.type("march on!")
+            tmux.send("Tab")
+            tmux.type("march on!")
+            tmux.send("Tab")
+            tmux.send("Enter")
+            tmux.waitFor("Your account is secured")
+            quit(tmux)
+            let named = try #require(tmux.userID(of: "rucktracker"))
+
+            tmux.start("run rucktracker \(service.arguments) --clock-offset 31d")
+            let ended = tmux.waitFor("Log in again")
+            #expect(ended.contains("ended@example.org"), "the email is filled in:\n\(ended)")
+            #expect(!ended.contains("Go Pro"))
+            tmux.send("Tab")
+            tmux.type("march on!")
+            tmux.send("Tab")
+            tmux.send("Enter")
+            let home = tmux.waitFor("9.0 km in 90 min")
+            #expect(!home.contains("Go Pro"), "Pro is back")
+            #expect(tmux.userID(of: "rucktracker") == named)
+        }
+
         @Test(arguments: backends) func signingOutOfflineIsRefused(backend: String) throws {
             let service = try Backend(backend)
             let tmux = Tmux()

@@ -65,6 +65,45 @@ import Testing
         #expect(expired.state.session?.userID == "u_guest")
     }
 
+    /// Issue 30: a guest whose renewal the service refused became a new, empty guest,
+    /// its rucks out of reach for good. It keeps its id, session and rucks, is told, and
+    /// the renewal is tried again later.
+    @Test func aGuestTheServiceWillNotRenewKeepsItsIdentityAndRucks() throws {
+        var flow = FlowDriver("rucktracker", now: Self.start)
+        let saved = SavedProgress(
+            screen: "home", context: ["rucks": .list(["5.5 km in 60 min · 2027-01-15 08:00:00"])], onboardingComplete: true,
+            startedAt: nil, placeholderUserID: "p", requiresSession: true)
+        flow.launch(session: session(expiresIn: -10), progress: saved)
+        let effects = flow.answer(.refreshSession, .failure(ServiceFailure(code: "unauthorized", message: "refused")))
+        #expect(flow.screen == "home")
+        #expect(flow.state.session?.userID == "u_guest")
+        #expect(!effects.contains(.saveSession(nil)) && !effects.contains(.saveProgress(nil)), "nothing forgotten")
+        #expect(!FlowDriver.calls(effects).contains { $0.operation == .signInAnonymously }, "no new guest")
+        #expect(flow.shown.warnings.first?.contains("could not be renewed") == true)
+        #expect(flow.text("rucks") == nil || flow.state.context["rucks"]?.list?.count == 1)
+        flow.now += FlowEngine.renewalRetryDelay
+        #expect(FlowDriver.calls(flow.send(.tick)).map(\.operation) == [.refreshSession], "tried again later")
+    }
+
+    /// Issue 30: a named Pro account unused for 31 days became a guest offered Go Pro
+    /// again. It is asked to log in again, its email filled in, and gets its data back.
+    @Test func aNamedAccountWhoseSessionEndedIsAskedToLogInAgain() throws {
+        var flow = FlowDriver("rucktracker", now: Self.start)
+        var named = session("u_named", anonymous: false)
+        named.refreshExpiresAt = Self.start / 1000 - 1
+        let saved = SavedProgress(
+            screen: "home", context: ["email": .text("so@example.com"), "pro": .text("true")], onboardingComplete: true,
+            startedAt: nil, placeholderUserID: "p", requiresSession: true)
+        let effects = flow.launch(session: named, progress: saved)
+        #expect(flow.screen == "session_ended")
+        #expect(flow.text("email") == "so@example.com", "filled in")
+        #expect(flow.text("pro") == nil)
+        #expect(!FlowDriver.calls(effects).contains { $0.operation == .signInAnonymously }, "no guest made behind their back")
+        #expect(flow.shown.body.contains("so@example.com"))
+        let buttons = buttons(flow)
+        #expect(buttons.contains("Log In") && buttons.contains("Continue as Guest"))
+    }
+
     @Test func guestsSeeAddEmailAndNoSignOut() {
         var flow = story(session())
         flow.press("Profile", effects: ["save progress at guest_profile"])

@@ -32,6 +32,8 @@ enum CompiledFlowSource {
         let entry = flow.entry
         lines.append("        var entry = Entry(firstLaunch: \(literal(entry.firstLaunch)), signedIn: \(literal(entry.signedIn)), resume: \(entry.resume), signedOut: \(literal(entry.signedOut)))")
         lines.append("        entry.sessionRequired = \(entry.sessionRequired)")
+        lines.append("        entry.sessionEnded = \(literal(entry.sessionEnded))")
+        lines.append("        entry.keepsGuest = \(entry.keepsGuest)")
         let tokens = flow.tokens
         lines.append("        let tokens = TokenSettings(accessLifetime: \(tokens.accessLifetime), refreshLifetime: \(tokens.refreshLifetime.map(String.init) ?? "nil"), renewBefore: \(tokens.renewBefore))")
         let names = flow.analytics
