@@ -109,7 +109,10 @@ public struct OperationRunner: Sendable {
             // A guest's own offline rucks go up with the guest's session: they stay with
             // the guest account, as the screen says, never with the one logged in to.
             if let guest = request.session { try await syncPendingRucks(of: guest, on: service) }
-            let issued = try await service.login(flow: flowID, email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "")
+            // The guest's token goes with it, so a purchase (Pro) follows the person.
+            let issued = try await service.login(
+                flow: flowID, email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "",
+                guestAccessToken: request.session.flatMap { $0.isAnonymous ? $0.accessToken : nil })
             return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: issued.accessToken, on: service))
         case .signOut:
             // The account's own offline rucks go up with its session first, then the new

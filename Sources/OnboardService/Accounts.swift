@@ -70,7 +70,10 @@ extension OnboardService {
     }
 
     /// Unknown email and wrong password fail alike ("Invalid email or password.").
-    public func login(email: String, password: String, policy: TokenPolicy, client: String = "local") async throws -> IssuedSession {
+    /// Purchases follow the person: a guest this device leaves for the account (its access
+    /// token proves it) hands its entitlements over, in one transaction, once the
+    /// password is right. Its other records (rucks) stay with it.
+    public func login(email: String, password: String, policy: TokenPolicy, client: String = "local", guestAccessToken: String? = nil) async throws -> IssuedSession {
         let now = clock.now()
         try await limit("sign-in:\(client)", settings.signInPerAddress, now: now)
         let email = (try? Self.normalised(email)) ?? email.lowercased()
@@ -82,6 +85,9 @@ extension OnboardService {
         guard let account, account.passwordHash != nil, matches else {
             _ = try? await store.hitRateLimit("login-failures:\(email)", settings.loginFailuresPerAccount, now: now)
             throw Self.invalidCredentials
+        }
+        if let guestAccessToken, let guest = try? await authenticate(guestAccessToken), guest.isAnonymous, guest.userID != account.userID {
+            try await store.moveRecords(Self.entitlements, from: guest.userID, to: account.userID, now: now)
         }
         return try await issue(userID: account.userID, createdAt: account.createdAt, isAnonymous: false, policy: policy)
     }
@@ -104,6 +110,9 @@ extension OnboardService {
             return try await session(refresh, createdAt: createdAt, isAnonymous: false)
         }
     }
+
+    /// Records that are purchases: they belong to the person, not to a guest left behind.
+    static let entitlements = ["pro"]
 
     // MARK: Helpers
 

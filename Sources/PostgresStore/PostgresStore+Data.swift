@@ -44,6 +44,19 @@ extension PostgresStore {
         }
     }
 
+    public func moveRecords(_ keys: [String], from: String, to: String, now: Int64) async throws {
+        try await transaction { db in
+            for key in keys {
+                try await db.query(
+                    """
+                    INSERT INTO records (user_id, key, value, updated_at) SELECT \(to), key, value, \(now) FROM records WHERE user_id = \(from) AND key = \(key)
+                    ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                    """, logger: self.logger)
+                try await db.query("DELETE FROM records WHERE user_id = \(from) AND key = \(key)", logger: self.logger)
+            }
+        }
+    }
+
     public func records(of userID: String) async throws -> [String: FieldValue] {
         try await transaction { db in
             var result: [String: FieldValue] = [:]

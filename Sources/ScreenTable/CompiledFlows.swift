@@ -915,7 +915,7 @@ enum CompiledFlows {
     private static func rucktrackerScreen8() -> Screen {
         var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 209, column: 5))
         screen.title = "Log In"
-        screen.body = "Log in to an account that already has an email. Rucks logged as this guest stay with the guest account."
+        screen.body = "Log in to an account that already has an email. Rucks logged as this guest stay with the guest account; Pro, if you bought it, comes with you."
         screen.allowsBack = true
         screen.resumable = true
         do {

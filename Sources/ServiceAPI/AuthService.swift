@@ -9,7 +9,9 @@ public protocol AuthService: Sendable {
     func signInAnonymously(flow: String) async throws -> AnonymousSignIn
     func chooseName(accessToken: String, name: String) async throws -> Profile
     func register(flow: String, name: String, email: String, password: String) async throws -> IssuedSession
-    func login(flow: String, email: String, password: String) async throws -> IssuedSession
+    /// `guestAccessToken`: the guest this device leaves for the account, whose purchases
+    /// follow the person to it (nil when no guest is signed in).
+    func login(flow: String, email: String, password: String, guestAccessToken: String?) async throws -> IssuedSession
     func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession
     func sendPhoneCode(phone: String) async throws -> PhoneCodeSent
     func verifyPhoneCode(flow: String, phone: String, code: String) async throws -> SignIn
@@ -56,8 +58,8 @@ extension AuthServiceDecorator {
     public func register(flow: String, name: String, email: String, password: String) async throws -> IssuedSession {
         try await around(.register) { try await base.register(flow: flow, name: name, email: email, password: password) }
     }
-    public func login(flow: String, email: String, password: String) async throws -> IssuedSession {
-        try await around(.login) { try await base.login(flow: flow, email: email, password: password) }
+    public func login(flow: String, email: String, password: String, guestAccessToken: String?) async throws -> IssuedSession {
+        try await around(.login) { try await base.login(flow: flow, email: email, password: password, guestAccessToken: guestAccessToken) }
     }
     public func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession {
         try await around(.linkEmail) { try await base.linkEmail(flow: flow, accessToken: accessToken, email: email, password: password) }
@@ -109,5 +111,12 @@ extension AuthServiceDecorator {
     }
     public func content(accessToken: String, kind: String) async throws -> [ContentEntry] {
         try await around(.content) { try await base.content(accessToken: accessToken, kind: kind) }
+    }
+}
+
+extension AuthService {
+    /// A log-in with no guest on this device.
+    public func login(flow: String, email: String, password: String) async throws -> IssuedSession {
+        try await login(flow: flow, email: email, password: password, guestAccessToken: nil)
     }
 }

@@ -79,8 +79,8 @@ public final class HTTPTransport: AuthService {
         try await send(.register, body: ["flow": flow, "name": name, "email": email, "password": password])
     }
 
-    public func login(flow: String, email: String, password: String) async throws -> IssuedSession {
-        try await send(.login, body: ["flow": flow, "email": email, "password": password])
+    public func login(flow: String, email: String, password: String, guestAccessToken: String?) async throws -> IssuedSession {
+        try await send(.login, body: ["flow": flow, "email": email, "password": password], bearer: guestAccessToken)
     }
 
     public func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession {

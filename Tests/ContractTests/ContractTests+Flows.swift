@@ -240,3 +240,39 @@ extension Result where Failure == any Error {
         do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
+
+extension ContractTests {
+    /// Issue 30: a guest bought Pro, then logged in to an existing account: Pro stayed on
+    /// the abandoned guest. A purchase follows the person; the guest's rucks stay with it.
+    @Test(arguments: transports) func aGuestsPurchaseFollowsItToTheAccountItLogsInTo(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let account = try await subject.service.register(flow: "rucktracker", name: "So", email: "so@example.com", password: "march on!")
+        let guest = try await subject.service.signInAnonymously(flow: "rucktracker").session
+        try await subject.service.putRecord(accessToken: guest.accessToken, key: "pro", value: .flag(true))
+        try await subject.service.putRecord(accessToken: guest.accessToken, key: "rucks", value: .list(["5.0 km in 50 min"]))
+
+        // A wrong password moves nothing.
+        await expectError(.unauthorized) {
+            _ = try await subject.service.login(flow: "rucktracker", email: "so@example.com", password: "wrong one", guestAccessToken: guest.accessToken)
+        }
+        #expect(try await subject.service.records(accessToken: guest.accessToken)["pro"] == .flag(true))
+
+        let loggedIn = try await subject.service.login(flow: "rucktracker", email: "so@example.com", password: "march on!", guestAccessToken: guest.accessToken)
+        #expect(loggedIn.userID == account.userID)
+        let accountRecords = try await subject.service.records(accessToken: loggedIn.accessToken)
+        #expect(accountRecords["pro"] == .flag(true), "Pro came along")
+        #expect(accountRecords["rucks"] == nil, "the guest's rucks stay with the guest")
+        let guestRecords = try await subject.service.records(accessToken: guest.accessToken)
+        #expect(guestRecords["pro"] == nil, "one purchase, one owner")
+        #expect(guestRecords["rucks"] == .list(["5.0 km in 50 min"]))
+
+        // A named account's token is not a guest: nothing of it moves.
+        let other = try await subject.service.register(flow: "rucktracker", name: "Ot", email: "ot@example.com", password: "march on!")
+        try await subject.service.putRecord(accessToken: other.accessToken, key: "pro", value: .flag(true))
+        let third = try await subject.service.register(flow: "rucktracker", name: "Th", email: "th@example.com", password: "march on!")
+        _ = try await subject.service.login(flow: "rucktracker", email: "th@example.com", password: "march on!", guestAccessToken: other.accessToken)
+        #expect(try await subject.service.records(accessToken: third.accessToken)["pro"] == nil)
+        #expect(try await subject.service.records(accessToken: other.accessToken)["pro"] == .flag(true))
+    }
+}

@@ -298,6 +298,33 @@ extension EndToEnd {
             #expect(tmux.userID(of: "rucktracker") == named)
         }
 
+        /// Issue 30: Pro bought as a guest stayed on the abandoned guest after Log In.
+        @Test(arguments: ["mock", "server"]) func proBoughtAsAGuestFollowsItIntoTheAccountItLogsInTo(backend: String) throws {
+            let service = try Backend(backend)
+            let owner = Tmux()
+            owner.start("run rucktracker \(service.arguments)")
+            owner.waitFor("No rucks yet")
+            addEmail(owner, "kept@example.org")
+            owner.waitFor("Your account is secured")
+            quit(owner)
+
+            let tmux = Tmux()
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("No rucks yet")
+            tmux.send("g")
+            tmux.waitFor("RuckTracker Pro")
+            tmux.send("Enter")
+            tmux.waitFor("Welcome to Pro!")
+            tmux.send("Right")
+            tmux.send("Enter") // Skip
+            tmux.waitFor("Your rucks")
+            logIn(tmux, "kept@example.org")
+            let home = tmux.waitFor("Your rucks")
+            #expect(!home.contains("Go Pro"), "Pro came along:\n\(home)")
+            tmux.send("p")
+            tmux.waitFor("Account Status: Premium")
+        }
+
         @Test(arguments: backends) func signingOutOfflineIsRefused(backend: String) throws {
             let service = try Backend(backend)
             let tmux = Tmux()

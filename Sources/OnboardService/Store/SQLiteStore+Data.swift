@@ -36,6 +36,20 @@ extension SQLiteStore {
         }
     }
 
+    public func moveRecords(_ keys: [String], from: String, to: String, now: Int64) async throws {
+        try await write { db in
+            for key in keys {
+                try db.execute(
+                    sql: """
+                        INSERT INTO records (user_id, key, value, updated_at) SELECT ?, key, value, ? FROM records WHERE user_id = ? AND key = ?
+                        ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                        """,
+                    arguments: [to, now, from, key])
+                try db.execute(sql: "DELETE FROM records WHERE user_id = ? AND key = ?", arguments: [from, key])
+            }
+        }
+    }
+
     public func records(of userID: String) async throws -> [String: FieldValue] {
         try await read { db in
             var result: [String: FieldValue] = [:]

@@ -60,6 +60,8 @@ public protocol ServiceStore: Sendable {
     func updateProfile(of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64) async throws -> ProfileUpdate
     func putRecord(_ value: FieldValue, key: String, for userID: String, now: Int64) async throws
     func records(of userID: String) async throws -> [String: FieldValue]
+    /// Moves `keys` that `from` holds to `to` (its own value replaced), in one transaction.
+    func moveRecords(_ keys: [String], from: String, to: String, now: Int64) async throws
 
     // MARK: Children and invites
     func addChild(_ child: Child, by userID: String, now: Int64) async throws
