@@ -98,7 +98,7 @@ enum CompiledFlows {
     private static func babybasics() -> Flow {
         var entry = Entry(firstLaunch: "server", signedIn: "dashboard", resume: true, signedOut: nil)
         entry.sessionRequired = true
-        entry.sessionEnded = nil
+        entry.sessionEnded = "session_ended"
         entry.keepsGuest = false
         let tokens = TokenSettings(accessLifetime: 86400, refreshLifetime: 2592000, renewBefore: 60)
         var analytics = AnalyticsNames(start: nil, complete: nil, error: nil, retry: nil, errorCodes: [:])
@@ -106,7 +106,7 @@ enum CompiledFlows {
         analytics.renewed = nil
         analytics.step = nil
         analytics.localID = false
-        var flow = Flow(id: "babybasics", title: "Baby Basics", summary: "server URL, account or invite, add your baby", entry: entry, tokens: tokens, analytics: analytics, screens: [babybasicsScreen0(), babybasicsScreen1(), babybasicsScreen2(), babybasicsScreen3(), babybasicsScreen4(), babybasicsScreen5(), babybasicsScreen6(), babybasicsScreen7(), babybasicsScreen8(), babybasicsScreen9(), babybasicsScreen10(), babybasicsScreen11(), babybasicsScreen12(), babybasicsScreen13(), babybasicsScreen14(), babybasicsScreen15()])
+        var flow = Flow(id: "babybasics", title: "Baby Basics", summary: "server URL, account or invite, add your baby", entry: entry, tokens: tokens, analytics: analytics, screens: [babybasicsScreen0(), babybasicsScreen1(), babybasicsScreen2(), babybasicsScreen3(), babybasicsScreen4(), babybasicsScreen5(), babybasicsScreen6(), babybasicsScreen7(), babybasicsScreen8(), babybasicsScreen9(), babybasicsScreen10(), babybasicsScreen11(), babybasicsScreen12(), babybasicsScreen13(), babybasicsScreen14(), babybasicsScreen15(), babybasicsScreen16()])
         flow.serviceURLKey = "server_url"
         flow.stepCount = nil
         flow.secrets = ["invite_code", "invite_code_created", "invite_link"]
@@ -114,7 +114,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen0() -> Screen {
-        var screen = Screen(id: "server", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 23, column: 5))
+        var screen = Screen(id: "server", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 25, column: 5))
         screen.title = "Baby Basics"
         screen.body = "Which Baby Basics server do you use? mock://local is the one built into Onboard."
         screen.resumable = true
@@ -125,43 +125,43 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .connectServer, outcomes: ["error": Outcome(go: "server_unreachable", message: nil, back: false, field: nil), "success": Outcome(go: "auth", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 38, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .connectServer, outcomes: ["error": Outcome(go: "server_unreachable", message: nil, back: false, field: nil), "success": Outcome(go: "auth", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 40, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen1() -> Screen {
-        var screen = Screen(id: "server_unreachable", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 44, column: 5))
+        var screen = Screen(id: "server_unreachable", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 46, column: 5))
         screen.body = "Can't connect to server. Check the URL and try again.\nTried: {server_url}"
         screen.resumable = false
         do {
-            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 48, column: 9))
+            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 50, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Change URL", key: nil, step: .go("server"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 50, column: 9))
+            let action = Action(label: "Change URL", key: nil, step: .go("server"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 52, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen2() -> Screen {
-        var screen = Screen(id: "auth", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 53, column: 5))
+        var screen = Screen(id: "auth", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 55, column: 5))
         screen.title = "Welcome to Baby Basics"
         screen.body = "Track feeds, sleep and diapers, alone or with a second caregiver."
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Create Account", key: nil, step: .go("register"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 59, column: 9))
+            let action = Action(label: "Create Account", key: nil, step: .go("register"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 61, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "I Have an Invite", key: nil, step: .go("invite"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 61, column: 9))
+            let action = Action(label: "I Have an Invite", key: nil, step: .go("invite"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 63, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Log in", key: nil, step: .go("login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 63, column: 9))
+            var action = Action(label: "Log in", key: nil, step: .go("login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 65, column: 9))
             action.linkPrompt = "Already have an account?"
             screen.actions.append(action)
         }
@@ -169,7 +169,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen3() -> Screen {
-        var screen = Screen(id: "register", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 67, column: 5))
+        var screen = Screen(id: "register", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 69, column: 5))
         screen.title = "Create your account"
         screen.allowsBack = true
         screen.resumable = true
@@ -190,11 +190,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Create Account", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "add_baby", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 96, column: 9))
+            let action = Action(label: "Create Account", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "add_baby", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 98, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Log In Instead", key: nil, step: .go("login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 106, column: 9))
+            var action = Action(label: "Log In Instead", key: nil, step: .go("login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 108, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -202,7 +202,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen4() -> Screen {
-        var screen = Screen(id: "invite", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 110, column: 5))
+        var screen = Screen(id: "invite", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 112, column: 5))
         screen.title = "Join with an invite"
         screen.body = "Paste the code or the whole link you were sent."
         screen.allowsBack = true
@@ -229,11 +229,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Join", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 146, column: 9))
+            let action = Action(label: "Join", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 148, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Already registered? Log in with your invite", key: nil, step: .go("invite_login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 155, column: 9))
+            var action = Action(label: "Already registered? Log in with your invite", key: nil, step: .go("invite_login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 157, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -241,7 +241,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen5() -> Screen {
-        var screen = Screen(id: "invite_login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 159, column: 5))
+        var screen = Screen(id: "invite_login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 161, column: 5))
         screen.title = "Log in with your invite"
         screen.allowsBack = true
         screen.resumable = true
@@ -261,14 +261,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In and Join", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 185, column: 9))
+            let action = Action(label: "Log In and Join", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 187, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen6() -> Screen {
-        var screen = Screen(id: "accepting", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 195, column: 5))
+        var screen = Screen(id: "accepting", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 197, column: 5))
         screen.title = "Accepting your invite..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .acceptInvite, outcomes: ["error": Outcome(go: "invite_retry", message: "Something went wrong. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: "invite_retry", message: "This invite link is invalid or has already been used.", back: false, field: nil), "success": Outcome(go: "tracking", message: nil, back: false, field: nil)])
@@ -276,7 +276,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen7() -> Screen {
-        var screen = Screen(id: "invite_retry", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 208, column: 5))
+        var screen = Screen(id: "invite_retry", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 210, column: 5))
         screen.title = "Your invite"
         screen.body = "Your account is ready. Enter the invite code or link again."
         screen.resumable = true
@@ -286,11 +286,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Join", key: nil, step: .go("accepting"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 220, column: 9))
+            let action = Action(label: "Join", key: nil, step: .go("accepting"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 222, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Add a Baby Instead", key: nil, step: .go("add_baby"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 222, column: 9))
+            var action = Action(label: "Add a Baby Instead", key: nil, step: .go("add_baby"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 224, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -298,19 +298,19 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen8() -> Screen {
-        var screen = Screen(id: "tracking", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 226, column: 5))
+        var screen = Screen(id: "tracking", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 228, column: 5))
         screen.title = "You're now tracking {child_name}"
         screen.body = "Shared by {shared_by}"
         screen.resumable = true
         do {
-            let action = Action(label: "Go to Dashboard", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 231, column: 9))
+            let action = Action(label: "Go to Dashboard", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 233, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen9() -> Screen {
-        var screen = Screen(id: "login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 234, column: 5))
+        var screen = Screen(id: "login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 236, column: 5))
         screen.title = "Log in"
         screen.allowsBack = true
         screen.resumable = true
@@ -325,14 +325,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 254, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 256, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen10() -> Screen {
-        var screen = Screen(id: "checking_children", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 266, column: 5))
+        var screen = Screen(id: "checking_children", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 268, column: 5))
         screen.title = "Loading your babies..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .loadChildren, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "after_login", message: nil, back: false, field: nil)])
@@ -340,25 +340,25 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen11() -> Screen {
-        var screen = Screen(id: "after_login", kind: .route, location: SourceLocation(file: "babybasics.yaml", line: 274, column: 5))
+        var screen = Screen(id: "after_login", kind: .route, location: SourceLocation(file: "babybasics.yaml", line: 276, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.hasChildren, negated: false, key: nil, value: nil), go: "dashboard"), Branch(when: nil, go: "add_baby")]
         return screen
     }
 
     private static func babybasicsScreen12() -> Screen {
-        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 281, column: 5))
+        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 283, column: 5))
         screen.body = "Something went wrong. Check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 285, column: 9))
+            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 287, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen13() -> Screen {
-        var screen = Screen(id: "add_baby", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 288, column: 5))
+        var screen = Screen(id: "add_baby", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 290, column: 5))
         screen.title = "Add your baby"
         screen.resumeAt = "checking_children"
         screen.resumable = true
@@ -374,14 +374,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Let's Go!", key: nil, step: .call(ServiceCall(operation: .addChild, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "dashboard", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 309, column: 9))
+            let action = Action(label: "Let's Go!", key: nil, step: .call(ServiceCall(operation: .addChild, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "dashboard", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 311, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen14() -> Screen {
-        var screen = Screen(id: "dashboard", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 317, column: 5))
+        var screen = Screen(id: "dashboard", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 319, column: 5))
         screen.title = "Dashboard"
         screen.load = [.loadChildren]
         screen.resumable = true
@@ -389,19 +389,46 @@ enum CompiledFlows {
         screen.items = "children"
         screen.empty = "No babies yet."
         do {
-            let action = Action(label: "Invite a Caregiver", key: nil, step: .call(ServiceCall(operation: .createInvite, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "invite_created", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 326, column: 9))
+            let action = Action(label: "Invite a Caregiver", key: nil, step: .call(ServiceCall(operation: .createInvite, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "invite_created", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 328, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen15() -> Screen {
-        var screen = Screen(id: "invite_created", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 332, column: 5))
+        var screen = Screen(id: "invite_created", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 334, column: 5))
         screen.title = "Invite a caregiver to {invite_child}"
         screen.body = "Share this code: {invite_code_created}\n\nOr this link: {invite_link}\n\nIt works once and expires in 7 days."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 337, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 339, column: 9))
+            screen.actions.append(action)
+        }
+        return screen
+    }
+
+    private static func babybasicsScreen16() -> Screen {
+        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 342, column: 5))
+        screen.title = "Log in again"
+        screen.body = "Your session on {server_url} has ended. Log in again to see your babies."
+        screen.resumable = true
+        do {
+            var field = Field(id: "email", kind: .email, label: "Email", placeholder: "", maxLength: 254)
+            field.rules.append(Rule(.required, count: nil, field: nil, message: "Please enter your email address."))
+            screen.fields.append(field)
+        }
+        do {
+            var field = Field(id: "password", kind: .password, label: "Password", placeholder: "", maxLength: 72)
+            field.rules.append(Rule(.required, count: nil, field: nil, message: "Please enter your password."))
+            screen.fields.append(field)
+        }
+        do {
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 348, column: 9))
+            screen.actions.append(action)
+        }
+        do {
+            var action = Action(label: "Use Another Account", key: nil, step: .go("auth"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 351, column: 9))
+            action.validates = false
             screen.actions.append(action)
         }
         return screen
@@ -941,7 +968,91 @@ enum CompiledFlows {
     }
 
     private static func rucktrackerScreen9() -> Screen {
-        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 245, column: 5))
+        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 245, column: 5))
+        screen.title = "Signed In"
+        screen.body = "Account Status: {account_status}\nEmail: {email}\nUsername: {username|Set Username}"
+        screen.allowsBack = true
+        screen.resumable = true
+        do {
+            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 251, column: 9))
+            screen.actions.append(action)
+        }
+        do {
+            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 253, column: 9))
+            screen.actions.append(action)
+        }
+        return screen
+    }
+
+    private static func rucktrackerScreen10() -> Screen {
+        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 256, column: 5))
+        screen.title = "Sign out?"
+        screen.body = "Signing out will create a new guest account. Your rucks stay with {email}: log in again to see them."
+        screen.allowsBack = true
+        screen.resumable = true
+        do {
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 262, column: 9))
+            screen.actions.append(action)
+        }
+        do {
+            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 264, column: 9))
+            screen.actions.append(action)
+        }
+        return screen
+    }
+
+    private static func rucktrackerScreen11() -> Screen {
+        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 275, column: 5))
+        screen.title = "RuckTracker Pro"
+        screen.bullets = ["Training programs and pacing", "Unlimited ruck history", "Support the app"]
+        screen.allowsBack = true
+        screen.resumable = true
+        do {
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 284, column: 9))
+            screen.actions.append(action)
+        }
+        do {
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 291, column: 9))
+            screen.actions.append(action)
+        }
+        do {
+            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 298, column: 9))
+            screen.actions.append(action)
+        }
+        return screen
+    }
+
+    private static func rucktrackerScreen12() -> Screen {
+        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 301, column: 5))
+        screen.title = "Welcome to Pro!"
+        screen.body = "Secure Your Subscription\n\nAdd an email to secure your premium subscription: with an email, Pro follows you to every device and survives a lost phone."
+        screen.resumesAfterComplete = true
+        screen.resumable = true
+        do {
+            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 308, column: 9))
+            screen.actions.append(action)
+        }
+        do {
+            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 310, column: 9))
+            screen.actions.append(action)
+        }
+        return screen
+    }
+
+    private static func rucktrackerScreen13() -> Screen {
+        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 313, column: 5))
+        screen.title = "Welcome to Pro!"
+        screen.body = "Pro is on your account, so every device you sign in on has it, and your rucks are backed up."
+        screen.resumable = true
+        do {
+            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 318, column: 9))
+            screen.actions.append(action)
+        }
+        return screen
+    }
+
+    private static func rucktrackerScreen14() -> Screen {
+        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 321, column: 5))
         screen.title = "Log in again"
         screen.body = "Your session as {email|your account} has ended. Log in again to get your rucks back, or start over as a new guest."
         screen.resumable = true
@@ -957,96 +1068,12 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 251, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 327, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue as Guest", key: nil, step: .go("starting"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 261, column: 9))
+            var action = Action(label: "Continue as Guest", key: nil, step: .go("starting"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 337, column: 9))
             action.validates = false
-            screen.actions.append(action)
-        }
-        return screen
-    }
-
-    private static func rucktrackerScreen10() -> Screen {
-        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 265, column: 5))
-        screen.title = "Signed In"
-        screen.body = "Account Status: {account_status}\nEmail: {email}\nUsername: {username|Set Username}"
-        screen.allowsBack = true
-        screen.resumable = true
-        do {
-            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 271, column: 9))
-            screen.actions.append(action)
-        }
-        do {
-            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 273, column: 9))
-            screen.actions.append(action)
-        }
-        return screen
-    }
-
-    private static func rucktrackerScreen11() -> Screen {
-        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 276, column: 5))
-        screen.title = "Sign out?"
-        screen.body = "Signing out will create a new guest account. Your rucks stay with {email}: log in again to see them."
-        screen.allowsBack = true
-        screen.resumable = true
-        do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 282, column: 9))
-            screen.actions.append(action)
-        }
-        do {
-            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 284, column: 9))
-            screen.actions.append(action)
-        }
-        return screen
-    }
-
-    private static func rucktrackerScreen12() -> Screen {
-        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 295, column: 5))
-        screen.title = "RuckTracker Pro"
-        screen.bullets = ["Training programs and pacing", "Unlimited ruck history", "Support the app"]
-        screen.allowsBack = true
-        screen.resumable = true
-        do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 304, column: 9))
-            screen.actions.append(action)
-        }
-        do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 311, column: 9))
-            screen.actions.append(action)
-        }
-        do {
-            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 318, column: 9))
-            screen.actions.append(action)
-        }
-        return screen
-    }
-
-    private static func rucktrackerScreen13() -> Screen {
-        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 321, column: 5))
-        screen.title = "Welcome to Pro!"
-        screen.body = "Secure Your Subscription\n\nAdd an email to secure your premium subscription: with an email, Pro follows you to every device and survives a lost phone."
-        screen.resumesAfterComplete = true
-        screen.resumable = true
-        do {
-            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 328, column: 9))
-            screen.actions.append(action)
-        }
-        do {
-            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 330, column: 9))
-            screen.actions.append(action)
-        }
-        return screen
-    }
-
-    private static func rucktrackerScreen14() -> Screen {
-        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 333, column: 5))
-        screen.title = "Welcome to Pro!"
-        screen.body = "Pro is on your account, so every device you sign in on has it, and your rucks are backed up."
-        screen.resumable = true
-        do {
-            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 338, column: 9))
             screen.actions.append(action)
         }
         return screen

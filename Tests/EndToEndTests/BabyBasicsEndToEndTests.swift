@@ -139,6 +139,29 @@ extension EndToEnd {
             #expect(dashboard.contains("Lu"))
         }
 
+        /// Issue 30: 70 days on, a finished user was silently sent back to the Server URL
+        /// screen. The session ended: said, the email filled in, and logging in goes home.
+        @Test(arguments: ["mock", "server"]) func aSessionThatEndedAsksToLogInAgain(backend kind: String) throws {
+            let backend = try Backend(kind)
+            let ada = Tmux()
+            start(ada, backend)
+            confirmServer(ada)
+            register(ada, name: "Ada", email: "ada.ended@example.org")
+            addBaby(ada, "Bo")
+            ada.send("C-c")
+            ada.waitFor("[exit 0]")
+            ada.start("run babybasics \(backend.arguments) --clock-offset 70d")
+            let ended = ada.waitFor("Log in again")
+            #expect(ended.contains("has ended") && ended.contains("ada.ended@example.org"), "\(ended)")
+            #expect(!ended.contains("Server URL"))
+            ada.send("Tab")
+            ada.type("long enough")
+            ada.send("Tab")
+            ada.send("Enter")
+            let dashboard = ada.waitFor("Dashboard")
+            #expect(dashboard.contains("Bo"))
+        }
+
         @Test(arguments: Backend.kinds) func wrongPasswordNoChildrenAndDuplicateEmail(backend kind: String) throws {
             let backend = try Backend(kind)
             let first = Tmux()
