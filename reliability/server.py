@@ -15,7 +15,10 @@ NO_LIMITS = ["--sign-in-limit", "100000000", "--login-failure-limit", "100000000
 
 
 def build_folder():
-    """Where `swift build` put the executables."""
+    """Where `swift build` put the executables (ONBOARD_BIN when the caller knows: under
+    `swift test`, asking SwiftPM would wait for the build folder's lock)."""
+    if os.environ.get("ONBOARD_BIN"):
+        return os.environ["ONBOARD_BIN"]
     return subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT,
                           capture_output=True, text=True, check=True).stdout.strip()
 

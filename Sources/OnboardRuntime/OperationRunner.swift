@@ -188,6 +188,8 @@ public struct OperationRunner: Sendable {
             }
             let signIn = try await service.socialSignIn(flow: flowID, provider: provider, idToken: token, nonce: nonce)
             return try await signedIn(signIn, on: service)
+        case .loadProfile:
+            return CallOutput(values: Self.profileValues(try await service.profile(accessToken: request.session!.accessToken)))
         case .saveProfile, .finishProfile:
             var fields = request.fields.mapValues { value -> FieldValue in
                 switch value {

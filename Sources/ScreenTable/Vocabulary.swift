@@ -49,6 +49,9 @@ public enum Operation: String, Sendable, CaseIterable {
     /// `social_account` (with a fresh nonce), then signs in with it; fills
     /// `profile_complete` and the profile.
     case socialSignIn = "social_sign_in"
+    /// The signed-in user's profile as the service holds it; fills `profile_complete` and
+    /// the profile's fields (where a relaunch that lost its progress stands).
+    case loadProfile = "load_profile"
     /// Saves the fields of the screen it is called from to the signed-in user's profile.
     case saveProfile = "save_profile"
     /// As `save_profile`, and marks the profile complete.

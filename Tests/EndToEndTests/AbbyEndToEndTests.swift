@@ -143,6 +143,35 @@ extension EndToEnd {
             ana.waitFor("You're all set, Ana 99")
         }
 
+        /// Issue 30: the progress lost beside a kept session (a data key gone, a damaged
+        /// file) showed "You're all set" and wrote the profile complete, though the service
+        /// held only the names. The service is asked where the person stands.
+        @Test(arguments: ["mock", "server"]) func lostProgressWithAKeptSessionAsksTheService(backend kind: String) throws {
+            let backend = try Backend(kind)
+            let ana = Tmux()
+            start(ana, backend)
+            signInWithPhone(ana, backend)
+            ana.type(try #require(backend.lastSMSCode()))
+            ana.waitFor("Your name")
+            ana.type(fullName)
+            ana.send("Tab")
+            ana.type("Ana 77")
+            ana.send("Tab")
+            ana.send("Enter")
+            ana.waitFor("Your age")
+            ana.send("C-c")
+            ana.waitFor("[exit 0]")
+            try Data("garbage".utf8).write(to: URL(fileURLWithPath: ana.stateDirectory + "/abby/progress.json"))
+
+            start(ana, backend)
+            let screen = ana.waitFor("Your name")
+            #expect(!screen.contains("You're all set"), "\(screen)")
+            #expect(screen.contains("Ana 77"), "what the service holds is filled in:\n\(screen)")
+            ana.send("C-c")
+            ana.waitFor("[exit 0]")
+            #expect(ana.session(of: "abby")?["onboardingComplete"] as? Bool != true)
+        }
+
         @Test(arguments: Backend.kinds) func socialSignInCancelAndAllowWithoutAnalytics(backend kind: String) throws {
             let backend = try Backend(kind)
             let bo = Tmux()

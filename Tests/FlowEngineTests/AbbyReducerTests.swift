@@ -24,6 +24,29 @@ import Testing
         return flow
     }
 
+    /// Where a finished user's relaunch picks up.
+    let finished = SavedProgress(screen: "done", context: ["profile_complete": .text("true")], onboardingComplete: true, startedAt: nil, placeholderUserID: "p", requiresSession: true)
+
+    /// Issue 30: the progress lost (a data key gone, a damaged file) beside a kept session
+    /// landed on "You're all set" and wrote the profile complete, though the service held
+    /// only the names. The service says where the person stands.
+    @Test func aSessionWithoutItsProgressAsksTheServiceWhereThePersonStands() {
+        var flow = FlowDriver("abby")
+        let launch = flow.launch(session: session())
+        #expect(flow.screen == "checking_profile")
+        #expect(FlowDriver.calls(launch).map(\.operation) == [.loadProfile])
+        #expect(!launch.contains { if case .saveProgress(let progress) = $0 { progress?.onboardingComplete == true } else { false } })
+        flow.answer(.success(CallOutput(values: ["profile_complete": .text("false"), "full_name": .text("Ana López")])))
+        #expect(flow.screen == "names", "back where the service says: the profile is not finished")
+        #expect(!flow.state.onboardingComplete)
+
+        var offline = FlowDriver("abby")
+        offline.launch(session: session())
+        offline.fail("network")
+        #expect(offline.screen == "profile_unreachable")
+        #expect(offline.shown.buttons.map(\.label) == ["Try Again"])
+    }
+
     func signedIn(profile: [String: Value] = [:]) -> FlowDriver {
         var flow = atMethod()
         flow.press("Continue with Apple", effects: ["track onboarding_step_viewed", "save progress at social"])
@@ -429,7 +452,8 @@ import Testing
     @Test func finishingMarksTheProfileCompleteAndEveryStepIsNumbered() {
         var flow = FlowDriver("abby", exhaustive: true)
         #expect(flow.engine.flow.stepCount == 7)
-        let numbered = flow.engine.flow.screens.filter { $0.kind != .route && $0.id != "done" }
+        // The relaunch's check with the service is not a step of onboarding.
+        let numbered = flow.engine.flow.screens.filter { $0.kind != .route && !["done", "checking_profile", "profile_unreachable"].contains($0.id) }
         #expect(numbered.allSatisfy { $0.step != nil }, "Step N of M is always visible during onboarding")
         flow = atAge()
         flow.type("19900514", into: "birth_date", effects: [])
@@ -458,7 +482,7 @@ import Testing
     @Test func theSessionIsRenewedFiveMinutesBeforeItExpires() {
         var flow = FlowDriver("abby", exhaustive: true)
         let soon = session(accessFor: 10 * 60)
-        flow.launch(session: soon, effects: ["save session u_ana", "save progress at done"])
+        flow.launch(session: soon, progress: finished, effects: ["save progress at done"])
         #expect(flow.screen == "consent" || flow.screen == "done" || flow.screen == "method")
         #expect(FlowDriver.calls(flow.send(.tick, effects: [])).isEmpty, "ten minutes left: not yet")
         flow.now += 5 * 60_000 + 1000
@@ -472,7 +496,7 @@ import Testing
     @Test func aDeviceClockADayFastRenewsOnceNotInALoop() {
         var flow = FlowDriver("abby")
         let issuedAt = flow.now / 1000
-        flow.launch(session: session(at: flow.now))
+        flow.launch(session: session(at: flow.now), progress: finished)
         flow.now += (23 * 3600 + 56 * 60) * 1000 // --clock-offset 23h56m: the device only
         let renew = FlowDriver.calls(flow.send(.tick))
         #expect(renew.map(\.operation) == [.refreshSession], "the device thinks 4 minutes are left: renewed once")
@@ -491,7 +515,7 @@ import Testing
     /// measured) is renewed again only after 1 s, then 2 s, 4 s … at most a minute.
     @Test func aRenewalThatIsStillDueBacksOff() {
         var flow = FlowDriver("abby")
-        flow.launch(session: session(accessFor: 60))
+        flow.launch(session: session(accessFor: 60), progress: finished)
         var renewals: [Int64] = []
         let start = flow.now
         for _ in 0..<(40 * 4) {
