@@ -64,6 +64,7 @@ public enum OnboardServer {
         let router = Router(context: APIContext.self)
         // Middleware wraps only the routes added after it, so the table of methods is
         // read from the same routes on a scratch router first.
+        router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorEnvelopeMiddleware(methods: RouteMethods(routes)))
         router.add(middleware: LogRequestsMiddleware(.info))
         if configuration.dev { router.add(middleware: FaultMiddleware(faults: faults)) }

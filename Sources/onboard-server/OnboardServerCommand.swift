@@ -35,6 +35,9 @@ struct OnboardServerCommand: AsyncParsableCommand {
     @Flag(help: "Enable the QA endpoints under /api/v1/dev: outbox, reset, clock, faults.")
     var dev = false
 
+    @Flag(name: .customLong("dev-on-network"), help: "Allow --dev on an address other than this machine's: anyone who reaches it can reset every account. Never in production.")
+    var devOnNetwork = false
+
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve HTTPS.")
     var tlsCertificate: String?
 
@@ -67,6 +70,10 @@ struct OnboardServerCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level: one of trace, debug, info, notice, warning, error")
         }
+        if dev, !Self.isLoopback(host), !devOnNetwork {
+            throw ValidationError(
+                "--dev on \(host) would open /api/v1/dev (reset, clock, outbox) and the mock identity provider to the network; listen on 127.0.0.1, or add --dev-on-network if that is what you mean")
+        }
         for (name, value) in [("--sign-in-limit", signInLimit), ("--login-failure-limit", loginFailureLimit), ("--sms-limit", smsLimit), ("--invite-limit", inviteLimit)] where value < 1 {
             throw ValidationError("\(name) must be at least 1")
         }
@@ -94,6 +101,9 @@ struct OnboardServerCommand: AsyncParsableCommand {
         let scheme = tlsCertificate == nil ? "http" : "https"
         let host = self.host
         let devNote = dev ? " (dev)" : ""
+        if dev, !Self.isLoopback(host) {
+            FileHandle.standardError.write(Data("onboard-server: warning: --dev on \(host): anyone who reaches this address can reset every account, read every code and sign in as anyone.\n".utf8))
+        }
         var logger = Logger(label: "onboard-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         do {
@@ -106,5 +116,10 @@ struct OnboardServerCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode(69) // EX_UNAVAILABLE
         }
+    }
+
+    /// This machine only: 127.0.0.0/8, ::1, localhost.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOHTTP1
 import OnboardService
 import ServiceAPI
 import ServiceClient
@@ -48,6 +49,24 @@ import Testing
             request.body = .bytes(Data(#"{"provider":"google","account":"victim@example.org","audience":"org.onboard.client","nonce":"n"}"#.utf8))
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
             #expect(response.status.code == (dev ? 200 : 404), "dev: \(dev)")
+        }
+    }
+
+    /// ASVS 8.2.1 (no caching of sensitive answers) and 14.4.4 (nosniff): token answers
+    /// lacked both. Every answer carries them, errors included.
+    @Test func everyAnswerSaysNoStoreAndNosniff() async throws {
+        let server = try await RunningServer.start(dev: false)
+        defer { server.stop() }
+        for (method, path, body) in [(HTTPMethod.POST, "/api/v1/auth/anonymous", #"{"flow":"oklah"}"#), (.GET, "/api/v1/health", ""), (.GET, "/api/v1/no-such-route", "")] {
+            var request = HTTPClientRequest(url: server.base + path)
+            request.method = method
+            if !body.isEmpty {
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(Data(body.utf8))
+            }
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            #expect(response.headers["Cache-Control"] == ["no-store"], "\(path)")
+            #expect(response.headers["X-Content-Type-Options"] == ["nosniff"], "\(path)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 extension EndToEnd {
     /// The OKLah flow against a real onboard-server process, as well as the mock.
@@ -81,6 +82,27 @@ extension EndToEnd {
             #expect(tmux.sessionFile?["userID"] as? String == before["userID"] as? String)
             let events = (try? String(contentsOfFile: tmux.stateDirectory + "/oklah/events.jsonl", encoding: .utf8)) ?? ""
             #expect(events.split(separator: "\n").count < 20)
+        }
+
+        /// Issue 31: `--dev` on a non-loopback address started without a word, opening
+        /// /dev/reset and the outbox to the network. Refused unless meant, and warned.
+        @Test func devOnANetworkAddressIsRefusedUnlessMeantAndThenWarned() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dev-host-\(UUID().uuidString)").path
+            let refused = Subprocess.run(ServerProcess.binary, ["--dev", "--host", "0.0.0.0", "--port", "0", "--db", folder + ".sqlite"])
+            #expect(refused.status == 64)
+            #expect(refused.output.contains("--dev-on-network"), "\(refused.output)")
+            let output = folder + ".out"
+            let pid = try #require(Subprocess.spawn(
+                ServerProcess.binary, ["--dev", "--host", "0.0.0.0", "--dev-on-network", "--port", "0", "--db", folder + ".sqlite"], output: output))
+            var said = ""
+            for _ in 0..<200 where !said.contains("listening on") {
+                usleep(50_000)
+                said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            }
+            #expect(said.contains("warning: --dev on 0.0.0.0"), "\(said)")
+            #expect(said.contains("listening on http://0.0.0.0:"), "\(said)")
+            kill(pid, SIGTERM)
+            #expect(Subprocess.wait(for: pid) == 0)
         }
 
         @Test func sigtermLetsARequestInFlightFinish() async throws {
