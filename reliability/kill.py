@@ -276,7 +276,9 @@ class Trial:
             last_seen = next(i for i, step in enumerate(self.steps) if step == ("wait", HOME[self.flow]))
         if last_seen is not None and self.resumed_at < groups[last_seen]:
             self.failures.append(f"relaunch went back from {self.steps[last_seen][1]!r} to {self.steps[self.resumed_at][1]!r}")
-        if self.moment == "settled" and last_seen is not None and self.resumed_at == groups[last_seen]:
+        # Typed fields are judged where they were typed: after onboarding is complete the
+        # relaunch opens the home, not the app form the person was filling in.
+        if self.moment == "settled" and not self.completed_before_kill and last_seen is not None and self.resumed_at == groups[last_seen]:
             after = terminal.text()
             for value in self.left_fields(last_seen):
                 if value in before_kill and value not in after:

@@ -174,6 +174,27 @@ extension EndToEnd {
             #expect(again.components(separatedBy: "4.0 km in 50 min").count == 2, "synced once")
         }
 
+        /// A first launch that adds `email` at once: a named account with no rucks, on Home.
+        func signedUp(_ service: Backend, as email: String) -> Tmux {
+            let tmux = Tmux()
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("No rucks yet")
+            addEmail(tmux, email)
+            tmux.waitFor("Your account is secured")
+            tmux.send("Enter")
+            tmux.waitFor("No rucks yet")
+            return tmux
+        }
+
+        /// Go Pro › Buy Pro: the prompt that follows the purchase.
+        @discardableResult
+        func buyPro(_ tmux: Tmux) -> String {
+            tmux.send("g")
+            tmux.waitFor("RuckTracker Pro")
+            tmux.send("Enter")
+            return tmux.waitFor("Welcome to Pro!")
+        }
+
         /// QA console › Faults › network, on or off, back on the same screen.
         func switchNetworkFault(_ tmux: Tmux, on: Bool) {
             tmux.send("C-g")
@@ -191,13 +212,7 @@ extension EndToEnd {
         /// in to. Each goes up with its own session.
         @Test(arguments: backends) func anOfflineRuckStaysWithWhoeverLoggedIt(backend: String) throws {
             let service = try Backend(backend)
-            let tmux = Tmux()
-            tmux.start("run rucktracker \(service.arguments)")
-            tmux.waitFor("No rucks yet")
-            addEmail(tmux, "so@example.com")
-            tmux.waitFor("Your account is secured")
-            tmux.send("Enter")
-            tmux.waitFor("No rucks yet")
+            let tmux = signedUp(service, as: "so@example.com")
             let named = try #require(tmux.userID(of: "rucktracker"))
             switchNetworkFault(tmux, on: true)
             logRuck(tmux, km: "7", minutes: "77")
@@ -268,10 +283,7 @@ extension EndToEnd {
             tmux.start("run rucktracker \(service.arguments)")
             tmux.waitFor("No rucks yet")
             logRuck(tmux, km: "9", minutes: "90")
-            tmux.send("g")
-            tmux.waitFor("RuckTracker Pro")
-            tmux.send("Enter")
-            tmux.waitFor("Welcome to Pro!")
+            buyPro(tmux)
             tmux.send("Enter") // Add Email
             tmux.waitFor("Secure My Account")
             tmux.type("ended@example.org")
@@ -301,20 +313,12 @@ extension EndToEnd {
         /// Issue 30: Pro bought as a guest stayed on the abandoned guest after Log In.
         @Test(arguments: ["mock", "server"]) func proBoughtAsAGuestFollowsItIntoTheAccountItLogsInTo(backend: String) throws {
             let service = try Backend(backend)
-            let owner = Tmux()
-            owner.start("run rucktracker \(service.arguments)")
-            owner.waitFor("No rucks yet")
-            addEmail(owner, "kept@example.org")
-            owner.waitFor("Your account is secured")
-            quit(owner)
+            quit(signedUp(service, as: "kept@example.org"))
 
             let tmux = Tmux()
             tmux.start("run rucktracker \(service.arguments)")
             tmux.waitFor("No rucks yet")
-            tmux.send("g")
-            tmux.waitFor("RuckTracker Pro")
-            tmux.send("Enter")
-            tmux.waitFor("Welcome to Pro!")
+            buyPro(tmux)
             tmux.send("Right")
             tmux.send("Enter") // Skip
             tmux.waitFor("Your rucks")
@@ -364,10 +368,7 @@ extension EndToEnd {
             let tmux = Tmux()
             tmux.start("run rucktracker \(service.arguments)")
             tmux.waitFor("No rucks yet")
-            tmux.send("g")
-            tmux.waitFor("RuckTracker Pro")
-            tmux.send("Enter")
-            let prompt = tmux.waitFor("Welcome to Pro!")
+            let prompt = buyPro(tmux)
             #expect(prompt.contains("Secure Your Subscription"))
             #expect(prompt.contains("Add an email to secure your premium subscription:"))
             #expect(!prompt.contains("..."))
