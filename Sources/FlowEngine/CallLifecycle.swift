@@ -57,9 +57,10 @@ extension FlowEngine {
         case .task(let index, let attempt):
             finishTask(TaskCall(id: callID, index: index, attempt: attempt), result, &state, now: now, effects: &effects)
         case .background:
-            // Background results only fill the context; a failure leaves the fallback text.
+            // Background results fill the context (and a session the service corrected,
+            // such as a link whose answer was lost); a failure leaves the fallback text.
             guard case .success(let output) = result, entry.operation != .refreshSession else { return }
-            state.context.merge(output.values) { _, new in new }
+            apply(output, &state, effects: &effects)
             // What a background call found (the hub's first day) survives a relaunch.
             if let screen = currentScreen(state), screen.resumable {
                 effects.append(.saveProgress(progress(at: screen.id, state)))

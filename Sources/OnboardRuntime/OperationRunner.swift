@@ -78,8 +78,13 @@ public struct OperationRunner: Sendable {
             return CallOutput(values: ["motivation": .text(message)])
         case .loadAccount:
             // Rucks this account kept on this device while offline go up first.
-            try await syncPendingRucks(of: request.session!, on: service)
-            return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken, on: service))
+            let session = request.session!
+            try await syncPendingRucks(of: session, on: service)
+            let values = try await accountValues(accessToken: session.accessToken, on: service)
+            guard session.isAnonymous, values["account_status"]?.text?.hasPrefix("Guest") == false else { return CallOutput(values: values) }
+            // The service says this guest has an email: a link whose answer a kill or a
+            // lost reply never brought. The session is renewed to say so too.
+            return CallOutput(session: try await refresher.refresh(session, now: clock.nowMilliseconds(), using: service), values: values)
         case .logRuck:
             let owner = request.session!
             let access = owner.accessToken

@@ -104,6 +104,19 @@ import Testing
         #expect(buttons.contains("Log In") && buttons.contains("Continue as Guest"))
     }
 
+    /// A background load that brings a corrected session (a link whose answer was lost)
+    /// is taken: the profile then shows the signed-in account, not a guest with an email.
+    @Test func aSessionTheHomeLoadCorrectsIsKept() {
+        var flow = FlowDriver("rucktracker", now: Self.start)
+        flow.launch(session: session())
+        let named = session(anonymous: false)
+        let effects = flow.answer(.loadAccount, .success(CallOutput(session: named, values: ["email": .text("lost@example.org"), "account_status": .text("Signed In")])))
+        #expect(effects.contains(.saveSession(flow.state.session)))
+        #expect(flow.state.session?.isAnonymous == false)
+        flow.press("Profile")
+        #expect(flow.screen == "account_profile")
+    }
+
     @Test func guestsSeeAddEmailAndNoSignOut() {
         var flow = story(session())
         flow.press("Profile", effects: ["save progress at guest_profile"])

@@ -48,6 +48,22 @@ final class CountingRefreshes: AuthServiceDecorator, Sendable {
         #expect(renewed.session?.userID == session.userID)
     }
 
+    /// Issue 30: killed while linking, the client kept a guest's session though the
+    /// service had linked the email ("Guest User / Account Status: Signed In / Email: Not
+    /// Set"). Loading the account asks the service, and the session is renewed to match.
+    @Test func aLinkWhoseAnswerWasLostIsFoundWhenTheAccountLoads() async throws {
+        let mock = try mock()
+        let runner = OperationRunner(service: mock, flowID: "rucktracker")
+        let guest = try #require(try await runner.run(CallRequest(id: 1, operation: .signInAnonymously, session: nil, inputs: [:])).get().session)
+        // The link reached the service; its answer never reached the client.
+        _ = try await mock.linkEmail(flow: "rucktracker", accessToken: guest.accessToken, email: "lost@example.org", password: "long enough")
+
+        let loaded = try await runner.run(CallRequest(id: 2, operation: .loadAccount, session: guest, inputs: [:])).get()
+        #expect(loaded.values["email"] == .text("lost@example.org"))
+        #expect(loaded.session?.userID == guest.userID)
+        #expect(loaded.session?.isAnonymous == false, "the session now says what the service says")
+    }
+
     func mock() throws -> InProcessTransport {
         InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory()))
     }
