@@ -69,24 +69,24 @@ public struct OperationRunner: Sendable {
                 values: ["user_id": .text(signIn.session.userID), "name_options": .list(signIn.nameOptions)])
         case .chooseName:
             let name = request.inputs["chosen_name"] ?? ""
-            let profile = try await service.chooseName(accessToken: request.session!.accessToken, name: name)
+            let profile = try await service.chooseName(accessToken: try session(of: request).accessToken, name: name)
             return CallOutput(values: ["display_name": .text(profile.displayName ?? name)])
         case .refreshSession:
-            return CallOutput(session: try await refresher.refresh(request.session!, now: clock.nowMilliseconds(), using: service))
+            return CallOutput(session: try await refresher.refresh(try session(of: request), now: clock.nowMilliseconds(), using: service))
         case .motivation:
-            let message = try await service.motivation(accessToken: request.session!.accessToken)
+            let message = try await service.motivation(accessToken: try session(of: request).accessToken)
             return CallOutput(values: ["motivation": .text(message)])
         case .loadAccount:
             // Rucks this account kept on this device while offline go up first.
-            let session = request.session!
-            try await syncPendingRucks(of: session, on: service)
-            let values = try await accountValues(accessToken: session.accessToken, on: service)
-            guard session.isAnonymous, values["account_status"]?.text?.hasPrefix("Guest") == false else { return CallOutput(values: values) }
+            let current = try session(of: request)
+            try await syncPendingRucks(of: current, on: service)
+            let values = try await accountValues(accessToken: current.accessToken, on: service)
+            guard current.isAnonymous, values["email"]?.text?.isEmpty == false else { return CallOutput(values: values) }
             // The service says this guest has an email: a link whose answer a kill or a
             // lost reply never brought. The session is renewed to say so too.
-            return CallOutput(session: try await refresher.refresh(session, now: clock.nowMilliseconds(), using: service), values: values)
+            return CallOutput(session: try await refresher.refresh(current, now: clock.nowMilliseconds(), using: service), values: values)
         case .logRuck:
-            let owner = request.session!
+            let owner = try session(of: request)
             let access = owner.accessToken
             let distance = Double(request.inputs["distance_km"] ?? "") ?? 0
             let minutes = Double(request.inputs["duration_min"] ?? "") ?? 0
@@ -107,32 +107,34 @@ public struct OperationRunner: Sendable {
             }
         case .linkEmail:
             let issued = try await service.linkEmail(
-                flow: flowID, accessToken: request.session!.accessToken,
+                flow: flowID, accessToken: try session(of: request).accessToken,
                 email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "")
             return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: issued.accessToken, on: service))
         case .logIn:
             // A guest's own offline rucks go up with the guest's session: they stay with
-            // the guest account, as the screen says, never with the one logged in to.
-            if let guest = request.session { try await syncPendingRucks(of: guest, on: service) }
-            // The guest's token goes with it, so a purchase (Pro) follows the person.
+            // the guest account, as the screen says, never with the one logged in to. Its
+            // token goes with the log-in, so a purchase (Pro) follows the person.
+            let guest = await departingGuest(request, on: service)
+            if let guest { try await syncPendingRucks(of: guest, on: service) }
             let issued = try await service.login(
                 flow: flowID, email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "",
-                guestAccessToken: request.session.flatMap { $0.isAnonymous ? $0.accessToken : nil })
+                guestAccessToken: guest?.accessToken)
             return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: issued.accessToken, on: service))
         case .signOut:
             // The account's own offline rucks go up with its session first, then the new
             // guest: offline, this fails and nothing has changed.
-            try await syncPendingRucks(of: request.session!, on: service)
+            let account = try session(of: request)
+            try await syncPendingRucks(of: account, on: service)
             let guest = try await service.signInAnonymously(flow: flowID)
-            try? await service.logout(refreshToken: request.session!.refreshToken)
+            try? await service.logout(refreshToken: account.refreshToken)
             return CallOutput(session: Session(guest.session, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: guest.session.accessToken, on: service))
         case .purchasePro:
-            try await service.putRecord(accessToken: request.session!.accessToken, key: "pro", value: .flag(true))
-            return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken, on: service))
+            try await service.putRecord(accessToken: try session(of: request).accessToken, key: "pro", value: .flag(true))
+            return CallOutput(values: try await accountValues(accessToken: try session(of: request).accessToken, on: service))
         case .setUsername:
             let username = (request.inputs["username"] ?? "").trimmingCharacters(in: .whitespaces)
-            _ = try await service.updateProfile(accessToken: request.session!.accessToken, fields: ["display_name": .text(username)])
-            return CallOutput(values: try await accountValues(accessToken: request.session!.accessToken, on: service))
+            _ = try await service.updateProfile(accessToken: try session(of: request).accessToken, fields: ["display_name": .text(username)])
+            return CallOutput(values: try await accountValues(accessToken: try session(of: request).accessToken, on: service))
         case .connectServer:
             let address = (request.inputs["server_url"] ?? "").trimmingCharacters(in: .whitespaces)
             let normalised = address.hasSuffix("/") ? String(address.dropLast()) : address
@@ -145,20 +147,20 @@ public struct OperationRunner: Sendable {
             return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: ["children": .list([])])
         case .acceptInvite:
             let code = Self.inviteCode(from: request.inputs["invite_code"] ?? "")
-            let accepted = try await service.acceptInvite(accessToken: request.session!.accessToken, code: code)
-            var values = try await childrenValues(accessToken: request.session!.accessToken, on: service)
+            let accepted = try await service.acceptInvite(accessToken: try session(of: request).accessToken, code: code)
+            var values = try await childrenValues(accessToken: try session(of: request).accessToken, on: service)
             values["child_name"] = .text(accepted.child.name)
             values["shared_by"] = .text(accepted.sharedBy)
             return CallOutput(values: values)
         case .loadChildren:
-            return CallOutput(values: try await childrenValues(accessToken: request.session!.accessToken, on: service))
+            return CallOutput(values: try await childrenValues(accessToken: try session(of: request).accessToken, on: service))
         case .addChild:
-            let access = request.session!.accessToken
+            let access = try session(of: request).accessToken
             let birth = request.inputs["birth_date"].flatMap { $0.isEmpty ? nil : $0 }
             _ = try await service.addChild(accessToken: access, name: request.inputs["baby_name"] ?? "", birthDate: birth)
             return CallOutput(values: try await childrenValues(accessToken: access, on: service))
         case .createInvite:
-            let access = request.session!.accessToken
+            let access = try session(of: request).accessToken
             guard let child = try await service.children(accessToken: access).first else {
                 throw ServiceError(.notFound, "Add a baby first, then invite someone to it.")
             }
@@ -194,7 +196,7 @@ public struct OperationRunner: Sendable {
             let signIn = try await service.socialSignIn(flow: flowID, provider: provider, idToken: token, nonce: nonce)
             return try await signedIn(signIn, on: service)
         case .loadProfile:
-            return CallOutput(values: Self.profileValues(try await service.profile(accessToken: request.session!.accessToken)))
+            return CallOutput(values: Self.profileValues(try await service.profile(accessToken: try session(of: request).accessToken)))
         case .saveProfile, .finishProfile:
             var fields = request.fields.mapValues { value -> FieldValue in
                 switch value {
@@ -203,11 +205,11 @@ public struct OperationRunner: Sendable {
                 }
             }
             if request.operation == .finishProfile { fields["profile_complete"] = .flag(true) }
-            let profile = try await service.updateProfile(accessToken: request.session!.accessToken, fields: fields)
+            let profile = try await service.updateProfile(accessToken: try session(of: request).accessToken, fields: fields)
             return CallOutput(values: Self.profileValues(profile))
         case .logOut:
             // Offline, the service's copy of the session simply expires; this device forgets it now.
-            try? await service.logout(refreshToken: request.session!.refreshToken)
+            try? await service.logout(refreshToken: try session(of: request).refreshToken)
             return CallOutput(signedOut: true)
         case .prepareStore, .fetchConfig, .preloadContent, .checkCompatibility, .validateHiding, .openHub:
             return try await device.perform(request, on: service)
@@ -242,6 +244,22 @@ public struct OperationRunner: Sendable {
 
     /// Puts rucks logged offline on the service, after its own, in the order logged.
     /// Repeated after a lost reply, it finds them there and adds nothing twice.
+    /// The request's session; `run` already refuses an operation that needs one without it.
+    private func session(of request: CallRequest) throws -> Session {
+        guard let session = request.session else { throw ServiceError.sessionRejected }
+        return session
+    }
+
+    /// The guest this device leaves at a log-in, with a usable access token (renewed if it
+    /// expired, as a guest unused for a day has); nil without a guest, or one the service
+    /// no longer renews: its rucks then stay on this device with it, never with the account.
+    private func departingGuest(_ request: CallRequest, on service: any AuthService) async -> Session? {
+        guard let guest = request.session, guest.isAnonymous else { return nil }
+        let now = clock.nowMilliseconds()
+        guard guest.accessExpired(atMilliseconds: now) else { return guest }
+        return try? await refresher.refresh(guest, now: now, using: service)
+    }
+
     /// Only `owner`'s own: each pending ruck goes up with the session that logged it.
     private func syncPendingRucks(of owner: Session, on service: any AuthService) async throws {
         let pending = pendingRucks.rucks(of: owner.userID)

@@ -31,7 +31,7 @@ struct Routes {
         api.on(.login) { request, context in
             let body = try await request.decode(as: LoginRequest.self, context: context)
             // A guest's bearer token, when the device leaving it sends one: its purchases follow.
-            let guest = request.headers[.authorization].flatMap { _ in try? Self.bearer(request) }
+            let guest = try? Self.bearer(request)
             return JSONReply(try await service.login(
                 email: body.email, password: body.password, policy: .named, client: context.clientAddress, guestAccessToken: guest))
         }

@@ -64,6 +64,20 @@ final class CountingRefreshes: AuthServiceDecorator, Sendable {
         #expect(loaded.session?.isAnonymous == false, "the session now says what the service says")
     }
 
+    /// A guest unused for a day leaves with an expired access token: it is renewed for
+    /// the log-in, so its Pro still follows the person into the account.
+    @Test func aGuestWhoseAccessTokenExpiredStillTakesItsProToTheAccount() async throws {
+        let mock = try mock()
+        _ = try await mock.register(flow: "rucktracker", name: "So", email: "so@example.com", password: "march on!")
+        let runner = OperationRunner(service: mock, flowID: "rucktracker")
+        var guest = try #require(try await runner.run(CallRequest(id: 1, operation: .signInAnonymously, session: nil, inputs: [:])).get().session)
+        _ = try await runner.run(CallRequest(id: 2, operation: .purchasePro, session: guest, inputs: [:])).get()
+        guest.accessExpiresAt = 0
+        let loggedIn = try await runner.run(CallRequest(
+            id: 3, operation: .logIn, session: guest, inputs: ["email": "so@example.com", "password": "march on!"])).get()
+        #expect(loggedIn.values["pro"] == .text("true"))
+    }
+
     func mock() throws -> InProcessTransport {
         InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory()))
     }
