@@ -7,34 +7,58 @@ public enum SecretStoreMode: String, CaseIterable, Sendable {
 
     /// Which store a state folder uses, and a notice when this is the first time the folder
     /// keeps secrets there (said once, so a person knows where their tokens went).
-    /// `keyring` fails with a plain reason when no Secret Service answers; `auto` then uses
-    /// the file and says why.
+    /// A folder that already keeps secrets uses that store (`SecretHome`) or is refused with
+    /// the reason; a new one: `keyring` fails with a plain reason when no Secret Service
+    /// answers, `auto` then uses the file and says why. The choice is recorded.
     public func open(stateDirectory: String, environment: [String: String]) throws -> (store: any SecretStore, notice: String?) {
+        if let home = SecretHome.recorded(stateDirectory: stateDirectory) {
+            return (try openHome(home, stateDirectory: stateDirectory, environment: environment), nil)
+        }
         if self != .file {
             do {
                 let keyring = try Self.keyring(stateDirectory: stateDirectory, environment: environment)
                 let first = try keyring.read(.dataKey) == nil
                 if first { try PersonalData.ensureKey(in: keyring, stateDirectory: stateDirectory) }
+                try SecretHome.keyring.record(stateDirectory: stateDirectory)
                 return (keyring, first ? "Onboard keeps this folder's tokens and encryption key in the system keyring (items labelled onboard/<flow>/\(stateDirectory))." : nil)
             } catch let error as SecretStoreError {
                 if self == .keyring { throw SecretStoreError("--secret-store keyring: \(error.description)") }
                 let file = FileSecretStore(stateDirectory: stateDirectory)
-                let first = !FileManager.default.fileExists(atPath: file.folder)
-                return (file, first ? "Onboard keeps this folder's tokens and encryption key in a private file (\(file.folder)): \(error.description)" : nil)
+                try SecretHome.file.record(stateDirectory: stateDirectory)
+                return (file, "Onboard keeps this folder's tokens and encryption key in a private file (\(file.folder)): \(error.description)")
             }
         }
+        try SecretHome.file.record(stateDirectory: stateDirectory)
         return (FileSecretStore(stateDirectory: stateDirectory), nil)
+    }
+
+    /// The folder's own store, refused with the reason and the ways on when it is not the
+    /// one asked for or cannot be reached from here.
+    public func openHome(_ home: SecretHome, stateDirectory: String, environment: [String: String]) throws -> any SecretStore {
+        if self != .auto, rawValue != home.rawValue { throw home.mismatch(asked: self, stateDirectory: stateDirectory) }
+        do {
+            return try home.open(stateDirectory: stateDirectory, environment: environment)
+        } catch let error as SecretStoreError {
+            throw home.unreachable(stateDirectory: stateDirectory, reason: error.description)
+        }
     }
 
     /// The stores that may hold a folder's secrets, opened without making anything (no
     /// data key): what a reset clears. The private file always; the keyring with
-    /// `keyring`, and with `auto` where one answers.
-    public func storesToClear(stateDirectory: String, environment: [String: String]) throws -> [any SecretStore] {
+    /// `keyring`, and with `auto` where one answers. `leftBehind` says why the folder's
+    /// keyring items cannot be cleared from here, when they cannot.
+    public func storesToClear(stateDirectory: String, environment: [String: String]) throws -> (stores: [any SecretStore], leftBehind: String?) {
         let file = FileSecretStore(stateDirectory: stateDirectory)
         switch self {
-        case .file: return [file]
-        case .keyring: return [file, try Self.keyring(stateDirectory: stateDirectory, environment: environment)]
-        case .auto: return [file] + [try? Self.keyring(stateDirectory: stateDirectory, environment: environment)].compactMap { $0 }
+        case .file: return ([file], nil)
+        case .keyring: return ([file, try Self.keyring(stateDirectory: stateDirectory, environment: environment)], nil)
+        case .auto:
+            do {
+                return ([file, try Self.keyring(stateDirectory: stateDirectory, environment: environment)], nil)
+            } catch let error as SecretStoreError {
+                let home = SecretHome.recorded(stateDirectory: stateDirectory)
+                return ([file], home == .keyring ? error.description : nil)
+            }
         }
     }
 

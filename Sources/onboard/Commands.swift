@@ -138,13 +138,13 @@ struct Reset: ParsableCommand {
     func run() throws {
         let folder = options.stateFolder()
         // Wherever this folder's secrets may be, without making any (a data key) to delete.
-        let stores = try options.secretStoreMode().storesToClear(stateDirectory: folder, environment: ProcessInfo.processInfo.environment)
+        let (stores, leftBehind) = try options.secretStoreMode().storesToClear(stateDirectory: folder, environment: ProcessInfo.processInfo.environment)
         func forget(_ flowID: String) throws {
             for store in stores { try StateStore(stateDirectory: folder, flowID: flowID, secrets: store).reset() }
         }
         if let flow {
             try forget(flow)
-            print("Reset \(flow) in \(folder).")
+            try finish("Reset \(flow) in \(folder)", leftBehind: leftBehind, items: "onboard/\(flow)/\(folder)")
             return
         }
         let manager = FileManager.default
@@ -156,11 +156,29 @@ struct Reset: ParsableCommand {
             }
         }
         try StateStore.forgetSecrets(stateDirectory: folder, in: stores)
+        SecretHome.forget(stateDirectory: folder)
         let mock = options.mockDatabase ?? folder + "/mock.sqlite"
         for suffix in ["", "-wal", "-shm"] where manager.fileExists(atPath: mock + suffix) {
             try manager.removeItem(atPath: mock + suffix)
         }
-        print("Reset every flow and the mock service in \(folder).")
+        try finish("Reset every flow and the mock service in \(folder)", leftBehind: leftBehind, items: "onboard/*/\(folder)")
+    }
+
+    /// Says what was reset; keyring items out of reach are named with how to remove them,
+    /// and the command exits 1, since not everything is gone.
+    private func finish(_ done: String, leftBehind: String?, items: String) throws {
+        guard let leftBehind else {
+            print("\(done).")
+            return
+        }
+        let folder = options.stateFolder()
+        print("""
+        \(done), except its secrets in the system keyring, which cannot be reached here: \(leftBehind)
+        They are left there, labelled \(items). Remove them from your desktop session with \
+        `onboard reset \(flow.map { "\($0) " } ?? "")--state-dir \(folder)`, or \
+        `secret-tool clear application onboard state_dir \(folder)\(flow.map { " flow \($0)" } ?? "")`.
+        """)
+        throw ExitCode(1)
     }
 }
 
@@ -191,3 +209,60 @@ struct OutboxCommand: ParsableCommand {
         }
     }
 }
+
+/// `onboard secrets`: where a state folder keeps its tokens and encryption key, and a way to
+/// move them (to the private file, so a shell with no keyring can open the folder, or back).
+struct SecretsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "secrets",
+        abstract: "Show where a state folder keeps its tokens and encryption key, or move them.",
+        subcommands: [Show.self, Move.self],
+        defaultSubcommand: Show.self
+    )
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Say where this folder's secrets are and whether they can be reached from here.")
+
+        @OptionGroup var options: RunOptions
+
+        func run() throws {
+            let folder = options.stateFolder()
+            guard let home = SecretHome.recorded(stateDirectory: folder) else {
+                print("\(folder) keeps no secrets yet.")
+                return
+            }
+            do {
+                _ = try SecretStoreMode.auto.openHome(home, stateDirectory: folder, environment: ProcessInfo.processInfo.environment)
+                print("\(folder) keeps its tokens and encryption key in \(home == .file ? FileSecretStore(stateDirectory: folder).summary : home.name).")
+            } catch let error as SecretStoreError {
+                print(error.description)
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move this folder's tokens and encryption key to the keyring or to a private file.")
+
+        @Option(help: "Where to: keyring or file.")
+        var to: SecretHome
+
+        @OptionGroup var options: RunOptions
+
+        func run() throws {
+            let folder = options.stateFolder()
+            let before = SecretHome.recorded(stateDirectory: folder)
+            do {
+                let moved = try to.move(stateDirectory: folder, environment: ProcessInfo.processInfo.environment)
+                print(before == to
+                    ? "\(folder) already keeps its secrets in \(to.name)."
+                    : "Moved \(moved) secret\(moved == 1 ? "" : "s") of \(folder) to \(to.name).")
+            } catch let error as SecretStoreError {
+                print(error.description)
+                throw ExitCode(1)
+            }
+        }
+    }
+}
+
+extension SecretHome: ExpressibleByArgument {}

@@ -133,12 +133,15 @@ struct RunOptions: ParsableArguments {
         return mode
     }
 
-    /// The state folder's secret store. `auto` chooses when a secret is first needed (the
-    /// launcher prints its notice once the terminal is given back); `keyring` and `file`
-    /// now, so a keyring asked for and missing stops the run before it starts.
+    /// The state folder's secret store. A folder that keeps secrets opens its own store now,
+    /// so one out of reach stops the run before anything changes; for a new folder `auto`
+    /// chooses when a secret is first needed (the launcher prints its notice once the
+    /// terminal is given back), `keyring` and `file` now.
     func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore {
         let mode = try secretStoreMode(environment: environment)
-        if mode == .auto { return DeferredSecretStore(stateDirectory: stateFolder, environment: environment) }
+        if mode == .auto, SecretHome.recorded(stateDirectory: stateFolder) == nil {
+            return DeferredSecretStore(stateDirectory: stateFolder, environment: environment)
+        }
         let (store, notice) = try mode.open(stateDirectory: stateFolder, environment: environment)
         if let notice { printError("onboard: \(notice)") }
         return store

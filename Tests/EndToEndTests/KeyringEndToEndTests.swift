@@ -142,6 +142,55 @@ extension EndToEnd {
             #expect(!keyring.items.contains("label ="))
         }
 
+        /// Issue 30 §3: a folder remembers where its secrets live. Opened from a shell with no
+        /// session bus (SSH, cron, a tmux server started outside the desktop) it is refused
+        /// with the reason and the ways on, and nothing is set aside or made; back on the
+        /// desktop it resumes. `onboard reset` there says what it left, and `onboard secrets
+        /// move --to file` makes the folder open anywhere.
+        @Test func aFolderWhoseKeyringIsOutOfReachIsRefusedAndNothingChanges() throws {
+            let finished = onboard(["run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys"])
+            #expect(finished.status == 0, "\(finished.output.suffix(1500))")
+            let before = try stateFiles()
+            let noBus = ["env", "-u", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR=/nonexistent", Tmux.binary]
+            let resume = FileManager.default.temporaryDirectory.appendingPathComponent("resume-\(UUID().uuidString).keys").path
+            try "wait:Check in\n".write(toFile: resume, atomically: true, encoding: .utf8)
+
+            let refused = keyring.run(noBus + ["run", "oklah", "--headless", "--keys", resume, "--wait-timeout", "10s", "--state-dir", state])
+            #expect(refused.status == 1, "\(refused.output.suffix(1500))")
+            #expect(refused.output.contains("This folder's tokens and encryption key are in the system keyring (Secret Service), which cannot be reached here: no Secret Service answers here (no D-Bus session bus)."))
+            #expect(refused.output.contains("Nothing was changed."))
+            #expect(refused.output.contains("onboard secrets move --to file --state-dir \(state)"))
+            #expect(try stateFiles() == before, "no file set aside, no private-file key made")
+
+            // Back where the keyring answers: still signed in, at Home.
+            let back = onboard(["run", "oklah", "--headless", "--keys", resume, "--wait-timeout", "10s"])
+            #expect(back.status == 0, "\(back.output.suffix(1500))")
+            #expect(!back.output.contains("could not be read"))
+
+            // Reset with no bus clears the files and names what it left in the keyring.
+            let reset = keyring.run(noBus + ["reset", "oklah", "--state-dir", state])
+            #expect(reset.status == 1, "\(reset.output)")
+            #expect(reset.output.contains("Reset oklah in \(state), except its secrets in the system keyring, which cannot be reached here"))
+            #expect(reset.output.contains("secret-tool clear application onboard state_dir \(state) flow oklah"))
+            #expect(!lookup(flow: "oklah", kind: "session").isEmpty, "the item it could not reach is still there, as it said")
+
+            // Moved to the private file, the folder opens with no bus.
+            _ = onboard(["reset", "oklah"])
+            let again = onboard(["run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys"])
+            #expect(again.status == 0, "\(again.output.suffix(1500))")
+            let move = onboard(["secrets", "move", "--to", "file"])
+            #expect(move.status == 0, "\(move.output)")
+            #expect(move.output.contains("Moved 2 secrets of \(state) to a private file."))
+            #expect(!keyring.items.contains("label ="), "nothing left in the keyring")
+            let anywhere = keyring.run(noBus + ["run", "oklah", "--headless", "--keys", resume, "--wait-timeout", "10s", "--state-dir", state])
+            #expect(anywhere.status == 0, "\(anywhere.output.suffix(1500))")
+            #expect(!anywhere.output.contains("could not be read"))
+            // And a desktop run keeps using the file rather than making a keyring key.
+            let desktop = onboard(["run", "oklah", "--headless", "--keys", resume, "--wait-timeout", "10s"])
+            #expect(desktop.status == 0, "\(desktop.output.suffix(1500))")
+            #expect(!keyring.items.contains("label ="))
+        }
+
         /// A keyring that cannot store (here: no login keyring, and a prompt no terminal
         /// can show): auto says so and keeps the secrets in the file instead.
         @Test func aKeyringThatCannotStoreSendsAutoToTheFileWithItsReason() throws {
