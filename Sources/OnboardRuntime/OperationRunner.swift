@@ -19,6 +19,9 @@ public struct OperationRunner: Sendable {
     private let refresher: SessionRefresher
     /// What happens on the device itself (MIGA's local store, simulated capabilities).
     public let device: DeviceSetup
+    /// Seals what the runner keeps on the device (rucks logged offline) with the state
+    /// folder's data key; nil without a session file (tests without a state folder).
+    private let personal: PersonalData?
 
     public init(
         services: ServiceDirectory, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(),
@@ -30,6 +33,9 @@ public struct OperationRunner: Sendable {
         self.timeout = timeout
         self.clock = clock
         refresher = SessionRefresher(file: sessionFile)
+        personal = sessionFile.map { file in
+            PersonalData(secrets: file.secrets, stateDirectory: ((file.path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
+        }
     }
 
     public init(
@@ -232,7 +238,7 @@ public struct OperationRunner: Sendable {
     }
 
     /// The account as the flow shows it: email, username, status, Pro, rucks.
-    private var pendingRucks: PendingRucks { PendingRucks(path: device.folder.map { $0 + "/pending-rucks.json" }) }
+    private var pendingRucks: PendingRucks { PendingRucks(path: device.folder.map { $0 + "/pending-rucks.json" }, personal: personal) }
 
     /// When a ruck was logged, to the second, in the device's clock: part of its entry.
     private func stamp() -> String {

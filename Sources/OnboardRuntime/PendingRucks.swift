@@ -18,15 +18,41 @@ struct PendingRucks {
         var ruck: String
     }
 
+    /// The file: the entries sealed with the folder's data key, like a progress file's
+    /// context (a ruck is a person's record).
+    private struct Sealed: Codable {
+        var sealedRucks: String
+    }
+
     let path: String?
+    /// nil keeps the entries readable (tests of the runner without a state folder).
+    let personal: PersonalData?
 
     static let marker = " (pending)"
 
-    /// Every entry kept, whoever logged it.
-    var all: [Entry] {
+    /// Every entry kept, whoever logged it; none when the keyring does not answer now.
+    var all: [Entry] { (try? entries()) ?? [] }
+
+    /// A file from before sealing (a plain list) reads as it is and is sealed on the next
+    /// change; one sealed with a key this folder no longer has, or damaged, is set aside.
+    /// Throws when the secret store does not answer: the file is fine and stays.
+    private func entries() throws -> [Entry] {
         guard let path, let data = FileManager.default.contents(atPath: path) else { return [] }
-        if let entries = try? JSONDecoder().decode([Entry].self, from: data) { return entries }
-        return ((try? JSONDecoder().decode([String].self, from: data)) ?? []).map { Entry(owner: nil, ruck: $0) }
+        let decoder = JSONDecoder()
+        if let sealed = try? decoder.decode(Sealed.self, from: data), let personal {
+            do {
+                return try decoder.decode([Entry].self, from: try personal.open(sealed.sealedRucks))
+            } catch is SecretStoreError {
+                throw SecretStoreError("The rucks kept on this device could not be opened: the keyring did not answer.")
+            } catch {
+                _ = StateStore.setAside(path)
+                return []
+            }
+        }
+        if let entries = try? decoder.decode([Entry].self, from: data) { return entries }
+        if let rucks = try? decoder.decode([String].self, from: data) { return rucks.map { Entry(owner: nil, ruck: $0) } }
+        _ = StateStore.setAside(path)
+        return []
     }
 
     /// The rucks `owner` logged here that the service does not hold yet, in order.
@@ -35,18 +61,28 @@ struct PendingRucks {
     }
 
     func add(_ ruck: String, owner: String) throws {
-        try save(all + [Entry(owner: owner, ruck: ruck)])
+        try change { $0 + [Entry(owner: owner, ruck: ruck)] }
     }
 
     /// Forgets `owner`'s entries, once they are on the service; everyone else's stay.
     func removeAll(of owner: String) throws {
-        let rest = all.filter { $0.owner != owner && $0.owner != nil }
-        if rest.isEmpty { clear() } else { try save(rest) }
+        try change { $0.filter { $0.owner != owner && $0.owner != nil } }
     }
 
-    private func save(_ entries: [Entry]) throws {
+    /// One read-modify-write under the file's lock: two processes on one folder (two
+    /// shells) each add their ruck, neither overwrites the other's.
+    private func change(_ body: ([Entry]) -> [Entry]) throws {
         guard let path else { throw ServiceError(.network, "There is nowhere on this device to keep the ruck.") }
-        try AtomicFile.writeJSON(entries, to: path)
+        try FileLock.exclusive(path + ".lock") {
+            let entries = body(try entries())
+            guard !entries.isEmpty else { return clear() }
+            let plain = try JSONEncoder().encode(entries)
+            if let personal {
+                try AtomicFile.writeJSON(Sealed(sealedRucks: try personal.seal(plain)), to: path)
+            } else {
+                try AtomicFile.writeJSON(entries, to: path)
+            }
+        }
     }
 
     func clear() {

@@ -1,14 +1,15 @@
 import Crypto
 import Foundation
+import Synchronization
 
 /// The personal values a state folder keeps on disk (names, phone, email, dates of birth,
 /// profile answers, MIGA's choices: a progress file's whole context), sealed with
 /// AES-256-GCM under one random key per state folder that lives in the secret store.
-final class PersonalData {
+final class PersonalData: Sendable {
     private let secrets: any SecretStore
     private let lockPath: String
     /// Read once per process: a save does not ask the keyring again.
-    private var cached: SymmetricKey?
+    private let cached = Mutex<SymmetricKey?>(nil)
 
     init(secrets: any SecretStore, stateDirectory: String) {
         self.secrets = secrets
@@ -31,11 +32,11 @@ final class PersonalData {
     }
 
     private func key(creating: Bool) throws -> SymmetricKey {
-        if let cached { return cached }
-        if let stored = try Self.storedKey(in: secrets) { cached = stored; return stored }
+        if let known = cached.withLock({ $0 }) { return known }
+        if let stored = try Self.storedKey(in: secrets) { cached.withLock { $0 = stored }; return stored }
         guard creating else { throw MissingKey() }
         let made = try Self.makeKey(in: secrets, lockPath: lockPath)
-        cached = made
+        cached.withLock { $0 = made }
         return made
     }
 
@@ -48,16 +49,12 @@ final class PersonalData {
     /// The stored key, or a new one stored. Two processes making the folder's first key
     /// at once must agree on one: the check and the write happen under a lock.
     private static func makeKey(in secrets: any SecretStore, lockPath: String) throws -> SymmetricKey {
-        try AtomicFile.makePrivateDirectory((lockPath as NSString).deletingLastPathComponent)
-        let descriptor = Foundation.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw StorageError(path: lockPath, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        flock(descriptor, LOCK_EX)
-        defer { flock(descriptor, LOCK_UN) }
-        if let stored = try storedKey(in: secrets) { return stored }
-        let fresh = SymmetricKey(size: .bits256)
-        try secrets.write(fresh.withUnsafeBytes { Data($0) }.base64EncodedString(), for: .dataKey)
-        return fresh
+        try FileLock.exclusive(lockPath) {
+            if let stored = try storedKey(in: secrets) { return stored }
+            let fresh = SymmetricKey(size: .bits256)
+            try secrets.write(fresh.withUnsafeBytes { Data($0) }.base64EncodedString(), for: .dataKey)
+            return fresh
+        }
     }
 
     private static func storedKey(in secrets: any SecretStore) throws -> SymmetricKey? {

@@ -159,6 +159,9 @@ extension EndToEnd {
             let offline = tmux.waitFor("6.0 km in 70 min")
             #expect(!offline.contains("was not saved"))
             #expect(offline.contains("(pending)"), "shown as pending until synced")
+            // Issue 30 §3: a ruck is a person's record, sealed on disk like their answers.
+            let pendingFile = try #require(FileManager.default.contents(atPath: tmux.stateDirectory + "/rucktracker/pending-rucks.json"))
+            #expect(!String(decoding: pendingFile, as: UTF8.self).contains("km"), "pending rucks are sealed")
             quit(tmux)
 
             tmux.start("run rucktracker \(service.arguments)")
