@@ -29,6 +29,7 @@ public struct FlowEngine: Sendable {
     public func reduce(_ state: inout FlowState, _ event: FlowEvent, now: Int64) -> [Effect] {
         var effects: [Effect] = []
         let shown = state.form.errors
+        let typedBefore = state.context
         switch event {
         case .launched(let launch):
             launchFlow(&state, launch, now: now, effects: &effects)
@@ -50,6 +51,7 @@ public struct FlowEngine: Sendable {
             effects.append(.forgetLocalData)
             launchFlow(&state, launch, now: now, effects: &effects)
         }
+        keepDraft(after: event, typedBefore: typedBefore, &state, now: now, effects: &effects)
         // What a person does judges the form again, so the same words may now come from
         // another rule ("Ana2": letters where "" was min_length).
         let judged = if case .intent = event { true } else { false }

@@ -92,6 +92,9 @@ public struct FormState: Equatable, Sendable {
     public var typedDigits = ""
     /// Password fields shown in clear (Ctrl-R).
     public var revealed: Set<String> = []
+    /// When a key last changed a value here that is not saved yet (ms): once typing
+    /// pauses the draft is saved, so a kill loses at most the last moment's keys.
+    public var editedAt: Int64?
 
     public init() {}
 }

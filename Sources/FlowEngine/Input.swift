@@ -151,6 +151,21 @@ extension FlowEngine {
         press(action, on: screen, &state, now: now, effects: &effects)
     }
 
+    /// How long typing pauses before the draft is saved (ms): long enough that a burst of
+    /// keys costs one write, short enough that a kill a moment later loses nothing.
+    static let draftPause: Int64 = 500
+
+    /// A value changed by a key is saved once typing pauses (the next tick after
+    /// `draftPause`); any other save of the progress takes it along.
+    func keepDraft(after event: FlowEvent, typedBefore: [String: Value], _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        if case .intent = event, state.context != typedBefore { state.form.editedAt = now }
+        if case .tick = event, let edited = state.form.editedAt, now - edited >= Self.draftPause {
+            state.form.editedAt = nil
+            if state.phase == .showing, let screen = currentScreen(state) { saveDraft(screen, &state, effects: &effects) }
+        }
+        if effects.contains(where: { if case .saveProgress = $0 { true } else { false } }) { state.form.editedAt = nil }
+    }
+
     /// Saves what is on the screen so far, so a kill loses at most the field being typed.
     func saveDraft(_ screen: Screen, _ state: inout FlowState, effects: inout [Effect]) {
         guard screen.kind == .form, screen.resumable else { return }

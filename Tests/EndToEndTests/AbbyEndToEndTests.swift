@@ -172,6 +172,25 @@ extension EndToEnd {
             #expect(ana.session(of: "abby")?["onboardingComplete"] as? Bool != true)
         }
 
+        /// Issue 30 §5: a kill lost the field being edited, even after seconds idle. A pause
+        /// in typing saves the draft with the same atomic write.
+        @Test func aKillAfterAPauseInTypingKeepsWhatWasTyped() throws {
+            let backend = try Backend("mock")
+            let ana = Tmux()
+            start(ana, backend)
+            signInWithPhone(ana, backend)
+            ana.type(try #require(backend.lastSMSCode()))
+            ana.waitFor("Your name")
+            ana.type("Ana ZZ")
+            ana.waitFor("Ana ZZ")
+            usleep(2_000_000) // a person stops typing for a moment
+            kill(try #require(ana.onboardPID), SIGKILL)
+            ana.waitFor("[exit 137]")
+            start(ana, backend)
+            let screen = ana.waitFor("Your name")
+            #expect(screen.contains("Ana ZZ"), "the draft typed before the kill:\n\(screen)")
+        }
+
         @Test(arguments: Backend.kinds) func socialSignInCancelAndAllowWithoutAnalytics(backend kind: String) throws {
             let backend = try Backend(kind)
             let bo = Tmux()

@@ -37,6 +37,23 @@ import Testing
         #expect(flow.savedProgress?.context["server_url"] == .text("https://baby.example.org"))
     }
 
+    /// Issue 30 §5: a pause in typing saves the draft; a burst of keys costs one write.
+    @Test func aPauseInTypingSavesTheDraft() {
+        var flow = FlowDriver("babybasics", exhaustive: true)
+        flow.launch(effects: ["save progress at server"])
+        flow.type("https://baby", into: "server_url", effects: [])
+        flow.send(.tick, effects: [])
+        flow.now += 200
+        flow.type(".example.org", effects: [])
+        flow.now += FlowEngine.draftPause - 1
+        flow.send(.tick, effects: [])
+        flow.now += 1
+        flow.send(.tick, effects: ["save progress at server"])
+        #expect(flow.savedProgress?.context["server_url"] == .text("https://baby.example.org"))
+        flow.now += 5_000
+        flow.send(.tick, effects: [], sourceLocation: #_sourceLocation)
+    }
+
     @Test func theServerURLIsPrefilledCheckedAndChoosesTheService() {
         var flow = story(url: "http://127.0.0.1:8080")
         #expect(flow.screen == "server")
