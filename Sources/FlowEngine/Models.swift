@@ -93,10 +93,13 @@ public struct SavedProgress: Codable, Equatable, Sendable {
     public var placeholderUserID: String
     /// Whether the resume point was reached with a session (it needs one to continue).
     public var requiresSession: Bool
+    /// The screens Back returns through from `screen`, oldest first: a relaunch goes back
+    /// where the run before it would have. Empty in files from before it was kept.
+    public var history: [String]
 
     public init(
         screen: String, context: [String: Value], onboardingComplete: Bool, startedAt: Int64?,
-        placeholderUserID: String, requiresSession: Bool
+        placeholderUserID: String, requiresSession: Bool, history: [String] = []
     ) {
         self.screen = screen
         self.context = context
@@ -104,5 +107,21 @@ public struct SavedProgress: Codable, Equatable, Sendable {
         self.startedAt = startedAt
         self.placeholderUserID = placeholderUserID
         self.requiresSession = requiresSession
+        self.history = history
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case screen, context, onboardingComplete, startedAt, placeholderUserID, requiresSession, history
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        screen = try container.decode(String.self, forKey: .screen)
+        context = try container.decode([String: Value].self, forKey: .context)
+        onboardingComplete = try container.decode(Bool.self, forKey: .onboardingComplete)
+        startedAt = try container.decodeIfPresent(Int64.self, forKey: .startedAt)
+        placeholderUserID = try container.decode(String.self, forKey: .placeholderUserID)
+        requiresSession = try container.decode(Bool.self, forKey: .requiresSession)
+        history = try container.decodeIfPresent([String].self, forKey: .history) ?? []
     }
 }

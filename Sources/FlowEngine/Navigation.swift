@@ -82,7 +82,10 @@ extension FlowEngine {
         SavedProgress(
             screen: screen, context: state.context.filter { !secretKeys.contains($0.key) },
             onboardingComplete: state.onboardingComplete, startedAt: state.startedAt,
-            placeholderUserID: state.placeholderUserID, requiresSession: state.session != nil
+            placeholderUserID: state.placeholderUserID, requiresSession: state.session != nil,
+            // Back from the resume point: the history up to it (a spinner's resume point is
+            // the screen before it, already the history's last).
+            history: Array(state.history.prefix { $0 != screen })
         )
     }
 

@@ -43,7 +43,12 @@ extension FlowEngine {
         if flow.entry.resume, let progress, let screen = flow.screen(progress.screen), screen.resumable,
            !state.onboardingComplete || screen.resumesAfterComplete,
            state.session != nil || !progress.requiresSession {
-            arrive(at: screen.resumeAt ?? screen.id, &state, now: now, effects: &effects)
+            let target = screen.resumeAt ?? screen.id
+            // Back goes where it went before the relaunch, through screens this flow
+            // still has, up to the one resumed at.
+            let kept = progress.history.filter { flow.screen($0)?.resumable == true }
+            state.history = Array(kept.prefix { $0 != target })
+            arrive(at: target, &state, now: now, effects: &effects)
             return
         }
         if state.session != nil || (!flow.entry.sessionRequired && state.onboardingComplete), let signedIn = flow.entry.signedIn {

@@ -237,6 +237,24 @@ extension EndToEnd {
             tmux.start("run babybasics --service http://127.0.0.1:9")
             tmux.waitFor("Welcome to Baby Basics")
             #expect(tmux.saved("server_url", in: "babybasics") == good, "the saved URL wins over --service")
+            // Issue 30 §5: Back after a relaunch goes where it went before it (the URL could
+            // never be changed again); and on to Create your account, whose Back reaches
+            // "I Have an Invite" again after another relaunch.
+            let relaunched = tmux.screen
+            #expect(relaunched.contains("Esc back"), "\(relaunched)")
+            tmux.send("Escape")
+            tmux.waitFor("Server URL")
+            tmux.send("Tab")
+            tmux.send("Enter")
+            tmux.waitFor("Welcome to Baby Basics")
+            tmux.send("Enter")
+            tmux.waitFor("Create your account")
+            tmux.start("run babybasics \(backend.arguments)")
+            tmux.waitFor("Create your account")
+            tmux.send("Escape")
+            tmux.waitFor("I Have an Invite")
+            tmux.send("Escape")
+            tmux.waitFor("Server URL")
         }
 
         @Test func aURLOfTenThousandCharactersIsCutWithAMessage() {

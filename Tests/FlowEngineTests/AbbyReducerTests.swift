@@ -331,6 +331,27 @@ import Testing
         return flow
     }
 
+    /// Issue 30 §5: Esc did nothing on a step resumed after a relaunch. The history is
+    /// kept with the progress, so Back goes where it went before.
+    @Test func backAfterARelaunchGoesWhereItWentBefore() throws {
+        let saved = try #require(atAge().savedProgress)
+        #expect(saved.history.last == "names")
+        var relaunched = FlowDriver("abby")
+        relaunched.launch(session: session(), progress: saved)
+        #expect(relaunched.screen == "age")
+        #expect(relaunched.shown.canGoBack)
+        relaunched.key(.back)
+        #expect(relaunched.screen == "names")
+        #expect(relaunched.text("display_name") == "Ana 99")
+
+        // A screen the flow no longer has is left out of the way back.
+        var edited = saved
+        edited.history.insert("a_screen_since_removed", at: 0)
+        var again = FlowDriver("abby")
+        again.launch(session: session(), progress: edited)
+        #expect(!again.state.history.contains("a_screen_since_removed"))
+    }
+
     @Test func theAgeIsComputedAndUnder18IsRefused() {
         var flow = atAge()
         flow.type("20100101", into: "birth_date", effects: [])
