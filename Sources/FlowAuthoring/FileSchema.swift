@@ -86,10 +86,11 @@ public enum FileSchema: String, Sendable, CaseIterable {
     /// `15m`, `24h`, `1d2h30m` (`DurationText`), above zero.
     static var duration: [String: Any] { ["type": "string", "pattern": "^ *\\+?([0-9]+[smhd])+ *$"] }
 
-    /// `is_anonymous`, `not has_pro`, `KEY == VALUE`, `KEY != VALUE` (`Guard(text:)`).
+    /// `is_anonymous`, `not has_pro`, `KEY == VALUE`, `KEY != VALUE`, `has KEY`
+    /// (`Guard(text:)`).
     static var guardPattern: String {
-        let names = Guard.Name.allCases.filter { $0 != .equals }.map(\.rawValue).joined(separator: "|")
-        return "^((not )?(\(names))|[^ ]+ (==|!=) [^ ]+)$"
+        let names = Guard.Name.allCases.filter { $0 != .equals && $0 != .has }.map(\.rawValue).joined(separator: "|")
+        return "^((not )?(\(names))|[^ ]+ (==|!=) [^ ]+|(not )?has [^ ]+)$"
     }
 
     // MARK: Theme files

@@ -15,6 +15,9 @@ extension FlowEngine {
         case .hasChildren: value = !(state.context["children"]?.list ?? []).isEmpty
         case .profileComplete: value = state.context["profile_complete"]?.text == "true"
         case .equals: value = state.context[guardian.key ?? ""]?.text == guardian.value
+        case .has:
+            let held = state.context[guardian.key ?? ""]
+            value = !(held?.text ?? "").isEmpty || !(held?.list ?? []).isEmpty
         }
         return value != guardian.negated
     }

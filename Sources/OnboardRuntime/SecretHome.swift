@@ -10,8 +10,9 @@ public enum SecretHome: String, Sendable {
     static func markerPath(stateDirectory: String) -> String { stateDirectory + "/secret-store" }
 
     /// The recorded home; for a folder from before the marker, the one its files imply:
-    /// the private file if its folder exists, else the keyring if a flow kept a session
-    /// or progress (whose secrets must then be there). Nil for a folder with no secrets yet.
+    /// the private file if its folder exists, else the keyring if a session file says its
+    /// tokens are there or a progress file is sealed (its key must then be there). Nil for
+    /// a folder with no secrets yet, or files from before secrets at rest.
     public static func recorded(stateDirectory: String) -> SecretHome? {
         let manager = FileManager.default
         if let data = manager.contents(atPath: markerPath(stateDirectory: stateDirectory)),
@@ -19,11 +20,16 @@ public enum SecretHome: String, Sendable {
             return home
         }
         if manager.fileExists(atPath: FileSecretStore(stateDirectory: stateDirectory).folder) { return .file }
-        let flows = (try? manager.contentsOfDirectory(atPath: stateDirectory)) ?? []
-        let keptState = flows.contains { flow in
-            ["session.json", "progress.json"].contains { manager.fileExists(atPath: "\(stateDirectory)/\(flow)/\($0)") }
+        func object(_ path: String) -> [String: Any]? {
+            manager.contents(atPath: path).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
         }
-        return keptState ? .keyring : nil
+        let flows = (try? manager.contentsOfDirectory(atPath: stateDirectory)) ?? []
+        let inKeyring = flows.contains { flow in
+            let folder = "\(stateDirectory)/\(flow)/"
+            let keptIn = object(folder + "session.json")?[TokensKeptIn.key] as? String
+            return keptIn?.contains("keyring") == true || object(folder + "progress.json")?[SealedContext.key] != nil
+        }
+        return inKeyring ? .keyring : nil
     }
 
     public func record(stateDirectory: String) throws {

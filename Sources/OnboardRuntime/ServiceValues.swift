@@ -7,6 +7,7 @@ extension OperationRunner {
     /// Profile fields as flow context: texts and lists as they are, numbers and flags as text.
     static func profileValues(_ profile: Profile) -> [String: Value] {
         var values: [String: Value] = ["profile_complete": .text("false")]
+        if let name = profile.displayName { values["display_name"] = .text(name) }
         for (key, value) in profile.fields {
             values[key] = switch value {
             case .text(let text): .text(text)

@@ -123,5 +123,10 @@ extension PostgresStore {
             "CREATE INDEX idempotency_created ON idempotency (created_at)",
             "CREATE TABLE rate_limits (key TEXT PRIMARY KEY, window_start BIGINT NOT NULL, count INTEGER NOT NULL)",
         ],
+        [
+            // The order names were offered in (SQLite's rowid): a repeat of the sign-in and
+            // a profile read offer them as the first answer did.
+            "ALTER TABLE name_offers ADD COLUMN offered_order BIGSERIAL",
+        ],
     ]
 }

@@ -89,7 +89,7 @@ public final class PostgresStore: ServiceStore {
                 else { throw ServiceError(.conflict, "This Idempotency-Key was already used for another account.") }
                 try await db.query("UPDATE refresh_tokens SET revoked_at = \(now) WHERE user_id = \(userID) AND revoked_at IS NULL", logger: self.logger)
                 try await Self.insert(token, db, self.logger)
-                return try await db.all("SELECT name FROM name_offers WHERE user_id = \(userID) ORDER BY offered_at, name", as: String.self, logger: self.logger)
+                return try await db.all("SELECT name FROM name_offers WHERE user_id = \(userID) ORDER BY offered_order", as: String.self, logger: self.logger)
             }
             var draw = names
             var reserved: [String] = []
@@ -231,9 +231,16 @@ public final class PostgresStore: ServiceStore {
         guard let (displayName, name, email, phone, anonymous) = found else { throw ServiceError.sessionRejected }
         // Only once the rows above are read to the end: a query started while another's
         // rows are still arriving on the connection waits behind it for ever.
+        var fields = try await fields(of: userID, db, logger)
+        if anonymous, displayName ?? name == nil {
+            // A guest that has not picked yet: the names it was offered (see SQLiteStore).
+            let offered = try await db.all(
+                "SELECT name FROM name_offers WHERE user_id = \(userID) ORDER BY offered_order", as: String.self, logger: logger)
+            if !offered.isEmpty { fields[Profile.nameOptionsField] = .list(offered) }
+        }
         return Profile(
             userID: userID, displayName: displayName ?? name, email: email, phone: phone, isAnonymous: anonymous,
-            fields: try await fields(of: userID, db, logger))
+            fields: fields)
     }
 
     static func fields(of userID: String, _ db: PostgresConnection, _ logger: Logger) async throws -> [String: FieldValue] {

@@ -15,7 +15,7 @@ enum CompiledFlows {
     }
 
     private static func oklah() -> Flow {
-        var entry = Entry(firstLaunch: "privacy", signedIn: "home", resume: true, signedOut: nil)
+        var entry = Entry(firstLaunch: "privacy", signedIn: "returning", resume: true, signedOut: nil)
         entry.sessionRequired = true
         entry.sessionEnded = nil
         entry.keepsGuest = false
@@ -25,7 +25,7 @@ enum CompiledFlows {
         analytics.renewed = nil
         analytics.step = nil
         analytics.localID = false
-        var flow = Flow(id: "oklah", title: "OKLah", summary: "anonymous onboarding, no name, email or phone needed", entry: entry, tokens: tokens, analytics: analytics, screens: [oklahScreen0(), oklahScreen1(), oklahScreen2(), oklahScreen3(), oklahScreen4(), oklahScreen5()])
+        var flow = Flow(id: "oklah", title: "OKLah", summary: "anonymous onboarding, no name, email or phone needed", entry: entry, tokens: tokens, analytics: analytics, screens: [oklahScreen0(), oklahScreen1(), oklahScreen2(), oklahScreen3(), oklahScreen4(), oklahScreen5(), oklahScreen6(), oklahScreen7(), oklahScreen8()])
         flow.serviceURLKey = nil
         flow.stepCount = nil
         flow.secrets = []
@@ -33,20 +33,20 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen0() -> Screen {
-        var screen = Screen(id: "privacy", kind: .info, location: SourceLocation(file: "oklah.yaml", line: 33, column: 5))
+        var screen = Screen(id: "privacy", kind: .info, location: SourceLocation(file: "oklah.yaml", line: 35, column: 5))
         screen.title = "Welcome to OKLah"
         screen.logo = ["\\(^o^)/"]
         screen.bullets = ["Your privacy comes first", "No name, email, or phone needed", "Your data stays on your device"]
         screen.resumable = true
         do {
-            let action = Action(label: "Start", key: nil, step: .go("creating"), when: nil, location: SourceLocation(file: "oklah.yaml", line: 43, column: 9))
+            let action = Action(label: "Start", key: nil, step: .go("creating"), when: nil, location: SourceLocation(file: "oklah.yaml", line: 45, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func oklahScreen1() -> Screen {
-        var screen = Screen(id: "creating", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 46, column: 5))
+        var screen = Screen(id: "creating", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 48, column: 5))
         screen.title = "Setting things up..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .signInAnonymously, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "pick_name", message: nil, back: false, field: nil)])
@@ -54,18 +54,18 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen2() -> Screen {
-        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "oklah.yaml", line: 54, column: 5))
+        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "oklah.yaml", line: 56, column: 5))
         screen.body = "Something went wrong. Please check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "oklah.yaml", line: 58, column: 9))
+            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "oklah.yaml", line: 60, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func oklahScreen3() -> Screen {
-        var screen = Screen(id: "pick_name", kind: .choice, location: SourceLocation(file: "oklah.yaml", line: 61, column: 5))
+        var screen = Screen(id: "pick_name", kind: .choice, location: SourceLocation(file: "oklah.yaml", line: 63, column: 5))
         screen.title = "Pick your name"
         screen.body = "Choose the name OKLah will know you by. It is made up, just for you."
         screen.resumable = true
@@ -74,7 +74,7 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen4() -> Screen {
-        var screen = Screen(id: "saving_name", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 71, column: 5))
+        var screen = Screen(id: "saving_name", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 73, column: 5))
         screen.title = "Saving your name..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .chooseName, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])
@@ -82,16 +82,38 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen5() -> Screen {
-        var screen = Screen(id: "home", kind: .info, location: SourceLocation(file: "oklah.yaml", line: 79, column: 5))
+        var screen = Screen(id: "home", kind: .info, location: SourceLocation(file: "oklah.yaml", line: 81, column: 5))
         screen.title = "Hi, {display_name|friend}"
         screen.body = "{motivation|Every small step counts. You are doing great.}"
         screen.load = [.motivation]
         screen.resumable = true
         screen.completesOnboarding = true
         do {
-            let action = Action(label: "Check in", key: nil, step: .notice("Check-in is coming in a later release; it is not part of onboarding."), when: nil, location: SourceLocation(file: "oklah.yaml", line: 87, column: 9))
+            let action = Action(label: "Check in", key: nil, step: .notice("Check-in is coming in a later release; it is not part of onboarding."), when: nil, location: SourceLocation(file: "oklah.yaml", line: 89, column: 9))
             screen.actions.append(action)
         }
+        return screen
+    }
+
+    private static func oklahScreen6() -> Screen {
+        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "oklah.yaml", line: 92, column: 5))
+        screen.resumable = false
+        screen.route = [Branch(when: Guard(.has, negated: false, key: "display_name", value: nil), go: "home"), Branch(when: nil, go: "checking_name")]
+        return screen
+    }
+
+    private static func oklahScreen7() -> Screen {
+        var screen = Screen(id: "checking_name", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 99, column: 5))
+        screen.title = "Welcome back..."
+        screen.resumable = false
+        screen.call = ServiceCall(operation: .loadProfile, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "named", message: nil, back: false, field: nil)])
+        return screen
+    }
+
+    private static func oklahScreen8() -> Screen {
+        var screen = Screen(id: "named", kind: .route, location: SourceLocation(file: "oklah.yaml", line: 107, column: 5))
+        screen.resumable = false
+        screen.route = [Branch(when: Guard(.has, negated: false, key: "display_name", value: nil), go: "home"), Branch(when: Guard(.has, negated: false, key: "name_options", value: nil), go: "pick_name"), Branch(when: nil, go: "failed")]
         return screen
     }
 

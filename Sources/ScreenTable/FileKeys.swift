@@ -14,7 +14,7 @@ public enum FilePart: String, Sendable, CaseIterable {
         /// A screen id of this file.
         case screen
         case screenKind, fieldKind, ruleName, operation
-        /// `is_anonymous`, `not has_pro`, `KEY == VALUE`.
+        /// `is_anonymous`, `not has_pro`, `KEY == VALUE`, `has KEY`.
         case guardText
         case list(Shape)
         case part(FilePart)

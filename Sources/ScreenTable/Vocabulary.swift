@@ -154,11 +154,13 @@ public struct Guard: Sendable, Equatable {
         case profileComplete = "profile_complete"
         /// A context value is exactly some text: `biometrics == face_id`.
         case equals = "=="
+        /// A context value is there and not empty: `has display_name`.
+        case has
     }
 
     public var name: Name
     public var negated: Bool
-    /// For `equals`: the context key and the text it must hold.
+    /// For `equals`: the context key and the text it must hold; for `has`, the key.
     public var key: String?
     public var value: String?
 
@@ -169,14 +171,19 @@ public struct Guard: Sendable, Equatable {
         self.value = value
     }
 
-    /// `is_anonymous`, `not is_anonymous`, `KEY == VALUE` or `KEY != VALUE`.
+    /// `is_anonymous`, `not is_anonymous`, `KEY == VALUE`, `KEY != VALUE`, `has KEY` or
+    /// `not has KEY`.
     public init?(text: String) {
         let words = text.split(separator: " ").map(String.init)
         if words.count == 3, words[1] == "==" || words[1] == "!=" {
             self.init(.equals, negated: words[1] == "!=", key: words[0], value: words[2])
-        } else if words.count == 2, words[0] == "not", let name = Name(rawValue: words[1]) {
+        } else if words.count == 2, words[0] == Name.has.rawValue {
+            self.init(.has, key: words[1])
+        } else if words.count == 3, words[0] == "not", words[1] == Name.has.rawValue {
+            self.init(.has, negated: true, key: words[2])
+        } else if words.count == 2, words[0] == "not", let name = Name(rawValue: words[1]), name != .has {
             self.init(name, negated: true)
-        } else if words.count == 1, let name = Name(rawValue: words[0]) {
+        } else if words.count == 1, let name = Name(rawValue: words[0]), name != .has {
             self.init(name)
         } else {
             return nil

@@ -1,4 +1,7 @@
 public struct Profile: Equatable, Sendable, Codable {
+    /// In `fields` of a guest that has not chosen a display name: the names it was offered.
+    public static let nameOptionsField = "name_options"
+
     public var userID: String
     public var displayName: String?
     public var email: String?

@@ -40,7 +40,13 @@ import Testing
         await expectError(.invalidInput, "Please pick one of the names offered to you.") {
             _ = try await subject.service.chooseName(accessToken: signIn.session.accessToken, name: "Not Offered")
         }
+        // Until one is chosen, the profile holds the names offered, in the same order: a
+        // device that lost its progress offers the same three again (issue 30 §3).
+        let unnamed = try await subject.service.profile(accessToken: signIn.session.accessToken)
+        #expect(unnamed.displayName == nil)
+        #expect(unnamed.fields[Profile.nameOptionsField] == .list(signIn.nameOptions))
         let profile = try await subject.service.chooseName(accessToken: signIn.session.accessToken, name: signIn.nameOptions[2])
+        #expect(profile.fields[Profile.nameOptionsField] == nil, "no offers once a name is chosen")
         #expect(profile.displayName == signIn.nameOptions[2])
         #expect(profile.userID == signIn.session.userID)
         #expect(try await subject.service.profile(accessToken: signIn.session.accessToken).displayName == signIn.nameOptions[2])

@@ -158,3 +158,10 @@ struct FlowDriver {
 
     func text(_ key: String) -> String? { state.context[key]?.text }
 }
+
+extension SavedProgress {
+    /// OKLah's place once a name was chosen: Home, with the name.
+    static let oklahHome = SavedProgress(
+        screen: "home", context: ["display_name": .text("Sunny Otter")], onboardingComplete: true, startedAt: nil,
+        placeholderUserID: "p", requiresSession: true)
+}

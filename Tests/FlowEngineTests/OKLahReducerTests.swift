@@ -89,7 +89,7 @@ import Testing
 
     @Test func homeShowsTheMotivationWhenItArrives() {
         var flow = story()
-        flow.launch(session: session(), effects: ["save progress at home", "call motivation"])
+        flow.launch(session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"])
         #expect(flow.screen == "home")
         flow.answer(.motivation, .success(CallOutput(values: ["motivation": .text("Rest is productive too.")])), effects: ["save progress at home"])
         #expect(flow.shown.body == "Rest is productive too.")
@@ -97,7 +97,7 @@ import Testing
 
     @Test func homeKeepsAFallbackMessageWhenMotivationFails() {
         var flow = story()
-        flow.launch(session: session(), effects: ["save progress at home", "call motivation"])
+        flow.launch(session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"])
         flow.answer(.motivation, .failure(networkDown), effects: [])
         #expect(flow.screen == "home")
         #expect(flow.state.message == nil)
@@ -106,7 +106,7 @@ import Testing
 
     @Test func checkInSaysItIsOutOfScope() {
         var flow = story()
-        flow.launch(session: session(), effects: ["save progress at home", "call motivation"])
+        flow.launch(session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"])
         flow.press("Check in", effects: [])
         guard case .notice(let text)? = flow.state.message else { Issue.record("no notice"); return }
         #expect(text.contains("not part of onboarding"))
@@ -182,16 +182,36 @@ import Testing
 
     @Test func relaunchWithACompletedSessionGoesStraightHome() {
         var flow = story()
-        flow.launch(session: session(), effects: ["save progress at home", "call motivation"])
+        flow.launch(session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"])
         #expect(flow.screen == "home", "and no onboarding_start")
     }
 
-    @Test func aValidSessionWithoutTheFlagAlsoGoesHome() {
+    /// Issue 30 §3: signed in with its progress lost (a data key gone, a damaged file),
+    /// OKLah said "Hi, friend" with no name chosen. The service says where the person
+    /// stands: the name chosen, or the names it offered.
+    @Test func aSessionWithoutItsProgressAsksTheServiceForTheName() {
         var flow = story()
+        flow.launch(session: session(complete: false), effects: ["call load_profile"])
+        #expect(flow.screen == "checking_name")
         // Home completes onboarding: the session is saved with the flag, once.
-        flow.launch(session: session(complete: false), effects: ["save session u_1", "track onboarding_complete", "save progress at home", "call motivation"])
+        flow.answer(.loadProfile, .success(CallOutput(values: ["display_name": .text("Sunny Otter")])),
+                    effects: ["save session u_1", "track onboarding_complete", "save progress at home", "call motivation"])
         #expect(flow.screen == "home")
+        #expect(flow.shown.title == "Hi, Sunny Otter")
         #expect(flow.state.onboardingComplete)
+
+        var unnamed = story()
+        unnamed.launch(session: session(complete: false), effects: ["call load_profile"])
+        let offered: [String] = ["Sunny Otter", "Brave Spark", "Kind Meadow"]
+        unnamed.answer(.loadProfile, .success(CallOutput(values: ["name_options": .list(offered)])), effects: ["save progress at pick_name"])
+        #expect(unnamed.screen == "pick_name", "the same names offered again")
+        #expect(unnamed.state.context["name_options"] == .list(offered))
+
+        var offline = story()
+        offline.launch(session: session(), effects: ["call load_profile"])
+        offline.answer(.loadProfile, .failure(networkDown), effects: ["track onboarding_error"])
+        #expect(offline.screen == "failed")
+        #expect(!offline.shown.title.contains("Hi,"))
     }
 
     @Test func killedOnThePickScreenResumesThereWithTheSameNames() throws {
@@ -214,7 +234,7 @@ import Testing
 
     @Test func anExpiredSessionIsRenewedSilentlyThenHome() {
         var flow = story()
-        flow.launch(session: session(expiresIn: -10), effects: ["call refresh_session"])
+        flow.launch(session: session(expiresIn: -10), progress: .oklahHome, effects: ["call refresh_session"])
         #expect(flow.screen == nil)
         #expect(flow.state.phase == .renewing(attempt: 1))
         var renewed = session(expiresIn: 86_400)
@@ -227,7 +247,7 @@ import Testing
 
     @Test func renewalIsTriedThreeTimesThenTheSessionIsKeptAndHomeShown() {
         var flow = story()
-        flow.launch(session: session(expiresIn: -10), effects: ["call refresh_session"])
+        flow.launch(session: session(expiresIn: -10), progress: .oklahHome, effects: ["call refresh_session"])
         for attempt in 1...2 {
             #expect(flow.state.phase == .renewing(attempt: attempt))
             flow.answer(.refreshSession, .failure(networkDown), effects: ["call refresh_session"])
@@ -244,7 +264,7 @@ import Testing
 
     @Test func aRejectedSessionFallsBackToPrivacyWithNoError() {
         var flow = story()
-        flow.launch(session: session(expiresIn: -10), effects: ["call refresh_session"])
+        flow.launch(session: session(expiresIn: -10), progress: .oklahHome, effects: ["call refresh_session"])
         flow.answer(
             .refreshSession, .failure(ServiceFailure(code: "unauthorized", message: "revoked")),
             effects: ["forget session", "forget progress", "track onboarding_start", "save progress at privacy"])

@@ -42,7 +42,7 @@ import Testing
             userID: "u_1", accessToken: "at", accessExpiresAt: flow.now / 1000 + 3600, refreshToken: "rt",
             refreshExpiresAt: nil, isAnonymous: true, createdAt: flow.now / 1000, lastAuthenticated: flow.now / 1000,
             onboardingComplete: true)
-        flow.launch(session: session, effects: ["save progress at home", "call motivation"])
+        flow.launch(session: session, progress: .oklahHome, effects: ["save progress at home", "call motivation"])
         #expect(flow.state.calls.renewalID == nil)
         flow.now += 3600 * 1000
         flow.send(.clockMoved, effects: ["call refresh_session"])
@@ -65,7 +65,7 @@ import Testing
     @Test func aCallWhoseTokenIsAboutToExpireWaitsForTheRenewalThenGoesWithTheNewToken() throws {
         var flow = FlowDriver("oklah", now: Self.start, exhaustive: true)
         // 30 s left, less than the flow's renew_before: Home's call waits for a renewal.
-        flow.launch(session: session(expiresIn: 30), effects: ["save progress at home", "call refresh_session"])
+        flow.launch(session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"])
         let renewed = session(expiresIn: 86_400, token: "at2")
         let sent = flow.answer(.refreshSession, .success(CallOutput(session: renewed)), effects: ["save session u_1", "call motivation"])
         #expect(FlowDriver.calls(sent).first?.session?.accessToken == "at2")
@@ -73,7 +73,7 @@ import Testing
 
     @Test func aRefusedTokenIsRenewedOnceAndTheCallSentAgain() throws {
         var flow = FlowDriver("oklah", now: Self.start, exhaustive: true)
-        flow.launch(session: session(expiresIn: 3600), effects: ["save progress at home", "call motivation"])
+        flow.launch(session: session(expiresIn: 3600), progress: .oklahHome, effects: ["save progress at home", "call motivation"])
         let refused = ServiceFailure(code: "unauthorized", message: "Your session is no longer valid. Please sign in again.")
         flow.answer(.motivation, .failure(refused), effects: ["call refresh_session"])
         let sent = flow.answer(.refreshSession, .success(CallOutput(session: session(expiresIn: 86_400, token: "at2"))), effects: ["save session u_1", "call motivation"])
@@ -101,7 +101,7 @@ import Testing
 
     @Test func aRejectedRenewalSignsOutQuietlyAndDropsTheHeldCall() {
         var flow = FlowDriver("oklah", now: Self.start, exhaustive: true)
-        flow.launch(session: session(expiresIn: 30), effects: ["save progress at home", "call refresh_session"])
+        flow.launch(session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"])
         flow.answer(
             .refreshSession, .failure(ServiceFailure(code: "unauthorized", message: "revoked")),
             effects: ["forget session", "forget progress", "track onboarding_start", "save progress at privacy"])

@@ -190,9 +190,17 @@ public final class SQLiteStore: ServiceStore {
     static func profile(of userID: String, in db: Database) throws -> Profile {
         guard let row = try Row.fetchOne(db, sql: "SELECT display_name, name, email, phone, is_anonymous FROM users WHERE id = ?", arguments: [userID])
         else { throw ServiceError.sessionRejected }
+        var fields = try fields(of: userID, in: db)
+        let displayName: String? = row["display_name"] ?? row["name"]
+        if row["is_anonymous"], displayName == nil {
+            // A guest that has not picked yet: the names it was offered, so a device that
+            // lost them (its progress) offers the same ones again.
+            let offered = try String.fetchAll(db, sql: "SELECT name FROM name_offers WHERE user_id = ? ORDER BY rowid", arguments: [userID])
+            if !offered.isEmpty { fields[Profile.nameOptionsField] = .list(offered) }
+        }
         return Profile(
-            userID: userID, displayName: row["display_name"] ?? row["name"], email: row["email"], phone: row["phone"],
-            isAnonymous: row["is_anonymous"], fields: try fields(of: userID, in: db))
+            userID: userID, displayName: displayName, email: row["email"], phone: row["phone"],
+            isAnonymous: row["is_anonymous"], fields: fields)
     }
 
     static func fields(of userID: String, in db: Database) throws -> [String: FieldValue] {
