@@ -143,11 +143,3 @@ public struct FlowGraph: Sendable, Equatable {
     }
 }
 
-extension Guard {
-    /// As the flow file writes it: `is_anonymous`, `not has_pro`, `biometrics == face_id`.
-    public var text: String {
-        if name == .equals { return "\(key ?? "") \(negated ? "!=" : "==") \(value ?? "")" }
-        if name == .has { return "\(negated ? "not " : "")has \(key ?? "")" }
-        return negated ? "not \(name.rawValue)" : name.rawValue
-    }
-}

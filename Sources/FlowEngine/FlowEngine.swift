@@ -25,6 +25,14 @@ public struct FlowEngine: Sendable {
         state.screenID.flatMap(flow.screen)
     }
 
+    /// What a run forced by a QA jump leaves out: the person's progress and analytics.
+    static func recordsForThePerson(_ effect: Effect) -> Bool {
+        switch effect {
+        case .saveProgress, .track, .backfillAnalytics: true
+        default: false
+        }
+    }
+
     /// Applies one event at time `now` (ms since 1970) and returns the effects to run.
     public func reduce(_ state: inout FlowState, _ event: FlowEvent, now: Int64) -> [Effect] {
         var effects: [Effect] = []
@@ -52,6 +60,7 @@ public struct FlowEngine: Sendable {
             launchFlow(&state, launch, now: now, effects: &effects)
         }
         keepDraft(after: event, typedBefore: typedBefore, &state, now: now, effects: &effects)
+        if state.forcedByJump { effects.removeAll(where: Self.recordsForThePerson) }
         // What a person does judges the form again, so the same words may now come from
         // another rule ("Ana2": letters where "" was min_length).
         let judged = if case .intent = event { true } else { false }

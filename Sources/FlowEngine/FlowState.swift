@@ -42,6 +42,10 @@ public struct FlowState: Equatable, Sendable {
     public var context: [String: Value] = [:]
     public var session: Session?
     public var onboardingComplete = false
+    /// QA jumped to a screen: until the next launch nothing of this run is recorded as the
+    /// person's (no progress, no analytics, no completion), so a jump never leaves a state
+    /// the flow could not reach (OKLah "complete" for a device id with no account).
+    public var forcedByJump = false
     public var message: Message?
     /// The cooling button last pressed, as its index in the screen's actions (labels may
     /// repeat): "You can do this in N s." while it cools.

@@ -42,7 +42,7 @@ extension FlowEngine {
             track(name, with: ["step": .number(Int64(step))], &state, now: now, effects: &effects)
         }
 
-        if screen.completesOnboarding, !state.onboardingComplete {
+        if screen.completesOnboarding, !state.onboardingComplete, !state.forcedByJump {
             state.onboardingComplete = true
             state.calls.lastFailure = nil
             state.calls.retries = 0
@@ -70,12 +70,73 @@ extension FlowEngine {
         }
     }
 
-    /// QA's jump: straight to a screen, dropping what the user waited for.
+    /// QA's jump: straight to a screen, dropping what the user waited for. A screen the
+    /// flow reaches only under guards that do not hold now is refused with the reason (a
+    /// guest's "confirm sign out" would orphan it); any other marks the run forced.
     func jump(to id: String, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         guard flow.screen(id) != nil else { return }
+        if let refusal = jumpRefusal(to: id, state) {
+            state.message = .error(refusal)
+            return
+        }
         state.calls.abandonForeground()
         state.phase = .showing
+        state.forcedByJump = true
         go(to: id, &state, now: now, effects: &effects)
+    }
+
+    /// Why a jump to `id` is refused now: no way from the flow's entries reaches it through
+    /// guards on who is signed in that hold in this state (a guest's Sign Out sits behind
+    /// `is_signed_in`). Guards on what the person has done (`has_pro`, a value) are taken
+    /// as met: skipping those is what a jump is for, and a forced run records nothing.
+    public func jumpRefusal(to id: String, _ state: FlowState) -> String? {
+        func holds(_ guardian: Guard, _ state: FlowState) -> Bool {
+            [.isAnonymous, .isSignedIn].contains(guardian.name) ? self.holds(guardian, state) : true
+        }
+        let entries = [flow.entry.firstLaunch, flow.entry.signedIn, flow.entry.signedOut, flow.entry.sessionEnded].compactMap { $0 }
+        var reached = Set<String>()
+        var blocked: [(to: String, guards: [Guard])] = []
+        var pending = entries
+        while let screen = pending.popLast() {
+            guard reached.insert(screen).inserted, let from = flow.screen(screen) else { continue }
+            for way in ways(from: from) {
+                if way.guards.allSatisfy({ holds($0, state) }) { pending.append(way.to) } else { blocked.append(way) }
+            }
+        }
+        guard !reached.contains(id) else { return nil }
+        // The guards in the way: those on steps out of what is reachable towards `id`.
+        let leadsThere = Reachability.leadingTo(id, in: flow)
+        let needs = Set(blocked.filter { leadsThere.contains($0.to) && !reached.contains($0.to) }
+            .map { $0.guards.filter { !holds($0, state) }.map(\.text).joined(separator: " and ") })
+        let reason = needs.isEmpty ? "" : " (it needs \(needs.sorted().joined(separator: ", or ")))"
+        return "QA: the flow cannot reach \(id) in this state\(reason), so it was not opened."
+    }
+
+    /// Each screen `screen` leads to directly, with the guards on that step.
+    private func ways(from screen: Screen) -> [(to: String, guards: [Guard])] {
+        var ways = Self.firstMatch(screen.route, under: [])
+        func follow(_ step: Step, under guards: [Guard]) {
+            switch step {
+            case .go(let to): ways.append((to, guards))
+            case .branch(let branches): ways += Self.firstMatch(branches, under: guards)
+            case .call(let call): ways += call.outcomes.values.compactMap(\.go).map { ($0, guards) }
+            case .back, .retry, .notice, .quit: break
+            }
+        }
+        for action in screen.actions { follow(action.step, under: action.when.map { [$0] } ?? []) }
+        if let choice = screen.choice { follow(choice.then, under: []) }
+        if let call = screen.call { ways += call.outcomes.values.compactMap(\.go).map { ($0, []) } }
+        return ways
+    }
+
+    /// Branches taken in order, the first whose guard holds: each holds only where every
+    /// branch before it does not ("otherwise" after `is_anonymous` is `not is_anonymous`).
+    private static func firstMatch(_ branches: [Branch], under guards: [Guard]) -> [(to: String, guards: [Guard])] {
+        var earlier: [Guard] = []
+        return branches.map { branch in
+            defer { if let when = branch.when { earlier.append(Guard(when.name, negated: !when.negated, key: when.key, value: when.value)) } }
+            return (branch.go, guards + earlier + (branch.when.map { [$0] } ?? []))
+        }
     }
 
     func progress(at screen: String, _ state: FlowState) -> SavedProgress {

@@ -113,7 +113,7 @@ enum CompiledFlows {
     private static func oklahScreen8() -> Screen {
         var screen = Screen(id: "named", kind: .route, location: SourceLocation(file: "oklah.yaml", line: 107, column: 5))
         screen.resumable = false
-        screen.route = [Branch(when: Guard(.has, negated: false, key: "display_name", value: nil), go: "home"), Branch(when: Guard(.has, negated: false, key: "name_options", value: nil), go: "pick_name"), Branch(when: nil, go: "failed")]
+        screen.route = [Branch(when: Guard(.has, negated: false, key: "display_name", value: nil), go: "home"), Branch(when: nil, go: "pick_name")]
         return screen
     }
 

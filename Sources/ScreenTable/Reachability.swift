@@ -10,6 +10,20 @@ public enum Reachability {
         return reached
     }
 
+    /// The screens from which `target` can be reached (itself included), guards aside.
+    public static func leadingTo(_ target: String, in flow: Flow) -> Set<String> {
+        var found: Set<String> = [target]
+        var changed = true
+        while changed {
+            changed = false
+            for screen in flow.screens where !found.contains(screen.id) && targets(of: screen).contains(where: found.contains) {
+                found.insert(screen.id)
+                changed = true
+            }
+        }
+        return found
+    }
+
     /// The screens one screen can lead to directly.
     public static func targets(of screen: Screen) -> [String] {
         var steps = screen.actions.map(\.step)

@@ -191,6 +191,15 @@ public struct Guard: Sendable, Equatable {
     }
 }
 
+extension Guard {
+    /// As the flow file writes it: `is_anonymous`, `not has_pro`, `biometrics == face_id`.
+    public var text: String {
+        if name == .equals { return "\(key ?? "") \(negated ? "!=" : "==") \(value ?? "")" }
+        if name == .has { return "\(negated ? "not " : "")has \(key ?? "")" }
+        return negated ? "not \(name.rawValue)" : name.rawValue
+    }
+}
+
 /// Result codes a service call can end with, as `on:` keys. `success` and the
 /// catch-all `error` come on top of these. They match the service's error codes.
 public enum ResultCode {

@@ -266,13 +266,45 @@ import Testing
         flow.type("5550109999", into: "phone", effects: [])
         flow.press("Send Code", effects: ["call send_phone_code"])
         #expect(flow.state.calls.userCall != nil)
-        flow.send(.jump("age"), effects: ["track onboarding_step_viewed", "save progress at age"])
+        // A forced run: nothing recorded as the person's (issue 30 §1).
+        flow.send(.jump("age"), effects: [])
         #expect(flow.screen == "age")
         #expect(flow.state.calls.userCall == nil, "the call under way no longer holds the screen")
         #expect(flow.text("birth_date") != nil, "arrival fills the date as usual")
         flow.send(.jump("no-such-screen"), effects: [])
         #expect(flow.screen == "age")
-        flow.key(.back, effects: ["track onboarding_step_viewed", "save progress at phone"])
+        flow.key(.back, effects: [])
         #expect(flow.screen == "phone")
+    }
+
+    /// Issue 30 §1: OKLah's Jump to Home wrote `onboarding_complete` for a device id with
+    /// no account. A jump marks the run forced: no progress, no analytics, no completion,
+    /// until the next launch.
+    @Test func aJumpRecordsNothingAsThePersons() {
+        var flow = FlowDriver("oklah", exhaustive: true)
+        flow.launch(effects: ["track onboarding_start", "save progress at privacy"])
+        flow.send(.jump("home"), effects: ["call motivation"])
+        #expect(flow.screen == "home")
+        #expect(!flow.state.onboardingComplete)
+        #expect(flow.state.forcedByJump)
+        flow.send(.launched(Launch(session: nil, progress: flow.savedProgress, placeholderUserID: "p")),
+                  effects: ["track onboarding_start", "save progress at privacy"])
+        #expect(!flow.state.forcedByJump, "a relaunch is a real run again")
+    }
+
+    /// Issue 30 §1: a guest could jump to "confirm sign out" (its email empty) and orphan
+    /// itself. A screen the flow reaches only through guards that do not hold is refused.
+    @Test func aJumpHonoursTheFlowsGuards() {
+        var flow = FlowDriver("rucktracker")
+        let guest = Session(
+            userID: "u_guest", accessToken: "at", accessExpiresAt: flow.now / 1000 + 3600, refreshToken: "rt",
+            refreshExpiresAt: nil, isAnonymous: true, createdAt: 0, lastAuthenticated: 0, onboardingComplete: true)
+        flow.launch(session: guest)
+        let before = flow.screen
+        flow.send(.jump("confirm_sign_out"), effects: [])
+        #expect(flow.screen == before)
+        #expect(flow.state.message == .error("QA: the flow cannot reach confirm_sign_out in this state (it needs is_signed_in, or not is_anonymous), so it was not opened."))
+        flow.send(.jump("guest_profile"))
+        #expect(flow.screen == "guest_profile", "what a guest can reach opens")
     }
 }
