@@ -1138,7 +1138,7 @@ enum CompiledFlows {
         analytics.renewed = nil
         analytics.step = nil
         analytics.localID = true
-        var flow = Flow(id: "miga", title: "MIGA", summary: "12-step mindful onboarding, setup, app hiding, hub", entry: entry, tokens: tokens, analytics: analytics, screens: [migaScreen0(), migaScreen1(), migaScreen2(), migaScreen3(), migaScreen4(), migaScreen5(), migaScreen6(), migaScreen7(), migaScreen8(), migaScreen9(), migaScreen10(), migaScreen11(), migaScreen12(), migaScreen13(), migaScreen14(), migaScreen15(), migaScreen16(), migaScreen17(), migaScreen18(), migaScreen19()])
+        var flow = Flow(id: "miga", title: "MIGA", summary: "12-step mindful onboarding, setup, app hiding, hub", entry: entry, tokens: tokens, analytics: analytics, screens: [migaScreen0(), migaScreen1(), migaScreen2(), migaScreen3(), migaScreen4(), migaScreen5(), migaScreen6(), migaScreen7(), migaScreen8(), migaScreen9(), migaScreen10(), migaScreen11(), migaScreen12(), migaScreen13(), migaScreen14(), migaScreen15(), migaScreen16(), migaScreen17(), migaScreen18(), migaScreen19(), migaScreen20(), migaScreen21()])
         flow.serviceURLKey = nil
         flow.stepCount = 12
         flow.secrets = []
@@ -1352,7 +1352,7 @@ enum CompiledFlows {
         screen.tasks.append(ChecklistTask(label: "Content preload", operation: .preloadContent, retries: 0, fallback: nil))
         screen.tasks.append(ChecklistTask(label: "Compatibility check", operation: .checkCompatibility, retries: 0, fallback: nil))
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 223, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("choosing_apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 223, column: 9))
             screen.actions.append(action)
         }
         return screen
@@ -1461,6 +1461,26 @@ enum CompiledFlows {
         screen.items = "hub_summary"
         do {
             let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "miga.yaml", line: 323, column: 9))
+            screen.actions.append(action)
+        }
+        return screen
+    }
+
+    private static func migaScreen20() -> Screen {
+        var screen = Screen(id: "choosing_apps", kind: .route, location: SourceLocation(file: "miga.yaml", line: 329, column: 5))
+        screen.resumable = false
+        screen.route = [Branch(when: Guard(.has, negated: false, key: "supported_apps", value: nil), go: "apps"), Branch(when: nil, go: "no_supported_apps")]
+        return screen
+    }
+
+    private static func migaScreen21() -> Screen {
+        var screen = Screen(id: "no_supported_apps", kind: .info, location: SourceLocation(file: "miga.yaml", line: 336, column: 5))
+        screen.title = "No app can be paused here yet"
+        screen.body = "MIGA cannot open any of your social apps on this device, so none can be put behind a mindful pause for now. MIGA still works: its daily reflections and streak are yours."
+        screen.bullets = ["Update your social apps from the App Store: newer versions can be opened by MIGA.", "Next time MIGA sets up, it checks them again and lists the ones it can open."]
+        screen.resumable = true
+        do {
+            let action = Action(label: "Continue to the Hub", key: nil, step: .go("hub"), when: nil, location: SourceLocation(file: "miga.yaml", line: 346, column: 9))
             screen.actions.append(action)
         }
         return screen

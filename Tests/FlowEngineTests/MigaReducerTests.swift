@@ -196,6 +196,22 @@ import Testing
         }
     }
 
+    /// Issue 30 §5: with no app MIGA can open, the apps screen was an empty list that
+    /// refused Continue, with no Back: a dead end. The spec's fallback: instructions
+    /// instead, without blocking the app.
+    @Test func noSupportedAppIsNotADeadEnd() {
+        var flow = throughTheSteps()
+        var answers = Self.online
+        answers[4] = .success(CallOutput(values: ["supported_apps": .list([]), "biometrics": .text("face_id")]))
+        var copy = self
+        copy.answerTasks(&flow, answers, effects: Self.onlineEffects)
+        flow.press("Continue", effects: ["save progress at no_supported_apps"])
+        #expect(flow.screen == "no_supported_apps")
+        #expect(flow.shown.buttons.map(\.label) == ["Continue to the Hub"])
+        flow.press("Continue to the Hub", effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"])
+        #expect(flow.screen == "hub")
+    }
+
     @Test func aFailedValidationGivesRetryInstructionsAndKeepsEverything() {
         var flow = atApps()
         flow.type(" ", into: "apps", effects: [])
