@@ -47,8 +47,9 @@ extension FlowEngine {
             renewForHeldCalls(&state, now: now, effects: &effects)
             return
         }
-        if entry.keyed, case .success = result {
-            // Done: the next call of this kind is a new intent with a new key.
+        if entry.keyed, Self.endsTheIntent(result) {
+            // Done, or the key is bound to another request (the list it wrote changed on
+            // another device): the next call of this kind is a new intent with a new key.
             state.context[Self.idempotencyKeyName(entry.operation)] = nil
         }
         switch entry.purpose {

@@ -1,4 +1,5 @@
 import ScreenTable
+import ServiceAPI
 
 /// One idempotency key per intent: the first call of a kind that creates or spends
 /// something mints a key and keeps it in the context (saved with the progress, so it
@@ -11,6 +12,15 @@ extension FlowEngine {
 
     static func idempotencyKeyName(_ operation: Operation) -> String {
         idempotencyKeyPrefix + operation.rawValue
+    }
+
+    /// A result after which the key is spent: success, or the service saying the key was
+    /// already used for a different request.
+    static func endsTheIntent(_ result: Result<CallOutput, ServiceFailure>) -> Bool {
+        switch result {
+        case .success: true
+        case .failure(let failure): failure.code == ServiceError.Code.idempotencyKeyReused.rawValue
+        }
     }
 
     func idempotencyKey(for request: CallRequest, _ state: inout FlowState, effects: inout [Effect]) -> String? {

@@ -52,9 +52,13 @@ public struct OperationRunner: Sendable {
             return .failure(ServiceFailure(code: "unauthorized", message: "You are not signed in."))
         }
         do {
-            // The key travels with every service call this operation makes (task-local).
+            // The key, and this device's proof of it, travel with every service call this
+            // operation makes (task-local).
+            let proof = request.idempotencyKey.flatMap { try? personal?.proof(of: $0) }
             let output = try await CallContext.$idempotencyKey.withValue(request.idempotencyKey) {
-                try await withTimeout { try await perform(request, on: try services.service(for: request.service)) }
+                try await CallContext.$idempotencyProof.withValue(proof) {
+                    try await withTimeout { try await perform(request, on: try services.service(for: request.service)) }
+                }
             }
             return .success(output)
         } catch let error as ServiceError {
@@ -100,7 +104,8 @@ public struct OperationRunner: Sendable {
             do {
                 try await syncPendingRucks(of: owner, on: service)
                 var rucks = try await service.records(accessToken: access)["rucks"].flatMap(Self.list) ?? []
-                rucks.append(entry)
+                // A retry whose first try was written finds it there: the same list again.
+                if !rucks.contains(entry) { rucks.append(entry) }
                 try await service.putRecord(accessToken: access, key: "rucks", value: .list(rucks))
                 return CallOutput(values: ["rucks": .list(rucks), "distance_km": .text(""), "duration_min": .text("")])
             } catch let error as ServiceError where error.code == .network || error.code == .timeout {

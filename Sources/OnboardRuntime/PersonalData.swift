@@ -31,6 +31,14 @@ final class PersonalData: Sendable {
         return try AES.GCM.open(AES.GCM.SealedBox(combined: combined), using: key(creating: false))
     }
 
+    /// This device's proof of an idempotency key: HMAC-SHA256 under the folder's data key,
+    /// so a repeat of a sign-in from this folder (after a kill, a lost reply) gets its
+    /// session again, and one from anywhere else with the same key does not.
+    func proof(of idempotencyKey: String) throws -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Array(("idempotency-proof:" + idempotencyKey).utf8), using: try key(creating: true))
+        return mac.map { String(format: "%02x", $0) }.joined()
+    }
+
     private func key(creating: Bool) throws -> SymmetricKey {
         if let known = cached.withLock({ $0 }) { return known }
         if let stored = try Self.storedKey(in: secrets) { cached.withLock { $0 = stored }; return stored }

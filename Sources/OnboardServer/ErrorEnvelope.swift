@@ -53,6 +53,7 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         case .unauthorized: .unauthorized
         case .notFound: .notFound
         case .conflict: .conflict
+        case .idempotencyKeyReused: .unprocessableContent
         case .rateLimited: .tooManyRequests
         case .network: .serviceUnavailable
         case .timeout: .gatewayTimeout

@@ -13,8 +13,18 @@ extension OnboardService {
 
     /// Creates an anonymous account with a server-side `created_at` and offers three
     /// names no other user has been offered (BR-ONB-004).
-    public func signInAnonymously(policy: TokenPolicy, client: String = "local", idempotencyKey: String? = nil) async throws -> AnonymousSignIn {
-        try await idempotent(idempotencyKey, operation: "sign_in_anonymously") {
+    /// A repeat with the same key gets a new session for the same guest only with the
+    /// device's `idempotencyProof` (a guest has no password to prove itself with).
+    public func signInAnonymously(
+        policy: TokenPolicy, client: String = "local", idempotencyKey: String? = nil, idempotencyProof: String? = nil
+    ) async throws -> AnonymousSignIn {
+        let replay = { (first: AnonymousSignIn) async throws -> AnonymousSignIn in
+            guard idempotencyProof != nil else {
+                throw ServiceError(.conflict, "This guest was already made for this Idempotency-Key. Without the device's proof it is not signed in again: use a new key.")
+            }
+            return AnonymousSignIn(session: try await self.reissued(first.session, policy: policy), nameOptions: first.nameOptions)
+        }
+        return try await idempotent(idempotencyKey, operation: "sign_in_anonymously", request: ["proof": idempotencyProof ?? ""], replay: replay) {
             let now = clock.now()
             try await limit("sign-in:\(client)", settings.signInPerAddress, now: now)
             let userID = Secrets.userID(forIdempotencyKey: idempotencyKey)
@@ -43,8 +53,15 @@ extension OnboardService {
 
     /// A new account. Passwords: at least 8 characters, at most 72 bytes (bcrypt's limit,
     /// refused rather than silently cut).
-    public func register(name: String, email: String, password: String, policy: TokenPolicy, client: String = "local", idempotencyKey: String? = nil) async throws -> IssuedSession {
-        try await idempotent(idempotencyKey, operation: "register") {
+    public func register(
+        name: String, email: String, password: String, policy: TokenPolicy, client: String = "local", idempotencyKey: String? = nil,
+        idempotencyProof: String? = nil
+    ) async throws -> IssuedSession {
+        try await idempotent(
+            idempotencyKey, operation: "register",
+            request: ["name": name, "email": email, "password": password, "proof": idempotencyProof ?? ""],
+            replay: { try await self.reissued($0, policy: policy) }
+        ) {
             let now = clock.now()
             try await limit("sign-in:\(client)", settings.signInPerAddress, now: now)
             let email = try Self.normalised(email)
@@ -96,7 +113,7 @@ extension OnboardService {
     /// and the new session is no longer anonymous.
     public func linkEmail(accessToken: String, email: String, password: String, policy: TokenPolicy, idempotencyKey: String? = nil) async throws -> IssuedSession {
         let (userID, _) = try await authenticate(accessToken)
-        return try await idempotent(idempotencyKey, operation: "link_email", caller: userID) {
+        return try await idempotent(idempotencyKey, operation: "link_email", caller: userID, request: ["email": email, "password": password]) {
             let email = try Self.normalised(email)
             let hash = try Self.hashPassword(password, cost: settings.bcryptCost)
             let createdAt: Int64

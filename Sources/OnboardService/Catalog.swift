@@ -43,7 +43,9 @@ extension OnboardService {
 extension OnboardService {
     public func putRecord(accessToken: String, key: String, value: FieldValue, idempotencyKey: String? = nil) async throws {
         let (userID, _) = try await authenticate(accessToken)
-        _ = try await idempotent(idempotencyKey, operation: "put_record", caller: userID) { () async throws -> RecordWritten in
+        // Bound to the record, not its value: a retry after a lost reply reads the list
+        // again and writes what it finds, which may differ; the key is the caller's own.
+        _ = try await idempotent(idempotencyKey, operation: "put_record", caller: userID, request: ["key": key]) { () async throws -> RecordWritten in
             try await writeRecord(userID: userID, key: key, value: value)
             return RecordWritten()
         }

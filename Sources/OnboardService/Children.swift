@@ -14,7 +14,7 @@ extension OnboardService {
 
     public func addChild(accessToken: String, name: String, birthDate: String?, idempotencyKey: String? = nil) async throws -> Child {
         let (userID, _) = try await authenticate(accessToken)
-        return try await idempotent(idempotencyKey, operation: "add_child", caller: userID) {
+        return try await idempotent(idempotencyKey, operation: "add_child", caller: userID, request: ["name": name, "birth_date": birthDate ?? ""]) {
             let now = clock.now()
             let name = name.trimmingWhitespace
             guard (1...100).contains(name.count) else { throw ServiceError(.invalidInput, "Please enter your baby's name.") }
@@ -34,7 +34,7 @@ extension OnboardService {
 
     public func createInvite(accessToken: String, childID: String, idempotencyKey: String? = nil) async throws -> Invite {
         let (userID, _) = try await authenticate(accessToken)
-        return try await idempotent(idempotencyKey, operation: "create_invite", caller: userID) {
+        return try await idempotent(idempotencyKey, operation: "create_invite", caller: userID, request: ["child_id": childID]) {
             let now = clock.now()
             let code = Secrets.randomHex(bytes: 24)
             let expiresAt = now + settings.inviteLifetime
@@ -47,7 +47,7 @@ extension OnboardService {
 
     public func acceptInvite(accessToken: String, code: String, client: String = "local", idempotencyKey: String? = nil) async throws -> InviteAcceptance {
         let (userID, _) = try await authenticate(accessToken)
-        return try await idempotent(idempotencyKey, operation: "accept_invite", caller: userID) {
+        return try await idempotent(idempotencyKey, operation: "accept_invite", caller: userID, request: ["code": code]) {
             let now = clock.now()
             try await limit("invite:\(client)", settings.invitesPerAddress, now: now)
             try await limit("invite-user:\(userID)", settings.invitesPerAddress, now: now)

@@ -178,6 +178,11 @@ public enum ServiceDatabase {
             // once instead of waiting out the reservation. The file is on this host.
             try db.execute(sql: "ALTER TABLE idempotency ADD COLUMN owner INTEGER")
         }
+        migrator.registerMigration("v7: the request an idempotency key was used for") { db in
+            // A keyed hash of the request (operation, body, caller, device proof): the same
+            // key with another request is refused, never answered with this one's result.
+            try db.execute(sql: "ALTER TABLE idempotency ADD COLUMN request_hash TEXT")
+        }
         return migrator
     }
 

@@ -23,8 +23,13 @@ extension OnboardService {
         }
     }
 
-    public func verifyPhoneCode(phone: String, code: String, policy: TokenPolicy, idempotencyKey: String? = nil) async throws -> SignIn {
-        try await idempotent(idempotencyKey, operation: "verify_phone_code") {
+    public func verifyPhoneCode(
+        phone: String, code: String, policy: TokenPolicy, idempotencyKey: String? = nil, idempotencyProof: String? = nil
+    ) async throws -> SignIn {
+        try await idempotent(
+            idempotencyKey, operation: "verify_phone_code", request: ["phone": phone, "code": code, "proof": idempotencyProof ?? ""],
+            replay: { SignIn(session: try await self.reissued($0.session, policy: policy), isNewUser: $0.isNewUser) }
+        ) {
             let now = clock.now()
             let phone = try Self.e164(phone)
             let codeHash = Secrets.hash(phone + ":" + code.trimmingWhitespace)

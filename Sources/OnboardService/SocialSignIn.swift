@@ -24,8 +24,14 @@ extension OnboardService {
             provider: provider, subject: String(subject), email: email, audience: audience, nonce: nonce, now: clock.now())
     }
 
-    public func socialSignIn(provider: String, idToken: String, nonce: String, policy: TokenPolicy, idempotencyKey: String? = nil) async throws -> SignIn {
-        try await idempotent(idempotencyKey, operation: "social_sign_in") {
+    public func socialSignIn(
+        provider: String, idToken: String, nonce: String, policy: TokenPolicy, idempotencyKey: String? = nil, idempotencyProof: String? = nil
+    ) async throws -> SignIn {
+        try await idempotent(
+            idempotencyKey, operation: "social_sign_in",
+            request: ["provider": provider, "id_token": idToken, "nonce": nonce, "proof": idempotencyProof ?? ""],
+            replay: { SignIn(session: try await self.reissued($0.session, policy: policy), isNewUser: $0.isNewUser) }
+        ) {
             let now = clock.now()
             let provider = try Self.knownProvider(provider)
             // No real provider is configured yet: the mock's tokens are the only kind,

@@ -70,19 +70,20 @@ extension PostgresStore {
 
     // MARK: Idempotency
 
-    public func claimIdempotency(_ id: String, operation: String, now: Int64, window: Int64, wait: Int64) async throws -> IdempotencyClaim {
+    public func claimIdempotency(_ id: String, operation: String, request: String, now: Int64, window: Int64, wait: Int64) async throws -> IdempotencyClaim {
         try await transaction { db in
             try await db.query("DELETE FROM idempotency WHERE created_at < \(now - window)", logger: self.logger)
             if try await db.first(
-                "INSERT INTO idempotency (id, operation, created_at) VALUES (\(id), \(operation), \(now)) ON CONFLICT DO NOTHING RETURNING id",
+                "INSERT INTO idempotency (id, operation, request_hash, created_at) VALUES (\(id), \(operation), \(request), \(now)) ON CONFLICT DO NOTHING RETURNING id",
                 as: String.self, logger: self.logger) != nil {
                 return .claimed
             }
-            let rows = try await db.query("SELECT operation, sealed, created_at FROM idempotency WHERE id = \(id) FOR UPDATE", logger: self.logger)
-            var found: (String, Data?, Int64)?
-            for try await row in rows.decode((String, Data?, Int64).self) { found = row }
-            guard let (claimedFor, sealed, createdAt) = found else { return .running }
+            let rows = try await db.query("SELECT operation, request_hash, sealed, created_at FROM idempotency WHERE id = \(id) FOR UPDATE", logger: self.logger)
+            var found: (String, String?, Data?, Int64)?
+            for try await row in rows.decode((String, String?, Data?, Int64).self) { found = row }
+            guard let (claimedFor, held, sealed, createdAt) = found else { return .running }
             guard claimedFor == operation else { return .otherOperation }
+            if let held, held != request { return .otherRequest }
             if let sealed { return .finished(sealed) }
             if now - createdAt > wait {
                 // Abandoned (an instance killed mid-call): taken over.

@@ -127,6 +127,8 @@ extension PostgresStore {
             // The order names were offered in (SQLite's rowid): a repeat of the sign-in and
             // a profile read offer them as the first answer did.
             "ALTER TABLE name_offers ADD COLUMN offered_order BIGSERIAL",
+            // A keyed hash of the request an idempotency key was used for (see SQLite's v7).
+            "ALTER TABLE idempotency ADD COLUMN request_hash TEXT",
         ],
     ]
 }

@@ -10,13 +10,15 @@ public struct ServiceError: Error, Equatable, Sendable, Codable, CustomStringCon
         case notFound = "not_found"
         case conflict
         case badResponse = "bad_response"
+        /// An Idempotency-Key used again for a different request (HTTP 422).
+        case idempotencyKeyReused = "idempotency_key_reused"
 
         /// Worth trying again as it is: the request was not judged (no network, an
         /// overloaded or garbled answer), unlike a refusal.
         public var isTransient: Bool {
             switch self {
             case .network, .timeout, .serverError, .rateLimited, .badResponse: true
-            case .unauthorized, .invalidInput, .notFound, .conflict: false
+            case .unauthorized, .invalidInput, .notFound, .conflict, .idempotencyKeyReused: false
             }
         }
     }

@@ -4,4 +4,8 @@
 /// argument, HTTP as the `Idempotency-Key` header.
 public enum CallContext {
     @TaskLocal public static var idempotencyKey: String?
+    /// Proof that a repeat comes from the device that made the first call (a keyed hash
+    /// of the key under the device's own secret): sent as `Idempotency-Proof`, so a
+    /// repeated sign-in gets a session only where the first one was asked for.
+    @TaskLocal public static var idempotencyProof: String?
 }

@@ -196,6 +196,7 @@ public final class HTTPTransport: AuthService {
         var headers = ["Accept: application/json"]
         if let bearer { headers.append("Authorization: Bearer \(bearer)") }
         if let key = CallContext.idempotencyKey { headers.append("Idempotency-Key: \(key)") }
+        if let proof = CallContext.idempotencyProof { headers.append("Idempotency-Proof: \(proof)") }
         var payload: Data?
         if let body {
             headers.append("Content-Type: application/json")

@@ -18,13 +18,13 @@ public struct InProcessTransport: AuthService {
     public func appConfig() async throws -> [String: FieldValue] { try await service.appConfig() }
 
     public func signInAnonymously(flow: String) async throws -> AnonymousSignIn {
-        try await service.signInAnonymously(policy: policies[flow] ?? .anonymous, client: Self.client, idempotencyKey: CallContext.idempotencyKey)
+        try await service.signInAnonymously(policy: policies[flow] ?? .anonymous, client: Self.client, idempotencyKey: CallContext.idempotencyKey, idempotencyProof: CallContext.idempotencyProof)
     }
     public func chooseName(accessToken: String, name: String) async throws -> Profile {
         try await service.chooseName(accessToken: accessToken, name: name)
     }
     public func register(flow: String, name: String, email: String, password: String) async throws -> IssuedSession {
-        try await service.register(name: name, email: email, password: password, policy: .named, client: Self.client, idempotencyKey: CallContext.idempotencyKey)
+        try await service.register(name: name, email: email, password: password, policy: .named, client: Self.client, idempotencyKey: CallContext.idempotencyKey, idempotencyProof: CallContext.idempotencyProof)
     }
     public func login(flow: String, email: String, password: String, guestAccessToken: String?) async throws -> IssuedSession {
         try await service.login(email: email, password: password, policy: .named, client: Self.client, guestAccessToken: guestAccessToken)
@@ -36,13 +36,13 @@ public struct InProcessTransport: AuthService {
         try await service.sendPhoneCode(phone: phone, client: Self.client)
     }
     public func verifyPhoneCode(flow: String, phone: String, code: String) async throws -> SignIn {
-        try await service.verifyPhoneCode(phone: phone, code: code, policy: .named, idempotencyKey: CallContext.idempotencyKey)
+        try await service.verifyPhoneCode(phone: phone, code: code, policy: .named, idempotencyKey: CallContext.idempotencyKey, idempotencyProof: CallContext.idempotencyProof)
     }
     public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
         try await service.mockIdentityToken(provider: provider, account: account, audience: audience, nonce: nonce)
     }
     public func socialSignIn(flow: String, provider: String, idToken: String, nonce: String) async throws -> SignIn {
-        try await service.socialSignIn(provider: provider, idToken: idToken, nonce: nonce, policy: .named, idempotencyKey: CallContext.idempotencyKey)
+        try await service.socialSignIn(provider: provider, idToken: idToken, nonce: nonce, policy: .named, idempotencyKey: CallContext.idempotencyKey, idempotencyProof: CallContext.idempotencyProof)
     }
 
     public func refresh(refreshToken: String) async throws -> IssuedSession { try await service.refresh(refreshToken: refreshToken) }

@@ -4,8 +4,11 @@ import ServiceClient
 import Testing
 
 extension ContractTests {
-    func with<T: Sendable>(key: String, _ call: () async throws -> T) async throws -> T {
-        try await CallContext.$idempotencyKey.withValue(key) { try await call() }
+    /// A call with an idempotency key and, like Onboard's own client, this device's proof.
+    func with<T: Sendable>(key: String, proof: String? = "device-proof-1", _ call: () async throws -> T) async throws -> T {
+        try await CallContext.$idempotencyKey.withValue(key) {
+            try await CallContext.$idempotencyProof.withValue(proof) { try await call() }
+        }
     }
 
     /// A retried call that creates something — after a lost reply, a relaunch, Ctrl-Z —
@@ -18,7 +21,7 @@ extension ContractTests {
         let again = try await with(key: "install-1-start-0001") { try await service.signInAnonymously(flow: "oklah") }
         #expect(again.session.userID == first.session.userID)
         #expect(again.nameOptions == first.nameOptions)
-        #expect(again.session.accessToken == first.session.accessToken, "the first reply, as it was")
+        #expect(again.session.refreshToken != first.session.refreshToken, "a new session for the same guest, never the first one's tokens")
         let another = try await with(key: "install-1-start-0002") { try await service.signInAnonymously(flow: "oklah") }
         #expect(another.session.userID != first.session.userID, "a new key is a new intent")
         let unkeyed = try await service.signInAnonymously(flow: "oklah")
@@ -36,6 +39,7 @@ extension ContractTests {
             try await service.register(flow: "babybasics", name: "Jo", email: "jo.idem@example.org", password: "long enough")
         }
         #expect(repeated.userID == account.userID, "not 'An account with this email already exists'")
+        #expect(repeated.refreshToken != account.refreshToken)
         let child = try await with(key: "install-1-add-child-01") {
             try await service.addChild(accessToken: account.accessToken, name: "Ray", birthDate: "2026-10-01")
         }
@@ -70,5 +74,43 @@ extension ContractTests {
             }
         }
         await expectError(.invalidInput) { _ = try await with(key: "short") { try await service.signInAnonymously(flow: "oklah") } }
+    }
+
+    /// Issue 31 (ASVS 3.5, 13.1): an Idempotency-Key is not a secret. Each is bound to its
+    /// request: the same key with another body is refused (422), and a repeated sign-in
+    /// gets a new session only when it proves what the first did — the same password or
+    /// code, or for a guest the device's proof — never the tokens issued the first time.
+    @Test(arguments: transports) func aKeyIsBoundToItsRequestAndAReplayNeverHandsOutTheFirstTokens(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let service = subject.service
+        // Someone else's email and password under the victim's key: refused, not the victim's tokens.
+        let victim = try await with(key: "victim-register-0001") {
+            try await service.register(flow: "babybasics", name: "Vi", email: "vi.idem@example.org", password: "victim's secret")
+        }
+        await expectError(.idempotencyKeyReused, "This Idempotency-Key was already used for a different request. Use a new key for a new request.") {
+            _ = try await with(key: "victim-register-0001", proof: "attacker") {
+                try await service.register(flow: "babybasics", name: "At", email: "at@example.org", password: "attacker's own")
+            }
+        }
+        await expectError(.idempotencyKeyReused) {
+            _ = try await with(key: "victim-register-0001", proof: nil) {
+                try await service.register(flow: "babybasics", name: "Vi", email: "vi.idem@example.org", password: "victim's secret")
+            }
+        }
+        // A guest's key without the device's proof: no session at all.
+        let guest = try await with(key: "victim-guest-00001") { try await service.signInAnonymously(flow: "rucktracker") }
+        await expectError(.idempotencyKeyReused) {
+            _ = try await with(key: "victim-guest-00001", proof: "another device") { try await service.signInAnonymously(flow: "rucktracker") }
+        }
+        let keyless = try await with(key: "keyless-guest-0001", proof: nil) { try await service.signInAnonymously(flow: "rucktracker") }
+        await expectError(.conflict) {
+            _ = try await with(key: "keyless-guest-0001", proof: nil) { try await service.signInAnonymously(flow: "rucktracker") }
+        }
+        // The guest's own first session still works after its replay (no family revoked).
+        _ = try await with(key: "victim-guest-00001") { try await service.signInAnonymously(flow: "rucktracker") }
+        _ = try await service.refresh(refreshToken: guest.session.refreshToken)
+        _ = try await service.refresh(refreshToken: keyless.session.refreshToken)
+        #expect(victim.userID != guest.session.userID)
     }
 }

@@ -281,9 +281,9 @@ extension OnboardServiceTests {
             try db.execute(sql: "INSERT INTO idempotency (id, operation, created_at, owner) VALUES ('dead', 'register', ?, ?), ('alive', 'register', ?, 1)",
                            arguments: [now, finished.processIdentifier, now])
         }
-        #expect(try await store.claimIdempotency("dead", operation: "register", now: now, window: 86_400, wait: 15) == .claimed)
-        #expect(try await store.claimIdempotency("alive", operation: "register", now: now, window: 86_400, wait: 15) == .running)
-        #expect(try await store.claimIdempotency("alive", operation: "register", now: now + 16, window: 86_400, wait: 15) == .claimed)
+        #expect(try await store.claimIdempotency("dead", operation: "register", request: "", now: now, window: 86_400, wait: 15) == .claimed)
+        #expect(try await store.claimIdempotency("alive", operation: "register", request: "", now: now, window: 86_400, wait: 15) == .running)
+        #expect(try await store.claimIdempotency("alive", operation: "register", request: "", now: now + 16, window: 86_400, wait: 15) == .claimed)
     }
 
     @Test func aRegistrationWhoseFirstAnswerWasLostSignsInInsteadOfEmailTaken() async throws {

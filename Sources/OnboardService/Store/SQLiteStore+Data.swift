@@ -64,15 +64,18 @@ extension SQLiteStore {
     // MARK: Idempotency
 
     /// Forgets expired keys, then claims `id` or reports its state.
-    public func claimIdempotency(_ id: String, operation: String, now: Int64, window: Int64, wait: Int64) async throws -> IdempotencyClaim {
+    public func claimIdempotency(_ id: String, operation: String, request: String, now: Int64, window: Int64, wait: Int64) async throws -> IdempotencyClaim {
         try await write { db in
             try db.execute(sql: "DELETE FROM idempotency WHERE created_at < ?", arguments: [now - window])
             let me = Int64(getpid())
-            guard let row = try Row.fetchOne(db, sql: "SELECT operation, sealed, created_at, owner FROM idempotency WHERE id = ?", arguments: [id]) else {
-                try db.execute(sql: "INSERT INTO idempotency (id, operation, created_at, owner) VALUES (?, ?, ?, ?)", arguments: [id, operation, now, me])
+            guard let row = try Row.fetchOne(db, sql: "SELECT operation, request_hash, sealed, created_at, owner FROM idempotency WHERE id = ?", arguments: [id]) else {
+                try db.execute(
+                    sql: "INSERT INTO idempotency (id, operation, request_hash, created_at, owner) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [id, operation, request, now, me])
                 return .claimed
             }
             guard row["operation"] as String == operation else { return .otherOperation }
+            if let held: String = row["request_hash"], held != request { return .otherRequest }
             if let sealed: Data = row["sealed"] { return .finished(sealed) }
             let createdAt: Int64 = row["created_at"]
             let owner: Int64? = row["owner"]

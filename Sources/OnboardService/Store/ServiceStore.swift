@@ -73,7 +73,9 @@ public protocol ServiceStore: Sendable {
     func redeemInvite(codeHash: String, by userID: String, now: Int64) async throws -> InviteAcceptance?
 
     // MARK: Idempotency
-    func claimIdempotency(_ id: String, operation: String, now: Int64, window: Int64, wait: Int64) async throws -> IdempotencyClaim
+    /// Claims `id` for `operation` and the request's hash, or says what holds it: a row
+    /// from before request hashes were kept matches any request of its operation.
+    func claimIdempotency(_ id: String, operation: String, request: String, now: Int64, window: Int64, wait: Int64) async throws -> IdempotencyClaim
     func sealIdempotency(_ id: String, result: Data) async throws
     func releaseIdempotency(_ id: String) async throws
 
@@ -207,4 +209,6 @@ public enum IdempotencyClaim: Sendable, Equatable {
     case running
     case finished(Data)
     case otherOperation
+    /// The same key and operation, another request (body, proof): refused, never replayed.
+    case otherRequest
 }
