@@ -122,6 +122,11 @@ public struct CallTable: Equatable, Sendable {
         return nil
     }
 
+    /// A screen's background loads are still out (MIGA's hub computing today's streak).
+    public var loadingInBackground: Bool {
+        entries.values.contains { if case .background = $0.purpose { true } else { false } }
+    }
+
     public var renewalID: Int? {
         entries.first { $0.value.purpose == .renewal }?.key
     }

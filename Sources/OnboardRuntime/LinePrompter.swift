@@ -51,7 +51,13 @@ public final class LinePrompter {
 
     // MARK: Waiting
 
-    /// Waits while a call the user waits for runs, saying so once.
+    /// How long a screen waits for its background loads before it is printed (ms): a
+    /// printed line cannot be redrawn, so what a load computes (MIGA's streak day, today's
+    /// banner) is waited for rather than shown stale from the last run.
+    static let backgroundWait = 2_000
+
+    /// Waits while a call the user waits for runs, saying so once; then, briefly, for the
+    /// screen's background loads.
     private func settle() {
         session.dispatch(.tick)
         var said = false
@@ -63,6 +69,11 @@ public final class LinePrompter {
             }
             session.wait(milliseconds: 1000)
             session.dispatch(.tick)
+        }
+        var waited: Int32 = 0
+        while state.calls.loadingInBackground, waited < Self.backgroundWait, session.ending == nil {
+            session.wait(milliseconds: 50)
+            waited += 50
         }
         session.receiveMail()
     }

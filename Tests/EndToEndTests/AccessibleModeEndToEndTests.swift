@@ -35,6 +35,22 @@ extension EndToEnd {
             #expect(!again.output.contains("Server URL"))
         }
 
+        /// Issue 30 §5: `--accessible` printed the hub's streak day and banner from the last
+        /// full-screen run ("Day 401" after a 400-day clock offset). A printed line cannot
+        /// be redrawn, so the hub's own load is waited for first.
+        @Test func theHubInLinesShowsTodaysStreakNotTheLastRunsOne() throws {
+            let state = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-e2e-\(UUID().uuidString)").path
+            let walk = Subprocess.run(Tmux.binary, ["run", "miga", "--headless", "--keys", Tmux.packageRoot + "/reliability/scripts/miga.keys", "--state-dir", state])
+            #expect(walk.status == 0, "\(walk.output.suffix(800))")
+            let later = FileManager.default.temporaryDirectory.appendingPathComponent("day-\(UUID().uuidString).keys").path
+            try "wait:Day 401 of your mindful streak\n".write(toFile: later, atomically: true, encoding: .utf8)
+            let future = Subprocess.run(Tmux.binary, ["run", "miga", "--headless", "--keys", later, "--clock-offset", "400d", "--state-dir", state])
+            #expect(future.status == 0, "\(future.output.suffix(800))")
+            let lines = Subprocess.run(Tmux.binary, ["run", "miga", "--accessible", "--state-dir", state], input: "")
+            #expect(lines.output.contains("== Day 1 of your mindful streak =="), "\(lines.output)")
+            #expect(!lines.output.contains("Day 401"))
+        }
+
         @Test func aTerminalThatCannotDrawGetsLinePromptsInstead() {
             let tmux = Tmux()
             tmux.start("run oklah", environment: "TERM=dumb")
