@@ -65,7 +65,7 @@ public struct FlowEngine: Sendable {
         // another rule ("Ana2": letters where "" was min_length).
         let judged = if case .intent = event { true } else { false }
         reachedMessages(since: shown, judged: judged, state, now: now, effects: &effects)
-        return Self.oneSessionWrite(effects)
+        return Self.oneProgressWriteInARow(Self.oneSessionWrite(effects))
     }
 
     /// A rule's message under a field, newly or after the form was judged again: which
@@ -85,6 +85,15 @@ public struct FlowEngine: Sendable {
             }
             if let rule { effects.append(.reached(.message(screen: screen.id, field: field.id, rule: rule.name.rawValue))) }
         }
+    }
+
+    /// Two progress writes in a row (an arrival's, then the key of the call it makes):
+    /// the second holds all the first did, so one write is enough.
+    static func oneProgressWriteInARow(_ effects: [Effect]) -> [Effect] {
+        effects.indices.filter { index in
+            guard case .saveProgress = effects[index], index + 1 < effects.count, case .saveProgress = effects[index + 1] else { return true }
+            return false
+        }.map { effects[$0] }
     }
 
     /// A sign-in that also completes onboarding saves the session twice in one event: the

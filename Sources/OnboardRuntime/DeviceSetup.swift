@@ -87,6 +87,24 @@ public struct DeviceSetup: Sendable {
         return (1...99).contains(major)
     }
 
+    static let localOnlyNote = "Local-only mode: MIGA syncs content when it can reach the service."
+
+    /// Whether the content cache is there and readable.
+    var contentIsCached: Bool {
+        guard let path = contentPath, let data = FileManager.default.contents(atPath: path) else { return false }
+        return (try? JSONDecoder().decode([ContentEntry].self, from: data)) != nil
+    }
+
+    /// The service's content into the cache, when it answers with enough of it; whether
+    /// it did (the cache is left as it was otherwise).
+    func refreshContent(_ request: CallRequest, on service: any AuthService) async -> Bool {
+        guard let session = request.session,
+              let entries = try? await service.content(accessToken: session.accessToken, kind: "mindfulness"), entries.count >= 10
+        else { return false }
+        if let path = contentPath { try? AtomicFile.writeJSON(Array(entries.prefix(20)), to: path) }
+        return true
+    }
+
     /// 10 to 20 entries from the service into the cache; offline or signed out, the
     /// bundled ones.
     private func preloadContent(_ request: CallRequest, _ service: any AuthService) async throws -> CallOutput {
@@ -133,9 +151,11 @@ public struct DeviceSetup: Sendable {
         if let path = contentPath, let data = FileManager.default.contents(atPath: path) {
             cached = try? JSONDecoder().decode([ContentEntry].self, from: data)
             if cached == nil {
-                // Reported like every other unreadable state file, and set aside.
+                // Reported like every other unreadable state file, set aside, and rebuilt
+                // from the bundled entries (the service's come with the next sync).
                 let aside = StateStore.setAside(path).map { ($0 as NSString).lastPathComponent } ?? "content.json"
                 summary.append("The cached content (content.json) could not be read, so the bundled entries are used. The old file was kept as \(aside).")
+                try? AtomicFile.writeJSON(BundledContent.mindfulness, to: path)
             }
         }
         let entries = cached?.isEmpty == false ? cached! : BundledContent.mindfulness
@@ -144,7 +164,7 @@ public struct DeviceSetup: Sendable {
         if let readiness = request.inputs["readiness"], !readiness.isEmpty { summary.append("Readiness: \(readiness) of 10") }
         if case .list(let interests)? = request.fields["interests"] { summary.append("Interests: " + interests.joined(separator: ", ")) }
         if case .list(let apps)? = request.fields["apps"] { summary.append("Behind a mindful pause: " + apps.joined(separator: ", ")) }
-        if request.inputs["setup_mode"] == "local-only" { summary.append("Local-only mode: MIGA syncs content when it can reach the service.") }
+        if request.inputs["setup_mode"] == "local-only" { summary.append(Self.localOnlyNote) }
         return CallOutput(values: [
             "hub_since": .text(since.description), "streak_day": .text(String(day)),
             "banner": .text("\(banner.title): \(banner.body)"), "hub_summary": .list(summary),

@@ -222,7 +222,9 @@ public struct OperationRunner: Sendable {
             // Offline, the service's copy of the session simply expires; this device forgets it now.
             try? await service.logout(refreshToken: try session(of: request).refreshToken)
             return CallOutput(signedOut: true)
-        case .prepareStore, .fetchConfig, .preloadContent, .checkCompatibility, .validateHiding, .openHub:
+        case .openHub:
+            return try await openHub(request, on: service)
+        case .prepareStore, .fetchConfig, .preloadContent, .checkCompatibility, .validateHiding:
             return try await device.perform(request, on: service)
         }
     }
@@ -234,6 +236,28 @@ public struct OperationRunner: Sendable {
         var values = Self.profileValues(profile)
         values["is_new_user"] = .text(signIn.isNewUser ? "true" : "false")
         return CallOutput(session: Session(signIn.session, receivedAt: clock.nowMilliseconds()), values: values)
+    }
+
+    /// MIGA's hub. A device set up offline (local-only) catches up once the service
+    /// answers: it signs in as a guest if setup could not (under the hub call's own key,
+    /// kept before it left), fetches the content, and says it is no longer local-only.
+    /// Still offline, the hub opens as it was.
+    private func openHub(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        let localOnly = request.inputs["setup_mode"] == "local-only"
+        let cached = device.contentIsCached
+        // First the hub as it is: a damaged cache is said, set aside and rebuilt there.
+        var output = try await device.perform(request, on: service)
+        guard localOnly || !cached else { return output }
+        var online = request
+        if localOnly, online.session == nil {
+            guard let signIn = try? await service.signInAnonymously(flow: flowID) else { return output }
+            output.session = Session(signIn.session, receivedAt: clock.nowMilliseconds())
+            online.session = output.session
+        }
+        guard await device.refreshContent(online, on: service), localOnly else { return output }
+        output.values["setup_mode"] = .text("online")
+        output.values["hub_summary"] = output.values["hub_summary"]?.list.map { .list($0.filter { $0 != DeviceSetup.localOnlyNote }) }
+        return output
     }
 
     /// The children as the flow shows them: "Name (born YYYY-MM-DD)".

@@ -131,7 +131,9 @@ extension Operation {
     public var createsOrSpends: Bool {
         switch self {
         case .signInAnonymously, .signOut, .register, .linkEmail, .verifyPhoneCode, .socialSignIn,
-             .addChild, .createInvite, .acceptInvite, .logRuck:
+             .addChild, .createInvite, .acceptInvite, .logRuck,
+             // MIGA's hub makes the guest a setup offline could not.
+             .openHub:
             true
         default:
             false

@@ -129,11 +129,26 @@ extension EndToEnd {
             let hub = leo.waitFor("Day 1 of your mindful streak")
             #expect(hub.contains("Local-only mode"))
             #expect(leo.session(of: "miga") == nil)
-            // Back online later, the hub opens straight away on this device.
+            // Back online later, the hub opens straight away on this device, and (issue 30
+            // §5) catches up: a guest made with its key, the service's content cached, no
+            // longer local-only.
             leo.send("q")
             leo.waitFor("[exit 0]")
             start(leo, backend)
             leo.waitFor("of your mindful streak")
+            for _ in 0..<100 where leo.screen.contains("Local-only") { usleep(50_000) }
+            #expect(!leo.screen.contains("Local-only"), "\(leo.screen)")
+            leo.send("q")
+            leo.waitFor("[exit 0]")
+            #expect(leo.userID(of: "miga") != nil, "signed in once the service answered")
+            #expect(leo.saved("setup_mode", in: "miga") == "online")
+            // A content cache that cannot be read is set aside, said, and rebuilt.
+            let cache = leo.stateDirectory + "/miga/content.json"
+            try Data("{ not content".utf8).write(to: URL(fileURLWithPath: cache))
+            start(leo, backend)
+            leo.waitFor("could not be read")
+            let rebuilt = try #require(FileManager.default.contents(atPath: cache))
+            #expect((try? JSONSerialization.jsonObject(with: rebuilt) as? [Any])?.isEmpty == false, "content.json rebuilt")
         }
     }
 }
