@@ -94,15 +94,18 @@ extension OnboardService {
         let now = clock.now()
         try await limit("sign-in:\(client)", settings.signInPerAddress, now: now)
         let email = (try? Self.normalised(email)) ?? email.lowercased()
-        if let wait = try await store.checkRateLimit("login-failures:\(email)", settings.loginFailuresPerAccount, now: now) {
+        // Each attempt reserves one of the account's failures before its password is
+        // judged, in one atomic step, and a right password gives it back: however many
+        // arrive at once, on however many instances, at most the limit are ever checked
+        // per window (ASVS 2.2.1).
+        let failures = "login-failures:\(email)"
+        if let wait = try await store.hitRateLimit(failures, settings.loginFailuresPerAccount, now: now) {
             throw Self.tooMany(wait)
         }
         let account = try await store.credentials(email: email)
         let matches = Bcrypt.verify(password, hash: account?.passwordHash ?? Self.decoyHash)
-        guard let account, account.passwordHash != nil, matches else {
-            _ = try? await store.hitRateLimit("login-failures:\(email)", settings.loginFailuresPerAccount, now: now)
-            throw Self.invalidCredentials
-        }
+        guard let account, account.passwordHash != nil, matches else { throw Self.invalidCredentials }
+        try await store.releaseRateLimit(failures, settings.loginFailuresPerAccount, now: now)
         if let guestAccessToken, let guest = try? await authenticate(guestAccessToken), guest.isAnonymous, guest.userID != account.userID {
             try await store.moveRecords(Self.entitlements, from: guest.userID, to: account.userID, now: now)
         }

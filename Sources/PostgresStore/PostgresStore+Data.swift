@@ -115,6 +115,14 @@ extension PostgresStore {
         }
     }
 
+    public func releaseRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws {
+        try await transaction { db in
+            try await db.query(
+                "UPDATE rate_limits SET count = count - 1 WHERE key = \(key) AND count > 0 AND \(now) - window_start < \(rule.window)",
+                logger: self.logger)
+        }
+    }
+
     public func checkRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64? {
         try await transaction { db in
             let rows = try await db.query("SELECT window_start, count FROM rate_limits WHERE key = \(key)", logger: self.logger)

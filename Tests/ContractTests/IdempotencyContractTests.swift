@@ -113,4 +113,37 @@ extension ContractTests {
         _ = try await service.refresh(refreshToken: keyless.session.refreshToken)
         #expect(victim.userID != guest.session.userID)
     }
+
+    /// Issue 31 (ASVS 2.2.1): the failed-login limit is counted and decided in one atomic
+    /// step. Wrong passwords sent all at once are checked at most the limit's times (3 in
+    /// these settings; before, 82 of 100 were checked over two instances); the rest are 429.
+    @Test(arguments: transports) func wrongPasswordsAtOnceAreCheckedAtMostTheLimitsTimes(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let service = subject.service
+        _ = try await service.register(flow: "babybasics", name: "Lo", email: "lo.limit@example.org", password: "the right one")
+        let outcomes = await withTaskGroup(of: ServiceError.Code?.self) { group in
+            for attempt in 0..<20 {
+                group.addTask {
+                    do {
+                        _ = try await service.login(flow: "babybasics", email: "lo.limit@example.org", password: "wrong \(attempt)")
+                        return nil
+                    } catch let error as ServiceError {
+                        return error.code
+                    } catch {
+                        return .serverError
+                    }
+                }
+            }
+            return await group.reduce(into: [ServiceError.Code?]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == .unauthorized }.count == contractSettings.loginFailuresPerAccount.limit, "\(outcomes)")
+        #expect(outcomes.filter { $0 == .rateLimited }.count == 20 - contractSettings.loginFailuresPerAccount.limit)
+        // A right password does not use up an attempt.
+        let other = try await service.register(flow: "babybasics", name: "Ri", email: "ri.limit@example.org", password: "the right one")
+        for _ in 0..<5 {
+            let again = try await service.login(flow: "babybasics", email: "ri.limit@example.org", password: "the right one")
+            #expect(again.userID == other.userID)
+        }
+    }
 }

@@ -161,7 +161,8 @@ extension EndToEnd {
             #expect(offline.contains("(pending)"), "shown as pending until synced")
             // Issue 30 §3: a ruck is a person's record, sealed on disk like their answers.
             let pendingFile = try #require(FileManager.default.contents(atPath: tmux.stateDirectory + "/rucktracker/pending-rucks.json"))
-            #expect(!String(decoding: pendingFile, as: UTF8.self).contains("km"), "pending rucks are sealed")
+            let pendingText = String(decoding: pendingFile, as: UTF8.self)
+            #expect(pendingText.contains("sealedRucks") && !pendingText.contains(" km in "), "pending rucks are sealed: \(pendingText)")
             quit(tmux)
 
             tmux.start("run rucktracker \(service.arguments)")

@@ -24,6 +24,16 @@ final class RateLimiter: Sendable {
         }
     }
 
+    /// Gives back one event counted in the current window (a reserved attempt that was
+    /// not a failure).
+    func release(_ key: String, _ rule: RateLimit, now: Int64) {
+        windows.withLock { windows in
+            guard var window = windows[key], now - window.start < rule.window, window.count > 0 else { return }
+            window.count -= 1
+            windows[key] = window
+        }
+    }
+
     /// The seconds to wait when the key is over its limit, without counting.
     func check(_ key: String, _ rule: RateLimit, now: Int64) -> Int64? {
         windows.withLock { windows in

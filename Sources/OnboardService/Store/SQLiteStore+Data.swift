@@ -112,6 +112,10 @@ extension SQLiteStore {
         limiter.check(key, rule, now: now)
     }
 
+    public func releaseRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws {
+        limiter.release(key, rule, now: now)
+    }
+
     // MARK: QA
 
     public func outbox() async throws -> [OutboxEntry] {

@@ -84,6 +84,8 @@ public protocol ServiceStore: Sendable {
     func hitRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64?
     /// The seconds to wait when `key` is over its limit, without counting.
     func checkRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64?
+    /// Gives back one event `hitRateLimit` counted in the current window.
+    func releaseRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws
 
     // MARK: QA
     func outbox() async throws -> [OutboxEntry]
