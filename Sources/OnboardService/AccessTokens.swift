@@ -3,15 +3,17 @@ import JWTKit
 import ServiceAPI
 import Synchronization
 
-/// What a signed access token says: who, whether anonymous, until when.
+/// What a signed access token says: who, which session (the refresh family it came
+/// with; absent in tokens from before it was kept), whether anonymous, until when.
 struct AccessClaims: JWTPayload {
     var sub: SubjectClaim
+    var fid: String?
     var exp: ExpirationClaim
     var iat: IssuedAtClaim
     var isAnonymous: BoolClaim
 
     enum CodingKeys: String, CodingKey {
-        case sub, exp, iat
+        case sub, fid, exp, iat
         case isAnonymous = "is_anonymous"
     }
 
@@ -38,9 +40,10 @@ final class AccessTokens: Sendable {
         return keys
     }
 
-    func sign(userID: String, isAnonymous: Bool, issuedAt: Int64, expiresAt: Int64) async throws -> String {
+    func sign(userID: String, family: String?, isAnonymous: Bool, issuedAt: Int64, expiresAt: Int64) async throws -> String {
         let claims = AccessClaims(
             sub: SubjectClaim(value: userID),
+            fid: family,
             exp: ExpirationClaim(value: Date(timeIntervalSince1970: TimeInterval(expiresAt))),
             iat: IssuedAtClaim(value: Date(timeIntervalSince1970: TimeInterval(issuedAt))),
             isAnonymous: BoolClaim(value: isAnonymous))

@@ -55,11 +55,13 @@ public final class OnboardService: Sendable {
 
     // MARK: Internals
 
-    /// The user behind a genuine, unexpired access token whose account still exists.
+    /// The user behind a genuine, unexpired access token whose account still exists and
+    /// whose session was not ended: logged out, or its family revoked by reuse detection,
+    /// its access tokens stop at once, not a day later (ASVS 3.3.1, issue 31).
     func authenticate(_ accessToken: String) async throws -> (userID: String, isAnonymous: Bool) {
         let claims = try await accessTokens.verify(accessToken, now: clock.now())
         let userID = claims.sub.value
-        guard try await store.userExists(userID) else { throw ServiceError.sessionRejected }
+        guard try await store.sessionIsLive(userID: userID, family: claims.fid) else { throw ServiceError.sessionRejected }
         return (userID, claims.isAnonymous.value)
     }
 
@@ -80,7 +82,8 @@ public final class OnboardService: Sendable {
     func session(_ refresh: (token: String, record: NewRefreshToken), createdAt: Int64, isAnonymous: Bool) async throws -> IssuedSession {
         let now = refresh.record.createdAt
         let accessExpiry = now + refresh.record.policy.accessLifetime
-        let access = try await accessTokens.sign(userID: refresh.record.userID, isAnonymous: isAnonymous, issuedAt: now, expiresAt: accessExpiry)
+        let access = try await accessTokens.sign(
+            userID: refresh.record.userID, family: refresh.record.family, isAnonymous: isAnonymous, issuedAt: now, expiresAt: accessExpiry)
         return IssuedSession(
             userID: refresh.record.userID, accessToken: access, accessExpiresAt: accessExpiry, refreshToken: refresh.token,
             refreshExpiresAt: refresh.record.expiresAt, isAnonymous: isAnonymous, createdAt: createdAt, issuedAt: now)

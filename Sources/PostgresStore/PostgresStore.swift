@@ -123,9 +123,14 @@ public final class PostgresStore: ServiceStore {
         try await transaction { db in try await Self.profile(of: userID, db, self.logger) }
     }
 
-    public func userExists(_ userID: String) async throws -> Bool {
+    public func sessionIsLive(userID: String, family: String?) async throws -> Bool {
         try await transaction { db in
-            try await db.first("SELECT 1 FROM users WHERE id = \(userID)", as: Int32.self, logger: self.logger) != nil
+            try await db.first(
+                """
+                SELECT EXISTS (SELECT 1 FROM users WHERE id = \(userID))
+                   AND (\(family)::text IS NULL OR EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = \(family) AND revoked_at IS NULL))
+                """,
+                as: Bool.self, logger: self.logger) ?? false
         }
     }
 

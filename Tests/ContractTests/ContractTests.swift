@@ -73,14 +73,23 @@ import Testing
         try await subject.advanceClock(30)
         await expectError(.unauthorized) { _ = try await subject.service.refresh(refreshToken: first.refreshToken) }
         await expectError(.unauthorized) { _ = try await subject.service.refresh(refreshToken: second.refreshToken) }
+        // Issue 31 (ASVS 3.3.1): the revoked family's access tokens stop at once too, not a
+        // day later; the thief is left nothing.
+        await expectError(.unauthorized) { _ = try await subject.service.motivation(accessToken: second.accessToken) }
+        await expectError(.unauthorized) { _ = try await subject.service.motivation(accessToken: first.accessToken) }
     }
 
     @Test(arguments: transports) func logoutEndsTheSession(kind: String) async throws {
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
         let session = try await subject.service.signInAnonymously(flow: "oklah").session
+        let other = try await subject.service.refresh(refreshToken: try await subject.service.signInAnonymously(flow: "oklah").session.refreshToken)
+        #expect(!(try await subject.service.motivation(accessToken: session.accessToken)).isEmpty)
         try await subject.service.logout(refreshToken: session.refreshToken)
         await expectError(.unauthorized) { _ = try await subject.service.refresh(refreshToken: session.refreshToken) }
+        // Issue 31 (ASVS 3.3.1): its access token ends with it; another session goes on.
+        await expectError(.unauthorized) { _ = try await subject.service.motivation(accessToken: session.accessToken) }
+        #expect(!(try await subject.service.motivation(accessToken: other.accessToken)).isEmpty)
     }
 
     @Test(arguments: transports) func registerValidatesAndRefusesATakenEmail(kind: String) async throws {

@@ -88,8 +88,16 @@ public final class SQLiteStore: ServiceStore {
         try await read { db in try Self.profile(of: userID, in: db) }
     }
 
-    public func userExists(_ userID: String) async throws -> Bool {
-        try await read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [userID]) ?? false }
+    public func sessionIsLive(userID: String, family: String?) async throws -> Bool {
+        try await read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)
+                       AND (? IS NULL OR EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = ? AND revoked_at IS NULL))
+                    """,
+                arguments: [userID, family, family]) ?? false
+        }
     }
 
     public func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String, token: NewRefreshToken) async throws -> Bool {

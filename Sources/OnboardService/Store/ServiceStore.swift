@@ -22,7 +22,10 @@ public protocol ServiceStore: Sendable {
     /// Sets the display name if it was offered to this user; nil when it was not.
     func chooseOfferedName(_ name: String, for userID: String) async throws -> Profile?
     func profile(of userID: String) async throws -> Profile
-    func userExists(_ userID: String) async throws -> Bool
+    /// Whether an access token's account still exists and, for a token that names its
+    /// refresh family, the family still has a token not revoked (not logged out, not
+    /// ended by reuse detection): one query per authenticated request.
+    func sessionIsLive(userID: String, family: String?) async throws -> Bool
     /// An email account with its refresh token; false when the email is taken.
     func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String, token: NewRefreshToken) async throws -> Bool
     func credentials(email: String) async throws -> Credentials?
