@@ -55,18 +55,20 @@ public enum OnboardServer {
         let service: OnboardService
         if let location = configuration.postgres {
             let store = try await openPostgres(location, wait: configuration.databaseWait, logger: logger)
-            service = try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: settings)
+            service = try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: settings, securityLog: logger)
         } else {
-            service = try OnboardService(database: ServiceDatabase.open(path: configuration.databasePath), clock: clock, settings: settings)
+            service = try OnboardService(
+                database: ServiceDatabase.open(path: configuration.databasePath), clock: clock, settings: settings, securityLog: logger)
         }
         let faults = ServerFaults()
         let routes = Routes(service: service, clock: clock, faults: faults, dev: configuration.dev, openAPI: openAPIDocument)
         let router = Router(context: APIContext.self)
         // Middleware wraps only the routes added after it, so the table of methods is
         // read from the same routes on a scratch router first.
+        // Outermost, so the line says the status the client got, errors included.
+        router.add(middleware: AccessLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorEnvelopeMiddleware(methods: RouteMethods(routes)))
-        router.add(middleware: LogRequestsMiddleware(.info))
         if configuration.dev { router.add(middleware: FaultMiddleware(faults: faults)) }
         routes.register(on: router)
         let http1 = HTTP1Channel.Configuration(idleTimeout: configuration.idleTimeout)

@@ -100,11 +100,15 @@ extension OnboardService {
         // per window (ASVS 2.2.1).
         let failures = "login-failures:\(email)"
         if let wait = try await store.hitRateLimit(failures, settings.loginFailuresPerAccount, now: now) {
+            record(.loginLocked, account: Self.logName(email: email), address: client, outcome: "refused for \(wait) s")
             throw Self.tooMany(wait)
         }
         let account = try await store.credentials(email: email)
         let matches = Bcrypt.verify(password, hash: account?.passwordHash ?? Self.decoyHash)
-        guard let account, account.passwordHash != nil, matches else { throw Self.invalidCredentials }
+        guard let account, account.passwordHash != nil, matches else {
+            record(.loginFailed, account: account?.userID ?? Self.logName(email: email), address: client, outcome: "refused: wrong email or password")
+            throw Self.invalidCredentials
+        }
         try await store.releaseRateLimit(failures, settings.loginFailuresPerAccount, now: now)
         if let guestAccessToken, let guest = try? await authenticate(guestAccessToken), guest.isAnonymous, guest.userID != account.userID {
             try await store.moveRecords(Self.entitlements, from: guest.userID, to: account.userID, now: now)

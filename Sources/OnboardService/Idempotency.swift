@@ -57,6 +57,7 @@ extension OnboardService {
                 }
                 try await Task.sleep(for: .milliseconds(50))
             case .otherRequest:
+                record(.idempotencyKeyReused, account: caller, outcome: "refused: \(operation) with another request")
                 throw ServiceError(.idempotencyKeyReused, "This Idempotency-Key was already used for a different request. Use a new key for a new request.")
             }
         }

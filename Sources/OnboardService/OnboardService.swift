@@ -1,5 +1,6 @@
 import Crypto
 import GRDB
+import Logging
 import ServiceAPI
 import Synchronization
 
@@ -14,11 +15,18 @@ public final class OnboardService: Sendable {
     let accessTokens: AccessTokens
     let identityProvider: MockIdentityProvider
     let configOverrides = Mutex<[String: FieldValue]>([:])
+    /// Where security events go (`SecurityEvents.swift`): the server's log, nowhere in
+    /// the embedded mock.
+    let securityLog: Logger
     /// How many names an anonymous sign-in offers.
     public static let nameOptionCount = 3
 
     /// The service over a store, with the signing keys the store keeps.
-    public init(store: any ServiceStore, keys: ServiceKeys, clock: any ServiceClock = SystemClock(), settings: ServiceSettings = ServiceSettings()) throws {
+    public init(
+        store: any ServiceStore, keys: ServiceKeys, clock: any ServiceClock = SystemClock(), settings: ServiceSettings = ServiceSettings(),
+        securityLog: Logger = OnboardService.silent
+    ) throws {
+        self.securityLog = securityLog
         self.store = store
         self.clock = clock
         self.settings = settings
@@ -27,8 +35,11 @@ public final class OnboardService: Sendable {
     }
 
     /// The service over one SQLite file (the embedded mock, a single `onboard-server`).
-    public convenience init(database: DatabaseQueue, clock: any ServiceClock = SystemClock(), settings: ServiceSettings = ServiceSettings()) throws {
-        try self.init(store: SQLiteStore(database), keys: ServiceDatabase.keys(in: database), clock: clock, settings: settings)
+    public convenience init(
+        database: DatabaseQueue, clock: any ServiceClock = SystemClock(), settings: ServiceSettings = ServiceSettings(),
+        securityLog: Logger = OnboardService.silent
+    ) throws {
+        try self.init(store: SQLiteStore(database), keys: ServiceDatabase.keys(in: database), clock: clock, settings: settings, securityLog: securityLog)
     }
 
     public func health() async throws -> String { "ok" }
@@ -42,6 +53,9 @@ public final class OnboardService: Sendable {
         switch try await store.rotateRefreshToken(
             hash: Secrets.hash(refreshToken), now: clock.now(), grace: settings.refreshGrace, successorHash: Secrets.hash(successor)) {
         case .rejected:
+            throw ServiceError.sessionRejected
+        case .reused(let userID):
+            record(.refreshTokenReused, account: userID, outcome: "every session of the family ended")
             throw ServiceError.sessionRejected
         case .granted(let record, let isAnonymous, let createdAt):
             return try await session((successor, record), createdAt: createdAt, isAnonymous: isAnonymous)
@@ -91,7 +105,14 @@ public final class OnboardService: Sendable {
 
     /// Counts one event against a rate limit, refusing it when over.
     func limit(_ key: String, _ rule: RateLimit, now: Int64) async throws {
-        if let wait = try await store.hitRateLimit(key, rule, now: now) { throw Self.tooMany(wait) }
+        guard let wait = try await store.hitRateLimit(key, rule, now: now) else { return }
+        // The key names the limit and its subject (an address, or a user id for a
+        // `…-user` limit), never a secret.
+        let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
+        let name = parts.first ?? key, subject = parts.count > 1 ? parts[1] : nil
+        let perUser = name.hasSuffix("-user")
+        record(.rateLimited, account: perUser ? subject : nil, address: perUser ? nil : subject, outcome: "\(name) limit: refused for \(wait) s")
+        throw Self.tooMany(wait)
     }
 
     static func tooMany(_ wait: Int64) -> ServiceError {

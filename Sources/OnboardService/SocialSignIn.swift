@@ -43,14 +43,20 @@ extension OnboardService {
                   claims.aud.value.contains(MockIdentityProvider.audience),
                   Int64(claims.exp.value.timeIntervalSince1970) > now,
                   !nonce.isEmpty, claims.nonce == nonce
-            else { throw refused }
+            else {
+                record(.socialTokenRefused, outcome: "refused: \(provider) ID token not genuine, expired or for another nonce")
+                throw refused
+            }
             let subject = claims.sub.value
             let email = claims.email
             let refresh = newRefreshToken(for: Secrets.userID(), policy: policy)
             guard let user = try await store.socialUser(
                 tokenID: claims.jti.value, tokenExpiry: Int64(claims.exp.value.timeIntervalSince1970), provider: provider,
                 subject: subject, email: email, now: now, token: refresh.record)
-            else { throw refused } // accepted once: a replayed token is refused
+            else { // accepted once: a replayed token is refused
+                record(.socialTokenRefused, account: subject, outcome: "refused: \(provider) ID token used before")
+                throw refused
+            }
             let session = try await session((refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
             return SignIn(session: session, isNewUser: user.isNew)
         }

@@ -13,6 +13,9 @@ import Synchronization
 public final class PostgresStore: ServiceStore {
     public let client: PostgresClient
     let logger: Logger
+    /// Whether the last transaction found the database away: its loss and its return are
+    /// each said once in the log, as security events an operator looks for.
+    private let away = Mutex(false)
 
     public init(client: PostgresClient, logger: Logger = Logger(label: "onboard-postgres")) {
         self.client = client
@@ -28,18 +31,32 @@ public final class PostgresStore: ServiceStore {
         onUniqueViolation: T? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         do {
-            return try await leased { lease in
+            let result = try await leased { lease in
                 try await self.client.withTransaction(logger: self.logger) { connection in
                     lease.taken()
                     return try await body(connection)
                 }
             }
+            noteDatabase(away: false)
+            return result
         } catch {
             let cause = Self.cause(of: error)
             if let cause = cause as? ServiceError { throw cause }
             if let answer = onUniqueViolation, Self.isUniqueViolation(cause) { return answer }
-            if Self.isAway(cause) { throw Self.databaseAway }
+            if Self.isAway(cause) {
+                noteDatabase(away: true)
+                throw Self.databaseAway
+            }
             throw ServiceError(.serverError, "The service's database failed: \(String(reflecting: cause))")
+        }
+    }
+
+    private func noteDatabase(away now: Bool) {
+        guard away.withLock({ was in defer { was = now }; return was != now }) else { return }
+        if now {
+            logger.warning("security", metadata: ["event": "database_lost", "outcome": "answering 503 until it is back"])
+        } else {
+            logger.notice("security", metadata: ["event": "database_back", "outcome": "serving again"])
         }
     }
 
@@ -197,7 +214,7 @@ public final class PostgresStore: ServiceStore {
             if let rotatedAt, now - rotatedAt > grace {
                 // Reuse of a rotated token: assume it leaked, end every session of the family.
                 try await db.query("UPDATE refresh_tokens SET revoked_at = \(now) WHERE family_id = \(family) AND revoked_at IS NULL", logger: self.logger)
-                return .rejected
+                return .reused(userID: userID)
             }
             try await db.query("UPDATE refresh_tokens SET rotated_at = COALESCE(rotated_at, \(now)) WHERE token_hash = \(hash)", logger: self.logger)
             let policy = TokenPolicy(accessLifetime: accessLifetime, refreshLifetime: refreshLifetime)

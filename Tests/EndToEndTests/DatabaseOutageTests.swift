@@ -92,6 +92,9 @@ extension EndToEnd {
             #expect(statuses.contains(503), "the outage was seen: \(statuses)")
             #expect(answers.dropFirst(duringOutage).contains { $0.status == 200 }, "the instance recovered by itself")
             #expect(statuses.isSubset(of: [200, 503]), "only successes and 503s, never a 500 or a dropped connection: \(statuses)")
+            // Issue 31: the loss and the return are each one security line in the log.
+            #expect(server.output.components(separatedBy: "event=database_lost").count == 2, "said once")
+            #expect(server.output.contains("event=database_back"))
 
             // Every registration answered 200 logs in; one answered 503 either did not
             // happen at all or happened whole (it logs in).

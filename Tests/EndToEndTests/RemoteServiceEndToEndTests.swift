@@ -139,5 +139,42 @@ extension EndToEnd {
             let screen = tmux.waitFor("[exit 64]")
             #expect(screen.contains("plain http:// to 192.0.2.10"))
         }
+    
+        /// Issue 31 (ASVS 7.1.1, 7.1.3, 7.2.1): every security decision is one structured
+        /// line in the server's log (event, account, address, outcome), with no secret and
+        /// no email; each request's line has its status and duration and no query string.
+        @Test func securityDecisionsAreLoggedAndSecretsAreNot() throws {
+            let server = try ServerProcess(arguments: ["--dev"])
+            let base = server.base + "/api/v1"
+            #expect(ServerProcess.get(base + "/health?access_token=SECRET-IN-A-URL") == 200)
+            #expect(ServerProcess.post(base + "/auth/register", json: #"{"flow":"babybasics","name":"Lo","email":"lo.logged@example.org","password":"the right one"}"#) == 200)
+            for attempt in 0..<11 {
+                _ = ServerProcess.post(base + "/auth/login", json: #"{"flow":"babybasics","email":"lo.logged@example.org","password":"wrong \#(attempt)"}"#)
+            }
+            // A refresh token used again after its grace: the family ends, and says so.
+            let script = """
+                import json,sys,time,urllib.request as u
+                def post(path, body):
+                    r = u.urlopen(u.Request(sys.argv[1] + path, data=json.dumps(body).encode(), headers={'Content-Type':'application/json'}))
+                    return json.load(r)
+                first = post('/auth/anonymous', {'flow': 'oklah'})['session']['refresh_token']
+                post('/auth/refresh', {'refresh_token': first})
+                post('/dev/clock', {'offset_seconds': 60})
+                try: post('/auth/refresh', {'refresh_token': first})
+                except Exception as e: print(getattr(e, 'code', 0))
+                """
+            let reuse = Subprocess.run("/usr/bin/env", ["python3", "-c", script, base])
+            #expect(reuse.output.contains("401"), "\(reuse.output)")
+            #expect(server.terminate() == 0)
+            let log = server.output
+            #expect(log.contains("event=login_failed"))
+            #expect(log.contains("event=login_locked"))
+            #expect(log.contains("event=refresh_token_reused"))
+            #expect(log.contains("method=POST path=/api/v1/auth/login status=401"))
+            #expect(log.contains("path=/api/v1/health status=200"))
+            #expect(!log.contains("SECRET-IN-A-URL"), "no query string in the log")
+            #expect(!log.contains("lo.logged@example.org"), "no email in the log")
+            #expect(!log.contains("wrong 1") && !log.contains("the right one"), "no password in the log")
+        }
     }
 }

@@ -162,7 +162,7 @@ public final class SQLiteStore: ServiceStore {
             if let rotatedAt, now - rotatedAt > grace {
                 // Reuse of a rotated token: assume it leaked, end every session of the family.
                 try db.execute(sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL", arguments: [now, family])
-                return .rejected
+                return .reused(userID: row["user_id"])
             }
             try db.execute(sql: "UPDATE refresh_tokens SET rotated_at = COALESCE(rotated_at, ?) WHERE token_hash = ?", arguments: [now, hash])
             let policy = TokenPolicy(accessLifetime: row["access_lifetime"], refreshLifetime: row["refresh_lifetime"])

@@ -147,6 +147,8 @@ public enum Rotation: Sendable {
     /// The successor token, stored; the account's creation time and kind.
     case granted(NewRefreshToken, isAnonymous: Bool, createdAt: Int64)
     case rejected
+    /// A token rotated longer ago than the grace was used again: its family is revoked.
+    case reused(userID: String)
 }
 
 public struct PhoneCode: Sendable {

@@ -1,0 +1,32 @@
+import Logging
+import ServiceAPI
+
+/// The security decisions an operator must be able to find (ASVS 7.1.3, 7.2.1, issue 31):
+/// one structured line each, with the event, whose account (a user id, or a hash of the
+/// email: never the address), from where, and what was decided. Never a secret.
+public enum SecurityEvent: String, Sendable {
+    case loginFailed = "login_failed"
+    case loginLocked = "login_locked"
+    case rateLimited = "rate_limited"
+    case refreshTokenReused = "refresh_token_reused"
+    case socialTokenRefused = "social_token_refused"
+    case idempotencyKeyReused = "idempotency_key_reused"
+}
+
+extension OnboardService {
+    /// A logger that says nothing: the embedded mock runs under a full-screen terminal.
+    public static let silent = Logger(label: "onboard.security", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    func record(_ event: SecurityEvent, account: String? = nil, address: String? = nil, outcome: String) {
+        var metadata: Logger.Metadata = ["event": .string(event.rawValue), "outcome": .string(outcome)]
+        if let account { metadata["account"] = .string(account) }
+        if let address { metadata["address"] = .string(address) }
+        securityLog.notice("security", metadata: metadata)
+    }
+
+    /// An email as the log names it: a short keyed-free hash, enough to follow one
+    /// account's events, never the address itself.
+    static func logName(email: String) -> String {
+        "email:" + Secrets.hash("security-log:" + email).prefix(16)
+    }
+}
