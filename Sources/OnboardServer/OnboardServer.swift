@@ -67,16 +67,20 @@ public enum OnboardServer {
         // read from the same routes on a scratch router first.
         // Outermost, so the line says the status the client got, errors included.
         router.add(middleware: AccessLogMiddleware())
-        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: SecurityHeadersMiddleware(https: configuration.tlsCertificate != nil))
         router.add(middleware: ErrorEnvelopeMiddleware(methods: RouteMethods(routes)))
         if configuration.dev { router.add(middleware: FaultMiddleware(faults: faults)) }
         routes.register(on: router)
         let http1 = HTTP1Channel.Configuration(idleTimeout: configuration.idleTimeout)
         let server: HTTPServerBuilder
         if let certificate = configuration.tlsCertificate, let key = configuration.tlsKey {
-            let tls = TLSConfiguration.makeServerConfiguration(
+            var tls = TLSConfiguration.makeServerConfiguration(
                 certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
                 privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            // Mozilla's "intermediate" profile: TLS 1.2 and 1.3 only, and for 1.2 only
+            // forward-secret AEAD suites (no static RSA key exchange, no CBC).
+            tls.minimumTLSVersion = .tlsv12
+            tls.cipherSuites = Self.intermediateCipherSuites
             server = try .tls(.http1(configuration: http1), tlsConfiguration: tls)
         } else {
             server = .http1(configuration: http1)
@@ -91,6 +95,13 @@ public enum OnboardServer {
 
     /// Connects (the client's pool runs for the life of the process) and migrates, under
     /// an advisory lock so instances started together migrate once.
+    /// TLS 1.2's suites in Mozilla's intermediate profile (BoringSSL has no DHE ones);
+    /// TLS 1.3's are fixed by the library and all forward-secret AEAD.
+    static let intermediateCipherSuites = [
+        "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384",
+        "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
+    ].joined(separator: ":")
+
     static func openPostgres(_ location: PostgresLocation, wait databaseWait: Duration, logger: Logger) async throws -> PostgresStore {
         // The pool's own retries are not news: only its errors reach the log.
         var background = logger

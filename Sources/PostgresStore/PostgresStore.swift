@@ -13,9 +13,9 @@ import Synchronization
 public final class PostgresStore: ServiceStore {
     public let client: PostgresClient
     let logger: Logger
-    /// Whether the last transaction found the database away: its loss and its return are
-    /// each said once in the log, as security events an operator looks for.
-    private let away = Mutex(false)
+    /// Since when the database has been away, if it is: its loss and its return are each
+    /// said once in the log, as security events an operator looks for.
+    private let awaySince = Mutex<ContinuousClock.Instant?>(nil)
 
     public init(client: PostgresClient, logger: Logger = Logger(label: "onboard-postgres")) {
         self.client = client
@@ -41,7 +41,11 @@ public final class PostgresStore: ServiceStore {
             return result
         } catch {
             let cause = Self.cause(of: error)
-            if let cause = cause as? ServiceError { throw cause }
+            if let cause = cause as? ServiceError {
+                // The pool's deadline gives up on a database that went away this way.
+                if cause == Self.databaseAway { noteDatabase(away: true) }
+                throw cause
+            }
             if let answer = onUniqueViolation, Self.isUniqueViolation(cause) { return answer }
             if Self.isAway(cause) {
                 noteDatabase(away: true)
@@ -51,9 +55,17 @@ public final class PostgresStore: ServiceStore {
         }
     }
 
-    private func noteDatabase(away now: Bool) {
-        guard away.withLock({ was in defer { was = now }; return was != now }) else { return }
-        if now {
+    /// A database going down flaps for a moment (a transaction or two still gets through):
+    /// it is back once it answers a second or more after it was lost.
+    private func noteDatabase(away: Bool) {
+        let now = ContinuousClock.now
+        let change: Bool = awaySince.withLock { since in
+            if away, since == nil { since = now; return true }
+            if !away, let lost = since, now - lost >= .seconds(1) { since = nil; return true }
+            return false
+        }
+        guard change else { return }
+        if away {
             logger.warning("security", metadata: ["event": "database_lost", "outcome": "answering 503 until it is back"])
         } else {
             logger.notice("security", metadata: ["event": "database_back", "outcome": "serving again"])
