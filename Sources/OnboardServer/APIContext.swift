@@ -5,7 +5,8 @@ import NIOCore
 /// body limit (a huge body is refused with 413 before it is read).
 public struct APIContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let clientAddress: String
+    /// The peer's address, or the client's behind a trusted proxy (`TrustedProxies`).
+    public var clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

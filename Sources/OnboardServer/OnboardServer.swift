@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     public var dev = false
     public var tlsCertificate: String?
     public var tlsKey: String?
+    /// Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); none: the
+    /// TCP peer is the client.
+    public var trustedProxies: [AddressBlock] = []
     public var settings = ServiceSettings()
     /// A connection that sends nothing for this long is closed, so a request whose body
     /// never comes (a slow-loris) does not hold it for ever. Longer than clients keep
@@ -66,6 +69,9 @@ public enum OnboardServer {
         // Middleware wraps only the routes added after it, so the table of methods is
         // read from the same routes on a scratch router first.
         // Outermost, so the line says the status the client got, errors included.
+        if !configuration.trustedProxies.isEmpty {
+            router.add(middleware: ClientAddressMiddleware(proxies: TrustedProxies(blocks: configuration.trustedProxies)))
+        }
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware(https: configuration.tlsCertificate != nil))
         router.add(middleware: ErrorEnvelopeMiddleware(methods: RouteMethods(routes)))

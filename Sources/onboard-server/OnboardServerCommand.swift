@@ -62,6 +62,11 @@ struct OnboardServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("invite-limit"), help: "Invite redemptions tried per client address, and per account, per hour.")
     var inviteLimit = 20
 
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
+        "An address or CIDR block (repeatable) of a proxy in front: its X-Forwarded-For names the client.",
+        discussion: "Without it, X-Forwarded-For is ignored and every client behind a proxy shares the proxy's rate limits."))
+    var trustedProxy: [String] = []
+
     func validate() throws {
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-cert and --tls-key go together")
@@ -73,6 +78,9 @@ struct OnboardServerCommand: AsyncParsableCommand {
         if dev, !Self.isLoopback(host), !devOnNetwork {
             throw ValidationError(
                 "--dev on \(host) would open /api/v1/dev (reset, clock, outbox) and the mock identity provider to the network; listen on 127.0.0.1, or add --dev-on-network if that is what you mean")
+        }
+        for block in trustedProxy where AddressBlock(block) == nil {
+            throw ValidationError("--trusted-proxy '\(block)' is not an address or CIDR block like 127.0.0.1 or 10.0.0.0/8")
         }
         for (name, value) in [("--sign-in-limit", signInLimit), ("--login-failure-limit", loginFailureLimit), ("--sms-limit", smsLimit), ("--invite-limit", inviteLimit)] where value < 1 {
             throw ValidationError("\(name) must be at least 1")
@@ -93,6 +101,7 @@ struct OnboardServerCommand: AsyncParsableCommand {
         configuration.dev = dev
         configuration.tlsCertificate = tlsCertificate
         configuration.tlsKey = tlsKey
+        configuration.trustedProxies = trustedProxy.compactMap(AddressBlock.init)
         configuration.settings.bcryptCost = bcryptCost
         configuration.settings.signInPerAddress = RateLimit(limit: signInLimit, window: 60)
         configuration.settings.loginFailuresPerAccount = RateLimit(limit: loginFailureLimit, window: 900)

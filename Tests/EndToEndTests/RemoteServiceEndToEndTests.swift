@@ -176,5 +176,30 @@ extension EndToEnd {
             #expect(!log.contains("lo.logged@example.org"), "no email in the log")
             #expect(!log.contains("wrong 1") && !log.contains("the right one"), "no password in the log")
         }
+    
+        /// Issue 31 (ASVS 14.5.2): behind the README's nginx block every client's address
+        /// was nginx's, so one client used up everyone's sign-ins. With `--trusted-proxy`
+        /// the limit is each client's own; without it, `X-Forwarded-For` is not believed.
+        @Test(arguments: [true, false]) func behindNginxEachClientHasItsOwnLimit(trusted: Bool) throws {
+            let server = try ServerProcess(arguments: ["--sign-in-limit", "3"] + (trusted ? ["--trusted-proxy", "127.0.0.1"] : []))
+            let proxy = try NginxProxy(upstreams: [server.port])
+            // Two clients, told apart by the address nginx says (here they say it first
+            // themselves, as a client on another machine would be seen).
+            let script = """
+                import json,sys,urllib.request as u
+                def sign_in(address):
+                    request = u.Request(sys.argv[1] + '/api/v1/auth/anonymous', data=b'{"flow":"oklah"}',
+                                        headers={'Content-Type': 'application/json', 'X-Forwarded-For': address})
+                    try: return u.urlopen(request).status
+                    except Exception as e: return getattr(e, 'code', 0)
+                print(' '.join(str(sign_in('198.51.100.1')) for _ in range(4)), sign_in('198.51.100.2'))
+                """
+            let statuses = Subprocess.run("/usr/bin/env", ["python3", "-c", script, proxy.base]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trusted {
+                #expect(statuses == "200 200 200 429 200", "the second client keeps its own limit: \(statuses)")
+            } else {
+                #expect(statuses == "200 200 200 429 429", "no proxy trusted: the header does not choose the address: \(statuses)")
+            }
+        }
     }
 }
