@@ -23,6 +23,9 @@ public final class LinePrompter {
         write: @escaping (String) -> Void = LinePrompter.standardOutput, echo: Bool = isatty(0) != 1
     ) {
         self.session = session
+        // Every line it writes is made inert first: a name or content holding escapes
+        // reaches this terminal as visible signs, never as commands (issue 31).
+        let write = { (text: String) in write(TerminalText.safe(text)) }
         self.write = write
         self.readLine = { secret in
             let line = readLine(secret)

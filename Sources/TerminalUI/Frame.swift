@@ -41,7 +41,8 @@ public struct Frame: Equatable, Sendable {
         guard y >= 0, y < height else { return x }
         let end = min(limit ?? width, width)
         var column = x
-        for character in text {
+        // Whatever reaches a cell is drawn, never executed (the curses screen, `--cast`).
+        for character in TerminalText.safe(text, keepingNewlines: false) {
             let columns = TextMetrics.width(of: character)
             if columns == 0 {
                 if column > 0, column <= end, column - 1 >= 0 { cells[y * width + column - 1].text.append(character) }

@@ -18,6 +18,8 @@ public struct Renderer: Sendable {
     /// `tick` advances the spinner (one step per 100 ms of time is usual); `scroll` is how
     /// many body lines a body too long for the screen has scrolled by.
     public func render(_ view: ScreenView, width: Int, height: Int, tick: Int = 0, scroll: Int = 0) -> Frame {
+        // Received text is made inert before anything is measured.
+        var view = view.terminalSafe
         var frame = Frame(width: width, height: height)
         frame.busy = view.busy
         guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
@@ -30,7 +32,6 @@ public struct Renderer: Sendable {
         let available = height - 1 - 2 // help line, card borders
         frame.bodyHidden = fit(&lines, into: available, scroll: scroll)
         frame.bodyShown = lines.count { $0.kind == .body }
-        var view = view
         view.moreBelow = min(scroll, frame.bodyHidden) < frame.bodyHidden
         view.moreAbove = min(scroll, frame.bodyHidden) > 0
         let cardHeight = lines.count + 2

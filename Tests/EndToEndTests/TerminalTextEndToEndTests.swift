@@ -1,9 +1,55 @@
 import Foundation
 import Testing
+import TestSupport
 
 extension EndToEnd {
     /// Text as strangers' terminals deliver it: pastes, and locales that are not UTF-8.
     @Suite struct TerminalTextEndToEndTests {
+        /// Issue 31: text a terminal would run as commands — a window title, a screen
+        /// clear, a clipboard write, a bare CR, a right-to-left override — from a file (a
+        /// flow file here; names and content from the service go through the same view) is
+        /// drawn as visible signs in full screen, in plain lines and in a `--cast` file.
+        @Test func receivedTextIsDrawnNeverExecuted() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-hostile-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let flow = folder + "/hostile.yaml", cast = folder + "/run.cast"
+            try #"""
+                id: hostile
+                title: Hostile
+                summary: text that would be commands if a terminal ran it
+                entry:
+                  first_launch: start
+                screens:
+                  - id: start
+                    kind: info
+                    title: "Pat\e]0;PWNED\a"
+                    body: "Shared by Mal\rRED \e[2J \e]52;c;ZXZpbA==\a \u202Etxt.exe"
+                    actions:
+                      - label: Quit
+                        quit: true
+                """#.write(toFile: flow, atomically: true, encoding: .utf8)
+            func inert(_ text: String) -> Bool {
+                !text.unicodeScalars.contains { [0x1B, 0x07, 0x0D, 0x9B, 0x202E].contains($0.value) }
+            }
+
+            let lines = Subprocess.run(Tmux.binary, ["run", "--flow", flow, "--accessible", "--state-dir", folder + "/lines"], input: "")
+            #expect(lines.output.contains("== Pat␛]0;PWNED␇ =="), "\(lines.output)")
+            #expect(lines.output.contains("Shared by Mal␍RED"))
+            #expect(inert(lines.output), "no control reached the terminal: \(lines.output.debugDescription)")
+
+            let tmux = Tmux()
+            tmux.start("run --flow \(flow) --cast \(cast)")
+            let screen = tmux.waitFor("Pat␛]0;PWNED␇")
+            #expect(screen.contains("Shared by Mal␍RED"), "the CR shown, the border intact:\n\(screen)")
+            #expect(!tmux.pane("#{pane_title}").contains("PWNED"), "the window title is not changed")
+            tmux.send("Enter")
+            tmux.waitFor("[exit 0]")
+            let recorded = try String(contentsOfFile: cast, encoding: .utf8)
+            #expect(recorded.contains("PWNED"))
+            #expect(!recorded.contains("\\u001b]") && !recorded.contains("\\u001b[2J\\u001b]"), "no OSC sequence of the content in the cast")
+            #expect(!recorded.contains("\\u202e") && !recorded.contains("\u{202E}"))
+        }
+
         @Test func aHugePasteGoesIntoTheFocusedFieldCutToItsLimitAndPressesNothing() throws {
             let tmux = Tmux()
             tmux.start("run babybasics")

@@ -1,0 +1,97 @@
+import FlowEngine
+
+/// What a terminal is given to draw is never something it would execute (issue 31): text
+/// from the service, state files, flow and content files, or a paste. One function for
+/// both front ends and `--cast`.
+public enum TerminalText {
+    /// `text` with every C0 and C1 control (escape, CR, BEL…) and DEL shown as a visible
+    /// sign — its Unicode control picture (␛, ␍, ␇), or � for a C1 control — and every
+    /// bidirectional control neutralised (shown as �, so text cannot be reordered),
+    /// one character for one: cursors and widths stay right, measured after.
+    /// `keepingNewlines` leaves line breaks to a caller that lays out lines itself.
+    public static func safe(_ text: String, keepingNewlines: Bool = true) -> String {
+        guard text.unicodeScalars.contains(where: { needsCare($0) }) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\n", keepingNewlines {
+                result.append(scalar)
+            } else if scalar == "\t" {
+                result.append(" ")
+            } else if scalar.value < 0x20 {
+                result.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            } else if scalar.value == 0x7F {
+                result.append("\u{2421}")
+            } else if needsCare(scalar) {
+                result.append("\u{FFFD}")
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    static func needsCare(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        // LRM, RLM, ALM; embeddings and overrides; isolates.
+        case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+}
+
+extension ScreenView {
+    /// Every text of the view made safe for a terminal (`TerminalText.safe`).
+    public var terminalSafe: ScreenView {
+        func safe(_ text: String) -> String { TerminalText.safe(text) }
+        var view = self
+        view.logo = logo.map(safe)
+        view.title = safe(title)
+        view.body = safe(body)
+        view.bullets = bullets.map(safe)
+        view.items = items.map(safe)
+        view.emptyItems = safe(emptyItems)
+        view.warnings = warnings.map(safe)
+        view.busyLabel = busyLabel.map(safe)
+        view.stepLabel = stepLabel.map(safe)
+        view.message = message.map { message in
+            switch message {
+            case .error(let text): .error(safe(text))
+            case .notice(let text): .notice(safe(text))
+            }
+        }
+        view.fields = fields.map { field in
+            var field = field
+            field.label = safe(field.label)
+            field.value = TerminalText.safe(field.value, keepingNewlines: false)
+            field.placeholder = safe(field.placeholder)
+            field.error = field.error.map(safe)
+            field.options = field.options.map(safe)
+            field.picked = field.picked.map(safe)
+            field.hint = field.hint.map(safe)
+            return field
+        }
+        func safeItems(_ list: [ItemView]) -> [ItemView] {
+            list.map { item in
+                var item = item
+                item.label = safe(item.label)
+                item.linkPrompt = item.linkPrompt.map(safe)
+                return item
+            }
+        }
+        view.options = safeItems(options)
+        view.buttons = safeItems(buttons)
+        view.checklist = checklist.map { line in
+            var line = line
+            line.label = safe(line.label)
+            line.status = switch line.status {
+            case .done(let detail): .done(safe(detail))
+            case .fellBack(let detail): .fellBack(safe(detail))
+            case .failed(let detail): .failed(safe(detail))
+            default: line.status
+            }
+            return line
+        }
+        return view
+    }
+}
