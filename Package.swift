@@ -179,7 +179,7 @@ let package = Package(
             dependencies: ["FlowAuthoring", "FlowEngine", "ScreenTable", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(
             name: "OnboardServiceTests",
-            dependencies: ["InputRules", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["InputRules", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable", "TestSupport"], exclude: ["__Snapshots__"]),
         .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "ServiceClient", "FlowEngine", "ScreenTable", "TestSupport"]),

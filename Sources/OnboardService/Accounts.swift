@@ -67,6 +67,8 @@ extension OnboardService {
             let email = try Self.normalised(email)
             let name = name.trimmingWhitespace
             guard !name.isEmpty else { throw ServiceError(.invalidInput, "Please enter your name.") }
+            // Shown on other people's screens (a shared baby): no terminal commands in it.
+            guard !name.hasControlOrBidi else { throw ServiceError(.invalidInput, "Your name cannot hold control or text-direction characters.") }
             // Baby Basics: a name is 1 to 100 characters; the service holds the rule too.
             guard name.count <= 100 else { throw ServiceError(.invalidInput, "Your name can be at most 100 characters.") }
             let hash = try Self.hashPassword(password, cost: settings.bcryptCost)

@@ -18,6 +18,8 @@ extension OnboardService {
             let now = clock.now()
             let name = name.trimmingWhitespace
             guard (1...100).contains(name.count) else { throw ServiceError(.invalidInput, "Please enter your baby's name.") }
+            // Shown to every member the child is shared with.
+            guard !name.hasControlOrBidi else { throw ServiceError(.invalidInput, "The name cannot hold control or text-direction characters.") }
             if let birthDate, !Self.isDate(birthDate) {
                 throw ServiceError(.invalidInput, "Please enter the date of birth as YYYY-MM-DD.")
             }

@@ -13,6 +13,9 @@ public final class OnboardService: Sendable {
     public let clock: any ServiceClock
     public let settings: ServiceSettings
     let accessTokens: AccessTokens
+    /// Keys the hashes of SMS codes (HMAC-SHA256), derived from the service's own secret:
+    /// six digits under an unkeyed hash are reversed in under a second (issue 31).
+    let codeKey: SymmetricKey
     let identityProvider: MockIdentityProvider
     let configOverrides = Mutex<[String: FieldValue]>([:])
     /// Where security events go (`SecurityEvents.swift`): the server's log, nowhere in
@@ -31,6 +34,8 @@ public final class OnboardService: Sendable {
         self.clock = clock
         self.settings = settings
         accessTokens = AccessTokens(secret: keys.signing)
+        codeKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: keys.signing), info: Array("onboard sms codes".utf8), outputByteCount: 32)
         identityProvider = MockIdentityProvider(privateKey: try P256.Signing.PrivateKey(rawRepresentation: keys.identityProvider))
     }
 

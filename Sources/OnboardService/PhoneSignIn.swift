@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import InputRules
 import ServiceAPI
 
@@ -10,7 +12,7 @@ extension OnboardService {
         let now = clock.now()
         let phone = try Self.e164(phone)
         let code = sixDigits(Int.random(in: 0...999_999))
-        let stored = PhoneCode(phone: phone, hash: Secrets.hash(phone + ":" + code), sentAt: now, expiresAt: now + settings.smsCodeLifetime)
+        let stored = PhoneCode(phone: phone, hash: codeHash(phone: phone, code: code), sentAt: now, expiresAt: now + settings.smsCodeLifetime)
         let outbox = settings.keepsOutbox ? OutboxEntry(kind: "sms", destination: phone, code: code, createdAt: now) : nil
         switch try await store.storePhoneCode(
             stored, resendAfter: settings.smsResendAfter, limit: RateLimitHit(key: "sms:\(client)", rule: settings.smsPerAddress), outbox: outbox) {
@@ -32,19 +34,26 @@ extension OnboardService {
         ) {
             let now = clock.now()
             let phone = try Self.e164(phone)
-            let codeHash = Secrets.hash(phone + ":" + code.trimmingWhitespace)
+            let hashed = codeHash(phone: phone, code: code.trimmingWhitespace)
             let user: SignedInUser
             let refresh = newRefreshToken(for: Secrets.userID(), policy: policy)
-            switch try await store.spendPhoneCode(phone: phone, codeHash: codeHash, now: now, maximumAttempts: settings.smsAttempts, token: refresh.record) {
+            switch try await store.spendPhoneCode(phone: phone, codeHash: hashed, now: now, maximumAttempts: settings.smsAttempts, token: refresh.record) {
             case .signedIn(let signedIn): user = signedIn
             case .noCode: throw ServiceError(.notFound, "Request a code first.")
-            case .tooManyAttempts, .wrong(attemptsLeft: 0): throw ServiceError(.rateLimited, "Too many wrong codes. Request a new code.")
+            case .tooManyAttempts, .wrong(attemptsLeft: 0):
+                // Retry-After: when a new code may be asked for (the resend wait).
+                throw ServiceError(.rateLimited, "Too many wrong codes. Request a new code.", retryAfter: Int(settings.smsResendAfter))
             case .expired: throw ServiceError(.invalidInput, "This code has expired. Request a new one.")
             case .wrong(let left): throw ServiceError(.invalidInput, "That code is not right. \(left) \(left == 1 ? "try" : "tries") left.")
             }
             let session = try await session((refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
             return SignIn(session: session, isNewUser: user.isNew)
         }
+    }
+
+    /// A code as the store keeps it: keyed, so a copy of the table alone reveals nothing.
+    func codeHash(phone: String, code: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Array((phone + ":" + code).utf8), using: codeKey).map { String(format: "%02x", $0) }.joined()
     }
 
     static func e164(_ phone: String) throws -> String {

@@ -5,8 +5,18 @@ import ServiceAPI
 /// The service's own check of ABBY's profile fields, with the spec's messages: the client
 /// checks first, but the service never trusts it.
 enum ProfileRules {
+    /// Keys the account's own answer uses, or the service writes itself: a profile field
+    /// of that name would read as the account's (issue 31).
+    static let reserved: Set<String> = ["email", "phone", "user_id", "is_anonymous", "pro", Profile.nameOptionsField]
+
     static func check(_ fields: [String: FieldValue], today: CivilDate) throws {
         for (key, value) in fields {
+            if reserved.contains(key) { throw ServiceError(.invalidInput, "The profile field '\(key)' is the service's own.") }
+            switch value {
+            case .text(let text) where text.hasControlOrBidi: throw controls(key)
+            case .list(let items) where items.contains(where: \.hasControlOrBidi): throw controls(key)
+            default: break
+            }
             switch (key, value) {
             case ("full_name", .text(let name)):
                 let name = name.trimmingWhitespace
@@ -39,5 +49,9 @@ enum ProfileRules {
                 break
             }
         }
+    }
+
+    static func controls(_ key: String) -> ServiceError {
+        ServiceError(.invalidInput, "The profile field '\(key)' cannot hold control or text-direction characters.")
     }
 }

@@ -4,7 +4,9 @@ import OnboardService
 import PostgresNIO
 
 /// Where the database is, from a `postgres://user:password@host:port/database` URL
-/// (`?sslmode=require|prefer|disable`, `&sslrootcert=FILE` to trust a CA).
+/// (`?sslmode=require|prefer|disable`, `&sslrootcert=FILE` to trust a CA). Without
+/// `sslmode`, a database on another host requires TLS (issue 31: `prefer` fell back to
+/// plain text without a word); one on this machine prefers it.
 public struct PostgresLocation: Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
@@ -28,11 +30,16 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         let path = url.path.drop { $0 == "/" }
         database = path.isEmpty ? nil : String(path)
         let query = URLComponents(string: text)?.queryItems ?? []
-        sslMode = query.first { $0.name == "sslmode" }?.value ?? "prefer"
+        sslMode = query.first { $0.name == "sslmode" }?.value ?? (Self.isThisMachine(host) ? "prefer" : "require")
         rootCertificate = query.first { $0.name == "sslrootcert" }?.value
         guard ["require", "prefer", "disable"].contains(sslMode) else {
             throw Invalid(description: "sslmode must be require, prefer or disable, not '\(sslMode)'")
         }
+    }
+
+    /// Loopback addresses and a Unix socket folder.
+    static func isThisMachine(_ host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]" || host.hasPrefix("/")
     }
 
     /// `host:port/database`, never the password.

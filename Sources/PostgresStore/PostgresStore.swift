@@ -197,6 +197,12 @@ public final class PostgresStore: ServiceStore {
             try await db.query(
                 "UPDATE users SET email = \(email), password_hash = \(passwordHash), is_anonymous = FALSE WHERE id = \(userID)",
                 logger: self.logger)
+            // The guest's own sessions take a named account's lifetime (see SQLiteStore).
+            try await db.query(
+                """
+                UPDATE refresh_tokens SET refresh_lifetime = \(token.policy.refreshLifetime), expires_at = \(token.expiresAt)
+                WHERE user_id = \(userID) AND revoked_at IS NULL AND expires_at IS NULL
+                """, logger: self.logger)
             try await Self.insert(token, db, self.logger)
             return .linked(createdAt: createdAt)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import OnboardService
+import PostgresStore
 import ServiceAPI
 import ServiceClient
 import Testing
@@ -71,6 +72,46 @@ extension ContractTests {
         await expectError(.rateLimited, "Too many wrong codes. Request a new code.") {
             _ = try await subject.service.verifyPhoneCode(flow: "abby", phone: "+447700900123", code: code)
         }
+        // Issue 31: the refusal says when a new code may be asked for (Retry-After).
+        do {
+            _ = try await subject.service.verifyPhoneCode(flow: "abby", phone: "+447700900123", code: code)
+        } catch let error as ServiceError {
+            #expect(error.retryAfter == Int(contractSettings.smsResendAfter))
+        }
+    }
+
+    /// Issue 31 (ASVS 5.1.3, 5.2.2): names and free text that other people's screens show
+    /// cannot carry terminal commands or reorder text, and a profile cannot hold a field
+    /// named like the account's own answers.
+    @Test(arguments: transports) func controlCharactersAndReservedKeysAreRefused(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        await expectError(.invalidInput, "Your name cannot hold control or text-direction characters.") {
+            _ = try await subject.service.register(flow: "babybasics", name: "Pat\u{1B}]0;pwned\u{07}", email: "pat.ctl@example.org", password: "long enough")
+        }
+        let parent = try await subject.service.register(flow: "babybasics", name: "Pat", email: "pat.ok@example.org", password: "long enough")
+        await expectError(.invalidInput, "The name cannot hold control or text-direction characters.") {
+            _ = try await subject.service.addChild(accessToken: parent.accessToken, name: "\u{202E}yaR", birthDate: nil)
+        }
+        let user = try await socialUser(subject.service, "ctl@example.org")
+        await expectError(.invalidInput, "The profile field 'bio' cannot hold control or text-direction characters.") {
+            _ = try await subject.service.updateProfile(accessToken: user.accessToken, fields: ["bio": .text("Shared by Mal\rRED")])
+        }
+        for key in ["email", "user_id", "is_anonymous", "pro", "name_options"] {
+            await expectError(.invalidInput, "The profile field '\(key)' is the service's own.") {
+                _ = try await subject.service.updateProfile(accessToken: user.accessToken, fields: [key: .text("x")])
+            }
+        }
+    }
+
+    /// Issue 31: a database on another machine is reached over TLS unless the address says
+    /// otherwise; `prefer` fell back to plain text without a word.
+    @Test func aRemoteDatabaseRequiresTLSByDefault() throws {
+        #expect(try PostgresLocation(url: "postgres://onboard@db.example.org/onboard").sslMode == "require")
+        #expect(try PostgresLocation(url: "postgres://onboard@10.0.0.5:5432/onboard").sslMode == "require")
+        #expect(try PostgresLocation(url: "postgres://onboard@127.0.0.1/onboard").sslMode == "prefer")
+        #expect(try PostgresLocation(url: "postgres://onboard@localhost/onboard").sslMode == "prefer")
+        #expect(try PostgresLocation(url: "postgres://onboard@db.example.org/onboard?sslmode=disable").sslMode == "disable", "said outright, kept")
     }
 
     @Test(arguments: transports) func socialSignInWithASignedIDToken(kind: String) async throws {

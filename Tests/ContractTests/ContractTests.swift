@@ -157,6 +157,12 @@ import Testing
         await expectError(.conflict, "An account with this email already exists. Try logging in.") {
             _ = try await subject.service.linkEmail(flow: "rucktracker", accessToken: other.accessToken, email: "ruck@example.org", password: "march on!")
         }
+        // Issue 31: the guest-era refresh token, which never expired, takes the named
+        // account's lifetime once the account has a password.
+        let guestEra = try await subject.service.refresh(refreshToken: guest.refreshToken)
+        #expect(guestEra.refreshExpiresAt != nil, "no longer a never-expiring guest token")
+        try await subject.advanceClock(31 * 86_400)
+        await expectError(.unauthorized) { _ = try await subject.service.refresh(refreshToken: guestEra.refreshToken) }
     }
 
     @Test(arguments: transports) func aForgedOrMissingTokenIsRejected(kind: String) async throws {

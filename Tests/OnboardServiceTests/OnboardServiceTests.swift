@@ -6,6 +6,7 @@ import ScreenTable
 import ServiceAPI
 import ServiceClient
 import Synchronization
+import TestSupport
 import Testing
 
 /// A clock QA can move: the mock's "adjustable clock".
@@ -286,6 +287,20 @@ extension OnboardServiceTests {
         #expect(try await store.claimIdempotency("alive", operation: "register", request: "", now: now + 16, window: 86_400, wait: 15) == .claimed)
     }
 
+    /// Issue 31: an SMS code was kept as an unkeyed SHA-256 of `phone:code` — a million
+    /// guesses, under a second. It is keyed now: the table alone gives nothing away.
+    @Test func smsCodesAreKeptUnderAKeyedHash() async throws {
+        let service = try service()
+        _ = try await service.sendPhoneCode(phone: "+15550109999")
+        let database = try ServiceDatabase.open(path: path)
+        let stored = try await database.read { db in try String.fetchOne(db, sql: "SELECT code_hash FROM phone_codes") }
+        let code = try #require(try await service.outbox().last?.code)
+        let unkeyed = SHA256Digest.hex("+15550109999:" + code)
+        #expect(stored != nil && stored != unkeyed)
+        let signedIn = try await service.verifyPhoneCode(phone: "+15550109999", code: code, policy: .named)
+        #expect(!signedIn.session.userID.isEmpty, "the right code still signs in")
+    }
+
     @Test func aRegistrationWhoseFirstAnswerWasLostSignsInInsteadOfEmailTaken() async throws {
         let service = try service()
         let key = "register-after-a-lost-answer-01"
@@ -306,5 +321,13 @@ extension OnboardServiceTests {
         await #expect(throws: OnboardService.emailTaken) {
             _ = try await service.register(name: "Jo", email: "jo@example.org", password: "long enough", policy: .named, idempotencyKey: "someone-else-key-0002")
         }
+    }
+}
+
+/// SHA-256 as hex, computed apart from the service's own helper.
+enum SHA256Digest {
+    static func hex(_ text: String) -> String {
+        let pipe = Subprocess.run("/usr/bin/env", ["python3", "-c", "import hashlib,sys; print(hashlib.sha256(sys.argv[1].encode()).hexdigest())", text])
+        return pipe.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

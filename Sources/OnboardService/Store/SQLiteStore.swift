@@ -131,6 +131,11 @@ public final class SQLiteStore: ServiceStore {
             try db.execute(
                 sql: "UPDATE users SET email = ?, password_hash = ?, is_anonymous = 0 WHERE id = ?",
                 arguments: [email, passwordHash, userID])
+            // The guest's own sessions take a named account's lifetime (issue 31): a
+            // never-expiring guest token no longer stands for an account with a password.
+            try db.execute(
+                sql: "UPDATE refresh_tokens SET refresh_lifetime = ?, expires_at = ? WHERE user_id = ? AND revoked_at IS NULL AND expires_at IS NULL",
+                arguments: [token.policy.refreshLifetime, token.expiresAt, userID])
             try Self.insert(token, in: db)
             return .linked(createdAt: row["created_at"])
         }
