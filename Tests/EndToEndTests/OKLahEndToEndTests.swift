@@ -47,16 +47,21 @@ extension EndToEnd {
             #expect(!relaunched.contains("Welcome to OKLah"))
         }
 
+        /// Quits, writes garbage over the progress file (the session stays), relaunches.
+        func relaunchWithItsProgressDamaged(_ tmux: Tmux) throws {
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+            try Data("garbage".utf8).write(to: URL(fileURLWithPath: tmux.stateDirectory + "/oklah/progress.json"))
+            tmux.start("run oklah")
+        }
+
         /// Issue 30 §3: progress lost beside a kept session (a damaged file, a data key
         /// gone) landed on "Hi, friend" with no name chosen. The service says: the name
         /// chosen, or the same three names offered again.
         @Test func lostProgressWithAKeptSessionAsksTheServiceForTheName() throws {
             let tmux = Tmux()
             let name = onboard(tmux)
-            tmux.send("C-c")
-            tmux.waitFor("[exit 0]")
-            try Data("garbage".utf8).write(to: URL(fileURLWithPath: tmux.stateDirectory + "/oklah/progress.json"))
-            tmux.start("run oklah")
+            try relaunchWithItsProgressDamaged(tmux)
             let home = tmux.waitFor("Hi, \(name)")
             #expect(!home.contains("friend"))
 
@@ -66,10 +71,7 @@ extension EndToEnd {
             fresh.send("Enter")
             fresh.waitFor("Pick your name")
             let offered = fresh.offeredNames
-            fresh.send("C-c")
-            fresh.waitFor("[exit 0]")
-            try Data("garbage".utf8).write(to: URL(fileURLWithPath: fresh.stateDirectory + "/oklah/progress.json"))
-            fresh.start("run oklah")
+            try relaunchWithItsProgressDamaged(fresh)
             let again = fresh.waitFor("Pick your name")
             #expect(!again.contains("Hi,"))
             #expect(offered.count == 3 && offered.allSatisfy { again.contains($0) }, "the same names:\n\(again)")
