@@ -47,7 +47,10 @@ class Client:
         if token:
             headers["Authorization"] = "Bearer " + token
         if key:
+            # As Onboard's own client: the key and this device's proof of it, without
+            # which a guest's repeat is refused (issue 31) and its guest left unanswered.
             headers["Idempotency-Key"] = key
+            headers["Idempotency-Proof"] = "load-client-proof-" + key
         while True:
             try:
                 if self.connection is None:

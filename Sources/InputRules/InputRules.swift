@@ -17,6 +17,15 @@ public enum InputRules {
         return isEmail(email) ? email : nil
     }
 
+    /// A password that would be guessed first (ASVS 2.1.7): one of the most common (a list
+    /// shipped with Onboard, `CommonPasswordList`), or one character repeated.
+    public static func isCommonPassword(_ password: String) -> Bool {
+        let lowered = password.lowercased()
+        return common.contains(lowered) || Set(lowered).count == 1
+    }
+
+    private static let common = Set(CommonPasswordList.entries)
+
     /// E.164: `+`, a country code not starting with 0, 8 to 15 digits in all. Spaces,
     /// dashes, dots and brackets people type are dropped; nil when it is not a number.
     public static func e164(_ phone: String) -> String? {

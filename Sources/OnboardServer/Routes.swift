@@ -22,11 +22,11 @@ struct Routes {
 
         api.on(.signInAnonymously) { request, context in
             let body = try await request.decode(as: FlowRequest.self, context: context)
-            return JSONReply(try await service.signInAnonymously(policy: Self.anonymousPolicy(body.flow), client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: Self.idempotencyProof(request)))
+            return JSONReply(try await service.signInAnonymously(policy: Self.anonymousPolicy(body.flow), client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: try Self.idempotencyProof(request)))
         }
         api.on(.register) { request, context in
             let body = try await request.decode(as: RegisterRequest.self, context: context)
-            return JSONReply(try await service.register(name: body.name, email: body.email, password: body.password, policy: .named, client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: Self.idempotencyProof(request)))
+            return JSONReply(try await service.register(name: body.name, email: body.email, password: body.password, policy: .named, client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: try Self.idempotencyProof(request)))
         }
         api.on(.login) { request, context in
             let body = try await request.decode(as: LoginRequest.self, context: context)
@@ -55,11 +55,11 @@ struct Routes {
         }
         api.on(.verifyPhoneCode) { request, context in
             let body = try await request.decode(as: PhoneVerifyRequest.self, context: context)
-            return JSONReply(try await service.verifyPhoneCode(phone: body.phone, code: body.code, policy: .named, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: Self.idempotencyProof(request)))
+            return JSONReply(try await service.verifyPhoneCode(phone: body.phone, code: body.code, policy: .named, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: try Self.idempotencyProof(request)))
         }
         api.on(.socialSignIn) { request, context in
             let body = try await request.decode(as: SocialRequest.self, context: context)
-            return JSONReply(try await service.socialSignIn(provider: body.provider, idToken: body.idToken, nonce: body.nonce ?? "", policy: .named, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: Self.idempotencyProof(request)))
+            return JSONReply(try await service.socialSignIn(provider: body.provider, idToken: body.idToken, nonce: body.nonce ?? "", policy: .named, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: try Self.idempotencyProof(request)))
         }
         api.on(.appConfig) { _, _ in JSONReply(try await service.appConfig()) }
         api.on(.profile) { request, _ in
@@ -175,8 +175,10 @@ struct Routes {
     }
 
     /// The `Idempotency-Proof` header: the device's proof for a repeated sign-in.
-    static func idempotencyProof(_ request: Request) -> String? {
-        request.headers.first { $0.name.canonicalName == "idempotency-proof" }?.value
+    static func idempotencyProof(_ request: Request) throws -> String? {
+        guard let proof = request.headers.first(where: { $0.name.canonicalName == "idempotency-proof" })?.value else { return nil }
+        guard proof.count <= 200 else { throw ServiceError(.invalidInput, "An Idempotency-Proof is at most 200 characters.") }
+        return proof
     }
 
     /// The session's access token. Handlers ask for it before decoding a body, so a

@@ -142,12 +142,17 @@ extension OnboardService {
 
     // MARK: Helpers
 
+    static let commonPassword = ServiceError(.invalidInput, "This password is one of the most common, so it would be guessed first. Please choose another.")
+
     static func hashPassword(_ password: String, cost: Int) throws -> String {
         guard password.count >= 8 else {
             throw ServiceError(.invalidInput, "Password must be at least 8 characters.")
         }
         guard password.utf8.count <= 72 else {
             throw ServiceError(.invalidInput, "Password must be at most 72 bytes long.")
+        }
+        guard !InputRules.isCommonPassword(password) else {
+            throw Self.commonPassword
         }
         return Bcrypt.hash(password, cost: UInt8(cost))
     }

@@ -141,6 +141,23 @@ import Testing
         }
     }
 
+    /// Issue 31 (ASVS 2.1.7): the most common passwords are refused with the reason, on
+    /// sign-up and when a guest adds an email; others of the same length are fine.
+    @Test(arguments: transports) func theMostCommonPasswordsAreRefused(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        for (index, common) in ["12345678", "password", "aaaaaaaa", "Password1", "iloveyou"].enumerated() {
+            await expectError(.invalidInput, "This password is one of the most common, so it would be guessed first. Please choose another.") {
+                _ = try await subject.service.register(flow: "babybasics", name: "Co", email: "common\(index)@example.org", password: common)
+            }
+        }
+        let guest = try await subject.service.signInAnonymously(flow: "rucktracker").session
+        await expectError(.invalidInput, "This password is one of the most common, so it would be guessed first. Please choose another.") {
+            _ = try await subject.service.linkEmail(flow: "rucktracker", accessToken: guest.accessToken, email: "common@example.org", password: "qwertyuiop")
+        }
+        _ = try await subject.service.register(flow: "babybasics", name: "Co", email: "uncommon@example.org", password: "tandem kettle")
+    }
+
     @Test(arguments: transports) func linkingAnEmailKeepsTheAnonymousUsersId(kind: String) async throws {
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
