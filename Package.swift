@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "onboard-server",
             dependencies: [
-                "OnboardServer", "OnboardService", "PostgresStore",
+                "OnboardServer", "OnboardService", "PostgresStore", "ServiceAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseWithoutDebugInfo

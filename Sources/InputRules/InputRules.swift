@@ -47,18 +47,21 @@ extension String {
     }
 }
 
-extension String {
-    /// Whether the text holds a C0 or C1 control (escape, CR, BEL…), DEL or a
-    /// bidirectional control: refused in every name and free-text field (issue 31), since
-    /// other people's screens show them.
-    public var hasControlOrBidi: Bool {
-        unicodeScalars.contains { scalar in
-            switch scalar.value {
-            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: true
-            default: false
-            }
+extension Unicode.Scalar {
+    /// A C0 or C1 control (escape, CR, BEL…), DEL, or a bidirectional control (LRM, RLM,
+    /// ALM; embeddings and overrides; isolates): what a terminal would act on or reorder.
+    public var isControlOrBidi: Bool {
+        switch value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
         }
     }
+}
+
+extension String {
+    /// Whether the text holds a control or bidirectional character: refused in every name
+    /// and free-text field (issue 31), since other people's screens show them.
+    public var hasControlOrBidi: Bool { unicodeScalars.contains(where: \.isControlOrBidi) }
 }
 
 extension Character {

@@ -277,8 +277,6 @@ public struct OperationRunner: Sendable {
         return "\(date) " + String(format: "%02d:%02d:%02d", time / 3600, time / 60 % 60, time % 60)
     }
 
-    /// Puts rucks logged offline on the service, after its own, in the order logged.
-    /// Repeated after a lost reply, it finds them there and adds nothing twice.
     /// The request's session; `run` already refuses an operation that needs one without it.
     private func session(of request: CallRequest) throws -> Session {
         guard let session = request.session else { throw ServiceError.sessionRejected }
@@ -305,6 +303,8 @@ public struct OperationRunner: Sendable {
         }
     }
 
+    /// Puts rucks logged offline on the service, after its own, in the order logged.
+    /// Repeated after a lost reply, it finds them there and adds nothing twice.
     private func putPendingRucks(_ pending: [String], of owner: Session, on service: any AuthService) async throws {
         let synced = try await service.records(accessToken: owner.accessToken)["rucks"].flatMap(Self.list) ?? []
         let merged = PendingRucks.merged(synced, pending)

@@ -26,7 +26,7 @@ extension OnboardService {
         }
         return try await idempotent(idempotencyKey, operation: "sign_in_anonymously", request: ["proof": idempotencyProof ?? ""], replay: replay) {
             let now = clock.now()
-            try await limit("sign-in:\(client)", settings.signInPerAddress, now: now)
+            try await limit("sign-in", address: client, settings.signInPerAddress, now: now)
             let userID = Secrets.userID(forIdempotencyKey: idempotencyKey)
             // The user, its names and its refresh token: one commit.
             let refresh = newRefreshToken(for: userID, policy: policy)
@@ -63,7 +63,7 @@ extension OnboardService {
             replay: { try await self.reissued($0, policy: policy) }
         ) {
             let now = clock.now()
-            try await limit("sign-in:\(client)", settings.signInPerAddress, now: now)
+            try await limit("sign-in", address: client, settings.signInPerAddress, now: now)
             let email = try Self.normalised(email)
             let name = name.trimmingWhitespace
             guard !name.isEmpty else { throw ServiceError(.invalidInput, "Please enter your name.") }
@@ -94,7 +94,7 @@ extension OnboardService {
     /// password is right. Its other records (rucks) stay with it.
     public func login(email: String, password: String, policy: TokenPolicy, client: String = "local", guestAccessToken: String? = nil) async throws -> IssuedSession {
         let now = clock.now()
-        try await limit("sign-in:\(client)", settings.signInPerAddress, now: now)
+        try await limit("sign-in", address: client, settings.signInPerAddress, now: now)
         let email = (try? Self.normalised(email)) ?? email.lowercased()
         // Each attempt reserves one of the account's failures before its password is
         // judged, in one atomic step, and a right password gives it back: however many

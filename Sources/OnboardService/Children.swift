@@ -51,8 +51,8 @@ extension OnboardService {
         let (userID, _) = try await authenticate(accessToken)
         return try await idempotent(idempotencyKey, operation: "accept_invite", caller: userID, request: ["code": code]) {
             let now = clock.now()
-            try await limit("invite:\(client)", settings.invitesPerAddress, now: now)
-            try await limit("invite-user:\(userID)", settings.invitesPerAddress, now: now)
+            try await limit("invite", address: client, settings.invitesPerAddress, now: now)
+            try await limit("invite-user", account: userID, settings.invitesPerAddress, now: now)
             guard let accepted = try await store.redeemInvite(codeHash: Secrets.hash(code.trimmingWhitespace), by: userID, now: now)
             else { throw Self.invalidInvite }
             return accepted

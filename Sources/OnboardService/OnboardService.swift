@@ -109,14 +109,11 @@ public final class OnboardService: Sendable {
     }
 
     /// Counts one event against a rate limit, refusing it when over.
-    func limit(_ key: String, _ rule: RateLimit, now: Int64) async throws {
-        guard let wait = try await store.hitRateLimit(key, rule, now: now) else { return }
-        // The key names the limit and its subject (an address, or a user id for a
-        // `…-user` limit), never a secret.
-        let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
-        let name = parts.first ?? key, subject = parts.count > 1 ? parts[1] : nil
-        let perUser = name.hasSuffix("-user")
-        record(.rateLimited, account: perUser ? subject : nil, address: perUser ? nil : subject, outcome: "\(name) limit: refused for \(wait) s")
+    /// Counts one event against the limit `name` for a client address or an account
+    /// (one of them), refusing it when over, and says so in the security log.
+    func limit(_ name: String, address: String? = nil, account: String? = nil, _ rule: RateLimit, now: Int64) async throws {
+        guard let wait = try await store.hitRateLimit("\(name):\(address ?? account ?? "")", rule, now: now) else { return }
+        record(.rateLimited, account: account, address: address, outcome: "\(name) limit: refused for \(wait) s")
         throw Self.tooMany(wait)
     }
 

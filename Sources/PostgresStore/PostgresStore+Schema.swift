@@ -2,6 +2,7 @@ import Foundation
 import NIOSSL
 import OnboardService
 import PostgresNIO
+import ServiceAPI
 
 /// Where the database is, from a `postgres://user:password@host:port/database` URL
 /// (`?sslmode=require|prefer|disable`, `&sslrootcert=FILE` to trust a CA). Without
@@ -39,7 +40,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
 
     /// Loopback addresses and a Unix socket folder.
     static func isThisMachine(_ host: String) -> Bool {
-        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]" || host.hasPrefix("/")
+        Loopback.contains(host) || host.hasPrefix("/")
     }
 
     /// `host:port/database`, never the password.

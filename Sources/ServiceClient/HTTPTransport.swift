@@ -26,7 +26,7 @@ public final class HTTPTransport: AuthService {
         guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), let host = url.host, ["http", "https"].contains(scheme) else {
             throw AddressError(description: "'\(base)' is not a service address like http://127.0.0.1:8080 or https://example.org")
         }
-        if scheme == "http", !insecure, !Self.isLoopback(host) {
+        if scheme == "http", !insecure, !Loopback.contains(host) {
             throw AddressError(description: "plain http:// to \(host) would send passwords and tokens unencrypted; use https://, or --insecure if you accept that")
         }
         baseURL = base.hasSuffix("/") ? String(base.dropLast()) : base
@@ -49,11 +49,6 @@ public final class HTTPTransport: AuthService {
         let combined = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-trust-\(getpid())-\(UUID().uuidString).pem").path
         try pem.write(toFile: combined, atomically: true, encoding: .utf8)
         return combined
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
     }
 
     // MARK: Operations

@@ -1,4 +1,5 @@
 import FlowEngine
+import InputRules
 
 /// What a terminal is given to draw is never something it would execute (issue 31): text
 /// from the service, state files, flow and content files, or a paste. One function for
@@ -10,7 +11,7 @@ public enum TerminalText {
     /// one character for one: cursors and widths stay right, measured after.
     /// `keepingNewlines` leaves line breaks to a caller that lays out lines itself.
     public static func safe(_ text: String, keepingNewlines: Bool = true) -> String {
-        guard text.unicodeScalars.contains(where: { needsCare($0) }) else { return text }
+        guard text.hasControlOrBidi else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if scalar == "\n", keepingNewlines {
@@ -18,25 +19,17 @@ public enum TerminalText {
             } else if scalar == "\t" {
                 result.append(" ")
             } else if scalar.value < 0x20 {
-                result.append(Unicode.Scalar(0x2400 + scalar.value)!)
+                // U+2400-U+241F: the control pictures, in the C0 controls' own order.
+                result.append(Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}")
             } else if scalar.value == 0x7F {
                 result.append("\u{2421}")
-            } else if needsCare(scalar) {
+            } else if scalar.isControlOrBidi {
                 result.append("\u{FFFD}")
             } else {
                 result.append(scalar)
             }
         }
         return String(result)
-    }
-
-    static func needsCare(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: true
-        // LRM, RLM, ALM; embeddings and overrides; isolates.
-        case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
     }
 }
 

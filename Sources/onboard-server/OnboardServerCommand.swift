@@ -5,6 +5,7 @@ import Logging
 import OnboardServer
 import OnboardService
 import PostgresStore
+import ServiceAPI
 
 @main
 struct OnboardServerCommand: AsyncParsableCommand {
@@ -75,7 +76,7 @@ struct OnboardServerCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level: one of trace, debug, info, notice, warning, error")
         }
-        if dev, !Self.isLoopback(host), !devOnNetwork {
+        if dev, !Loopback.contains(host), !devOnNetwork {
             throw ValidationError(
                 "--dev on \(host) would open /api/v1/dev (reset, clock, outbox) and the mock identity provider to the network; listen on 127.0.0.1, or add --dev-on-network if that is what you mean")
         }
@@ -110,7 +111,7 @@ struct OnboardServerCommand: AsyncParsableCommand {
         let scheme = tlsCertificate == nil ? "http" : "https"
         let host = self.host
         let devNote = dev ? " (dev)" : ""
-        if dev, !Self.isLoopback(host) {
+        if dev, !Loopback.contains(host) {
             FileHandle.standardError.write(Data("onboard-server: warning: --dev on \(host): anyone who reaches this address can reset every account, read every code and sign in as anyone.\n".utf8))
         }
         var logger = Logger(label: "onboard-server")
@@ -125,10 +126,5 @@ struct OnboardServerCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode(69) // EX_UNAVAILABLE
         }
-    }
-
-    /// This machine only: 127.0.0.0/8, ::1, localhost.
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 }

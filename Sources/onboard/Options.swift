@@ -139,9 +139,11 @@ struct RunOptions: ParsableArguments {
     /// terminal is given back), `keyring` and `file` now.
     func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore {
         let mode = try secretStoreMode(environment: environment)
-        if mode == .auto, SecretHome.recorded(stateDirectory: stateFolder) == nil {
-            return DeferredSecretStore(stateDirectory: stateFolder, environment: environment)
+        // Read once: the folder's own store, the choice `auto` defers, or a new one's.
+        if let home = SecretHome.recorded(stateDirectory: stateFolder) {
+            return try mode.openHome(home, stateDirectory: stateFolder, environment: environment)
         }
+        if mode == .auto { return DeferredSecretStore(stateDirectory: stateFolder, environment: environment) }
         let (store, notice) = try mode.open(stateDirectory: stateFolder, environment: environment)
         if let notice { printError("onboard: \(notice)") }
         return store
