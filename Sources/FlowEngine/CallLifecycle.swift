@@ -39,6 +39,9 @@ extension FlowEngine {
     func finish(callID: Int, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         // Not in the table: it answers a call already settled by its silent retry.
         guard var entry = state.calls.remove(callID) else { return }
+        if case .failure(let failure) = result, let session = failure.session {
+            apply(CallOutput(session: session), &state, effects: &effects)
+        }
         if case .failure(let failure) = result, failure.code == ServiceError.Code.unauthorized.rawValue, mayRenew(for: entry, state) {
             // The service turned the token down (a server restarted, a clock moved):
             // renewed once, the call goes again.
@@ -68,6 +71,13 @@ extension FlowEngine {
             }
         case .user(let call, let origin):
             state.calls.dropReplaced(by: callID)
+            if let guest = guestOnThisDevice(after: result, of: entry, state, now: now) {
+                // The key now travels with the guest, to register it; this intent is done.
+                state.context[Self.idempotencyKeyName(entry.operation)] = nil
+                finishUserCall(call, from: origin, .success(CallOutput(session: guest, values: ["user_id": .text(guest.userID)])), &state, now: now, effects: &effects)
+                state.warnings = flow.entry.offlineGuest.map { [$0] } ?? []
+                return
+            }
             finishUserCall(call, from: origin, result, &state, now: now, effects: &effects)
         case .replaced(let retryID):
             // Its failure does not count: the silent retry is still under way. Its

@@ -66,15 +66,23 @@ public struct ServiceFailure: Error, Equatable, Sendable {
     public var code: String
     public var message: String
     public var retryAfter: Int?
+    /// Who the call made this device before it failed (a guest on this device,
+    /// registered on the way): kept, so the next call does not register it again.
+    public var session: Session?
 
-    public init(code: String, message: String, retryAfter: Int? = nil) {
+    public init(code: String, message: String, retryAfter: Int? = nil, session: Session? = nil) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
+        self.session = session
     }
 
     public var isTransient: Bool {
         ServiceError.Code(rawValue: code)?.isTransient ?? false
+    }
+
+    public var isUnreachable: Bool {
+        ServiceError.Code(rawValue: code)?.isUnreachable ?? false
     }
 }
 

@@ -49,6 +49,11 @@ public struct Session: Codable, Equatable, Sendable {
     /// arrived (nil: not measured, taken as 0). Expiry is judged on the service's clock,
     /// so a device whose clock runs a day fast renews once, not in a loop.
     public var clockSkew: Int64?
+    /// A guest made on this device while the service could not be reached: the
+    /// idempotency key its first launch sent, under which it is registered once the
+    /// service answers (the same guest, had that first call made it after all). nil for
+    /// a session the service issued.
+    public var registrationKey: String?
 
     public init(
         userID: String, accessToken: String, accessExpiresAt: Int64, refreshToken: String,
@@ -65,6 +70,18 @@ public struct Session: Codable, Equatable, Sendable {
         self.lastAuthenticated = lastAuthenticated
         self.onboardingComplete = onboardingComplete
     }
+
+    /// A guest known only to this device: no tokens, nothing to renew, until the runner
+    /// registers it under `registrationKey`.
+    public static func onThisDevice(userID: String, registrationKey: String, now: Int64) -> Session {
+        var session = Session(
+            userID: userID, accessToken: "", accessExpiresAt: .max, refreshToken: "", refreshExpiresAt: nil,
+            isAnonymous: true, createdAt: now / 1000, lastAuthenticated: now / 1000)
+        session.registrationKey = registrationKey
+        return session
+    }
+
+    public var isOnThisDeviceOnly: Bool { registrationKey != nil }
 
     /// The service's time (seconds) at the device's `now` (ms).
     public func serviceSeconds(atMilliseconds now: Int64) -> Int64 {

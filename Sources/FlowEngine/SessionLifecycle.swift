@@ -154,6 +154,16 @@ extension FlowEngine {
         if onLaunch { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
     }
 
+    /// A first launch whose guest the network kept from being made (a flow with
+    /// `offline_guest`) starts as a guest on this device: the install's placeholder id and
+    /// the call's own idempotency key, under which the runner registers it once the
+    /// service answers. nil: the failure stands.
+    func guestOnThisDevice(after result: Result<CallOutput, ServiceFailure>, of entry: CallTable.Entry, _ state: FlowState, now: Int64) -> Session? {
+        guard flow.entry.offlineGuest != nil, entry.operation == .signInAnonymously, state.session == nil,
+              case .failure(let failure) = result, failure.isUnreachable, let key = entry.request?.idempotencyKey else { return nil }
+        return .onThisDevice(userID: state.placeholderUserID, registrationKey: key, now: now)
+    }
+
     /// The session is over (refused, or its refresh token ran out). A named account is
     /// asked to log in again where the flow says, what it signed in with filled in;
     /// otherwise this is a quiet sign-out to where a signed-out user starts.
@@ -203,7 +213,8 @@ extension FlowEngine {
     func apply(_ output: CallOutput, _ state: inout FlowState, effects: inout [Effect]) {
         state.context.merge(output.values) { _, new in new }
         guard var session = output.session else { return }
-        let firstSession = state.session == nil
+        // A guest made on this device counts as none: its events take the service's id.
+        let firstSession = state.session?.isOnThisDeviceOnly ?? true
         if state.session?.userID != session.userID {
             // Signed in (or in as someone else): the screens before belonged to a signed-out
             // user, so Back never leads to a sign-up form while signed in.

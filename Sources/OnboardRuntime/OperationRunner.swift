@@ -57,15 +57,69 @@ public struct OperationRunner: Sendable {
             let proof = request.idempotencyKey.flatMap { try? personal?.proof(of: $0) }
             let output = try await CallContext.$idempotencyKey.withValue(request.idempotencyKey) {
                 try await CallContext.$idempotencyProof.withValue(proof) {
-                    try await withTimeout { try await perform(request, on: try services.service(for: request.service)) }
+                    try await withTimeout { try await performRegisteringFirst(request, on: try services.service(for: request.service)) }
                 }
             }
             return .success(output)
         } catch let error as ServiceError {
             return .failure(ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter))
+        } catch let failed as FailedAfterRegistering {
+            let error = failed.error
+            return .failure(ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter, session: failed.session))
         } catch {
             return .failure(ServiceFailure(code: "server_error", message: "The service failed: \(error)"))
         }
+    }
+
+    /// A guest made on this device while offline is registered first, under the key its
+    /// first launch kept (the same guest, had that call reached the service), and its rucks
+    /// go with it; the call then goes as the registered guest, whose session it returns.
+    /// Still offline, what this device can do alone is done: Home shows the rucks kept
+    /// here, and a new ruck is kept with them.
+    private func performRegisteringFirst(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        guard let local = request.session, let key = local.registrationKey else { return try await perform(request, on: service) }
+        let registered: Session
+        do {
+            registered = try await register(local, key: key, on: service)
+        } catch let error as ServiceError where error.code.isUnreachable {
+            switch request.operation {
+            case .loadAccount:
+                return CallOutput(values: [
+                    "email": .text(""), "username": .text(""), "account_status": .text("Guest on this device"), "pro": .text("false"),
+                    "rucks": .list(PendingRucks.merged([], pendingRucks.rucks(of: local.userID), marking: true)), "user_id": .text(local.userID),
+                ])
+            case .logRuck:
+                return try keptOffline(Self.ruckEntry(request, stamp: stamp()), of: local, request)
+            default:
+                throw error
+            }
+        }
+        guard request.operation != .refreshSession else { return CallOutput(session: registered) }
+        var online = request
+        online.session = registered
+        do {
+            var output = try await perform(online, on: service)
+            output.session = output.session ?? registered
+            return output
+        } catch let error as ServiceError {
+            throw FailedAfterRegistering(error: error, session: registered)
+        }
+    }
+
+    /// The call failed, but the guest it registered first is the service's now.
+    private struct FailedAfterRegistering: Error {
+        let error: ServiceError
+        let session: Session
+    }
+
+    private func register(_ local: Session, key: String, on service: any AuthService) async throws -> Session {
+        let proof = try? personal?.proof(of: key)
+        let signIn = try await CallContext.$idempotencyKey.withValue(key) {
+            try await CallContext.$idempotencyProof.withValue(proof) { try await service.signInAnonymously(flow: flowID) }
+        }
+        let session = Session(signIn.session, receivedAt: clock.nowMilliseconds())
+        try pendingRucks.reassign(from: local.userID, to: session.userID)
+        return session
     }
 
     private func perform(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
@@ -98,9 +152,7 @@ public struct OperationRunner: Sendable {
         case .logRuck:
             let owner = try session(of: request)
             let access = owner.accessToken
-            let distance = Double(request.inputs["distance_km"] ?? "") ?? 0
-            let minutes = Double(request.inputs["duration_min"] ?? "") ?? 0
-            let entry = Self.describeRuck(kilometres: distance, minutes: minutes) + " · " + stamp()
+            let entry = Self.ruckEntry(request, stamp: stamp())
             do {
                 try await syncPendingRucks(of: owner, on: service)
                 var rucks = try await service.records(accessToken: access)["rucks"].flatMap(Self.list) ?? []
@@ -108,13 +160,8 @@ public struct OperationRunner: Sendable {
                 if !rucks.contains(entry) { rucks.append(entry) }
                 try await service.putRecord(accessToken: access, key: "rucks", value: .list(rucks))
                 return CallOutput(values: ["rucks": .list(rucks), "distance_km": .text(""), "duration_min": .text("")])
-            } catch let error as ServiceError where error.code == .network || error.code == .timeout {
-                // Offline: kept on this device, in order, and synced when the service answers.
-                try pendingRucks.add(entry, owner: owner.userID)
-                let known = request.fields["rucks"]?.list?.filter { !$0.hasSuffix(PendingRucks.marker) } ?? []
-                return CallOutput(values: [
-                    "rucks": .list(PendingRucks.merged(known, pendingRucks.rucks(of: owner.userID), marking: true)), "distance_km": .text(""), "duration_min": .text(""),
-                ])
+            } catch let error as ServiceError where error.code.isUnreachable {
+                return try keptOffline(entry, of: owner, request)
             }
         case .linkEmail:
             let issued = try await service.linkEmail(
@@ -291,6 +338,16 @@ public struct OperationRunner: Sendable {
         let now = clock.nowMilliseconds()
         guard guest.accessExpired(atMilliseconds: now) else { return guest }
         return try? await refresher.refresh(guest, now: now, using: service)
+    }
+
+    /// A ruck logged offline: kept on this device with its owner, in order, and synced
+    /// when the service answers.
+    private func keptOffline(_ entry: String, of owner: Session, _ request: CallRequest) throws -> CallOutput {
+        try pendingRucks.add(entry, owner: owner.userID)
+        let known = request.fields["rucks"]?.list?.filter { !$0.hasSuffix(PendingRucks.marker) } ?? []
+        return CallOutput(values: [
+            "rucks": .list(PendingRucks.merged(known, pendingRucks.rucks(of: owner.userID), marking: true)), "distance_km": .text(""), "duration_min": .text(""),
+        ])
     }
 
     /// Only `owner`'s own: each pending ruck goes up with the session that logged it.

@@ -64,6 +64,13 @@ struct PendingRucks {
         try change { $0 + [Entry(owner: owner, ruck: ruck)] }
     }
 
+    /// A guest made on this device, once the service knows it: its entries are the
+    /// registered guest's.
+    func reassign(from local: String, to registered: String) throws {
+        guard all.contains(where: { $0.owner == local }) else { return }
+        try change { $0.map { $0.owner == local ? Entry(owner: registered, ruck: $0.ruck) : $0 } }
+    }
+
     /// Forgets `owner`'s entries, once they are on the service; everyone else's stay.
     func removeAll(of owner: String) throws {
         try change { $0.filter { $0.owner != owner && $0.owner != nil } }

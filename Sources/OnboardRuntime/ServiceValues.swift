@@ -37,6 +37,13 @@ extension OperationRunner {
         return nil
     }
 
+    /// The ruck a Log a Ruck form describes, stamped with when it was logged.
+    static func ruckEntry(_ request: CallRequest, stamp: String) -> String {
+        let distance = Double(request.inputs["distance_km"] ?? "") ?? 0
+        let minutes = Double(request.inputs["duration_min"] ?? "") ?? 0
+        return describeRuck(kilometres: distance, minutes: minutes) + " · " + stamp
+    }
+
     /// `5.5 km in 60 min`; a distance finer than 0.1 km keeps its digits (0.25, 0.001)
     /// rather than showing as 0.0.
     public static func describeRuck(kilometres: Double, minutes: Double) -> String {

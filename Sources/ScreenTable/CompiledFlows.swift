@@ -19,6 +19,7 @@ enum CompiledFlows {
         entry.sessionRequired = true
         entry.sessionEnded = nil
         entry.keepsGuest = false
+        entry.offlineGuest = nil
         let tokens = TokenSettings(accessLifetime: 86400, refreshLifetime: nil, renewBefore: 60)
         var analytics = AnalyticsNames(start: "onboarding_start", complete: "onboarding_complete", error: "onboarding_error", retry: "onboarding_retry", errorCodes: ["bad_response": "ERR-ONB-002", "network": "ERR-ONB-001", "rate_limited": "ERR-ONB-002", "server_error": "ERR-ONB-002", "timeout": "ERR-ONB-001", "unauthorized": "ERR-ONB-002"])
         analytics.consentKey = nil
@@ -122,6 +123,7 @@ enum CompiledFlows {
         entry.sessionRequired = true
         entry.sessionEnded = "session_ended"
         entry.keepsGuest = false
+        entry.offlineGuest = nil
         let tokens = TokenSettings(accessLifetime: 86400, refreshLifetime: 2592000, renewBefore: 60)
         var analytics = AnalyticsNames(start: nil, complete: nil, error: nil, retry: nil, errorCodes: [:])
         analytics.consentKey = nil
@@ -461,6 +463,7 @@ enum CompiledFlows {
         entry.sessionRequired = true
         entry.sessionEnded = nil
         entry.keepsGuest = false
+        entry.offlineGuest = nil
         let tokens = TokenSettings(accessLifetime: 86400, refreshLifetime: 2592000, renewBefore: 300)
         var analytics = AnalyticsNames(start: nil, complete: "onboarding_completed", error: "auth_error", retry: "auth_retry", errorCodes: [:])
         analytics.consentKey = "analytics_consent"
@@ -808,6 +811,7 @@ enum CompiledFlows {
         entry.sessionRequired = true
         entry.sessionEnded = "session_ended"
         entry.keepsGuest = true
+        entry.offlineGuest = "RuckTracker could not reach its service, so your guest account is on this device for now. Log rucks as usual; they sync when the service answers."
         let tokens = TokenSettings(accessLifetime: 86400, refreshLifetime: nil, renewBefore: 60)
         var analytics = AnalyticsNames(start: nil, complete: nil, error: nil, retry: nil, errorCodes: [:])
         analytics.consentKey = nil
@@ -822,7 +826,7 @@ enum CompiledFlows {
     }
 
     private static func rucktrackerScreen0() -> Screen {
-        var screen = Screen(id: "starting", kind: .progress, location: SourceLocation(file: "rucktracker.yaml", line: 25, column: 5))
+        var screen = Screen(id: "starting", kind: .progress, location: SourceLocation(file: "rucktracker.yaml", line: 28, column: 5))
         screen.title = "Getting your tracker ready..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .signInAnonymously, outcomes: ["error": Outcome(go: "start_failed", message: nil, back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])
@@ -830,18 +834,18 @@ enum CompiledFlows {
     }
 
     private static func rucktrackerScreen1() -> Screen {
-        var screen = Screen(id: "start_failed", kind: .error, location: SourceLocation(file: "rucktracker.yaml", line: 33, column: 5))
-        screen.body = "RuckTracker could not reach its service to make your guest account. Check your connection and try again."
+        var screen = Screen(id: "start_failed", kind: .error, location: SourceLocation(file: "rucktracker.yaml", line: 36, column: 5))
+        screen.body = "RuckTracker's service could not make your guest account just now. Try again in a moment."
         screen.resumable = false
         do {
-            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 37, column: 9))
+            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 40, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen2() -> Screen {
-        var screen = Screen(id: "home", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 40, column: 5))
+        var screen = Screen(id: "home", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 43, column: 5))
         screen.title = "Your rucks"
         screen.load = [.loadAccount]
         screen.resumable = true
@@ -849,22 +853,22 @@ enum CompiledFlows {
         screen.items = "rucks"
         screen.empty = "No rucks yet. Log your first one."
         do {
-            let action = Action(label: "Log a Ruck", key: "l", step: .go("log_ruck"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 49, column: 9))
+            let action = Action(label: "Log a Ruck", key: "l", step: .go("log_ruck"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 52, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Profile", key: "p", step: .branch([Branch(when: Guard(.isAnonymous, negated: false, key: nil, value: nil), go: "guest_profile"), Branch(when: nil, go: "account_profile")]), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 52, column: 9))
+            let action = Action(label: "Profile", key: "p", step: .branch([Branch(when: Guard(.isAnonymous, negated: false, key: nil, value: nil), go: "guest_profile"), Branch(when: nil, go: "account_profile")]), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 55, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Go Pro", key: "g", step: .go("pro_offer"), when: Guard(.hasPro, negated: true, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 58, column: 9))
+            let action = Action(label: "Go Pro", key: "g", step: .go("pro_offer"), when: Guard(.hasPro, negated: true, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 61, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen3() -> Screen {
-        var screen = Screen(id: "log_ruck", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 63, column: 5))
+        var screen = Screen(id: "log_ruck", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 66, column: 5))
         screen.title = "Log a ruck"
         screen.allowsBack = true
         screen.resumable = true
@@ -883,11 +887,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .logRuck, outcomes: ["error": Outcome(go: nil, message: "The ruck could not be saved. Please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline, so the ruck was not saved. Try again when you're connected.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 93, column: 9))
+            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .logRuck, outcomes: ["error": Outcome(go: nil, message: "The ruck could not be saved. Please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline, so the ruck was not saved. Try again when you're connected.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 96, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 101, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 104, column: 9))
             action.sets = ["distance_km": "", "duration_min": ""]
             screen.actions.append(action)
         }
@@ -895,33 +899,33 @@ enum CompiledFlows {
     }
 
     private static func rucktrackerScreen4() -> Screen {
-        var screen = Screen(id: "guest_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 106, column: 5))
+        var screen = Screen(id: "guest_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 109, column: 5))
         screen.title = "Guest User"
         screen.body = "Account Status: {account_status|Guest}\nEmail: Not Set\nUsername: {username|Set Username}"
         screen.bullets = ["Your data is saved on this device. Add an email to sync."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Add Email to Sync", key: "a", step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 114, column: 9))
+            let action = Action(label: "Add Email to Sync", key: "a", step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 117, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Set Username", key: "u", step: .go("set_username"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 117, column: 9))
+            let action = Action(label: "Set Username", key: "u", step: .go("set_username"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 120, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .go("log_in"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 120, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .go("log_in"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 123, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 122, column: 9))
+            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 125, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen5() -> Screen {
-        var screen = Screen(id: "add_email", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 125, column: 5))
+        var screen = Screen(id: "add_email", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 128, column: 5))
         screen.title = "Add Email to Sync"
         screen.body = "Add an email and password to secure your account and sync your data across all devices."
         screen.bullets = ["Sync data across devices", "Secure your account", "Never lose your progress", "Keep all your data"]
@@ -944,30 +948,30 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Secure My Account", key: nil, step: .call(ServiceCall(operation: .linkEmail, outcomes: ["conflict": Outcome(go: nil, message: "That email already belongs to another account. Use another email; your guest data is safe.", back: false, field: nil), "error": Outcome(go: nil, message: "Your email could not be added. Your data is safe; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Your data is safe on this device; add your email when you're connected.", back: false, field: nil), "success": Outcome(go: "linked", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 162, column: 9))
+            let action = Action(label: "Secure My Account", key: nil, step: .call(ServiceCall(operation: .linkEmail, outcomes: ["conflict": Outcome(go: nil, message: "That email already belongs to another account. Use another email; your guest data is safe.", back: false, field: nil), "error": Outcome(go: nil, message: "Your email could not be added. Your data is safe; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Your data is safe on this device; add your email when you're connected.", back: false, field: nil), "success": Outcome(go: "linked", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 165, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Maybe Later", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 172, column: 9))
+            let action = Action(label: "Maybe Later", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 175, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen6() -> Screen {
-        var screen = Screen(id: "linked", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 175, column: 5))
+        var screen = Screen(id: "linked", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 178, column: 5))
         screen.title = "Your account is secured"
         screen.body = "Signed in as {email}. Your rucks are kept and synced."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 180, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 183, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen7() -> Screen {
-        var screen = Screen(id: "set_username", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 183, column: 5))
+        var screen = Screen(id: "set_username", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 186, column: 5))
         screen.title = "Set Username"
         screen.allowsBack = true
         screen.resumable = true
@@ -977,18 +981,18 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .setUsername, outcomes: ["conflict": Outcome(go: nil, message: "That username is taken. Please choose another.", back: false, field: nil), "error": Outcome(go: nil, message: "The username could not be saved. Please try again.", back: false, field: nil), "success": Outcome(go: nil, message: "Username saved.", back: true, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 196, column: 9))
+            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .setUsername, outcomes: ["conflict": Outcome(go: nil, message: "That username is taken. Please choose another.", back: false, field: nil), "error": Outcome(go: nil, message: "The username could not be saved. Please try again.", back: false, field: nil), "success": Outcome(go: nil, message: "Username saved.", back: true, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 199, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 206, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 209, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen8() -> Screen {
-        var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 209, column: 5))
+        var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 212, column: 5))
         screen.title = "Log In"
         screen.body = "Log in to an account that already has an email. Rucks logged as this guest stay with the guest account; Pro, if you bought it, comes with you."
         screen.allowsBack = true
@@ -1005,102 +1009,102 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 232, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 235, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 242, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 245, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen9() -> Screen {
-        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 245, column: 5))
+        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 248, column: 5))
         screen.title = "Signed In"
         screen.body = "Account Status: {account_status}\nEmail: {email}\nUsername: {username|Set Username}"
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 251, column: 9))
+            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 254, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 253, column: 9))
+            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 256, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen10() -> Screen {
-        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 256, column: 5))
+        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 259, column: 5))
         screen.title = "Sign out?"
         screen.body = "Signing out will create a new guest account. Your rucks stay with {email}: log in again to see them."
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 262, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 265, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 264, column: 9))
+            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 267, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen11() -> Screen {
-        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 275, column: 5))
+        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 278, column: 5))
         screen.title = "RuckTracker Pro"
         screen.bullets = ["Training programs and pacing", "Unlimited ruck history", "Support the app"]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 284, column: 9))
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 287, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 291, column: 9))
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 294, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 298, column: 9))
+            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 301, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen12() -> Screen {
-        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 301, column: 5))
+        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 304, column: 5))
         screen.title = "Welcome to Pro!"
         screen.body = "Secure Your Subscription\n\nAdd an email to secure your premium subscription: with an email, Pro follows you to every device and survives a lost phone."
         screen.resumesAfterComplete = true
         screen.resumable = true
         do {
-            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 308, column: 9))
+            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 311, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 310, column: 9))
+            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 313, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen13() -> Screen {
-        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 313, column: 5))
+        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 316, column: 5))
         screen.title = "Welcome to Pro!"
         screen.body = "Pro is on your account, so every device you sign in on has it, and your rucks are backed up."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 318, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 321, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen14() -> Screen {
-        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 321, column: 5))
+        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 324, column: 5))
         screen.title = "Log in again"
         screen.body = "Your session as {email|your account} has ended. Log in again to get your rucks back, or start over as a new guest."
         screen.resumable = true
@@ -1116,11 +1120,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 327, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 330, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue as Guest", key: nil, step: .go("starting"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 337, column: 9))
+            var action = Action(label: "Continue as Guest", key: nil, step: .go("starting"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 340, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -1132,6 +1136,7 @@ enum CompiledFlows {
         entry.sessionRequired = false
         entry.sessionEnded = nil
         entry.keepsGuest = false
+        entry.offlineGuest = nil
         let tokens = TokenSettings(accessLifetime: 86400, refreshLifetime: nil, renewBefore: 60)
         var analytics = AnalyticsNames(start: "onboarding_started", complete: "hub_unlocked", error: "setup_error", retry: nil, errorCodes: [:])
         analytics.consentKey = nil

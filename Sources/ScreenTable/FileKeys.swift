@@ -55,6 +55,7 @@ public enum FilePart: String, Sendable, CaseIterable {
         case .entry: [
             Key("first_launch", .screen, required: true), Key("signed_in", .screen), Key("resume", .flag),
             Key("signed_out", .screen), Key("session_required", .flag), Key("session_ended", .screen), Key("keep_guest", .flag),
+            Key("offline_guest", .text),
         ]
         case .tokens: [
             Key("access_ttl", .duration(allowsNever: false)), Key("refresh_ttl", .duration(allowsNever: true)),

@@ -69,6 +69,10 @@ public struct Entry: Sendable, Equatable {
     /// tries again later, instead of becoming a new guest (RuckTracker: a guest never
     /// loses data).
     public var keepsGuest = false
+    /// A first launch the network keeps from making its guest starts one on this device
+    /// instead, registered with the service once it answers; this note says so. nil: the
+    /// first-launch call's failure is shown as any other (RuckTracker: no auth wall).
+    public var offlineGuest: String?
 
     public init(firstLaunch: String, signedIn: String? = nil, resume: Bool = true, signedOut: String? = nil) {
         self.firstLaunch = firstLaunch

@@ -20,6 +20,7 @@ extension FlowReader {
         entry.sessionEnded = string(map, "session_ended")
         if let ended = entry.sessionEnded { references.append((ended, location(map["session_ended"]!))) }
         entry.keepsGuest = bool(map, "keep_guest") ?? false
+        entry.offlineGuest = string(map, "offline_guest")
         return entry
     }
 

@@ -21,6 +21,10 @@ public struct ServiceError: Error, Equatable, Sendable, Codable, CustomStringCon
             case .unauthorized, .invalidInput, .notFound, .conflict, .idempotencyKeyReused: false
             }
         }
+
+        /// The service was not reached, or did not answer: what this device does alone
+        /// (a ruck kept, a guest on this device) is still right.
+        public var isUnreachable: Bool { self == .network || self == .timeout }
     }
 
     public var code: Code

@@ -259,6 +259,61 @@ extension EndToEnd {
             #expect(users.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "guests on the server: \(users.output)")
         }
 
+        /// Issue 30: a first launch offline was an error wall ("could not reach its service
+        /// to make your guest account"), though the spec promises no wall and an offline
+        /// mode. The guest starts on this device, logs rucks, and is registered with them
+        /// when a later launch reaches the service.
+        @Test(arguments: backends) func aFirstLaunchOfflineLogsRucksAsAGuestOnThisDevice(backend: String) throws {
+            let service = try Backend(backend)
+            let tmux = Tmux()
+            tmux.start("run rucktracker \(service.arguments) --fault network")
+            let home = tmux.waitFor("No rucks yet")
+            #expect(home.contains("on this device for now"), "said, not a wall:\n\(home)")
+            logRuck(tmux, km: "4", minutes: "45")
+            #expect(tmux.screen.contains("(pending)"))
+            tmux.send("p")
+            tmux.waitFor("Guest on this device")
+            quit(tmux)
+            let local = try #require(tmux.userID(of: "rucktracker"))
+            #expect(local.hasPrefix("local-"))
+
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("4.0 km in 45 min")
+            for _ in 0..<100 where tmux.screen.contains("(pending)") { usleep(50_000) }
+            #expect(!tmux.screen.contains("(pending)"))
+            quit(tmux)
+            let registered = try #require(tmux.userID(of: "rucktracker"))
+            #expect(registered != local && !registered.hasPrefix("local-"))
+            #expect(!FileManager.default.fileExists(atPath: tmux.stateDirectory + "/rucktracker/pending-rucks.json"), "synced")
+            // Nothing left on this device to show it: the service holds the ruck.
+            tmux.start("run rucktracker \(service.arguments)")
+            tmux.waitFor("4.0 km in 45 min")
+            tmux.send("p")
+            tmux.waitFor("Account Status: Guest")
+            #expect(!tmux.screen.contains("Guest on this device"))
+        }
+
+        /// The first try reached the server but its answer never came back (the client
+        /// gave up): the guest on this device is registered under that try's key, so the
+        /// server still holds one guest, not two.
+        @Test func aFirstGuestWhoseAnswerWasLostIsRegisteredOnce() throws {
+            let server = try ServerProcess()
+            #expect(ServerProcess.post(server.base + "/api/v1/dev/faults", json: #"{"faults":["slow=7000"]}"#) == 200)
+            let tmux = Tmux()
+            tmux.start("run rucktracker --service \(server.base)")
+            tmux.waitFor("on this device for now", seconds: 20)
+            #expect(ServerProcess.post(server.base + "/api/v1/dev/faults", json: #"{"faults":[]}"#) == 200)
+            sleep(3) // the first request finishes on the server
+            logRuck(tmux, km: "7", minutes: "70")
+            for _ in 0..<100 where tmux.screen.contains("(pending)") { usleep(50_000) }
+            quit(tmux)
+            #expect(tmux.userID(of: "rucktracker")?.hasPrefix("local-") == false, "registered at the next call")
+            let users = Subprocess.run("/usr/bin/env", [
+                "python3", "-c", "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from users').fetchone()[0])", server.database,
+            ])
+            #expect(users.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "guests on the server: \(users.output)")
+        }
+
         /// Issue 30: a guest the service will not renew used to come back as a new, empty
         /// guest. It keeps its id and its rucks and is told; the renewal is tried later.
         @Test(arguments: ["mock", "server"]) func aGuestWhoseRenewalIsRefusedKeepsItsRucks(backend: String) throws {

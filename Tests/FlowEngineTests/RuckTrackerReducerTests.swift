@@ -52,6 +52,37 @@ import Testing
         #expect(FlowDriver.calls(again).first?.idempotencyKey == key, "the same intent: the service answers with the first guest")
     }
 
+    /// Issue 30: a first launch offline was an error wall, though the spec promises no
+    /// authentication wall and an offline mode. It starts as a guest on this device, under
+    /// the key its first try sent, and says so; the service's own failure still stands.
+    @Test func aFirstLaunchOfflineStartsAGuestOnThisDevice() throws {
+        var flow = story(nil)
+        let first = flow.launch(effects: ["save progress at starting", "call sign_in_anonymously"])
+        let key = try #require(FlowDriver.calls(first).first?.idempotencyKey)
+        let placeholder = flow.state.placeholderUserID
+        let home = flow.answer(.failure(networkDown), effects: [
+            "backfill analytics for \(placeholder)", "save session \(placeholder)", "save progress at home", "call load_account",
+        ])
+        #expect(flow.screen == "home")
+        let guest = try #require(flow.state.session)
+        #expect(guest.isOnThisDeviceOnly && guest.registrationKey == key && guest.isAnonymous, "registered later under the first try's key")
+        #expect(flow.shown.warnings.first?.hasPrefix("RuckTracker could not reach its service") == true)
+        #expect(FlowDriver.calls(home).first?.session?.registrationKey == key, "Home's load goes as the guest on this device")
+        #expect(flow.text(FlowEngine.idempotencyKeyName(.signInAnonymously)) == nil, "the key travels with the guest now")
+        // Nothing to renew: it has no tokens until the service knows it.
+        flow.now += 3 * 86_400_000
+        flow.send(.tick, effects: [])
+        // Registered by a call that then failed: the guest is the service's from now on.
+        flow.answer(.loadAccount, .failure(ServiceFailure(code: "server_error", message: "no", session: session("u_registered"))), effects: ["save session u_registered", "backfill analytics for u_registered"])
+        #expect(flow.state.session?.userID == "u_registered" && flow.state.session?.isOnThisDeviceOnly == false)
+
+        var failed = story(nil)
+        failed.launch(effects: ["save progress at starting", "call sign_in_anonymously"])
+        failed.fail("server_error", effects: [])
+        #expect(failed.screen == "start_failed")
+        #expect(failed.state.session == nil)
+    }
+
     @Test func aLaunchWithASessionNeverSignsInAgainEvenOffline() {
         let flow = story(session())
         #expect(flow.screen == "home")

@@ -34,6 +34,7 @@ enum CompiledFlowSource {
         lines.append("        entry.sessionRequired = \(entry.sessionRequired)")
         lines.append("        entry.sessionEnded = \(literal(entry.sessionEnded))")
         lines.append("        entry.keepsGuest = \(entry.keepsGuest)")
+        lines.append("        entry.offlineGuest = \(literal(entry.offlineGuest))")
         let tokens = flow.tokens
         lines.append("        let tokens = TokenSettings(accessLifetime: \(tokens.accessLifetime), refreshLifetime: \(tokens.refreshLifetime.map(String.init) ?? "nil"), renewBefore: \(tokens.renewBefore))")
         let names = flow.analytics
