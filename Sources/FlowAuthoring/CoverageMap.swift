@@ -172,6 +172,7 @@ public struct CoverageMap: Sendable {
         case .maxValue: "type more than \(count)"
         case .ordered: "put the low end above the high end"
         case .minSelected: "pick fewer than \(count)"
+        case .notCommon: "type password1"
         }
         return "on \(screen.id), \(field.label): \(what), then submit"
     }

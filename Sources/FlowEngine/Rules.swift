@@ -44,8 +44,9 @@ extension FlowEngine {
         var values: [String: String] = [:]
         for each in screen.fields { values[each.id] = state.context[each.id]?.text ?? "" }
         var judged: Set<Rule.Name> = [.email, .matches, .positiveNumber, .letters, .alphanumeric, .minValue, .maxValue, .ordered]
-        // A password's length is judged as it is typed too, like its match (RuckTracker).
-        if field.kind == .password { judged.insert(.minLength) }
+        // A password's length is judged as it is typed too, like its match (RuckTracker),
+        // and whether it is one of the most common: the service's own rule, said at once.
+        if field.kind == .password { judged.formUnion([.minLength, .notCommon]) }
         let dependents = screen.fields.filter { other in other.rules.contains { $0.name == .matches && $0.field == field.id } }
         for candidate in [field] + dependents where !(values[candidate.id] ?? "").isEmpty {
             let live = Field(id: candidate.id, kind: candidate.kind, label: candidate.label, rules: candidate.rules.filter { judged.contains($0.name) })

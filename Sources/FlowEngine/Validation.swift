@@ -72,6 +72,8 @@ public enum Validation {
             return range.low <= range.high
         case .minSelected:
             return (picked ?? []).count >= (rule.count ?? 0)
+        case .notCommon:
+            return value.isEmpty || !InputRules.isCommonPassword(value)
         }
     }
 

@@ -87,11 +87,14 @@ public struct Rule: Sendable, Equatable {
         case ordered
         /// Multi: at least this many picked.
         case minSelected = "min_selected"
+        /// A password not among the most common (the list the service refuses too,
+        /// `InputRules`), nor one character repeated.
+        case notCommon = "not_common"
 
         /// What the parameter must be, for the loader and linter.
         public var parameter: ParameterKind {
             switch self {
-            case .required, .email, .positiveNumber, .url, .date, .notFuture, .letters, .alphanumeric, .ordered: .none
+            case .required, .email, .positiveNumber, .url, .date, .notFuture, .letters, .alphanumeric, .ordered, .notCommon: .none
             case .minLength, .maxLength, .digits, .minAge, .maxAge, .minValue, .maxValue, .minSelected: .count
             case .matches: .fieldID
             case .phone: .optionalFieldID

@@ -212,6 +212,26 @@ import Testing
         #expect(flow.state.context["password"] == nil && flow.state.context["confirm_password"] == nil, "secrets are forgotten once used")
     }
 
+    /// Issue 31 (ASVS 2.1.7): the service refuses the most common passwords; the form
+    /// says so as the password is typed, with the service's words, and submits nothing.
+    @Test func aCommonPasswordIsRefusedAsItIsTyped() {
+        var flow = story(session())
+        flow.press("Profile", effects: ["save progress at guest_profile"])
+        flow.press("Add Email to Sync", effects: ["save progress at add_email"])
+        flow.type("ruck@example.org", effects: [])
+        flow.key(.focusNext, effects: ["save progress at add_email"])
+        flow.type("Password1", effects: [])
+        let common = "This password is one of the most common, so it would be guessed first. Please choose another."
+        #expect(flow.state.form.errors["password"] == common)
+        flow.key(.focusNext, effects: ["save progress at add_email"])
+        flow.type("Password1", effects: [])
+        flow.press("Secure My Account", effects: [])
+        #expect(flow.screen == "add_email" && flow.state.form.errors["password"] == common)
+        flow.focus("password")
+        flow.type("!", effects: [])
+        #expect(flow.state.form.errors["password"] == nil, "one character more and it is not on the list")
+    }
+
     @Test func anEmailThatIsTakenKeepsTheGuestAndItsData() {
         var flow = story(session())
         flow.answer(.loadAccount, .success(CallOutput(values: ["rucks": .list(["5.0 km in 60 min"])])), effects: ["save progress at home"])
