@@ -14,8 +14,15 @@ extension PostgresStore {
             let data = try JSONEncoder().encode(merged)
             guard data.count <= maximumBytes else { return .tooLarge }
             if case .text(let displayName)? = fields["display_name"] {
+                // Taken: another's display name, another's name where it is the name shown
+                // (no display name), or a name offered to another (OKLah's pool).
                 let taken = try await db.first(
-                    "SELECT 1 FROM users WHERE lower(display_name) = lower(\(displayName)) AND id <> \(userID)", as: Int32.self, logger: self.logger)
+                    """
+                    SELECT 1 FROM users WHERE id <> \(userID)
+                        AND (lower(display_name) = lower(\(displayName)) OR (display_name IS NULL AND lower(name) = lower(\(displayName))))
+                    UNION ALL SELECT 1 FROM name_offers WHERE lower(name) = lower(\(displayName)) AND user_id <> \(userID)
+                    LIMIT 1
+                    """, as: Int32.self, logger: self.logger)
                 guard taken == nil else { return .displayNameTaken }
                 try await db.query("UPDATE users SET display_name = \(displayName) WHERE id = \(userID)", logger: self.logger)
             }

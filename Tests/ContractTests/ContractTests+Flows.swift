@@ -175,6 +175,18 @@ extension ContractTests {
         await expectError(.conflict, "That display name is taken. Please choose another.") {
             _ = try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text("Annie")])
         }
+        // Issue 31: nor may it be the name another account is shown by — its name where it
+        // has no display name, or a name offered to a guest (OKLah's pool).
+        _ = try await subject.service.register(flow: "babybasics", name: "Pat Shown", email: "pat@example.org", password: "long enough 1")
+        await expectError(.conflict, "That display name is taken. Please choose another.") {
+            _ = try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text("pat shown")])
+        }
+        let guest = try await subject.service.signInAnonymously(flow: "oklah")
+        let offered = try #require(guest.nameOptions.first)
+        await expectError(.conflict, "That display name is taken. Please choose another.") {
+            _ = try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text(offered)])
+        }
+        #expect(try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text("Pat Shown 2")]).displayName == "Pat Shown 2")
         let config = try await subject.service.appConfig()
         #expect(config["min_age"] == .number(18))
     }

@@ -11,8 +11,17 @@ extension SQLiteStore {
             let data = try JSONEncoder().encode(merged)
             guard data.count <= maximumBytes else { return .tooLarge }
             if case .text(let displayName)? = fields["display_name"] {
+                // Taken: another's display name, another's name where it is the name shown
+                // (no display name), or a name offered to another (OKLah's pool).
                 let taken = try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM users WHERE display_name = ? COLLATE NOCASE AND id != ?", arguments: [displayName, userID]) ?? false
+                    db,
+                    sql: """
+                        SELECT 1 FROM users WHERE id != ?2
+                            AND (display_name = ?1 COLLATE NOCASE OR (display_name IS NULL AND name = ?1 COLLATE NOCASE))
+                        UNION ALL SELECT 1 FROM name_offers WHERE name = ?1 COLLATE NOCASE AND user_id != ?2
+                        LIMIT 1
+                        """,
+                    arguments: [displayName, userID]) ?? false
                 guard !taken else { return .displayNameTaken }
                 try db.execute(sql: "UPDATE users SET display_name = ? WHERE id = ?", arguments: [displayName, userID])
             }
