@@ -48,6 +48,19 @@ final class ServerFaults: Sendable {
 }
 
 /// Applies the injected faults to every API request except the QA endpoints themselves.
+/// `--dev`: the QA clock every instance on the store shares, read before each request
+/// (one small query, only on a QA server), so `/dev/clock` on one moves them all.
+struct SharedClockMiddleware: RouterMiddleware {
+    typealias Context = APIContext
+    let clock: AdjustableClock
+    let service: OnboardService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let offset = try? await service.qaClockOffset() { clock.offsetSeconds = offset }
+        return try await next(request, context)
+    }
+}
+
 struct FaultMiddleware: RouterMiddleware {
     typealias Context = APIContext
     let faults: ServerFaults

@@ -75,7 +75,10 @@ public enum OnboardServer {
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware(https: configuration.tlsCertificate != nil))
         router.add(middleware: ErrorEnvelopeMiddleware(methods: RouteMethods(routes)))
-        if configuration.dev { router.add(middleware: FaultMiddleware(faults: faults)) }
+        if configuration.dev {
+            router.add(middleware: SharedClockMiddleware(clock: clock, service: service))
+            router.add(middleware: FaultMiddleware(faults: faults))
+        }
         routes.register(on: router)
         let http1 = HTTP1Channel.Configuration(idleTimeout: configuration.idleTimeout)
         let server: HTTPServerBuilder

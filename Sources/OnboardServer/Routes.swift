@@ -140,6 +140,8 @@ struct Routes {
             guard ClockOffset.isAllowed(body.offsetSeconds) else {
                 throw ServiceError(.invalidInput, "offset_seconds must be between -\(ClockOffset.limitSeconds) and \(ClockOffset.limitSeconds) (100 years either way).")
             }
+            // In the store, so every instance on it moves: each reads it per request.
+            try await service.setQAClockOffset(body.offsetSeconds)
             clock.offsetSeconds = body.offsetSeconds
             return JSONReply(["offset_seconds": body.offsetSeconds])
         }

@@ -183,6 +183,10 @@ public enum ServiceDatabase {
             // key with another request is refused, never answered with this one's result.
             try db.execute(sql: "ALTER TABLE idempotency ADD COLUMN request_hash TEXT")
         }
+        migrator.registerMigration("v8: QA settings every instance shares") { db in
+            // `clock`: the offset `/dev/clock` set, in seconds.
+            try db.execute(sql: "CREATE TABLE qa_settings (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
+        }
         return migrator
     }
 

@@ -19,6 +19,15 @@ extension OnboardService {
         try SQLiteStore.outbox(in: db)
     }
 
+    /// QA's clock offset, shared by every instance on this store (`/dev/clock`).
+    public func qaClockOffset() async throws -> Int64 {
+        try await store.qaClockOffset()
+    }
+
+    public func setQAClockOffset(_ seconds: Int64) async throws {
+        try await store.setQAClockOffset(seconds)
+    }
+
     /// Deletes every account, token, name, code and count; keeps the signing secret.
     public func reset() async throws {
         try await store.reset()

@@ -175,10 +175,24 @@ extension PostgresStore {
         }
     }
 
+    public func qaClockOffset() async throws -> Int64 {
+        try await transaction { db in
+            try await db.first("SELECT value FROM qa_settings WHERE name = 'clock'", as: Int64.self, logger: self.logger) ?? 0
+        }
+    }
+
+    public func setQAClockOffset(_ seconds: Int64) async throws {
+        try await transaction { db in
+            try await db.query(
+                "INSERT INTO qa_settings (name, value) VALUES ('clock', \(seconds)) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                logger: self.logger)
+        }
+    }
+
     public func reset() async throws {
         try await transaction { db in
             for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers",
-                          "outbox", "used_id_tokens", "idempotency", "rate_limits", "users"] {
+                          "outbox", "used_id_tokens", "idempotency", "rate_limits", "qa_settings", "users"] {
                 try await db.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table)"), logger: self.logger)
             }
         }

@@ -138,5 +138,9 @@ extension PostgresStore {
             // A keyed hash of the request an idempotency key was used for (see SQLite's v7).
             "ALTER TABLE idempotency ADD COLUMN request_hash TEXT",
         ],
+        [
+            // QA settings every instance shares (`clock`: `/dev/clock`'s offset, seconds).
+            "CREATE TABLE qa_settings (name TEXT PRIMARY KEY, value BIGINT NOT NULL)",
+        ],
     ]
 }

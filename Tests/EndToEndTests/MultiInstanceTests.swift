@@ -26,6 +26,20 @@ extension EndToEnd {
             #expect(try await onB.profile(accessToken: account.accessToken).userID == account.userID)
         }
 
+        /// Issue 31: `/dev/clock` moved one instance only, so QA behind a load balancer saw
+        /// a code expire on one and not the other. The offset is in the database now.
+        @Test func theQAClockMovesEveryInstance() async throws {
+            let (a, b) = try twoInstances()
+            let onA = try HTTPTransport(base: a.base), onB = try HTTPTransport(base: b.base)
+            let before = try await onB.signInAnonymously(flow: "oklah").session.issuedAt
+            try await onA.setClockOffset(seconds: 86_400)
+            let after = try await onB.signInAnonymously(flow: "oklah").session.issuedAt
+            #expect((86_400...86_460).contains(after - before), "B's clock moved with A's: \(after - before) s")
+            try await onB.setClockOffset(seconds: 0)
+            let back = try await onA.signInAnonymously(flow: "oklah").session.issuedAt
+            #expect(back - before < 60)
+        }
+
         @Test func anInviteRacedFromTwentyClientsOverBothInstancesHasOneWinner() async throws {
             let (a, b) = try twoInstances()
             let instances = [try HTTPTransport(base: a.base), try HTTPTransport(base: b.base)]

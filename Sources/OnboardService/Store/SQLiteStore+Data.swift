@@ -142,9 +142,21 @@ extension SQLiteStore {
         }
     }
 
+    public func qaClockOffset() async throws -> Int64 {
+        try await read { db in try Int64.fetchOne(db, sql: "SELECT value FROM qa_settings WHERE name = 'clock'") ?? 0 }
+    }
+
+    public func setQAClockOffset(_ seconds: Int64) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO qa_settings (name, value) VALUES ('clock', ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                arguments: [seconds])
+        }
+    }
+
     public func reset() async throws {
         try await write { db in
-            for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers", "outbox", "used_id_tokens", "idempotency", "users"] {
+            for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers", "outbox", "used_id_tokens", "idempotency", "qa_settings", "users"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }

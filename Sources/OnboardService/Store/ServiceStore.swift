@@ -94,6 +94,9 @@ public protocol ServiceStore: Sendable {
     func outbox() async throws -> [OutboxEntry]
     /// Forgets every account, token, name, code and count; keeps the signing keys.
     func reset() async throws
+    /// QA's clock offset (seconds), kept in the store so every instance on it shares it.
+    func qaClockOffset() async throws -> Int64
+    func setQAClockOffset(_ seconds: Int64) async throws
 }
 
 /// A refresh token to keep (hashed), with the lifetimes it grants.
