@@ -110,6 +110,11 @@ int onboard_http_request(const char *method, const char *url, const char *const 
     switch (code) {
     case CURLE_OK: return ONBOARD_HTTP_OK;
     case CURLE_OPERATION_TIMEDOUT: return ONBOARD_HTTP_TIMEOUT;
+    // Something answered, but no TLS session came of it: a plain-HTTP server behind an
+    // https:// address, or a certificate this client does not trust.
+    case CURLE_SSL_CONNECT_ERROR: case CURLE_PEER_FAILED_VERIFICATION: case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER: case CURLE_SSL_CACERT_BADFILE: case CURLE_SSL_ISSUER_ERROR:
+        return ONBOARD_HTTP_TLS;
     default: return ONBOARD_HTTP_NETWORK;
     }
 }

@@ -24,7 +24,10 @@ extension FlowEngine {
         view.kind = screen.kind
         view.logo = screen.logo
         view.title = fill(screen.title)
-        view.body = fill(screen.body)
+        // A last line that was only an empty placeholder leaves no gap.
+        var body = fill(screen.body)
+        while body.hasSuffix("\n") { body.removeLast() }
+        view.body = body
         view.bullets = screen.bullets.map(fill)
         view.fields = screen.fields.enumerated().map { index, field in
             fieldView(field, focused: focused == .field(index), state: state, now: now ?? state.screenSince)

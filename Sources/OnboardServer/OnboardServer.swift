@@ -60,8 +60,14 @@ public enum OnboardServer {
             let store = try await openPostgres(location, wait: configuration.databaseWait, logger: logger)
             service = try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: settings, securityLog: logger)
         } else {
-            service = try OnboardService(
-                database: ServiceDatabase.open(path: configuration.databasePath), clock: clock, settings: settings, securityLog: logger)
+            do {
+                service = try OnboardService(
+                    database: ServiceDatabase.open(path: configuration.databasePath), clock: clock, settings: settings, securityLog: logger)
+            } catch {
+                let folder = (configuration.databasePath as NSString).deletingLastPathComponent
+                let reason = !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) ? "its folder \(folder) does not exist" : Self.reason(error)
+                throw DatabaseUnavailable(description: "onboard-server: cannot use the database at \(configuration.databasePath): \(reason)")
+            }
         }
         let faults = ServerFaults()
         let routes = Routes(service: service, clock: clock, faults: faults, dev: configuration.dev, openAPI: openAPIDocument)
@@ -129,7 +135,9 @@ public enum OnboardServer {
                 try await group.next()
             }
         } catch {
-            throw DatabaseUnavailable(description: "onboard-server: cannot use the database at \(location): \(Self.reason(error))")
+            // The pool only says it gave up; one direct connection says why.
+            let reason = await location.whyUnusable(logger: background) ?? Self.reason(error)
+            throw DatabaseUnavailable(description: "onboard-server: cannot use the database at \(location): \(reason)")
         }
         return store
     }

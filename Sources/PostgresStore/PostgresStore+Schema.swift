@@ -58,6 +58,38 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         }
         return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: mode)
     }
+
+    /// Why no connection can be made here, in PostgreSQL's own words where it gave any
+    /// ("database "x" does not exist", a refused password, TLS it will not do), found by
+    /// one direct connection: the pool only says it gave up. nil when one can be made.
+    public func whyUnusable(logger: Logger) async -> String? {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let rootCertificate, let certificates = try? NIOSSLCertificate.fromPEMFile(rootCertificate) {
+            tls.trustRoots = .certificates(certificates)
+        }
+        let mode: PostgresConnection.Configuration.TLS
+        do {
+            mode = switch sslMode {
+            case "require": .require(try NIOSSLContext(configuration: tls))
+            case "disable": .disable
+            default: .prefer(try NIOSSLContext(configuration: tls))
+            }
+        } catch {
+            return "its TLS settings cannot be used (\(error))"
+        }
+        let configuration = PostgresConnection.Configuration(host: host, port: port, username: username, password: password, database: database, tls: mode)
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            try? await connection.close()
+            return nil
+        } catch let error as PSQLError {
+            if let message = error.serverInfo?[.message] { return "PostgreSQL says: \(message)" }
+            if let underlying = error.underlying { return "no PostgreSQL answers at \(host):\(port) (\(underlying))" }
+            return "no PostgreSQL answers at \(host):\(port) (\(error.code))"
+        } catch {
+            return "no PostgreSQL answers at \(host):\(port) (\(error))"
+        }
+    }
 }
 
 extension PostgresStore {

@@ -157,7 +157,7 @@ enum CompiledFlows {
 
     private static func babybasicsScreen1() -> Screen {
         var screen = Screen(id: "server_unreachable", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 46, column: 5))
-        screen.body = "Can't connect to server. Check the URL and try again.\nTried: {server_url}"
+        screen.body = "Can't connect to server. Check the URL and try again.\nTried: {server_url}\n{error_message|}"
         screen.resumable = false
         do {
             let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 50, column: 9))

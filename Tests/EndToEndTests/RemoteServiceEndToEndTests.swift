@@ -133,6 +133,33 @@ extension EndToEnd {
             tmux.waitFor("Something went wrong")
         }
 
+        /// Issue 31: a server without TLS behind an https:// address, and a database that
+        /// does not exist, were both "cannot be reached". Each says what it is.
+        @Test func aServerWithoutTLSAndAMissingDatabaseEachSayWhatTheyAre() throws {
+            let server = try ServerProcess()
+            let secure = server.base.replacingOccurrences(of: "http://", with: "https://")
+            let tmux = Tmux()
+            tmux.start("run babybasics")
+            tmux.waitFor("Server URL")
+            tmux.send("C-u")
+            tmux.type(secure)
+            tmux.send("Enter")
+            let screen = tmux.waitFor("Can't connect to server")
+            #expect(screen.contains("secure (TLS) connection"), "\(screen)")
+            #expect(screen.contains("http://."), "\(screen)")
+
+            let missing = try ThrowawayPostgres.shared.get().url("no_such_database")
+            let refused = Subprocess.run(ServerProcess.binary, ["--port", "0", "--database", missing])
+            #expect(refused.status == 69)
+            #expect(refused.output.contains(#"database "no_such_database" does not exist"#), "\(refused.output)")
+            let nowhere = Subprocess.run(ServerProcess.binary, ["--port", "0", "--database", "postgres://postgres@127.0.0.1:1/none?sslmode=disable"])
+            #expect(nowhere.status == 69)
+            #expect(nowhere.output.contains("no PostgreSQL answers at 127.0.0.1:1"), "\(nowhere.output)")
+            let noFolder = Subprocess.run(ServerProcess.binary, ["--port", "0", "--db", "/nonexistent-\(UUID().uuidString)/server.sqlite"])
+            #expect(noFolder.status == 69)
+            #expect(noFolder.output.contains("does not exist") && !noFolder.output.contains("server_error"), "\(noFolder.output)")
+        }
+
         @Test func plainHTTPToAnotherMachineIsRefusedWithAClearMessage() {
             let tmux = Tmux()
             tmux.start("run oklah --service http://192.0.2.10:8080")

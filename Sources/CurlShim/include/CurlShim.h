@@ -10,7 +10,8 @@ enum {
     ONBOARD_HTTP_TIMEOUT = 1,    // no answer within the time allowed
     ONBOARD_HTTP_NETWORK = 2,    // no connection: refused, unknown host, TLS refused
     ONBOARD_HTTP_TOO_LARGE = 3,  // the body passed the limit
-    ONBOARD_HTTP_UNAVAILABLE = 4 // libcurl cannot be loaded
+    ONBOARD_HTTP_UNAVAILABLE = 4, // libcurl cannot be loaded
+    ONBOARD_HTTP_TLS = 5          // connected, but no secure (TLS) session could be made
 };
 
 typedef struct {
