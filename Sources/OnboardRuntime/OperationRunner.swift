@@ -167,6 +167,7 @@ public struct OperationRunner: Sendable {
             let issued = try await service.linkEmail(
                 flow: flowID, accessToken: try session(of: request).accessToken,
                 email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "")
+            knownDevice.keep(issued.deviceToken, for: request.inputs["email"] ?? "")
             return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: issued.accessToken, on: service))
         case .logIn:
             // A guest's own offline rucks go up with the guest's session: they stay with
@@ -174,9 +175,13 @@ public struct OperationRunner: Sendable {
             // token goes with the log-in, so a purchase (Pro) follows the person.
             let guest = await departingGuest(request, on: service)
             if let guest { try await syncPendingRucks(of: guest, on: service) }
-            let issued = try await service.login(
-                flow: flowID, email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "",
-                guestAccessToken: guest?.accessToken)
+            let email = request.inputs["email"] ?? ""
+            // A device that signed in to this email before says so: strangers' guesses at
+            // the account never lock it out.
+            let issued = try await CallContext.$deviceToken.withValue(knownDevice.token(for: email)) {
+                try await service.login(flow: flowID, email: email, password: request.inputs["password"] ?? "", guestAccessToken: guest?.accessToken)
+            }
+            knownDevice.keep(issued.deviceToken, for: email)
             return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: issued.accessToken, on: service))
         case .signOut:
             // The account's own offline rucks go up with its session first, then the new
@@ -202,6 +207,7 @@ public struct OperationRunner: Sendable {
             let issued = try await service.register(
                 flow: flowID, name: request.inputs["name"] ?? "", email: request.inputs["email"] ?? "",
                 password: request.inputs["password"] ?? "")
+            knownDevice.keep(issued.deviceToken, for: request.inputs["email"] ?? "")
             return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: ["children": .list([])])
         case .acceptInvite:
             let code = Self.inviteCode(from: request.inputs["invite_code"] ?? "")
@@ -315,6 +321,8 @@ public struct OperationRunner: Sendable {
 
     /// The account as the flow shows it: email, username, status, Pro, rucks.
     private var pendingRucks: PendingRucks { PendingRucks(path: device.folder.map { $0 + "/pending-rucks.json" }, personal: personal) }
+
+    private var knownDevice: KnownDevice { KnownDevice(path: device.folder.map { $0 + "/device-tokens.json" }, personal: personal) }
 
     /// When a ruck was logged, to the second, in the device's clock: part of its entry.
     private func stamp() -> String {

@@ -33,7 +33,8 @@ struct Routes {
             // A guest's bearer token, when the device leaving it sends one: its purchases follow.
             let guest = try? Self.bearer(request)
             return JSONReply(try await service.login(
-                email: body.email, password: body.password, policy: .named, client: context.clientAddress, guestAccessToken: guest))
+                email: body.email, password: body.password, policy: .named, client: context.clientAddress, guestAccessToken: guest,
+                deviceToken: request.headers.first { $0.name.canonicalName == "device-token" }?.value))
         }
         api.on(.linkEmail) { request, context in
             let token = try Self.bearer(request)

@@ -75,14 +75,14 @@ extension OnboardService {
             let userID = Secrets.userID(forIdempotencyKey: idempotencyKey)
             let refresh = newRefreshToken(for: userID, policy: policy)
             if try await store.createAccount(userID, at: now, email: email, passwordHash: hash, name: name, token: refresh.record) {
-                return try await session(refresh, createdAt: now, isAnonymous: false)
+                return knownDevice(try await session(refresh, createdAt: now, isAnonymous: false))
             }
             // The same key again, its first answer lost (the server killed between the
             // commit and the stored result): the account this key made, if the password
             // is the one it was made with, gets a new session instead of "email taken".
             if let account = try await store.credentials(email: email), account.userID == userID,
                let stored = account.passwordHash, Bcrypt.verify(password, hash: stored) {
-                return try await issue(userID: userID, createdAt: account.createdAt, isAnonymous: false, policy: policy)
+                return knownDevice(try await issue(userID: userID, createdAt: account.createdAt, isAnonymous: false, policy: policy))
             }
             throw Self.emailTaken
         }
@@ -92,20 +92,25 @@ extension OnboardService {
     /// Purchases follow the person: a guest this device leaves for the account (its access
     /// token proves it) hands its entitlements over, in one transaction, once the
     /// password is right. Its other records (rucks) stay with it.
-    public func login(email: String, password: String, policy: TokenPolicy, client: String = "local", guestAccessToken: String? = nil) async throws -> IssuedSession {
+    public func login(
+        email: String, password: String, policy: TokenPolicy, client: String = "local", guestAccessToken: String? = nil, deviceToken: String? = nil
+    ) async throws -> IssuedSession {
         let now = clock.now()
         try await limit("sign-in", address: client, settings.signInPerAddress, now: now)
         let email = (try? Self.normalised(email)) ?? email.lowercased()
-        // Each attempt reserves one of the account's failures before its password is
-        // judged, in one atomic step, and a right password gives it back: however many
-        // arrive at once, on however many instances, at most the limit are ever checked
-        // per window (ASVS 2.2.1).
-        let failures = "login-failures:\(email)"
+        let account = try await store.credentials(email: email)
+        // A device that signed in to this account before counts its own failures: a
+        // stranger's guesses lock the account for strangers only.
+        let device = account.flatMap { account in deviceToken.flatMap { deviceTokens.device(in: $0, for: account.userID) } }
+        // Each attempt reserves one of the failures before its password is judged, in one
+        // atomic step, and a right password gives it back: however many arrive at once,
+        // on however many instances, at most the limit are ever checked per window, per
+        // account for untrusted devices and per known device (ASVS 2.2.1).
+        let failures = device.map { "login-failures:device:\($0)" } ?? "login-failures:\(email)"
         if let wait = try await store.hitRateLimit(failures, settings.loginFailuresPerAccount, now: now) {
-            record(.loginLocked, account: Self.logName(email: email), address: client, outcome: "refused for \(wait) s")
+            record(.loginLocked, account: account?.userID ?? Self.logName(email: email), address: client, outcome: "refused for \(wait) s\(device == nil ? "" : " (a known device)")")
             throw Self.tooMany(wait)
         }
-        let account = try await store.credentials(email: email)
         let matches = Bcrypt.verify(password, hash: account?.passwordHash ?? Self.decoyHash)
         guard let account, account.passwordHash != nil, matches else {
             record(.loginFailed, account: account?.userID ?? Self.logName(email: email), address: client, outcome: "refused: wrong email or password")
@@ -115,7 +120,10 @@ extension OnboardService {
         if let guestAccessToken, let guest = try? await authenticate(guestAccessToken), guest.isAnonymous, guest.userID != account.userID {
             try await store.moveRecords(Self.entitlements, from: guest.userID, to: account.userID, now: now)
         }
-        return try await issue(userID: account.userID, createdAt: account.createdAt, isAnonymous: false, policy: policy)
+        var session = try await issue(userID: account.userID, createdAt: account.createdAt, isAnonymous: false, policy: policy)
+        guard device != nil else { return knownDevice(session) }
+        session.deviceToken = deviceToken
+        return session
     }
 
     /// Adds an email and password to an anonymous account; the user id stays the same,
@@ -133,8 +141,15 @@ extension OnboardService {
             case .alreadyNamed: throw ServiceError(.conflict, "This account already has an email.")
             case .emailTaken: throw Self.emailTaken
             }
-            return try await session(refresh, createdAt: createdAt, isAnonymous: false)
+            return knownDevice(try await session(refresh, createdAt: createdAt, isAnonymous: false))
         }
+    }
+
+    /// A session from a password sign-in, with a token that makes this device a known one.
+    private func knownDevice(_ session: IssuedSession) -> IssuedSession {
+        var session = session
+        session.deviceToken = deviceTokens.make(for: session.userID)
+        return session
     }
 
     /// Records that are purchases: they belong to the person, not to a guest left behind.

@@ -74,7 +74,9 @@ extension OnboardService {
 
     /// A repeated sign-in's answer: a new session for the account the first call signed in.
     func reissued(_ first: IssuedSession, policy: TokenPolicy) async throws -> IssuedSession {
-        try await issue(userID: first.userID, createdAt: first.createdAt, isAnonymous: first.isAnonymous, policy: policy)
+        var session = try await issue(userID: first.userID, createdAt: first.createdAt, isAnonymous: first.isAnonymous, policy: policy)
+        session.deviceToken = first.deviceToken
+        return session
     }
 
     /// Forgets expired keys, then claims `id` or reports its state.

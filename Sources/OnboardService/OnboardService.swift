@@ -16,6 +16,7 @@ public final class OnboardService: Sendable {
     /// Keys the hashes of SMS codes (HMAC-SHA256), derived from the service's own secret:
     /// six digits under an unkeyed hash are reversed in under a second (issue 31).
     let codeKey: SymmetricKey
+    let deviceTokens: DeviceTokens
     let identityProvider: MockIdentityProvider
     let configOverrides = Mutex<[String: FieldValue]>([:])
     /// Where security events go (`SecurityEvents.swift`): the server's log, nowhere in
@@ -36,6 +37,7 @@ public final class OnboardService: Sendable {
         accessTokens = AccessTokens(secret: keys.signing)
         codeKey = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: keys.signing), info: Array("onboard sms codes".utf8), outputByteCount: 32)
+        deviceTokens = DeviceTokens(secret: keys.signing)
         identityProvider = MockIdentityProvider(privateKey: try P256.Signing.PrivateKey(rawRepresentation: keys.identityProvider))
     }
 

@@ -9,11 +9,14 @@ public struct IssuedSession: Equatable, Sendable, Codable {
     public var isAnonymous: Bool
     public var createdAt: Int64
     public var issuedAt: Int64
+    /// After a password sign-in: this device's token for the account, sent with its later
+    /// log-ins (`Device-Token`), so another's wrong guesses never lock it out.
+    public var deviceToken: String?
 
     enum CodingKeys: String, CodingKey {
         case userID = "user_id", accessToken = "access_token", accessExpiresAt = "access_expires_at"
         case refreshToken = "refresh_token", refreshExpiresAt = "refresh_expires_at"
-        case isAnonymous = "is_anonymous", createdAt = "created_at", issuedAt = "issued_at"
+        case isAnonymous = "is_anonymous", createdAt = "created_at", issuedAt = "issued_at", deviceToken = "device_token"
     }
 
     public init(

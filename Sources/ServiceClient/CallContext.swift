@@ -8,4 +8,7 @@ public enum CallContext {
     /// of the key under the device's own secret): sent as `Idempotency-Proof`, so a
     /// repeated sign-in gets a session only where the first one was asked for.
     @TaskLocal public static var idempotencyProof: String?
+    /// The token this device got at its last password sign-in to the account a log-in is
+    /// for: sent as `Device-Token`, so the account's lock for strangers' guesses spares it.
+    @TaskLocal public static var deviceToken: String?
 }

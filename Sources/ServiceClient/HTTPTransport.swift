@@ -192,6 +192,7 @@ public final class HTTPTransport: AuthService {
         if let bearer { headers.append("Authorization: Bearer \(bearer)") }
         if let key = CallContext.idempotencyKey { headers.append("Idempotency-Key: \(key)") }
         if let proof = CallContext.idempotencyProof { headers.append("Idempotency-Proof: \(proof)") }
+        if let device = CallContext.deviceToken { headers.append("Device-Token: \(device)") }
         var payload: Data?
         if let body {
             headers.append("Content-Type: application/json")

@@ -27,7 +27,8 @@ public struct InProcessTransport: AuthService {
         try await service.register(name: name, email: email, password: password, policy: .named, client: Self.client, idempotencyKey: CallContext.idempotencyKey, idempotencyProof: CallContext.idempotencyProof)
     }
     public func login(flow: String, email: String, password: String, guestAccessToken: String?) async throws -> IssuedSession {
-        try await service.login(email: email, password: password, policy: .named, client: Self.client, guestAccessToken: guestAccessToken)
+        try await service.login(
+            email: email, password: password, policy: .named, client: Self.client, guestAccessToken: guestAccessToken, deviceToken: CallContext.deviceToken)
     }
     public func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession {
         try await service.linkEmail(accessToken: accessToken, email: email, password: password, policy: .named, idempotencyKey: CallContext.idempotencyKey)

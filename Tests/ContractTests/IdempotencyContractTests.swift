@@ -146,4 +146,49 @@ extension ContractTests {
             #expect(again.userID == other.userID)
         }
     }
+
+
+    /// Issue 31 (ASVS 2.2.1, OWASP device cookies): anyone who knew an email could lock its
+    /// owner out, again and again. A device that signed in before brings its token and
+    /// counts its own failures: a stranger's wrong passwords lock only unknown devices.
+    @Test(arguments: transports) func aStrangersGuessesNeverLockOutADeviceThatSignedInBefore(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let service = subject.service
+        let owner = try await service.register(flow: "babybasics", name: "Ow", email: "owner.device@example.org", password: "the right one")
+        let device = try #require(owner.deviceToken, "a password sign-in makes a known device")
+        let limit = contractSettings.loginFailuresPerAccount.limit
+        for attempt in 0..<limit {
+            await #expect(throws: ServiceError.self) { _ = try await service.login(flow: "babybasics", email: "owner.device@example.org", password: "guess \(attempt)") }
+        }
+        // Locked for strangers, the right password included.
+        await expectError(.rateLimited) { _ = try await service.login(flow: "babybasics", email: "owner.device@example.org", password: "the right one") }
+        // The owner's device is not.
+        let back = try await CallContext.$deviceToken.withValue(device) {
+            try await service.login(flow: "babybasics", email: "owner.device@example.org", password: "the right one")
+        }
+        #expect(back.userID == owner.userID && back.deviceToken == device)
+        // A token for another account, or a forged one, is an unknown device.
+        let other = try await service.register(flow: "babybasics", name: "Ot", email: "other.device@example.org", password: "the right one")
+        for token in [try #require(other.deviceToken), device.dropLast(4) + "AAA=", "dt1.\(owner.userID).00.AAAA"] {
+            await expectError(.rateLimited) {
+                _ = try await CallContext.$deviceToken.withValue(String(token)) {
+                    try await service.login(flow: "babybasics", email: "owner.device@example.org", password: "the right one")
+                }
+            }
+        }
+        // The device's own wrong passwords lock the device alone, at the same limit.
+        for attempt in 0..<limit {
+            await #expect(throws: ServiceError.self) {
+                _ = try await CallContext.$deviceToken.withValue(device) {
+                    try await service.login(flow: "babybasics", email: "owner.device@example.org", password: "typo \(attempt)")
+                }
+            }
+        }
+        await expectError(.rateLimited) {
+            _ = try await CallContext.$deviceToken.withValue(device) {
+                try await service.login(flow: "babybasics", email: "owner.device@example.org", password: "the right one")
+            }
+        }
+    }
 }

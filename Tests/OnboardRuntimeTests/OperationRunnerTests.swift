@@ -48,6 +48,30 @@ final class CountingRefreshes: AuthServiceDecorator, Sendable {
         #expect(renewed.session?.userID == session.userID)
     }
 
+    /// Issue 31: a stranger's wrong passwords locked the owner out. The device keeps the
+    /// token its sign-up was given (sealed, beside the flow's state, kept across sign-out)
+    /// and sends it with its log-in: the account is locked for strangers, not for it.
+    @Test func aDeviceThatSignedUpLogsInWhileStrangersAreLockedOut() async throws {
+        let mock = try mock()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-device-\(UUID().uuidString)").path
+        let store = StateStore(stateDirectory: folder, flowID: "babybasics")
+        let runner = OperationRunner(
+            service: mock, flowID: "babybasics", sessionFile: store.sessionFile, device: DeviceSetup(folder: store.folder))
+        let account = ["email": "Device.Owner@example.org", "password": "the right one", "name": "Do"]
+        _ = try await runner.run(CallRequest(id: 1, operation: .register, session: nil, inputs: account)).get()
+        let kept = try String(contentsOfFile: store.folder + "/device-tokens.json", encoding: .utf8)
+        #expect(kept.contains("sealedTokens") && !kept.contains("dt1."), "sealed: \(kept)")
+        for attempt in 0..<10 {
+            _ = try? await mock.login(flow: "babybasics", email: "device.owner@example.org", password: "guess \(attempt)", guestAccessToken: nil)
+        }
+        await #expect(throws: ServiceError.self) {
+            _ = try await mock.login(flow: "babybasics", email: "device.owner@example.org", password: "the right one", guestAccessToken: nil)
+        }
+        let login = ["email": "device.owner@example.org ", "password": "the right one"]
+        let back = try await runner.run(CallRequest(id: 2, operation: .logIn, session: nil, inputs: login)).get()
+        #expect(back.session?.isAnonymous == false)
+    }
+
     /// Issue 30: killed while linking, the client kept a guest's session though the
     /// service had linked the email ("Guest User / Account Status: Signed In / Email: Not
     /// Set"). Loading the account asks the service, and the session is renewed to match.
