@@ -293,6 +293,29 @@ extension EndToEnd {
             #expect(!tmux.screen.contains("Guest on this device"))
         }
 
+        /// Issue 30 §5: Log a Ruck was no resume point once onboarding was done, so a ruck
+        /// being typed was lost to a kill (the kill harness found it). A pause in typing
+        /// keeps it, and the relaunch opens the form with it; Back goes Home.
+        @Test func aRuckBeingTypedSurvivesAKill() throws {
+            let tmux = Tmux()
+            tmux.start("run rucktracker")
+            tmux.waitFor("No rucks yet")
+            tmux.send("l")
+            tmux.waitFor("Log a ruck")
+            tmux.type("12")
+            tmux.send("Tab")
+            tmux.type("130")
+            tmux.waitFor("130")
+            usleep(2_000_000) // a person stops typing for a moment
+            kill(try #require(tmux.onboardPID), SIGKILL)
+            tmux.waitFor("exit 137]") // the shell's line may wrap before it
+            tmux.start("run rucktracker")
+            let screen = tmux.waitFor("Log a ruck")
+            #expect(screen.contains("12") && screen.contains("130"), "the ruck typed before the kill:\n\(screen)")
+            tmux.send("Escape")
+            tmux.waitFor("No rucks yet")
+        }
+
         /// The first try reached the server but its answer never came back (the client
         /// gave up): the guest on this device is registered under that try's key, so the
         /// server still holds one guest, not two.

@@ -52,7 +52,10 @@ final class CountingRefreshes: AuthServiceDecorator, Sendable {
     /// token its sign-up was given (sealed, beside the flow's state, kept across sign-out)
     /// and sends it with its log-in: the account is locked for strangers, not for it.
     @Test func aDeviceThatSignedUpLogsInWhileStrangersAreLockedOut() async throws {
-        let mock = try mock()
+        // bcrypt at its lowest cost: a dozen sign-ins should not hold the test pool's threads.
+        var settings = ServiceSettings()
+        settings.bcryptCost = 4
+        let mock = InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory(), settings: settings))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-device-\(UUID().uuidString)").path
         let store = StateStore(stateDirectory: folder, flowID: "babybasics")
         let runner = OperationRunner(
