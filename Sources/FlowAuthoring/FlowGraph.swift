@@ -11,6 +11,9 @@ public struct FlowGraph: Sendable, Equatable {
             /// Not a screen: the one before (`back`), the call that failed (`retry`), the
             /// end of the program (`quit`).
             case previous, failedCall, quit
+            /// A screen a step names that the file does not have (lint says so too): drawn
+            /// red, so the mistake is seen where it is.
+            case missing
         }
 
         public var id: String
@@ -60,6 +63,16 @@ public struct FlowGraph: Sendable, Equatable {
         for (id, role) in [(Self.previousID, Node.Role.previous), (Self.failedCallID, .failedCall), (Self.quitID, .quit)] where used.contains(id) {
             nodes.append(Node(id: id, title: String(id.dropFirst().dropLast()), role: role))
         }
+        var known = Set(nodes.map(\.id))
+        for edge in edges where !known.contains(edge.to) {
+            nodes.append(Node(id: edge.to, title: "missing: \(edge.to)", role: .missing))
+            known.insert(edge.to)
+        }
+    }
+
+    /// Screens the steps name that the flow does not have.
+    public var missingScreens: [String] {
+        nodes.filter { $0.role == .missing }.map(\.id)
     }
 
     /// Every way out of one screen, in the order the file gives them.

@@ -14,6 +14,7 @@ extension FlowGraph {
             case .launch: attributes += ["shape=circle"]
             case .previous, .failedCall, .quit: attributes += ["shape=plaintext", "fontcolor=gray40"]
             case .screen(.error): attributes += ["color=firebrick", "fontcolor=firebrick"]
+            case .missing: attributes += ["shape=octagon", "color=firebrick", "fontcolor=firebrick", "style=bold"]
             case .screen: break
             }
             if node.unreachable { attributes += ["style=\"rounded,dashed\"", "color=gray50"] }
@@ -36,15 +37,18 @@ extension FlowGraph {
         // Mermaid ids are positional: screen ids such as `end` are Mermaid keywords.
         var ids: [String: String] = [:]
         for (index, node) in nodes.enumerated() { ids[node.id] = "n\(index)" }
+        // Every edge's ends are nodes (a missing screen is one); never crash on a file.
+        let id = { (screen: String) in ids[screen] ?? "missing" }
         var lines = ["flowchart TD"]
         for node in nodes {
-            let text = mermaidText(label(of: node, lineBreak: "<br/>"))
+            let text = mermaidText(label(of: node, lineBreak: "\n")).replacing("\n", with: "<br/>")
             let shape = switch node.role {
             case .launch: "((\"\(text)\"))"
             case .previous, .failedCall, .quit: "[/\"\(text)\"/]"
             case .screen: "[\"\(text)\"]"
+            case .missing: "{{\"\(text)\"}}"
             }
-            lines.append("  \(ids[node.id]!)\(shape)")
+            lines.append("  \(id(node.id))\(shape)")
         }
         var errorLinks: [Int] = [], secondaryLinks: [Int] = []
         for (index, edge) in drawnEdges.enumerated() {
@@ -52,12 +56,12 @@ extension FlowGraph {
             if edge.style == .error { errorLinks.append(index) }
             if edge.style == .secondary { secondaryLinks.append(index) }
             let label = mermaidText(edge.label).replacing("\n", with: "<br/>")
-            lines.append("  \(ids[edge.from]!) \(arrow)|\"\(label)\"| \(ids[edge.to]!)")
+            lines.append("  \(id(edge.from)) \(arrow)|\"\(label)\"| \(id(edge.to))")
         }
         lines.append("  classDef errorScreen stroke:#b22222,color:#b22222")
         lines.append("  classDef unreachable stroke-dasharray:5 5,color:#888888")
-        let errorScreens = nodes.filter { $0.role == .screen(.error) }.map { ids[$0.id]! }
-        let unreachable = nodes.filter(\.unreachable).map { ids[$0.id]! }
+        let errorScreens = nodes.filter { $0.role == .screen(.error) || $0.role == .missing }.map { id($0.id) }
+        let unreachable = nodes.filter(\.unreachable).map { id($0.id) }
         if !errorScreens.isEmpty { lines.append("  class \(errorScreens.joined(separator: ",")) errorScreen") }
         if !unreachable.isEmpty { lines.append("  class \(unreachable.joined(separator: ",")) unreachable") }
         if !errorLinks.isEmpty { lines.append("  linkStyle \(errorLinks.map(String.init).joined(separator: ",")) stroke:#b22222,color:#b22222") }
@@ -79,7 +83,10 @@ extension FlowGraph {
     }
 
     /// Mermaid's entity codes for the characters its quoted labels cannot hold.
+    /// Mermaid reads labels as HTML and `#…;` as entities: a button `<Tab>` or a label
+    /// `#1;` stays what it says. `#` first, so the entities written here stay whole.
     private func mermaidText(_ text: String) -> String {
-        text.replacing("\"", with: "#quot;").replacing("|", with: "#124;")
+        text.replacing("#", with: "#35;").replacing("\"", with: "#quot;").replacing("|", with: "#124;")
+            .replacing("<", with: "#lt;").replacing(">", with: "#gt;")
     }
 }

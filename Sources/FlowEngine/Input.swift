@@ -46,6 +46,9 @@ extension FlowEngine {
             revalidate(field, on: screen, &state, now: now)
         case .edit(let command):
             guard let field, field.kind.editsAsText else { return }
+            // Nothing is yanked into a password, unseen: an email cut from another field
+            // became a password that way (readline's kill ring has no hidden fields).
+            if command == .yank, field.kind == .password { return }
             let yanking = state.form.killed
             var killed: String?
             edit(field, &state) { editor in killed = editor.apply(command, yanking: yanking) }

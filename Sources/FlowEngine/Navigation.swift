@@ -168,6 +168,9 @@ extension FlowEngine {
             go(to: target, &state, message: message, now: now, effects: &effects)
         } else if let message {
             state.message = message
+            // Done and staying here (ABBY's "We sent a new code."): what comes next is
+            // typed, so the form's first field takes the keys, not the button just pressed.
+            if !isError, currentScreen(state)?.fields.isEmpty == false { state.form.focus = 0 }
         }
     }
 }

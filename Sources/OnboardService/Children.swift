@@ -53,7 +53,8 @@ extension OnboardService {
             let now = clock.now()
             try await limit("invite", address: client, settings.invitesPerAddress, now: now)
             try await limit("invite-user", account: userID, settings.invitesPerAddress, now: now)
-            guard let accepted = try await store.redeemInvite(codeHash: Secrets.hash(code.trimmingWhitespace), by: userID, now: now)
+            // Hex: its letters have no case that means anything, so an upper-case paste works too.
+            guard let accepted = try await store.redeemInvite(codeHash: Secrets.hash(code.trimmingWhitespace.lowercased()), by: userID, now: now)
             else { throw Self.invalidInvite }
             return accepted
         }

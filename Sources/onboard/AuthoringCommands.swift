@@ -35,6 +35,11 @@ struct Graph: ParsableCommand {
         case .mermaid: print(graph.mermaid(), terminator: "")
         case .svg: print(try Self.svg(graph.dot()), terminator: "")
         }
+        // Drawn, so the mistake is seen in place, but not a graph of a working flow.
+        if !graph.missingScreens.isEmpty {
+            printError("onboard graph: no screen named \(graph.missingScreens.map { "'\($0)'" }.joined(separator: ", ")) in this flow (drawn red)")
+            throw ExitCode(1)
+        }
     }
 
     /// Graphviz's `dot -Tsvg`, found on PATH.

@@ -227,7 +227,8 @@ extension ContractTests {
         #expect(invite.code.count >= 32)
 
         let partner = try await subject.service.register(flow: "babybasics", name: "Pat", email: "pat@example.org", password: "long enough")
-        let accepted = try await subject.service.acceptInvite(accessToken: partner.accessToken, code: invite.code)
+        // Issue 32: an upper-case paste was "invalid or already used".
+        let accepted = try await subject.service.acceptInvite(accessToken: partner.accessToken, code: " " + invite.code.uppercased())
         #expect(accepted.child == child)
         #expect(accepted.sharedBy == "Johnny")
         #expect(try await subject.service.children(accessToken: partner.accessToken) == [child])

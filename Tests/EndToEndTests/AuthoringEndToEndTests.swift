@@ -35,6 +35,19 @@ extension EndToEnd {
             #expect(run.output.contains("\"lost\" [label=\"Lost\\nlost · info\\nunreachable\""))
         }
 
+        /// Issue 32: a step naming a screen the file does not have was drawn as a normal
+        /// node in DOT (exit 0) and crashed Mermaid. Both draw it red, named, and exit 1.
+        @Test(arguments: ["dot", "mermaid"]) func aStepToAMissingScreenIsDrawnRedAndFails(format: String) throws {
+            let yaml = try String(contentsOfFile: Tmux.packageRoot + "/examples/nickname.yaml", encoding: .utf8)
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("typo-\(UUID().uuidString).yaml").path
+            try yaml.replacingOccurrences(of: "go: ask", with: "go: aks").write(toFile: file, atomically: true, encoding: .utf8)
+            let run = onboard(["graph", "--flow", file, "--format", format])
+            #expect(run.status == 1, "\(run.output.suffix(800))")
+            #expect(run.output.contains("no screen named 'aks'"))
+            #expect(run.output.contains("missing: aks"))
+            #expect(!run.output.contains("Fatal error"))
+        }
+
         @Test func theSchemaCommandPrintsTheCommittedSchemas() throws {
             for kind in ["flow", "theme"] {
                 let run = onboard(["schema", kind])

@@ -114,6 +114,14 @@ import ScreenTable
         #expect(mermaid.contains("stroke:#b22222"))
     }
 
+    /// Mermaid reads labels as HTML and `#…;` as entities: they are escaped.
+    @Test func mermaidLabelsKeepAnglesAndHashes() throws {
+        let yaml = SampleFlows.withUnreachableScreen.replacingOccurrences(of: "title: Lost", with: "title: \"Press <Tab> #1;\"")
+        let mermaid = FlowGraph(flow: try #require(FlowLoader.draft(yaml: yaml, file: "demo.yaml").flow)).mermaid()
+        #expect(mermaid.contains("Press #lt;Tab#gt; #35;1;"), "\(mermaid)")
+        #expect(!mermaid.contains("<Tab>"))
+    }
+
     @Test func anUnreachableScreenIsDrawnAndMarked() throws {
         let yaml = SampleFlows.withUnreachableScreen
         let draft = FlowLoader.draft(yaml: yaml, file: "demo.yaml")

@@ -189,6 +189,8 @@ import Testing
         #expect(FlowDriver.calls(resend).first?.operation == .sendPhoneCode)
         flow.answer(.success(CallOutput(values: ["phone_e164": .text("+15550109999")])), effects: [])
         #expect(flow.state.message == .notice("We sent a new code."))
+        // Issue 32: focus stayed on the button, so the digits typed next did nothing.
+        #expect(flow.state.form.focus == 0, "the code boxes take the new code")
         // The countdown starts again from the new code.
         #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code (60 s)"))
     }

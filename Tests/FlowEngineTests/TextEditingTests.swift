@@ -85,8 +85,12 @@ import Testing
         driver.key(.edit(.deleteToStart), effects: [])
         #expect(driver.text("password") == "")
         #expect(driver.state.form.killed == "some words")
+        // Issue 32: nor is anything yanked into a password, where it cannot be seen.
         driver.key(.edit(.yank), effects: [])
-        #expect(driver.text("password") == "some words")
+        #expect(driver.text("password") == "")
+        driver.focus("name")
+        driver.key(.edit(.yank), effects: [])
+        #expect(driver.text("name") == "some words", "a visible field still takes it")
     }
 
     @Test func phoneDigitsGoInAtTheCursorAndTheLimitIsSaid() {
