@@ -64,7 +64,11 @@ SCREEN *onboard_open_terminal(const char *term, int in_fd, int out_fd,
     nonl();
     keypad(stdscr, TRUE);
     nodelay(stdscr, TRUE);
-    set_escdelay(25);
+    // How long a lone ESC waits for the rest of a sequence. ESCDELAY from the
+    // environment wins, as in every ncurses program; else 100 ms (vim's ttimeoutlen):
+    // Home sent as ESC, a 30 ms gap over SSH, then "[1~" is still Home, and a lone
+    // Esc still answers before a person notices (DECISIONS 20).
+    if (getenv("ESCDELAY") == NULL) set_escdelay(100);
     if (has_colors()) {
         start_color();
         use_default_colors();

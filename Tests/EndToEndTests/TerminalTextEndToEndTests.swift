@@ -74,6 +74,26 @@ extension EndToEnd {
         /// Fixing a typo in the middle of a URL with readline's keys, and Home and End as
         /// tmux, screen and PuTTY send them under TERM=xterm-256color (not in its terminfo
         /// entry): never Esc (Back) plus text.
+        /// Issue 32: with a 25 ms Esc wait, Home arriving with a 30 ms gap after its ESC
+        /// (ordinary over SSH) went Back and typed `[1~` into the field before (as it still
+        /// does with `ESCDELAY=25`, which is honoured). A lone Esc still goes Back.
+        @Test func aSequenceWhoseEscArrivesALittleEarlyIsStillOneKey() {
+            let tmux = Tmux()
+            tmux.start("run babybasics", environment: "TERM=xterm-256color")
+            tmux.waitFor("Server URL")
+            tmux.send("Enter")
+            tmux.waitFor("Welcome to Baby Basics")
+            tmux.sendBytes("1b")
+            usleep(30_000)
+            tmux.sendBytes("5b 31 7e") // the rest of Home
+            usleep(400_000)
+            var screen = tmux.screen
+            #expect(screen.contains("Welcome to Baby Basics") && !screen.contains("[1~"), "\(screen)")
+            tmux.send("Escape")
+            screen = tmux.waitFor("Server URL")
+            #expect(!screen.contains("[1~"))
+        }
+
         @Test func aURLIsEditedInTheMiddleWithTheKeysEveryTerminalSends() {
             let tmux = Tmux()
             tmux.start("run babybasics", environment: "TERM=xterm-256color")
