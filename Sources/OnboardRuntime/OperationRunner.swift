@@ -200,7 +200,9 @@ public struct OperationRunner: Sendable {
             return CallOutput(values: try await accountValues(accessToken: try session(of: request).accessToken, on: service))
         case .connectServer:
             let address = (request.inputs["server_url"] ?? "").trimmingCharacters(in: .whitespaces)
-            let normalised = address.hasSuffix("/") ? String(address.dropLast()) : address
+            var normalised = address.hasSuffix("/") ? String(address.dropLast()) : address
+            // The API's own base, as a server's docs give it, is the server.
+            if normalised.hasSuffix("/api/v1") { normalised.removeLast("/api/v1".count) }
             _ = try await services.service(for: normalised).health()
             return CallOutput(values: ["server_url": .text(normalised)])
         case .register:

@@ -153,6 +153,9 @@ struct Reset: ParsableCommand {
             var isDirectory: ObjCBool = false
             if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 try forget(name)
+                // Everything else of it too: rucks and device tokens kept here, caches, and
+                // what QA has seen (`coverage/`), as "reset everything" says.
+                try manager.removeItem(atPath: path)
             }
         }
         try StateStore.forgetSecrets(stateDirectory: folder, in: stores)

@@ -91,6 +91,12 @@ extension EndToEnd {
             #expect(seen.isSuperset(of: ["screen failed", "result creating sign_in_anonymously error", "screen home"]))
             #expect(onboard(["coverage", "oklah", "--clear", "--state-dir", state]).status == 0)
             #expect(try coverage("oklah", state: state).seen.isEmpty)
+            // Issue 32: `onboard reset` with no flow resets everything, what QA has seen too.
+            #expect(onboard(["run", "oklah", "--headless", "--keys", happyPath, "--state-dir", state]).status == 0)
+            #expect(try coverage("oklah", state: state).seen.count == 7)
+            #expect(onboard(["reset", "--state-dir", state]).status == 0)
+            #expect(try coverage("oklah", state: state).seen.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: state + "/oklah"))
         }
 
         @Test func theQAConsoleShowsWhatIsNotYetSeenAndHowToReachIt() {

@@ -160,6 +160,28 @@ extension EndToEnd {
             #expect(noFolder.output.contains("does not exist") && !noFolder.output.contains("server_error"), "\(noFolder.output)")
         }
 
+        /// Issue 32: the API's base as a server's docs give it (`…/api/v1`) asked for
+        /// `/api/v1/api/v1/health`. It is the server.
+        @Test func aServerURLEndingInTheAPIBaseIsTheServer() throws {
+            let server = try ServerProcess()
+            let tmux = Tmux()
+            tmux.start("run babybasics")
+            tmux.waitFor("Server URL")
+            tmux.send("C-u")
+            tmux.type(server.base + "/api/v1/")
+            tmux.send("Enter")
+            tmux.waitFor("Welcome to Baby Basics")
+            // Issue 32: plain http:// to another machine said only "Check the URL", with a
+            // Retry that could never work; it says why, and what to do. No request is made.
+            tmux.send("Escape")
+            tmux.waitFor("Server URL")
+            tmux.send("C-u")
+            tmux.type("http://192.0.2.10:8080")
+            tmux.send("Enter")
+            let screen = tmux.waitFor("Can't connect to server")
+            #expect(screen.contains("plain http:// to 192.0.2.10") && screen.contains("use https://"), "\(screen)")
+        }
+
         @Test func plainHTTPToAnotherMachineIsRefusedWithAClearMessage() {
             let tmux = Tmux()
             tmux.start("run oklah --service http://192.0.2.10:8080")
