@@ -34,6 +34,14 @@ final class Launcher {
 
     init(options: RunOptions) throws {
         self.options = options
+        // A state folder that is a file can hold nothing: said in one line before any
+        // screen, not as a storage error and then "check your connection".
+        let folder = options.stateFolder()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
+            printError("onboard: the state folder \(folder) is a file; give --state-dir a folder (it is made if missing)")
+            throw ExitCode(73) // EX_CANTCREAT
+        }
         faults = FaultSwitchboard(options.faults)
         clock = RuntimeClock(offsetSeconds: try options.clockOffsetSeconds())
         // Sessions, progress, analytics and the mock database are private to the user.

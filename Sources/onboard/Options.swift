@@ -61,6 +61,14 @@ struct RunOptions: ParsableArguments {
             if parts[0] == "hiding", !["pass", "fail"].contains(parts[1]) {
                 throw ValidationError("--simulate hiding: pass or fail")
             }
+            if parts[0] == "unsupported" {
+                // A misspelt app would be silently supported: refused, as biometrics are.
+                let known = DeviceSetup.apps.map { $0.lowercased() }
+                let unknown = parts[1].lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !known.contains($0) }
+                guard unknown.isEmpty else {
+                    throw ValidationError("--simulate unsupported: no app named \(unknown.map { "'\($0)'" }.joined(separator: ", ")); the apps are \(known.joined(separator: ", "))")
+                }
+            }
             return (parts[0], parts[1])
         })
     var simulations: [(String, String)] = []

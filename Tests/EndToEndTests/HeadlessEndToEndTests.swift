@@ -17,6 +17,24 @@ extension EndToEnd {
             Subprocess.run("/usr/bin/env", ["LANG=C.UTF-8", "ONBOARD_SECRET_STORE=file", Tmux.binary] + arguments + ["--headless", "--state-dir", state])
         }
 
+        /// Issue 32: `--state-dir` naming a file gave two stacked storage messages (one with
+        /// "NSCocoaErrorDomain error 512") and then "check your connection" on Start.
+        @Test func aStateFolderThatIsAFileIsSaidInOneLine() throws {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-file-\(UUID().uuidString)").path
+            #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+            let run = headless(["run", "oklah", "--keys", "-"], state: file)
+            #expect(run.status == 73)
+            #expect(run.output == "onboard: the state folder \(file) is a file; give --state-dir a folder (it is made if missing)\n", "\(run.output)")
+        }
+
+        /// Issue 32: a misspelt app was taken silently (and so supported), where a wrong
+        /// biometrics value was refused. Both are refused, naming what is known.
+        @Test(arguments: ["unsupported=snapchatt", "biometrics=retina"]) func aMisspeltSimulationIsRefused(simulation: String) {
+            let run = headless(["run", "miga", "--keys", "-", "--simulate", simulation])
+            #expect(run.status == 64, "\(run.output)")
+            #expect(run.output.contains(simulation.hasPrefix("unsupported") ? "no app named 'snapchatt'" : "one of face_id"), "\(run.output)")
+        }
+
         /// The last frame a headless run printed.
         func lastFrame(_ output: String) -> String {
             let frames = output.components(separatedBy: "── frame ")
