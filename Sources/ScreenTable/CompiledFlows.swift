@@ -977,26 +977,29 @@ enum CompiledFlows {
     private static func rucktrackerScreen7() -> Screen {
         var screen = Screen(id: "set_username", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 190, column: 5))
         screen.title = "Set Username"
+        screen.body = "2 to 30 letters, digits or spaces."
         screen.allowsBack = true
         screen.resumable = true
         do {
             var field = Field(id: "username", kind: .text, label: "Username", placeholder: "", maxLength: 30)
+            field.rules.append(Rule(.required, count: nil, field: nil, message: "A username needs 2 to 30 characters."))
             field.rules.append(Rule(.minLength, count: 2, field: nil, message: "A username needs 2 to 30 characters."))
+            field.rules.append(Rule(.alphanumeric, count: nil, field: nil, message: "A username can hold letters, digits and spaces only."))
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .setUsername, outcomes: ["conflict": Outcome(go: nil, message: "That username is taken. Please choose another.", back: false, field: nil), "error": Outcome(go: nil, message: "The username could not be saved. Please try again.", back: false, field: nil), "success": Outcome(go: nil, message: "Username saved.", back: true, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 203, column: 9))
+            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .setUsername, outcomes: ["conflict": Outcome(go: nil, message: "That username is taken. Please choose another.", back: false, field: nil), "error": Outcome(go: nil, message: "The username could not be saved. Please try again.", back: false, field: nil), "invalid_input": Outcome(go: nil, message: "A username is 2 to 30 letters, digits or spaces.", back: false, field: nil), "success": Outcome(go: nil, message: "Username saved.", back: true, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 209, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 213, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 221, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen8() -> Screen {
-        var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 216, column: 5))
+        var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 224, column: 5))
         screen.title = "Log In"
         screen.body = "Log in to an account that already has an email. Rucks logged as this guest stay with the guest account; Pro, if you bought it, comes with you."
         screen.allowsBack = true
@@ -1013,102 +1016,102 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 239, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 247, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 249, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 257, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen9() -> Screen {
-        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 252, column: 5))
+        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 260, column: 5))
         screen.title = "Signed In"
         screen.body = "Account Status: {account_status}\nEmail: {email}\nUsername: {username|Set Username}"
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 258, column: 9))
+            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 266, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 260, column: 9))
+            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 268, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen10() -> Screen {
-        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 263, column: 5))
+        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 271, column: 5))
         screen.title = "Sign out?"
         screen.body = "Signing out will create a new guest account. Your rucks stay with {email}: log in again to see them."
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 269, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 277, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 271, column: 9))
+            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 279, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen11() -> Screen {
-        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 282, column: 5))
+        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 290, column: 5))
         screen.title = "RuckTracker Pro"
         screen.bullets = ["Training programs and pacing", "Unlimited ruck history", "Support the app"]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 291, column: 9))
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 299, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 298, column: 9))
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 306, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 305, column: 9))
+            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 313, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen12() -> Screen {
-        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 308, column: 5))
+        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 316, column: 5))
         screen.title = "Welcome to Pro!"
         screen.body = "Secure Your Subscription\n\nAdd an email to secure your premium subscription: with an email, Pro follows you to every device and survives a lost phone."
         screen.resumesAfterComplete = true
         screen.resumable = true
         do {
-            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 315, column: 9))
+            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 323, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 317, column: 9))
+            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 325, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen13() -> Screen {
-        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 320, column: 5))
+        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 328, column: 5))
         screen.title = "Welcome to Pro!"
         screen.body = "Pro is on your account, so every device you sign in on has it, and your rucks are backed up."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 325, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 333, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen14() -> Screen {
-        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 328, column: 5))
+        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 336, column: 5))
         screen.title = "Log in again"
         screen.body = "Your session as {email|your account} has ended. Log in again to get your rucks back, or start over as a new guest."
         screen.resumable = true
@@ -1124,11 +1127,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 334, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 342, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue as Guest", key: nil, step: .go("starting"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 344, column: 9))
+            var action = Action(label: "Continue as Guest", key: nil, step: .go("starting"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 352, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
