@@ -52,7 +52,7 @@ struct Routes {
         }
         api.on(.sendPhoneCode) { request, context in
             let body = try await request.decode(as: PhoneRequest.self, context: context)
-            return JSONReply(try await service.sendPhoneCode(phone: body.phone, client: context.clientAddress))
+            return JSONReply(try await service.sendPhoneCode(phone: body.phone, client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.on(.verifyPhoneCode) { request, context in
             let body = try await request.decode(as: PhoneVerifyRequest.self, context: context)

@@ -8,7 +8,16 @@ import ServiceAPI
 extension OnboardService {
     static let invalidPhone = ServiceError(.invalidInput, "Please enter a valid phone number")
 
-    public func sendPhoneCode(phone: String, client: String = "local") async throws -> PhoneCodeSent {
+    /// With the key of a send whose answer was lost (a kill, a dropped connection), the
+    /// first answer again: the code is on its way, not "wait 59 seconds" for the person
+    /// who is holding it. Resend is a new intent with a new key, and waits.
+    public func sendPhoneCode(phone: String, client: String = "local", idempotencyKey: String? = nil) async throws -> PhoneCodeSent {
+        try await idempotent(idempotencyKey, operation: "send_phone_code", request: ["phone": phone]) {
+            try await sendNewPhoneCode(phone: phone, client: client)
+        }
+    }
+
+    private func sendNewPhoneCode(phone: String, client: String) async throws -> PhoneCodeSent {
         let now = clock.now()
         let phone = try Self.e164(phone)
         let code = sixDigits(Int.random(in: 0...999_999))

@@ -130,7 +130,7 @@ extension Operation {
     /// key, so a retry never makes a second one.
     public var createsOrSpends: Bool {
         switch self {
-        case .signInAnonymously, .signOut, .register, .linkEmail, .verifyPhoneCode, .socialSignIn,
+        case .signInAnonymously, .signOut, .register, .linkEmail, .sendPhoneCode, .verifyPhoneCode, .socialSignIn,
              .addChild, .createInvite, .acceptInvite, .logRuck,
              // MIGA's hub makes the guest a setup offline could not.
              .openHub:

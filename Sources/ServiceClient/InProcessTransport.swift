@@ -34,7 +34,7 @@ public struct InProcessTransport: AuthService {
         try await service.linkEmail(accessToken: accessToken, email: email, password: password, policy: .named, idempotencyKey: CallContext.idempotencyKey)
     }
     public func sendPhoneCode(phone: String) async throws -> PhoneCodeSent {
-        try await service.sendPhoneCode(phone: phone, client: Self.client)
+        try await service.sendPhoneCode(phone: phone, client: Self.client, idempotencyKey: CallContext.idempotencyKey)
     }
     public func verifyPhoneCode(flow: String, phone: String, code: String) async throws -> SignIn {
         try await service.verifyPhoneCode(phone: phone, code: code, policy: .named, idempotencyKey: CallContext.idempotencyKey, idempotencyProof: CallContext.idempotencyProof)

@@ -191,4 +191,18 @@ extension ContractTests {
             }
         }
     }
+
+    /// The kill harness (issue 30): killed just after Send Code, the relaunch's press was
+    /// told "Please wait 59 seconds" while the code was already on the person's phone. A
+    /// repeat with the send's key gets its first answer; Resend (a new key) still waits.
+    @Test(arguments: transports) func aRepeatedSendWithItsKeyIsTheFirstSendNotAWait(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let service = subject.service
+        let first = try await with(key: "send-code-key-00001") { try await service.sendPhoneCode(phone: "+15550107777") }
+        let again = try await with(key: "send-code-key-00001") { try await service.sendPhoneCode(phone: "+15550107777") }
+        #expect(again == first)
+        await expectError(.rateLimited) { _ = try await with(key: "send-code-key-00002") { try await service.sendPhoneCode(phone: "+15550107777") } }
+        await expectError(.idempotencyKeyReused) { _ = try await with(key: "send-code-key-00001") { try await service.sendPhoneCode(phone: "+15550108888") } }
+    }
 }

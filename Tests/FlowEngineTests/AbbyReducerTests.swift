@@ -101,7 +101,7 @@ import Testing
         #expect(flow.text("country") == "+44 United Kingdom")
         flow.type("07700 900-123", into: "phone", effects: [])
         #expect(flow.text("phone") == "07700900123", "digits only")
-        let send = flow.press("Send Code", effects: ["call send_phone_code"])
+        let send = flow.press("Send Code", effects: ["save progress at phone", "call send_phone_code"])
         let request = FlowDriver.calls(send).first
         #expect(request?.operation == .sendPhoneCode)
         #expect(request?.inputs == ["country": "+44 United Kingdom", "phone": "07700900123"])
@@ -137,7 +137,7 @@ import Testing
         var flow = atMethod()
         flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"])
         flow.type("5550109999", into: "phone", effects: [])
-        flow.press("Send Code", effects: ["call send_phone_code"])
+        flow.press("Send Code", effects: ["save progress at phone", "call send_phone_code"])
         flow.answer(.success(CallOutput(values: ["phone_e164": .text("+15550109999"), "sms_code": .text("")])), effects: ["track onboarding_step_viewed", "save progress at code"])
         #expect(flow.screen == "code")
         return flow
@@ -185,7 +185,7 @@ import Testing
         flow.now = shown + 60_000
         #expect(message(flow.now) == nil, "and goes once the button is ready")
         #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code"))
-        let resend = flow.press("Resend Code", effects: ["call send_phone_code"])
+        let resend = flow.press("Resend Code", effects: ["save progress at code", "call send_phone_code"])
         #expect(FlowDriver.calls(resend).first?.operation == .sendPhoneCode)
         flow.answer(.success(CallOutput(values: ["phone_e164": .text("+15550109999")])), effects: [])
         #expect(flow.state.message == .notice("We sent a new code."))
@@ -202,7 +202,7 @@ import Testing
         #expect(flow.text("phone") == "5550109999")
         // The same number again is refused while the cooldown runs: a way back to the
         // code already sent is offered.
-        flow.press("Send Code", effects: ["call send_phone_code"])
+        flow.press("Send Code", effects: ["save progress at phone", "call send_phone_code"])
         _ = flow.answer(.failure(ServiceFailure(code: "rate_limited", message: "Please wait 51 seconds before requesting a new code.", retryAfter: 51)), effects: ["save progress at phone", "track auth_error"])
         #expect(flow.screen == "phone")
         flow.press("Back to Code Entry", effects: ["track onboarding_step_viewed", "save progress at code"])
@@ -285,7 +285,7 @@ import Testing
         var flow = atMethod()
         flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"])
         flow.type("5550100", into: "phone", effects: [])
-        flow.press("Send Code", effects: ["call send_phone_code"])
+        flow.press("Send Code", effects: ["save progress at phone", "call send_phone_code"])
         _ = flow.fail("invalid_input", "Please enter a valid phone number", effects: ["save progress at phone", "track auth_error"])
         #expect(flow.state.form.errors["phone"] == "Please enter a valid phone number")
         #expect(flow.state.message == nil)

@@ -280,7 +280,7 @@ import Testing
         flow.press("Agree and Continue", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"])
         flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"])
         flow.type("5550109999", into: "phone", effects: [])
-        flow.press("Send Code", effects: ["call send_phone_code"])
+        flow.press("Send Code", effects: ["save progress at phone", "call send_phone_code"])
         #expect(flow.state.calls.userCall != nil)
         // A forced run: nothing recorded as the person's (issue 30 §1).
         flow.send(.jump("age"), effects: [])
