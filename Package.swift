@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "OnboardServer",
             dependencies: [
-                "ServiceAPI", "OnboardService", "ScreenTable", "PostgresStore",
+                "ServiceAPI", "OnboardService", "ScreenTable", "PostgresStore", "InputRules",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -81,7 +81,10 @@ extension FlowEngine {
     /// The access token expires within the flow's `renew_before`, on the service's
     /// clock: renewed before use.
     func needsRenewal(_ session: Session, now: Int64) -> Bool {
-        session.accessExpiresAt - session.serviceSeconds(atMilliseconds: now) <= flow.tokens.renewBefore
+        // A guest on this device has no token to renew (and `.max` minus a clock set
+        // decades back would overflow).
+        guard !session.isOnThisDeviceOnly else { return false }
+        return session.accessExpiresAt - session.serviceSeconds(atMilliseconds: now) <= flow.tokens.renewBefore
     }
 
     /// A renewal whose new token already needs renewing (a lifetime shorter than

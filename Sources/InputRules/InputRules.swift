@@ -62,6 +62,34 @@ extension String {
     /// Whether the text holds a control or bidirectional character: refused in every name
     /// and free-text field (issue 31), since other people's screens show them.
     public var hasControlOrBidi: Bool { unicodeScalars.contains(where: \.isControlOrBidi) }
+
+    /// The text with every C0 and C1 control (escape, CR, BEL…) and DEL shown as a visible
+    /// sign — its Unicode control picture (␛, ␍, ␇), or � for a C1 control — and every
+    /// bidirectional control neutralised (�, so text cannot be reordered), one character
+    /// for one: what a terminal is given is never something it would execute. Here, not
+    /// in TerminalUI, so the server's own messages (a database's words) use it too.
+    /// `keepingNewlines` leaves line breaks to a caller that lays out lines itself.
+    public func madeInert(keepingNewlines: Bool = true) -> String {
+        guard hasControlOrBidi else { return self }
+        var result = String.UnicodeScalarView()
+        for scalar in unicodeScalars {
+            if scalar == "\n", keepingNewlines {
+                result.append(scalar)
+            } else if scalar == "\t" {
+                result.append(" ")
+            } else if scalar.value < 0x20 {
+                // U+2400-U+241F: the control pictures, in the C0 controls' own order.
+                result.append(Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}")
+            } else if scalar.value == 0x7F {
+                result.append("\u{2421}")
+            } else if scalar.isControlOrBidi {
+                result.append("\u{FFFD}")
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
 }
 
 extension Character {

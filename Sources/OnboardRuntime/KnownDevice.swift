@@ -1,4 +1,5 @@
 import Foundation
+import InputRules
 
 /// The tokens that make this state folder a known device to the service, one per email
 /// it signed in with by password (`device-tokens.json` in the flow's folder, sealed with
@@ -35,7 +36,8 @@ struct KnownDevice {
         return try JSONDecoder().decode([String: String].self, from: try personal.open(sealed.sealedTokens))
     }
 
+    /// The email as the service compares it, so a token is found however it was typed.
     private static func key(_ email: String) -> String {
-        email.trimmingCharacters(in: .whitespaces).lowercased()
+        InputRules.normalisedEmail(email) ?? email.lowercased()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import InputRules
 import Logging
 import NIOCore
 import NIOSSL
@@ -41,6 +42,12 @@ public struct ServerConfiguration: Sendable {
 /// A database `onboard-server` cannot use at start: said in one line, exit 69.
 public struct DatabaseUnavailable: Error, CustomStringConvertible {
     public var description: String
+
+    /// What the operator's terminal shows: a database's own words (a name it was given)
+    /// made inert first.
+    init(description: String) {
+        self.description = description.madeInert()
+    }
 }
 
 /// `onboard-server`: the service's behaviour behind HTTP(S), over SQLite or PostgreSQL,

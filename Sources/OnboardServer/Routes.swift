@@ -34,7 +34,7 @@ struct Routes {
             let guest = try? Self.bearer(request)
             return JSONReply(try await service.login(
                 email: body.email, password: body.password, policy: .named, client: context.clientAddress, guestAccessToken: guest,
-                deviceToken: request.headers.first { $0.name.canonicalName == "device-token" }?.value))
+                deviceToken: Self.header("device-token", request)))
         }
         api.on(.linkEmail) { request, context in
             let token = try Self.bearer(request)
@@ -172,14 +172,19 @@ struct Routes {
         flow.flatMap { BuiltinFlows.guestPolicies[$0] } ?? .anonymous
     }
 
+    /// A header of ours by its lower-case name (`device-token`: a known device's token).
+    static func header(_ name: String, _ request: Request) -> String? {
+        request.headers.first { $0.name.canonicalName == name }?.value
+    }
+
     /// The `Idempotency-Key` header, for calls that create or spend something.
     static func idempotencyKey(_ request: Request) -> String? {
-        request.headers.first { $0.name.canonicalName == "idempotency-key" }?.value
+        header("idempotency-key", request)
     }
 
     /// The `Idempotency-Proof` header: the device's proof for a repeated sign-in.
     static func idempotencyProof(_ request: Request) throws -> String? {
-        guard let proof = request.headers.first(where: { $0.name.canonicalName == "idempotency-proof" })?.value else { return nil }
+        guard let proof = header("idempotency-proof", request) else { return nil }
         guard proof.count <= 200 else { throw ServiceError(.invalidInput, "An Idempotency-Proof is at most 200 characters.") }
         return proof
     }

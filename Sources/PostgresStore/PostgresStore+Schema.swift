@@ -46,11 +46,17 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
     /// `host:port/database`, never the password.
     public var description: String { "\(host):\(port)/\(database ?? username)" }
 
-    public func clientConfiguration() throws -> PostgresClient.Configuration {
+    /// The client TLS settings: the system's roots, or `sslrootcert`'s.
+    private func tlsConfiguration() throws -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let rootCertificate {
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(rootCertificate))
         }
+        return tls
+    }
+
+    public func clientConfiguration() throws -> PostgresClient.Configuration {
+        let tls = try tlsConfiguration()
         let mode: PostgresClient.Configuration.TLS = switch sslMode {
         case "require": .require(tls)
         case "disable": .disable
@@ -63,12 +69,9 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
     /// ("database "x" does not exist", a refused password, TLS it will not do), found by
     /// one direct connection: the pool only says it gave up. nil when one can be made.
     public func whyUnusable(logger: Logger) async -> String? {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let rootCertificate, let certificates = try? NIOSSLCertificate.fromPEMFile(rootCertificate) {
-            tls.trustRoots = .certificates(certificates)
-        }
         let mode: PostgresConnection.Configuration.TLS
         do {
+            let tls = try tlsConfiguration()
             mode = switch sslMode {
             case "require": .require(try NIOSSLContext(configuration: tls))
             case "disable": .disable

@@ -240,20 +240,20 @@ public final class HTTPTransport: AuthService {
                     certificateFile, connectMilliseconds, timeout, maximumResponse, &response)
             }
         }
+        // libcurl's own words for a failure, read only when there is one.
+        var reason: String { Swift.withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
         switch Int(outcome) {
         case Int(ONBOARD_HTTP_OK):
             return .success((response.status, response.body.map { Data(bytes: $0, count: response.length) } ?? Data()))
         case Int(ONBOARD_HTTP_TIMEOUT):
             return .failure(ServiceError(.timeout, "The service at \(base) did not answer in time."))
         case Int(ONBOARD_HTTP_TLS):
-            let reason = Swift.withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             return .failure(ServiceError(
                 .network,
                 "The service at \(base) answered, but no secure (TLS) connection could be made (\(reason)). If it is an onboard-server started without --tls-cert, its address begins with http://."))
         case Int(ONBOARD_HTTP_TOO_LARGE):
             return .failure(ServiceError(.badResponse, "The service at \(base) sent a reply too large to read."))
         default:
-            let reason = Swift.withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             return .failure(ServiceError(.network, "Cannot reach the service at \(base) (\(reason))."))
         }
     }

@@ -5,31 +5,10 @@ import InputRules
 /// from the service, state files, flow and content files, or a paste. One function for
 /// both front ends and `--cast`.
 public enum TerminalText {
-    /// `text` with every C0 and C1 control (escape, CR, BEL…) and DEL shown as a visible
-    /// sign — its Unicode control picture (␛, ␍, ␇), or � for a C1 control — and every
-    /// bidirectional control neutralised (shown as �, so text cannot be reordered),
-    /// one character for one: cursors and widths stay right, measured after.
-    /// `keepingNewlines` leaves line breaks to a caller that lays out lines itself.
+    /// `text` made inert (`String.madeInert`, InputRules): controls shown as visible signs,
+    /// bidi controls neutralised, one character for one, so widths measured after are right.
     public static func safe(_ text: String, keepingNewlines: Bool = true) -> String {
-        guard text.hasControlOrBidi else { return text }
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if scalar == "\n", keepingNewlines {
-                result.append(scalar)
-            } else if scalar == "\t" {
-                result.append(" ")
-            } else if scalar.value < 0x20 {
-                // U+2400-U+241F: the control pictures, in the C0 controls' own order.
-                result.append(Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}")
-            } else if scalar.value == 0x7F {
-                result.append("\u{2421}")
-            } else if scalar.isControlOrBidi {
-                result.append("\u{FFFD}")
-            } else {
-                result.append(scalar)
-            }
-        }
-        return String(result)
+        text.madeInert(keepingNewlines: keepingNewlines)
     }
 }
 

@@ -4,6 +4,7 @@ import FlowEngine
 import Foundation
 import OnboardRuntime
 import ScreenTable
+import TerminalUI
 
 /// `onboard graph`: the flow as a picture, for the people who write flows.
 struct Graph: ParsableCommand {
@@ -37,7 +38,8 @@ struct Graph: ParsableCommand {
         }
         // Drawn, so the mistake is seen in place, but not a graph of a working flow.
         if !graph.missingScreens.isEmpty {
-            printError("onboard graph: no screen named \(graph.missingScreens.map { "'\($0)'" }.joined(separator: ", ")) in this flow (drawn red)")
+            // The names come from the file: made inert before they reach the terminal.
+            printError("onboard graph: no screen named \(graph.missingScreens.map { "'\(TerminalText.safe($0))'" }.joined(separator: ", ")) in this flow (drawn red)")
             throw ExitCode(1)
         }
     }

@@ -72,6 +72,11 @@ import Testing
         // Nothing to renew: it has no tokens until the service knows it.
         flow.now += 3 * 86_400_000
         flow.send(.tick, effects: [])
+        // Nor with QA's clock set decades back (`Int64.max` minus a negative time overflowed).
+        let later = flow.now
+        flow.now = -50 * 365 * 86_400_000
+        flow.send(.tick, effects: [])
+        flow.now = later
         // Registered by a call that then failed: the guest is the service's from now on.
         flow.answer(.loadAccount, .failure(ServiceFailure(code: "server_error", message: "no", session: session("u_registered"))), effects: ["save session u_registered", "backfill analytics for u_registered"])
         #expect(flow.state.session?.userID == "u_registered" && flow.state.session?.isOnThisDeviceOnly == false)
