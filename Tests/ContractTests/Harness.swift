@@ -46,7 +46,7 @@ final class RunningServer: Sendable {
         // their databases at once beside the other suites (once, on a busy 2-core machine,
         // all of them passed onboard-server's own 10 s).
         configuration.databaseWait = .seconds(60)
-        if postgres { configuration.postgres = try PostgresLocation(url: try ThrowawayPostgres.shared.get().newDatabase()) }
+        if postgres { configuration.postgres = try PostgresLocation(url: try await ThrowawayPostgres.sharedServer().newDatabase()) }
         configuration.port = 0
         configuration.dev = dev
         configuration.settings = settings
@@ -116,8 +116,8 @@ import Synchronization
 /// process (each test has a database of its own).
 enum PostgresSubject {
     static func store() async throws -> PostgresStore {
-        let server = try ThrowawayPostgres.shared.get()
-        let location = try PostgresLocation(url: try server.newDatabase())
+        let server = try await ThrowawayPostgres.sharedServer()
+        let location = try PostgresLocation(url: try await server.newDatabase())
         let client = PostgresClient(configuration: try location.clientConfiguration())
         Task { await client.run() }
         let store = PostgresStore(client: client)

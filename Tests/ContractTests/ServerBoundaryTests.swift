@@ -252,13 +252,7 @@ import Testing
     }
 
     @Test func httpsWorksWithASelfSignedCertificateMadeNow() async throws {
-        let folder = temporaryPath("tls")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let certificate = folder + "/cert.pem"
-        let key = folder + "/key.pem"
-        let made = run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-                                            "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
-        try #require(made == 0, "openssl could not make a certificate")
+        let (certificate, key) = try await selfSignedCertificate()
         let server = try await RunningServer.start(tls: (certificate, key))
         defer { server.stop() }
         let client = try HTTPTransport(base: "https://localhost:\(server.port)", trustRoots: [certificate])
@@ -277,34 +271,36 @@ import Testing
     /// answers carry HSTS. Checked with OpenSSL's own client, offering what a weak or old
     /// client would (security level 0, so it does offer them).
     @Test func tlsSpeaksOnlyTheIntermediateProfileAndSendsHSTS() async throws {
-        let folder = temporaryPath("tls")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let certificate = folder + "/cert.pem", key = folder + "/key.pem"
-        let made = run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-                                            "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
-        try #require(made == 0, "openssl could not make a certificate")
+        let (certificate, key) = try await selfSignedCertificate()
         let server = try await RunningServer.start(tls: (certificate, key))
         defer { server.stop() }
-        func handshake(_ options: [String]) -> (status: Int32, output: String) {
-            Subprocess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", "localhost"] + options, input: "")
+        func handshake(_ options: [String]) async -> (status: Int32, output: String) {
+            await Subprocess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", "localhost"] + options, input: "")
         }
         for refused in [["-tls1", "-cipher", "DEFAULT:@SECLEVEL=0"], ["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"],
                         ["-tls1_2", "-cipher", "AES128-SHA:@SECLEVEL=0"], ["-tls1_2", "-cipher", "AES256-GCM-SHA384:@SECLEVEL=0"],
                         ["-tls1_2", "-cipher", "ECDHE-RSA-AES128-SHA:@SECLEVEL=0"]] {
-            let answer = handshake(refused)
+            let answer = await handshake(refused)
             #expect(answer.status != 0, "\(refused) was accepted:\n\(answer.output.suffix(600))")
         }
-        let modern = handshake(["-tls1_2", "-cipher", "ECDHE-RSA-AES128-GCM-SHA256"])
+        let modern = await handshake(["-tls1_2", "-cipher", "ECDHE-RSA-AES128-GCM-SHA256"])
         #expect(modern.status == 0 && modern.output.contains("ECDHE-RSA-AES128-GCM-SHA256"), "\(modern.output.suffix(600))")
-        let newest = handshake(["-tls1_3"])
+        let newest = await handshake(["-tls1_3"])
         #expect(newest.status == 0 && newest.output.contains("TLSv1.3"), "\(newest.output.suffix(600))")
         // Python's own HTTP client, trusting the certificate made above.
         let script = "import ssl,sys,urllib.request as u\nc=ssl.create_default_context(cafile=sys.argv[2])\nprint(u.urlopen(sys.argv[1],context=c).headers.get('Strict-Transport-Security'))"
-        let hsts = Subprocess.run("/usr/bin/env", ["python3", "-c", script, "https://localhost:\(server.port)/api/v1/health", certificate]).output
+        let hsts = await Subprocess.run("/usr/bin/env", ["python3", "-c", script, "https://localhost:\(server.port)/api/v1/health", certificate]).output
         #expect(hsts.trimmingCharacters(in: .whitespacesAndNewlines) == "max-age=63072000", "\(hsts)")
     }
 
-    func run(_ executable: String, _ arguments: [String]) -> Int32 {
-        Subprocess.run(executable, arguments).status
+    /// A certificate for localhost and 127.0.0.1, made now by OpenSSL, and its key.
+    func selfSignedCertificate() async throws -> (certificate: String, key: String) {
+        let folder = temporaryPath("tls")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let certificate = folder + "/cert.pem", key = folder + "/key.pem"
+        let made = await Subprocess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                                                             "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+        try #require(made.status == 0, "openssl could not make a certificate: \(made.output)")
+        return (certificate, key)
     }
 }

@@ -183,7 +183,8 @@ extension EndToEnd {
             ana.waitFor("Your name")
             ana.type("Ana ZZ")
             ana.waitFor("Ana ZZ")
-            usleep(2_000_000) // a person stops typing for a moment
+            // A person stops typing for a moment: the draft is saved then, however slow the machine.
+            #expect(ana.waitUntilSaved("full_name", in: "abby", is: "Ana ZZ"), "a pause in typing saves the draft")
             kill(try #require(ana.onboardPID), SIGKILL)
             ana.waitFor("[exit 137]")
             start(ana, backend)

@@ -306,7 +306,8 @@ extension EndToEnd {
             tmux.send("Tab")
             tmux.type("130")
             tmux.waitFor("130")
-            usleep(2_000_000) // a person stops typing for a moment
+            // A person stops typing for a moment: the draft is saved then, however slow the machine.
+            #expect(tmux.waitUntilSaved("duration_min", in: "rucktracker", is: "130"), "a pause in typing saves the draft")
             kill(try #require(tmux.onboardPID), SIGKILL)
             tmux.waitFor("exit 137]") // the shell's line may wrap before it
             tmux.start("run rucktracker")

@@ -148,6 +148,17 @@ final class Tmux {
         saved(in: flow)?[key]?.text
     }
 
+    /// Waits until the flow's saved progress holds `value` under `key` — what a pause in
+    /// typing promises — and says whether it did. A generous limit for a slow machine.
+    func waitUntilSaved(_ key: String, in flow: String, is value: String, seconds: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if saved(key, in: flow) == value { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
     func userID(of flow: String) -> String? {
         session(of: flow)?["userID"] as? String
     }

@@ -16,6 +16,11 @@ public enum Subprocess {
         return (status, String(decoding: data, as: UTF8.self))
     }
 
+    /// `run` for an async test: the wait happens on a thread of its own (see `offThePool`).
+    public static func run(_ executable: String, _ arguments: [String], input: String? = nil) async -> (status: Int32, output: String) {
+        await offThePool { run(executable, arguments, input: input) }
+    }
+
     /// Starts a command with stdout and stderr to `output` and no signals blocked (the test
     /// runner blocks some, and children inherit the mask).
     public static func spawn(_ executable: String, _ arguments: [String], input: String = "/dev/null", output: String) -> pid_t? {
@@ -48,5 +53,22 @@ public enum Subprocess {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+}
+
+/// Blocking work for an async test (a child's `waitpid`, `initdb`, a lazy global that
+/// starts a server) on a thread of its own. Run on the cooperative pool — two threads on a
+/// 2-core machine, one of them held by the serialised end-to-end suite — it stalls every
+/// test beside it, whose database pools and deadlines run there: CI once saw every
+/// in-process PostgreSQL case give up on a pool that could not get a thread for 20 s.
+public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+public func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: work()) }
     }
 }

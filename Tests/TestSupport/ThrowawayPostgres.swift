@@ -17,6 +17,11 @@ public final class ThrowawayPostgres: Sendable {
         do { return .success(try start()) } catch { return .failure(Failure(description: "\(error)")) }
     }()
 
+    /// `shared` for an async test: started (the first time) off the cooperative pool.
+    public static func sharedServer() async throws -> ThrowawayPostgres {
+        try await offThePool { try shared.get() }
+    }
+
     /// A server of this test's own, to stop and start. Its commits are written before
     /// they are answered (`synchronous_commit`), so they survive the server being killed.
     public static func own() throws -> ThrowawayPostgres { try start(crashSafe: true) }
@@ -56,6 +61,11 @@ public final class ThrowawayPostgres: Sendable {
     /// A new, empty database: its URL.
     public func newDatabase() throws -> String {
         url(try newDatabaseName())
+    }
+
+    /// `newDatabase` for an async test: psql waited for off the cooperative pool.
+    public func newDatabase() async throws -> String {
+        try await offThePool { try self.newDatabase() }
     }
 
     /// A new, empty database: its name.
