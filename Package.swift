@@ -179,7 +179,8 @@ let package = Package(
             dependencies: ["FlowAuthoring", "FlowEngine", "ScreenTable", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(
             name: "OnboardServiceTests",
-            dependencies: ["InputRules", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["InputRules", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable", "TestSupport"], exclude: ["__Snapshots__"]),
         .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "ServiceClient", "FlowEngine", "ScreenTable", "TestSupport"]),
@@ -193,6 +194,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(
             name: "EndToEndTests",

@@ -39,6 +39,12 @@ final class PersonalData: Sendable {
         return mac.map { String(format: "%02x", $0) }.joined()
     }
 
+    /// A key for another use of the folder's data key (the embedded mock's columns),
+    /// derived apart so no two uses share one.
+    func derivedKey(for purpose: String) throws -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: try key(creating: true), info: Data(purpose.utf8), outputByteCount: 32)
+    }
+
     private func key(creating: Bool) throws -> SymmetricKey {
         if let known = cached.withLock({ $0 }) { return known }
         if let stored = try Self.storedKey(in: secrets) { cached.withLock { $0 = stored }; return stored }

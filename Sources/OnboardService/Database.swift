@@ -7,7 +7,10 @@ import ServiceAPI
 public enum ServiceDatabase {
     public typealias Queue = DatabaseQueue
 
-    public static func open(path: String) throws -> DatabaseQueue {
+    /// `sealer`: the embedded mock of a state folder seals its personal columns with the
+    /// folder's key (see ColumnSealer); without one the file is kept unsealed, and a file
+    /// some folder sealed is refused, never read as garbage.
+    public static func open(path: String, sealer: ColumnSealer? = nil) throws -> DatabaseQueue {
         // Two processes may open one new file at once (two terminals sharing a mock
         // backend): it is made and migrated under an exclusive lock beside it, so neither
         // meets the other's half-made schema.
@@ -27,9 +30,21 @@ public enum ServiceDatabase {
             // the process crashing; a power cut may drop the last commits.
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if let sealer {
+                sealer.register(in: db)
+                // What is deleted or rewritten is zeroed in the file, not left in free space.
+                try db.execute(sql: "PRAGMA secure_delete = ON")
+            } else {
+                ColumnSealer.registerPassThrough(in: db)
+            }
         }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try migrator.migrate(queue)
+        if let sealer {
+            try sealer.adopt(queue, path: path)
+        } else if try queue.read(ColumnSealer.isSealed) {
+            throw ServiceError(.serverError, "\(path) is an embedded mock's file, its personal data sealed with its state folder's key: open it as that folder's mock (onboard --state-dir FOLDER).")
+        }
         return queue
     }
 
@@ -41,7 +56,9 @@ public enum ServiceDatabase {
     }
 
     public static func inMemory() throws -> DatabaseQueue {
-        let queue = try DatabaseQueue()
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in ColumnSealer.registerPassThrough(in: db) }
+        let queue = try DatabaseQueue(configuration: configuration)
         try migrator.migrate(queue)
         return queue
     }

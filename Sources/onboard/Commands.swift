@@ -197,12 +197,16 @@ struct OutboxCommand: ParsableCommand {
     @OptionGroup var options: RunOptions
 
     func run() throws {
-        let path = options.mockDatabase ?? options.stateFolder() + "/mock.sqlite"
+        let folder = options.stateFolder()
+        let path = options.mockDatabase ?? folder + "/mock.sqlite"
         guard FileManager.default.fileExists(atPath: path) else {
             print("Nothing sent yet: there is no mock database at \(path).")
             return
         }
-        let entries = try ServiceDatabase.open(path: path).read(OnboardService.outbox(in:))
+        // The folder's own mock keeps destinations sealed with the folder's key.
+        let sealer = ColumnSealer.isOwnMock(path, stateDirectory: folder)
+            ? ColumnSealer.forStateFolder(folder, secrets: try options.openSecretStore(stateFolder: folder)) : nil
+        let entries = try ServiceDatabase.open(path: path, sealer: sealer).read(OnboardService.outbox(in:))
         if entries.isEmpty { print("Nothing sent yet.") }
         let shown = last.map { Array(entries.suffix(max(0, $0))) } ?? entries
         let time = ISO8601DateFormatter()

@@ -200,14 +200,14 @@ final class Launcher {
     private func runWithState(_ flow: Flow) throws -> (ending: FlowRunner.Ending, state: FlowState) {
         let lines = linePrompts
         let stateFolder = options.stateFolder(environment: environment)
-        let services = try makeServices(for: flow, stateFolder: stateFolder)
+        let secrets = try self.secrets ?? options.openSecretStore(stateFolder: stateFolder, environment: environment)
+        self.secrets = secrets
+        let services = try makeServices(for: flow, stateFolder: stateFolder, secrets: secrets)
         let outbox = outboxReader(mock: services.runningMock)
         var defaults: [String: Value] = [:]
         if let key = flow.serviceURLKey {
             defaults[key] = .text(options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName)
         }
-        let secrets = try self.secrets ?? options.openSecretStore(stateFolder: stateFolder, environment: environment)
-        self.secrets = secrets
         let store = StateStore(stateDirectory: stateFolder, flowID: flow.id, secrets: secrets)
         let session = FlowSession(
             engine: FlowEngine(flow: flow),
@@ -255,9 +255,11 @@ final class Launcher {
     /// SQLite file, or an onboard-server), and whatever address a flow names; the QA
     /// faults wrap each. With a server, the mock's file is opened (and made) only if a
     /// flow asks for `mock://local`.
-    func makeServices(for flow: Flow, stateFolder: String) throws -> ServiceDirectory {
+    func makeServices(for flow: Flow, stateFolder: String, secrets: any SecretStore) throws -> ServiceDirectory {
         let trust = options.caCertificate.map { [$0] } ?? []
         let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
+        // The folder's own mock is sealed with its key; a shared `--mock-db` is not (see ColumnSealer).
+        let sealer = ColumnSealer.isOwnMock(path, stateDirectory: stateFolder) ? ColumnSealer.forStateFolder(stateFolder, secrets: secrets) : nil
         // This run serves one flow: its own table's lifetimes (the same the server reads
         // for a built-in flow), without parsing the other flows before the first paint.
         let policies = [flow.id: flow.tokens.guestPolicy]
@@ -266,18 +268,18 @@ final class Launcher {
             let server = try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: trust)
             return ServiceDirectory(
                 default: FaultInjectingService(wrapping: server, switchboard: faults),
-                mock: { try Self.openMock(path: path, policies: policies, clock: clock).mock },
+                mock: { try Self.openMock(path: path, sealer: sealer, policies: policies, clock: clock).mock },
                 faults: faults, insecure: options.insecure, trustRoots: trust)
         }
         let mock: LazyMock
         if FileManager.default.fileExists(atPath: path) {
             // Opened now: a damaged file is set aside and said on the first screen.
-            let (opened, warning) = try Self.openMock(path: path, policies: policies, clock: clock)
+            let (opened, warning) = try Self.openMock(path: path, sealer: sealer, policies: policies, clock: clock)
             if let warning { warnings.append(warning) }
             mock = LazyMock(opened: opened)
         } else {
             // Nothing there to check: the file is made on the first call, after the first screen.
-            mock = LazyMock { try Self.openMock(path: path, policies: policies, clock: clock).mock }
+            mock = LazyMock { try Self.openMock(path: path, sealer: sealer, policies: policies, clock: clock).mock }
         }
         return ServiceDirectory(
             default: FaultInjectingService(wrapping: mock, switchboard: faults), mock: { mock }, runningMock: mock,
@@ -287,18 +289,25 @@ final class Launcher {
     /// The embedded mock over its SQLite file; a file SQLite calls damaged is set aside,
     /// like any unreadable state file, with a warning saying so. Any other failure (a
     /// file another process holds locked) changes nothing and is said as it is.
-    static func openMock(path: String, policies: [String: TokenPolicy], clock: RuntimeClock) throws -> (mock: InProcessTransport, warning: String?) {
+    static func openMock(
+        path: String, sealer: ColumnSealer?, policies: [String: TokenPolicy], clock: RuntimeClock
+    ) throws -> (mock: InProcessTransport, warning: String?) {
         try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
         var warning: String?
         let database: ServiceDatabase.Queue
         do {
-            database = try ServiceDatabase.open(path: path)
+            database = try ServiceDatabase.open(path: path, sealer: sealer)
+        } catch let error as ColumnSealer.ForeignKey {
+            // As with the progress it sealed: what this folder can no longer open is set aside.
+            let aside = StateStore.setAside(path)
+            warning = "The mock service's database could not be opened: \(error), so it starts empty. The old file was kept as \(aside ?? path)."
+            database = try ServiceDatabase.open(path: path, sealer: sealer)
         } catch where !ServiceDatabase.isDamaged(error) {
             throw ServiceError(.serverError, "The mock service's database \(path) could not be opened (\(error)). Nothing was changed; try again.")
         } catch {
             let aside = StateStore.setAside(path)
             warning = "The mock service's database could not be opened (\(error)), so it starts empty. The old file was kept as \(aside ?? path)."
-            database = try ServiceDatabase.open(path: path)
+            database = try ServiceDatabase.open(path: path, sealer: sealer)
         }
         let mock = InProcessTransport(service: try OnboardService(database: database, clock: clock), policies: policies)
         return (mock, warning)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import Logging
@@ -89,8 +90,11 @@ struct Subject {
             let service = try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: contractSettings)
             return Subject(service: InProcessTransport(service: service, policies: BuiltinFlows.guestPolicies), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
         case "in-process":
+            // As a state folder's embedded mock runs: its personal columns sealed.
             let clock = AdjustableClock()
-            let service = try OnboardService(database: ServiceDatabase.open(path: temporaryPath("mock.sqlite")), clock: clock, settings: contractSettings)
+            let key = SymmetricKey(size: .bits256)
+            let database = try ServiceDatabase.open(path: temporaryPath("mock.sqlite"), sealer: ColumnSealer { key })
+            let service = try OnboardService(database: database, clock: clock, settings: contractSettings)
             return Subject(service: InProcessTransport(service: service, policies: BuiltinFlows.guestPolicies), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
         default:
             let server = try await RunningServer.start(postgres: kind == "http-postgres")
@@ -121,7 +125,16 @@ enum PostgresSubject {
         let client = PostgresClient(configuration: try location.clientConfiguration())
         Task { await client.run() }
         let store = PostgresStore(client: client)
-        try await store.migrate()
-        return store
+        // Generous, as the servers' databaseWait: a dozen pools open at once beside the
+        // other suites on a busy 2-core machine, past the store's 5 s wait for a connection.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            do {
+                try await store.migrate()
+                return store
+            } catch let error as ServiceError where error.code == .network && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 extension EndToEnd {
     /// ABBY in the real binary, on the mock and against onboard-server: phone and code,
@@ -29,6 +30,36 @@ extension EndToEnd {
             tmux.send("Enter")
             tmux.waitFor("Enter your code")
             tmux.waitFor("Resend Code (")
+        }
+
+        /// Issue 30: the folder's own embedded mock kept the full name, phone and birth date
+        /// in clear in `mock.sqlite-wal`. Sealed now with the folder's key: `onboard outbox`
+        /// still reads the code, and no file of the folder holds a value in clear.
+        @Test func theFoldersOwnMockKeepsNoNameOrPhoneOrBirthDateInClear() throws {
+            let ana = Tmux()
+            ana.start("run abby")
+            signInWithPhone(ana, try Backend("mock"))
+            let outbox = Subprocess.run(Tmux.binary, ["outbox", "--last", "1", "--state-dir", ana.stateDirectory]).output
+            #expect(outbox.contains("+1" + phone), "the outbox opens the sealed destination:\n\(outbox)")
+            ana.type(try #require(outbox.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines))
+            ana.waitFor("Your name")
+            ana.type("Ana López")
+            ana.send("Tab")
+            ana.type("Ana 77")
+            ana.send("Tab", "Enter")
+            ana.waitFor("Your age")
+            ana.type("19900514")
+            ana.send("Tab")
+            ana.type("25 40")
+            ana.send("Tab", "Enter")
+            ana.waitFor("About you")
+            for file in try FileManager.default.subpathsOfDirectory(atPath: ana.stateDirectory) {
+                guard let data = FileManager.default.contents(atPath: ana.stateDirectory + "/" + file) else { continue }
+                let text = String(decoding: data, as: UTF8.self)
+                let inClear = ["López", phone, "1990-05-14"].filter { text.contains($0) }
+                #expect(inClear.isEmpty, "\(file) holds these in clear")
+            }
+            #expect(FileManager.default.fileExists(atPath: ana.stateDirectory + "/mock.sqlite"), "the folder's own mock was used")
         }
 
         /// A number the service refuses: the message under the field, and what is typed
@@ -114,17 +145,19 @@ extension EndToEnd {
             ana.send("Tab", "Enter")
             ana.waitFor("You're all set, Ana 99")
 
-            // Full name and phone number: sealed in the progress file, in clear only in the
-            // service's own database, never in analytics, the session or any log.
+            // Full name and phone number: sealed in the progress file and in the embedded
+            // mock's database (its -wal too), never in analytics, the session or any log.
             let folder = ana.stateDirectory + "/abby"
             let events = try String(contentsOfFile: folder + "/events.jsonl", encoding: .utf8)
             #expect(events.contains("onboarding_completed"))
             #expect(ana.saved("phone_e164", in: "abby") == "+1" + phone)
-            for file in try FileManager.default.subpathsOfDirectory(atPath: ana.stateDirectory) where !file.contains("mock.sqlite") {
+            for file in try FileManager.default.subpathsOfDirectory(atPath: ana.stateDirectory) {
                 let path = ana.stateDirectory + "/" + file
                 guard let data = FileManager.default.contents(atPath: path) else { continue }
                 let text = String(decoding: data, as: UTF8.self)
-                #expect(!text.contains("López") && !text.contains(phone), "\(file) holds the name or the phone number")
+                for personal in ["López", phone, "1990-05-14"] {
+                    #expect(!text.contains(personal), "\(file) holds \(personal) in clear")
+                }
             }
             if let server = backend.server {
                 #expect(!server.output.contains("López") && !server.output.contains(phone), "the server's log holds the name or the phone number")

@@ -7,14 +7,14 @@ extension SQLiteStore {
     public func storePhoneCode(_ code: PhoneCode, resendAfter: Int64, limit: RateLimitHit, outbox: OutboxEntry?) async throws -> PhoneCodeStored {
         let limiter = self.limiter
         return try await write { db in
-            if let sentAt = try Int64.fetchOne(db, sql: "SELECT sent_at FROM phone_codes WHERE phone = ?", arguments: [code.phone]),
+            if let sentAt = try Int64.fetchOne(db, sql: "SELECT sent_at FROM phone_codes WHERE phone = seal_key(?)", arguments: [code.phone]),
                code.sentAt - sentAt < resendAfter {
                 return .resendIn(resendAfter - (code.sentAt - sentAt))
             }
             if let wait = limiter.hit(limit.key, limit.rule, now: code.sentAt) { return .limited(wait) }
             try db.execute(
                 sql: """
-                    INSERT INTO phone_codes (phone, code_hash, sent_at, expires_at, attempts) VALUES (?, ?, ?, ?, 0)
+                    INSERT INTO phone_codes (phone, code_hash, sent_at, expires_at, attempts) VALUES (seal_key(?), ?, ?, ?, 0)
                     ON CONFLICT(phone) DO UPDATE SET code_hash = excluded.code_hash, sent_at = excluded.sent_at,
                         expires_at = excluded.expires_at, attempts = 0
                     """,
@@ -26,22 +26,22 @@ extension SQLiteStore {
 
     public func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int, token: NewRefreshToken) async throws -> PhoneCodeOutcome {
         try await write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT code_hash, expires_at, attempts FROM phone_codes WHERE phone = ?", arguments: [phone])
+            guard let row = try Row.fetchOne(db, sql: "SELECT code_hash, expires_at, attempts FROM phone_codes WHERE phone = seal_key(?)", arguments: [phone])
             else { return .noCode }
             let attempts: Int = row["attempts"]
             if attempts >= maximumAttempts { return .tooManyAttempts }
             if (row["expires_at"] as Int64) <= now { return .expired }
             guard codeHash == (row["code_hash"] as String) else {
-                try db.execute(sql: "UPDATE phone_codes SET attempts = attempts + 1 WHERE phone = ?", arguments: [phone])
+                try db.execute(sql: "UPDATE phone_codes SET attempts = attempts + 1 WHERE phone = seal_key(?)", arguments: [phone])
                 return .wrong(attemptsLeft: maximumAttempts - attempts - 1)
             }
-            try db.execute(sql: "DELETE FROM phone_codes WHERE phone = ?", arguments: [phone])
+            try db.execute(sql: "DELETE FROM phone_codes WHERE phone = seal_key(?)", arguments: [phone])
             let user: SignedInUser
-            if let existing = try Row.fetchOne(db, sql: "SELECT id, created_at FROM users WHERE phone = ?", arguments: [phone]) {
+            if let existing = try Row.fetchOne(db, sql: "SELECT id, created_at FROM users WHERE phone = seal_key(?)", arguments: [phone]) {
                 user = SignedInUser(userID: existing["id"], createdAt: existing["created_at"], isNew: false)
             } else {
                 try db.execute(
-                    sql: "INSERT INTO users (id, created_at, is_anonymous, phone, auth_provider) VALUES (?, ?, 0, ?, 'phone')",
+                    sql: "INSERT INTO users (id, created_at, is_anonymous, phone, auth_provider) VALUES (?, ?, 0, seal_key(?), 'phone')",
                     arguments: [token.userID, now, phone])
                 user = SignedInUser(userID: token.userID, createdAt: now, isNew: true)
             }
@@ -64,9 +64,9 @@ extension SQLiteStore {
                 return user
             }
             // The provider's email is kept unless another account already has it.
-            let emailFree = try email.map { try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = ?", arguments: [$0]) == nil } ?? false
+            let emailFree = try email.map { try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = seal_key(?)", arguments: [$0]) == nil } ?? false
             try db.execute(
-                sql: "INSERT INTO users (id, created_at, is_anonymous, email, auth_provider, provider_subject) VALUES (?, ?, 0, ?, ?, ?)",
+                sql: "INSERT INTO users (id, created_at, is_anonymous, email, auth_provider, provider_subject) VALUES (?, ?, 0, seal_key(?), ?, ?)",
                 arguments: [token.userID, now, emailFree ? email : nil, provider, subject])
             try Self.insert(token, in: db)
             return SignedInUser(userID: token.userID, createdAt: now, isNew: true)
@@ -76,7 +76,7 @@ extension SQLiteStore {
     public func addChild(_ child: Child, by userID: String, now: Int64) async throws {
         try await write { db in
             try db.execute(
-                sql: "INSERT INTO children (id, name, birth_date, created_by, created_at) VALUES (?, ?, ?, ?, ?)",
+                sql: "INSERT INTO children (id, name, birth_date, created_by, created_at) VALUES (?, seal(?), seal(?), ?, ?)",
                 arguments: [child.id, child.name, child.birthDate, userID, now])
             try db.execute(sql: "INSERT INTO child_members (child_id, user_id) VALUES (?, ?)", arguments: [child.id, userID])
         }
@@ -86,7 +86,7 @@ extension SQLiteStore {
         try await read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT c.id, c.name, c.birth_date FROM children c JOIN child_members m ON m.child_id = c.id WHERE m.user_id = ? ORDER BY c.created_at, c.id",
+                sql: "SELECT c.id, unseal(c.name) AS name, unseal(c.birth_date) AS birth_date FROM children c JOIN child_members m ON m.child_id = c.id WHERE m.user_id = ? ORDER BY c.created_at, c.id",
                 arguments: [userID]
             ).map { Child(id: $0["id"], name: $0["name"], birthDate: $0["birth_date"]) }
         }
@@ -122,9 +122,9 @@ extension SQLiteStore {
             try db.execute(
                 sql: "INSERT INTO child_members (child_id, user_id, granted_by) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [childID, userID, grantedBy])
-            guard let child = try Row.fetchOne(db, sql: "SELECT id, name, birth_date FROM children WHERE id = ?", arguments: [childID])
+            guard let child = try Row.fetchOne(db, sql: "SELECT id, unseal(name) AS name, unseal(birth_date) AS birth_date FROM children WHERE id = ?", arguments: [childID])
             else { return nil }
-            let sharer = try Row.fetchOne(db, sql: "SELECT name, display_name, email FROM users WHERE id = ?", arguments: [grantedBy])
+            let sharer = try Row.fetchOne(db, sql: "SELECT unseal(name) AS name, unseal(display_name) AS display_name, unseal(email) AS email FROM users WHERE id = ?", arguments: [grantedBy])
             let sharedBy: String = sharer?["name"] ?? sharer?["display_name"] ?? sharer?["email"] ?? "someone"
             return InviteAcceptance(child: Child(id: child["id"], name: child["name"], birthDate: child["birth_date"]), sharedBy: sharedBy)
         }

@@ -17,20 +17,20 @@ extension SQLiteStore {
                     db,
                     sql: """
                         SELECT 1 FROM users WHERE id != ?2
-                            AND (display_name = ?1 COLLATE NOCASE OR (display_name IS NULL AND name = ?1 COLLATE NOCASE))
+                            AND (unseal(display_name) = ?1 COLLATE NOCASE OR (display_name IS NULL AND unseal(name) = ?1 COLLATE NOCASE))
                         UNION ALL SELECT 1 FROM name_offers WHERE name = ?1 COLLATE NOCASE AND user_id != ?2
                         LIMIT 1
                         """,
                     arguments: [displayName, userID]) ?? false
                 guard !taken else { return .displayNameTaken }
-                try db.execute(sql: "UPDATE users SET display_name = ? WHERE id = ?", arguments: [displayName, userID])
+                try db.execute(sql: "UPDATE users SET display_name = seal_key(?) WHERE id = ?", arguments: [displayName, userID])
             }
             if fields["profile_complete"] == .flag(true) {
                 // A finished profile is a finished onboarding, as the account row says.
                 try db.execute(sql: "UPDATE users SET onboarding_complete = 1 WHERE id = ?", arguments: [userID])
             }
             try db.execute(
-                sql: "INSERT INTO profiles (user_id, data, updated_at) VALUES (?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
+                sql: "INSERT INTO profiles (user_id, data, updated_at) VALUES (?, seal(?), ?) ON CONFLICT(user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
                 arguments: [userID, String(decoding: data, as: UTF8.self), now])
             return .updated(try Self.profile(of: userID, in: db))
         }
@@ -40,7 +40,7 @@ extension SQLiteStore {
         let data = try JSONEncoder().encode(value)
         try await write { db in
             try db.execute(
-                sql: "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                sql: "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, seal(?), ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
                 arguments: [userID, key, String(decoding: data, as: UTF8.self), now])
         }
     }
@@ -62,7 +62,7 @@ extension SQLiteStore {
     public func records(of userID: String) async throws -> [String: FieldValue] {
         try await read { db in
             var result: [String: FieldValue] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM records WHERE user_id = ?", arguments: [userID]) {
+            for row in try Row.fetchAll(db, sql: "SELECT key, unseal(value) AS value FROM records WHERE user_id = ?", arguments: [userID]) {
                 let text: String = row["value"]
                 result[row["key"]] = try? JSONDecoder().decode(FieldValue.self, from: Data(text.utf8))
             }
@@ -137,7 +137,7 @@ extension SQLiteStore {
     }
 
     static func outbox(in db: Database) throws -> [OutboxEntry] {
-        try Row.fetchAll(db, sql: "SELECT kind, destination, code, created_at FROM outbox ORDER BY id").map { row in
+        try Row.fetchAll(db, sql: "SELECT kind, unseal(destination) AS destination, code, created_at FROM outbox ORDER BY id").map { row in
             OutboxEntry(kind: row["kind"], destination: row["destination"], code: row["code"], createdAt: row["created_at"])
         }
     }

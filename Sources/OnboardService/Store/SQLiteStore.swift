@@ -79,7 +79,7 @@ public final class SQLiteStore: ServiceStore {
             let offered = try String.fetchOne(
                 db, sql: "SELECT name FROM name_offers WHERE name = ? AND user_id = ?", arguments: [name, userID])
             guard offered != nil else { return nil }
-            try db.execute(sql: "UPDATE users SET display_name = ?, onboarding_complete = 1 WHERE id = ?", arguments: [name, userID])
+            try db.execute(sql: "UPDATE users SET display_name = seal_key(?), onboarding_complete = 1 WHERE id = ?", arguments: [name, userID])
             return try Self.profile(of: userID, in: db)
         }
     }
@@ -106,7 +106,7 @@ public final class SQLiteStore: ServiceStore {
                 db,
                 sql: """
                     INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name, display_name)
-                    VALUES (?, ?, 0, ?, ?, ?, NULL) ON CONFLICT DO NOTHING RETURNING id
+                    VALUES (?, ?, 0, seal_key(?), ?, seal(?), NULL) ON CONFLICT DO NOTHING RETURNING id
                     """,
                 arguments: [userID, now, email, passwordHash, name]) != nil
             if created { try Self.insert(token, in: db) }
@@ -116,7 +116,7 @@ public final class SQLiteStore: ServiceStore {
 
     public func credentials(email: String) async throws -> Credentials? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT id, created_at, password_hash FROM users WHERE email = ?", arguments: [email])
+            try Row.fetchOne(db, sql: "SELECT id, created_at, password_hash FROM users WHERE email = seal_key(?)", arguments: [email])
                 .map { Credentials(userID: $0["id"], createdAt: $0["created_at"], passwordHash: $0["password_hash"]) }
         }
     }
@@ -126,10 +126,10 @@ public final class SQLiteStore: ServiceStore {
             guard let row = try Row.fetchOne(db, sql: "SELECT created_at, is_anonymous FROM users WHERE id = ?", arguments: [userID])
             else { return .noSuchUser }
             guard row["is_anonymous"] as Bool else { return .alreadyNamed }
-            let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = ?", arguments: [email]) ?? false
+            let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = seal_key(?)", arguments: [email]) ?? false
             guard !taken else { return .emailTaken }
             try db.execute(
-                sql: "UPDATE users SET email = ?, password_hash = ?, is_anonymous = 0 WHERE id = ?",
+                sql: "UPDATE users SET email = seal_key(?), password_hash = ?, is_anonymous = 0 WHERE id = ?",
                 arguments: [email, passwordHash, userID])
             // The guest's own sessions take a named account's lifetime (issue 31): a
             // never-expiring guest token no longer stands for an account with a password.
@@ -201,7 +201,10 @@ public final class SQLiteStore: ServiceStore {
     }
 
     static func profile(of userID: String, in db: Database) throws -> Profile {
-        guard let row = try Row.fetchOne(db, sql: "SELECT display_name, name, email, phone, is_anonymous FROM users WHERE id = ?", arguments: [userID])
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT unseal(display_name) AS display_name, unseal(name) AS name, unseal(email) AS email, unseal(phone) AS phone, is_anonymous
+            FROM users WHERE id = ?
+            """, arguments: [userID])
         else { throw ServiceError.sessionRejected }
         var fields = try fields(of: userID, in: db)
         let displayName: String? = row["display_name"] ?? row["name"]
@@ -217,14 +220,14 @@ public final class SQLiteStore: ServiceStore {
     }
 
     static func fields(of userID: String, in db: Database) throws -> [String: FieldValue] {
-        guard let text = try String.fetchOne(db, sql: "SELECT data FROM profiles WHERE user_id = ?", arguments: [userID]) else { return [:] }
+        guard let text = try String.fetchOne(db, sql: "SELECT unseal(data) FROM profiles WHERE user_id = ?", arguments: [userID]) else { return [:] }
         return (try? JSONDecoder().decode([String: FieldValue].self, from: Data(text.utf8))) ?? [:]
     }
 
     static func recordOutbox(_ entry: OutboxEntry?, in db: Database) throws {
         guard let entry else { return }
         try db.execute(
-            sql: "INSERT INTO outbox (kind, destination, code, created_at) VALUES (?, ?, ?, ?)",
+            sql: "INSERT INTO outbox (kind, destination, code, created_at) VALUES (?, seal(?), ?, ?)",
             arguments: [entry.kind, entry.destination, entry.code, entry.createdAt])
     }
 }
