@@ -173,7 +173,7 @@ let package = Package(
         // For the tests only: a throwaway PostgreSQL server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable"]),
-        .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable"]),
+        .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "InputRules", "TestSupport"]),
         .testTarget(
             name: "FlowAuthoringTests",
             dependencies: ["FlowAuthoring", "FlowEngine", "ScreenTable", "TestSupport", .product(name: "Yams", package: "Yams")]),

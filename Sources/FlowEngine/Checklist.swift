@@ -11,7 +11,8 @@ extension FlowEngine {
     }
 
     private func startTask(_ index: Int, of screen: Screen, attempt: Int = 1, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
-        state.checklist.tasks[index] = .running
+        // A retry says which try it is (issue 32: a recovery on the third try was unseen).
+        state.checklist.tasks[index] = .running(attempt > 1 ? "try \(attempt) of \(screen.tasks[index].retries + 1)" : nil)
         issue(screen.tasks[index].operation, for: .task(index: index, attempt: attempt), &state, now: now, effects: &effects)
     }
 

@@ -174,6 +174,9 @@ public enum Effect: Equatable, Sendable {
     case backfillAnalytics(placeholder: String, userID: String)
     /// Deletes everything the flow keeps on this device (logout).
     case forgetLocalData
+    /// Consent withdrawn: the events recorded under it are deleted (ABBY's "Continue
+    /// Without Analytics" after an earlier Agree).
+    case forgetAnalytics
     case quit
     /// The user reached a screen, a call's result branch or a validation message: QA's
     /// coverage of the flow.

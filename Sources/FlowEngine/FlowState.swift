@@ -127,7 +127,8 @@ public struct RenewalState: Equatable, Sendable {
 /// One checklist line's state.
 public enum TaskStatus: Equatable, Sendable {
     case waiting
-    case running
+    /// Under way; on a retry, which try it is ("try 2 of 3"), so QA sees it recover.
+    case running(String?)
     /// Done, with what it found ("12 entries cached").
     case done(String)
     /// Failed, and the flow went on without it (a local-only mode), saying how.

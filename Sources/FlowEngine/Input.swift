@@ -45,7 +45,14 @@ extension FlowEngine {
             field.kind.behaviour.deleteBackward(in: field, &state, engine: self)
             revalidate(field, on: screen, &state, now: now)
         case .edit(let command):
-            guard let field, field.kind.editsAsText else { return }
+            guard let field else { return }
+            if field.kind == .date, DateFieldKind.clears(command) {
+                // Ctrl-U (or Ctrl-K, Ctrl-W) empties a date for digits to be typed afresh.
+                DateFieldKind.clear(field, &state)
+                revalidate(field, on: screen, &state, now: now)
+                return
+            }
+            guard field.kind.editsAsText else { return }
             // Nothing is yanked into a password, unseen: an email cut from another field
             // became a password that way (readline's kill ring has no hidden fields).
             if command == .yank, field.kind == .password { return }
@@ -143,7 +150,9 @@ extension FlowEngine {
         }
         state.pressedWhileCooling = nil
         // An empty value forgets the key: no leftovers in the progress file.
+        let consented = hasAnalyticsConsent(state)
         for (key, value) in action.sets { state.context[key] = value.isEmpty ? nil : .text(value) }
+        if consented, !hasAnalyticsConsent(state) { effects.append(.forgetAnalytics) }
         run(action.step, on: screen, validating: action.validates, &state, now: now, effects: &effects)
     }
 

@@ -1,3 +1,5 @@
+import InputRules
+
 /// A phone number as typed: a country option (`+44 United Kingdom`) and national digits.
 /// Shown grouped as people write it, sent as E.164.
 public struct PhoneNumber: Equatable, Sendable {
@@ -12,10 +14,52 @@ public struct PhoneNumber: Equatable, Sendable {
         let code = first.dropFirst()
         guard !code.isEmpty, code.allSatisfy(\.isASCIIDigit) else { return nil }
         countryCode = String(code)
-        var national = Substring(digits.filter(\.isASCIIDigit))
-        // People type the trunk prefix they dial at home (07700 … in the UK); E.164 drops it.
-        if countryCode != "1", national.first == "0" { national = national.dropFirst() }
-        self.national = String(national)
+        national = Self.nationalNumber(String(digits.filter(\.isASCIIDigit)), countryCode: countryCode)
+    }
+
+    /// The national significant number in what people type or paste: without the
+    /// international prefix and country code dialled from abroad (00 44 …), a
+    /// country code pasted with the number (+44 7700 900123), or the trunk prefix dialled
+    /// at home (07700 … in the UK, 1 415 … in North America).
+    static func nationalNumber(_ digits: String, countryCode code: String) -> String {
+        guard let plan = InputRules.numberingPlans[code] else {
+            // A country without data: the trunk 0 most of the world dials.
+            return code != "1" && digits.first == "0" ? String(digits.dropFirst()) : digits
+        }
+        func withoutTrunk(_ number: Substring) -> Substring {
+            guard let trunk = plan.trunk, number.hasPrefix(trunk) else { return number }
+            return number.dropFirst(trunk.count)
+        }
+        var number = Substring(digits)
+        if number.hasPrefix("00" + code) { return String(withoutTrunk(number.dropFirst(2 + code.count))) }
+        number = withoutTrunk(number)
+        if !plan.lengths.contains(number.count), number.hasPrefix(code), plan.lengths.contains(withoutTrunk(number.dropFirst(code.count)).count) {
+            number = withoutTrunk(number.dropFirst(code.count))
+        }
+        return String(number)
+    }
+
+    /// What a phone field keeps of typed or pasted text: its digits. A number written with
+    /// its `+` and country code (`+44 7700 900123`, `+1 (415) 555-0199`, `+44 (0)7700 …`)
+    /// loses the code, and picks its country when the picker offers it.
+    public static func typed(_ text: String, country: String, options: [String]) -> (country: String, digits: String) {
+        let trimmed = text.trimmingWhitespace
+        let digits = trimmed.filter(\.isASCIIDigit)
+        guard trimmed.hasPrefix("+") else { return (country, digits) }
+        // Calling codes are prefix-free: at most one option's code begins the digits.
+        for option in [country] + options {
+            guard let code = PhoneNumber(country: option, digits: "")?.countryCode, digits.hasPrefix(code) else { continue }
+            var national = Substring(digits.dropFirst(code.count))
+            if let trunk = InputRules.numberingPlans[code]?.trunk, trunk == "0", national.hasPrefix(trunk) { national = national.dropFirst() }
+            return (option, String(national))
+        }
+        return (country, digits)
+    }
+
+    /// Whether the number has a length its country's numbers have (any, for a country
+    /// without data).
+    public var hasPossibleLength: Bool {
+        InputRules.numberingPlans[countryCode].map { $0.lengths.contains(national.count) } ?? true
     }
 
     /// `+447700900123`.
@@ -42,21 +86,32 @@ public struct PhoneNumber: Equatable, Sendable {
         "27": [2, 3, 4], // 082 123 4567
     ]
 
-    /// The national digits grouped as typed: `(555) 010-9999` in North America, else as
-    /// the country writes them (`07700 900123` in the UK), a trunk 0 typed first kept on
-    /// the first group; in threes for a country without data.
+    /// The digits grouped as typed: `(555) 010-9999` in North America, else as the country
+    /// writes them (`07700 900123` in the UK), in threes for a country without data. A
+    /// trunk prefix typed first stays on the first group (`07700 900123`, `1 (415) 555-0199`);
+    /// a country code typed or pasted before the number shows as one (`+44 7700 900123`).
     public static func formatted(_ digits: String, countryCode: String) -> String {
-        let digits = Array(digits.filter(\.isASCIIDigit))
-        if countryCode == "1", digits.count <= 10 {
-            switch digits.count {
+        let digits = digits.filter(\.isASCIIDigit)
+        let national = Array(nationalNumber(digits, countryCode: countryCode))
+        let lead = String(digits.prefix(digits.count - national.count))
+        let trunk = InputRules.numberingPlans[countryCode]?.trunk ?? (countryCode == "1" ? nil : "0")
+        let prefix = lead.isEmpty ? "" : lead == trunk ? lead : "+" + countryCode
+        let grouped = group(national, countryCode: countryCode)
+        guard !prefix.isEmpty else { return grouped }
+        // A trunk 0 is written joined to the first group; anything else apart.
+        return prefix == "0" ? prefix + grouped : grouped.isEmpty ? prefix : prefix + " " + grouped
+    }
+
+    /// A national number in its country's groups.
+    static func group(_ national: [Character], countryCode: String) -> String {
+        if countryCode == "1", national.count <= 10 {
+            switch national.count {
             case 0: return ""
-            case 1...3: return "(" + String(digits)
-            case 4...6: return "(" + String(digits[0..<3]) + ") " + String(digits[3...])
-            default: return "(" + String(digits[0..<3]) + ") " + String(digits[3..<6]) + "-" + String(digits[6...])
+            case 1...3: return "(" + String(national)
+            case 4...6: return "(" + String(national[0..<3]) + ") " + String(national[3...])
+            default: return "(" + String(national[0..<3]) + ") " + String(national[3..<6]) + "-" + String(national[6...])
             }
         }
-        let trunk = countryCode != "1" && digits.first == "0" ? "0" : ""
-        let national = Array(digits.dropFirst(trunk.count))
         let sizes = groups[countryCode] ?? Array(repeating: 3, count: max(1, (national.count + 2) / 3))
         var parts: [String] = []
         var index = 0
@@ -65,8 +120,6 @@ public struct PhoneNumber: Equatable, Sendable {
             parts.append(String(national[index..<end]))
             index = end
         }
-        guard !parts.isEmpty else { return trunk }
-        parts[0] = trunk + parts[0]
         return parts.joined(separator: " ")
     }
 }

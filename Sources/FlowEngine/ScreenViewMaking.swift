@@ -51,7 +51,7 @@ extension FlowEngine {
         }
         if let key = screen.items {
             let rows = state.context[key]?.list ?? []
-            view.items = rows.isEmpty ? [] : rows
+            view.items = screen.newestFirst ? rows.reversed() : rows
             view.emptyItems = rows.isEmpty ? fill(screen.empty) : ""
         }
         view.message = state.message

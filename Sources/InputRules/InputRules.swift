@@ -26,15 +26,51 @@ public enum InputRules {
 
     private static let common = Set(CommonPasswordList.entries)
 
-    /// E.164: `+`, a country code not starting with 0, 8 to 15 digits in all. Spaces,
-    /// dashes, dots and brackets people type are dropped; nil when it is not a number.
+    /// E.164: `+`, a country code not starting with 0, 8 to 15 digits in all, and for a
+    /// country whose plan is known (`numberingPlans`) a national number of a length it
+    /// has. Spaces, dashes, dots and brackets people type are dropped; nil when it is not
+    /// a number (issue 32: `+114155550199`, 11 national digits in North America, was sent).
     public static func e164(_ phone: String) -> String? {
         let kept = phone.filter { !" -.()".contains($0) }
         guard kept.first == "+" else { return nil }
         let digits = kept.dropFirst()
-        guard (8...15).contains(digits.count), digits.allSatisfy(\.isASCIIDigit), digits.first != "0" else { return nil }
-        return kept
+        guard digits.count <= 15, digits.allSatisfy(\.isASCIIDigit), digits.first != "0" else { return nil }
+        // Country codes are prefix-free: at most one known code begins the number. A
+        // known country's plan decides; elsewhere, at least 8 digits.
+        if let (code, plan) = numberingPlans.first(where: { digits.hasPrefix($0.key) }) {
+            return plan.lengths.contains(digits.count - code.count) ? kept : nil
+        }
+        return digits.count >= 8 ? kept : nil
     }
+
+    /// How a country's numbers are written: the lengths of its national significant
+    /// numbers (mobile and fixed line) and the trunk prefix dialled before them at home.
+    public struct NumberingPlan: Sendable {
+        public let lengths: Set<Int>
+        public let trunk: String?
+    }
+
+    /// The plans of the countries ABBY offers, keyed by calling code: the possible lengths
+    /// and national prefixes of Google's libphonenumber metadata (checked against Python's
+    /// `phonenumbers` port in the tests).
+    public static let numberingPlans: [String: NumberingPlan] = [
+        "1": NumberingPlan(lengths: [10], trunk: "1"),
+        "44": NumberingPlan(lengths: [9, 10], trunk: "0"),
+        "353": NumberingPlan(lengths: [7, 8, 9, 10], trunk: "0"),
+        "61": NumberingPlan(lengths: [9], trunk: "0"),
+        "64": NumberingPlan(lengths: [8, 9, 10], trunk: "0"),
+        "65": NumberingPlan(lengths: [8], trunk: nil),
+        "91": NumberingPlan(lengths: [10], trunk: "0"),
+        "49": NumberingPlan(lengths: Set(5...15), trunk: "0"),
+        "33": NumberingPlan(lengths: [9], trunk: "0"),
+        "34": NumberingPlan(lengths: [9], trunk: nil),
+        "39": NumberingPlan(lengths: Set(6...12), trunk: nil),
+        "31": NumberingPlan(lengths: [9, 11], trunk: "0"),
+        "81": NumberingPlan(lengths: [9, 10], trunk: "0"),
+        "52": NumberingPlan(lengths: [10], trunk: nil),
+        "55": NumberingPlan(lengths: [10, 11], trunk: "0"),
+        "27": NumberingPlan(lengths: Set(5...9), trunk: "0"),
+    ]
 }
 
 extension String {

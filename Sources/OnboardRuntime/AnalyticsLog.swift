@@ -65,6 +65,12 @@ public final class AnalyticsLog {
         try AtomicFile.write(Data(text.utf8), to: path)
     }
 
+    /// Deletes the log: consent was withdrawn.
+    public func forget() throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        try FileManager.default.removeItem(atPath: path)
+    }
+
     /// Every event in the log, oldest first; unreadable lines are skipped.
     public func events() -> [[String: Any]] {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else { return [] }

@@ -132,6 +132,8 @@ public struct DeviceSetup: Sendable {
         ])
     }
 
+    static let streakRestartedNote = "A day went by without MIGA, so your streak starts again today: it counts the days in a row you open MIGA."
+
     /// "I've done it": whether the chosen apps are now hidden.
     private func validateHiding() throws -> CallOutput {
         if simulation["hiding"] == "fail" {
@@ -140,13 +142,20 @@ public struct DeviceSetup: Sendable {
         return CallOutput(values: ["hiding_verified": .text("true")])
     }
 
-    /// The streak counts days from the first hub visit (day 1 that day); the banner is a
-    /// cached entry; the summary shows the choices, which never leave the device.
+    /// The streak counts the days in a row the hub was opened (issue 32: it counted
+    /// calendar days since the first visit, "Day 401" after 400 days away); a day missed
+    /// starts it again, and the hub says so. The banner is a cached entry; the summary
+    /// shows the choices, which never leave the device.
     private func openHub(_ request: CallRequest) -> CallOutput {
         let today = CivilDate(milliseconds: clock.nowMilliseconds(), utcOffset: utcOffset)
-        let since = request.inputs["hub_since"].flatMap { CivilDate($0) } ?? today
+        let started = request.inputs["hub_since"].flatMap { CivilDate($0) } ?? today
+        // A hub opened before the last visit was kept is taken as visited yesterday.
+        let last = request.inputs["hub_last"].flatMap { CivilDate($0) } ?? CivilDate(daysSince1970: today.daysSince1970 - 1)
+        let missedADay = today.daysSince1970 - last.daysSince1970 > 1
+        let since = missedADay ? today : started
         let day = max(1, today.daysSince1970 - since.daysSince1970 + 1)
         var summary: [String] = []
+        if missedADay { summary.append(Self.streakRestartedNote) }
         var cached: [ContentEntry]?
         if let path = contentPath, let data = FileManager.default.contents(atPath: path) {
             cached = try? JSONDecoder().decode([ContentEntry].self, from: data)
@@ -166,7 +175,7 @@ public struct DeviceSetup: Sendable {
         if case .list(let apps)? = request.fields["apps"] { summary.append("Behind a mindful pause: " + apps.joined(separator: ", ")) }
         if request.inputs["setup_mode"] == "local-only" { summary.append(Self.localOnlyNote) }
         return CallOutput(values: [
-            "hub_since": .text(since.description), "streak_day": .text(String(day)),
+            "hub_since": .text(since.description), "hub_last": .text(today.description), "streak_day": .text(String(day)),
             "banner": .text("\(banner.title): \(banner.body)"), "hub_summary": .list(summary),
         ])
     }

@@ -11,6 +11,7 @@ public struct FileSecretStore: SecretStore {
     }
 
     public var summary: String { "a private file in \(folder)" }
+    public var howSecretsAreLost: String { "its secrets/ folder was removed, or the state folder was copied without it" }
 
     func path(_ item: SecretItem) -> String {
         folder + "/" + (item.kind == .dataKey ? "data-key" : "\(item.flow).session")

@@ -50,9 +50,11 @@ public final class FlowRunner {
     private let qa: QAControls
     /// The QA console, while it is open over the flow.
     private var console: QAConsole?
+    /// How far a console page's text is scrolled (PgUp/PgDn), as `bodyScroll` for a screen.
+    private var consoleScroll: (page: QAConsole.Page?, lines: Int, most: Int, step: Int) = (nil, 0, 0, 1)
     /// A body too long for the terminal: how far it is scrolled, on which screen, and how
     /// far it can go (from the last frame drawn).
-    private var bodyScroll = (screen: String?.none, lines: 0, most: 0, page: 1)
+    private var bodyScroll = (screen: String?.none, lines: 0, most: 0, page: 1, reading: false)
     /// `--watch`: the files to read again when they change.
     private let liveReload: LiveReload?
     /// Why the files on disk are not in use (they no longer load), over the last good ones.
@@ -112,6 +114,12 @@ public final class FlowRunner {
             typed = ""
         }
         for input in inputs {
+            // Reading a body the form had no room for: any key but PgUp/PgDn goes back to
+            // the form first, so nothing is typed unseen.
+            if bodyScroll.reading, console == nil, input != .key(.pageUp), input != .key(.pageDown), input != .resize {
+                bodyScroll.lines = 0
+                bodyScroll.reading = false
+            }
             if case .paste(let text) = input, console == nil {
                 flushTyped()
                 dispatch(.intent(.paste(text)))
@@ -154,8 +162,12 @@ public final class FlowRunner {
             } else if let theme = change.theme {
                 terminal.apply(theme)
             } else {
+                // The first problem only, with how many more and where to read them: a list
+                // of them pushed the screen's own body out of view (issue 32).
                 let what = change.file == liveReload?.flowPath ? "flow" : "theme"
-                reloadProblems[change.file] = ["The \(what) file no longer loads; still showing the last version that did:"] + change.problems
+                let lint = what == "flow" ? ": onboard lint \(change.file)" : ""
+                let more = change.problems.count > 1 ? " (and \(change.problems.count - 1) more\(lint))" : ""
+                reloadProblems[change.file] = ["The \(what) file no longer loads; still showing the last version that did." + more] + change.problems.prefix(1)
             }
             terminal.invalidate()
         }
@@ -175,8 +187,13 @@ public final class FlowRunner {
     private func draw() {
         if let console {
             let size = terminal.size
-            terminal.draw(renderer.render(console.view(qaInfo()), width: size.width, height: size.height))
-            recorder?.record(renderer.render(console.view(qaInfo(masking: true)), width: size.width, height: size.height))
+            if consoleScroll.page != console.page { consoleScroll = (console.page, 0, 0, 1) }
+            let frame = renderer.render(console.view(qaInfo()), width: size.width, height: size.height, scroll: consoleScroll.lines)
+            consoleScroll.most = frame.bodyHidden
+            consoleScroll.step = max(1, frame.bodyShown - 1)
+            consoleScroll.lines = min(consoleScroll.lines, frame.bodyHidden)
+            terminal.draw(frame)
+            recorder?.record(renderer.render(console.view(qaInfo(masking: true)), width: size.width, height: size.height, scroll: consoleScroll.lines))
             return
         }
         var view = session.view()
@@ -188,12 +205,13 @@ public final class FlowRunner {
         spinnerShown = view.busy
         let size = terminal.size
         let tick = Int(clock.nowMilliseconds() / 100)
-        if bodyScroll.screen != state.screenID { bodyScroll = (state.screenID, 0, 0, 1) }
+        if bodyScroll.screen != state.screenID { bodyScroll = (state.screenID, 0, 0, 1, false) }
         let frame = renderer.render(view, width: size.width, height: size.height, tick: tick, scroll: bodyScroll.lines)
         bodyScroll.most = frame.bodyHidden
         // A page keeps one line of the last for context, as pagers do.
         bodyScroll.page = max(1, frame.bodyShown - 1)
         bodyScroll.lines = min(bodyScroll.lines, frame.bodyHidden)
+        bodyScroll.reading = frame.readingBody
         terminal.draw(frame)
         if let recorder {
             // The recording gets its own view: nothing secret, even if shown on screen.
@@ -208,6 +226,13 @@ public final class FlowRunner {
     private func handleConsole(_ key: Key) {
         guard var open = console else {
             console = QAConsole()
+            return
+        }
+        // PgUp/PgDn read a page longer than the screen, as the help line offers (issue 32).
+        if key == .pageUp || key == .pageDown {
+            let step = key == .pageDown ? consoleScroll.step : -consoleScroll.step
+            consoleScroll.lines = min(consoleScroll.most, max(0, consoleScroll.lines + step))
+            terminal.invalidate()
             return
         }
         let command = open.handle(key, info: qaInfo())

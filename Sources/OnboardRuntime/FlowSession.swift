@@ -149,6 +149,8 @@ public final class FlowSession {
                     try store.analytics.append(record)
                 case .backfillAnalytics(let placeholder, let userID):
                     try store.analytics.backfill(placeholder: placeholder, userID: userID)
+                case .forgetAnalytics:
+                    try store.analytics.forget()
                 case .forgetLocalData:
                     do { try store.reset() } catch {
                         failures.append("The flow's state could not be removed (\(error)).")

@@ -20,6 +20,7 @@ public struct KeyringSecretStore: SecretStore {
     }
 
     public var summary: String { "the system keyring (Secret Service)" }
+    public var howSecretsAreLost: String { "the keyring was reset, or the folder came from another computer" }
 
     public func read(_ item: SecretItem) throws -> String? {
         if item.kind == .dataKey, let known = dataKey.value.withLock({ $0 }) { return known }

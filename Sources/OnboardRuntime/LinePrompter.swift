@@ -84,8 +84,14 @@ public final class LinePrompter {
     // MARK: Showing a screen
 
     private func show() {
-        let text = Self.describe(session.view())
-        guard text != lastShown else { return }
+        let view = session.view()
+        let text = Self.describe(view)
+        guard text != lastShown else {
+            // The same screen after an answer: an error it produced again (a second failed
+            // Try Again) is said again, or the answer would seem to do nothing (issue 32).
+            if case .error(let message)? = view.message { write("Error: \(message)\n") }
+            return
+        }
         lastShown = text
         write("\n" + text)
     }
@@ -106,7 +112,7 @@ public final class LinePrompter {
         for line in view.checklist {
             let status: String = switch line.status {
             case .waiting: "waiting"
-            case .running: "working"
+            case .running(let note): note.map { "working (\($0))" } ?? "working"
             case .done(let detail): detail.isEmpty || detail == "done" ? "done" : "done (\(detail))"
             case .fellBack(let detail): detail
             case .failed(let detail): "failed: \(detail)"
@@ -220,7 +226,9 @@ public final class LinePrompter {
     /// alone does, if anything (`.some(nil)` then).
     private func askChoice(_ items: [String], enter: String?) -> Int?? {
         writeNumbered(items)
-        return askLine("Enter a number between 1 and \(items.count)", enter: enter) { answer in
+        // One item: "between 1 and 1" read as a riddle (issue 32).
+        let prompt = items.count == 1 ? "Enter 1" : "Enter a number between 1 and \(items.count)"
+        return askLine(prompt, enter: enter) { answer in
             Int(answer).flatMap { (1...items.count).contains($0) ? $0 - 1 : nil }
         }
     }

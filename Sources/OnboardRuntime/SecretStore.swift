@@ -6,6 +6,8 @@ import Foundation
 public protocol SecretStore: Sendable {
     /// Which backend, in a person's words, for notices and the QA console.
     var summary: String { get }
+    /// How its secrets go missing, in a person's words: said when one is gone.
+    var howSecretsAreLost: String { get }
     /// The secret, or nil when there is none. Throws when the backend failed to answer.
     func read(_ item: SecretItem) throws -> String?
     /// Stores or replaces the secret in one step: a kill leaves the old or the new one.

@@ -105,6 +105,7 @@ public final class DeferredSecretStore: SecretStore {
     }
 
     public var summary: String { store.summary }
+    public var howSecretsAreLost: String { store.howSecretsAreLost }
     public func read(_ item: SecretItem) throws -> String? { try store.read(item) }
     public func write(_ secret: String, for item: SecretItem) throws { try store.write(secret, for: item) }
     public func delete(_ item: SecretItem) throws { try store.delete(item) }

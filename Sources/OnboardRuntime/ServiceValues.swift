@@ -44,11 +44,17 @@ extension OperationRunner {
         return describeRuck(kilometres: distance, minutes: minutes) + " · " + stamp
     }
 
-    /// `5.5 km in 60 min`; a distance finer than 0.1 km keeps its digits (0.25, 0.001)
-    /// rather than showing as 0.0.
+    /// `5.5 km in 60 min`, `10 km in 90 min` (a whole distance has no `.0`); a distance
+    /// finer than 0.1 km keeps its digits (0.25, 0.001) rather than showing as 0.0.
     public static func describeRuck(kilometres: Double, minutes: Double) -> String {
         let tenths = (kilometres * 10).rounded() / 10
-        let distance = abs(tenths - kilometres) < 1e-9 ? "\(tenths)" : String(format: "%.3f", kilometres).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
+        let distance = if tenths == tenths.rounded(), abs(tenths - kilometres) < 1e-9, abs(tenths) < 1e15 {
+            "\(Int(tenths))"
+        } else if abs(tenths - kilometres) < 1e-9 {
+            "\(tenths)"
+        } else {
+            String(format: "%.3f", kilometres).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
+        }
         return "\(distance) km in \(Int(minutes.rounded())) min"
     }
 }

@@ -77,8 +77,9 @@ public final class StateStore {
             return nil
         } catch {
             let why = switch error {
-            case let missing as SessionFile.MissingTokens: ", because \(missing.description) (the keyring was reset, or the folder came from another computer)"
-            case is PersonalData.MissingKey, is CryptoKitError: ", because the key it was encrypted with is no longer here (the keyring was reset, or the folder came from another computer)"
+            // One parenthesis, naming how this folder's own store loses a secret.
+            case let missing as SessionFile.MissingTokens: ", because \(missing.description): \(secrets.howSecretsAreLost)"
+            case is PersonalData.MissingKey, is CryptoKitError: ", because the key it was encrypted with is no longer here (\(secrets.howSecretsAreLost))"
             default: ""
             }
             let aside = Self.setAside(path)

@@ -38,7 +38,11 @@ extension OnboardService {
         let (userID, _) = try await authenticate(accessToken)
         return try await idempotent(idempotencyKey, operation: "create_invite", caller: userID, request: ["child_id": childID]) {
             let now = clock.now()
-            let code = Secrets.randomHex(bytes: 24)
+            // 128 random bits (ASVS 3.2.2 asks 64 of a session token): single use, 7 days,
+            // rate limited. 32 hex digits keep the link (57 characters) on one line of an
+            // 80x24 card, so a mouse copies it whole (issue 32: 48 digits wrapped over the
+            // border and a copy picked up the box's "│").
+            let code = Secrets.randomHex(bytes: 16)
             let expiresAt = now + settings.inviteLifetime
             let outbox = settings.keepsOutbox ? OutboxEntry(kind: "invite", destination: childID, code: code, createdAt: now) : nil
             guard try await store.createInvite(codeHash: Secrets.hash(code), childID: childID, by: userID, now: now, expiresAt: expiresAt, outbox: outbox)

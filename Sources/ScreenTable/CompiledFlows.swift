@@ -424,7 +424,7 @@ enum CompiledFlows {
     private static func babybasicsScreen15() -> Screen {
         var screen = Screen(id: "invite_created", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 338, column: 5))
         screen.title = "Invite a caregiver to {invite_child}"
-        screen.body = "Share this code: {invite_code_created}\n\nOr this link: {invite_link}\n\nIt works once and expires in 7 days."
+        screen.body = "Share this code: {invite_code_created}\n\nOr this link:\n{invite_link}\n\nIt works once and expires in 7 days."
         screen.resumable = true
         do {
             let action = Action(label: "Done", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 343, column: 9))
@@ -482,17 +482,17 @@ enum CompiledFlows {
     private static func abbyScreen0() -> Screen {
         var screen = Screen(id: "consent", kind: .info, location: SourceLocation(file: "abby.yaml", line: 34, column: 5))
         screen.title = "Welcome to ABBY"
-        screen.body = "To set up your account ABBY asks for a phone number or a social sign-in, your name, date of birth and what you are looking for. Your full legal name and phone number stay private: never shown to others, never in analytics."
-        screen.bullets = ["Optional: anonymous usage events (which steps you reach) to improve onboarding. Nothing is tracked unless you agree."]
+        screen.body = "Optional: anonymous usage events (which steps you reach) to improve onboarding. Nothing is tracked unless you agree."
+        screen.bullets = ["To set up your account ABBY asks for a phone number or a social sign-in, your name, date of birth and what you are looking for.", "Your full legal name and phone number stay private: never shown to others, never in analytics."]
         screen.resumable = true
         screen.step = 1
         do {
-            var action = Action(label: "Agree and Continue", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 45, column: 9))
+            var action = Action(label: "Agree and Continue", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 47, column: 9))
             action.sets = ["analytics_consent": "granted"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue Without Analytics", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 48, column: 9))
+            var action = Action(label: "Continue Without Analytics", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 50, column: 9))
             action.sets = ["analytics_consent": "declined"]
             screen.actions.append(action)
         }
@@ -500,7 +500,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen1() -> Screen {
-        var screen = Screen(id: "method", kind: .info, location: SourceLocation(file: "abby.yaml", line: 52, column: 5))
+        var screen = Screen(id: "method", kind: .info, location: SourceLocation(file: "abby.yaml", line: 54, column: 5))
         screen.title = "Create your account"
         screen.body = "Use your phone number, or continue with Apple, Google or Facebook."
         screen.allowsBack = true
@@ -508,21 +508,21 @@ enum CompiledFlows {
         screen.track = ["auth_method_viewed"]
         screen.step = 2
         do {
-            let action = Action(label: "Use Phone Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 60, column: 9))
+            let action = Action(label: "Use Phone Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 62, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue with Apple", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 62, column: 9))
+            var action = Action(label: "Continue with Apple", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 64, column: 9))
             action.sets = ["provider": "apple", "provider_name": "Apple"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue with Google", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 65, column: 9))
+            var action = Action(label: "Continue with Google", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 67, column: 9))
             action.sets = ["provider": "google", "provider_name": "Google"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue with Facebook", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 68, column: 9))
+            var action = Action(label: "Continue with Facebook", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 70, column: 9))
             action.sets = ["provider": "facebook", "provider_name": "Facebook"]
             screen.actions.append(action)
         }
@@ -530,7 +530,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen2() -> Screen {
-        var screen = Screen(id: "phone", kind: .form, location: SourceLocation(file: "abby.yaml", line: 72, column: 5))
+        var screen = Screen(id: "phone", kind: .form, location: SourceLocation(file: "abby.yaml", line: 74, column: 5))
         screen.title = "Your phone number"
         screen.body = "We'll text you a 6-digit code to confirm it's you."
         screen.allowsBack = true
@@ -550,16 +550,16 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Send Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: nil, back: false, field: "phone"), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "code", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 114, column: 9))
+            let action = Action(label: "Send Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: nil, back: false, field: "phone"), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "code", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 116, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Back to Code Entry", key: nil, step: .back, when: Guard(.equals, negated: false, key: "changing_number", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 124, column: 9))
+            var action = Action(label: "Back to Code Entry", key: nil, step: .back, when: Guard(.equals, negated: false, key: "changing_number", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 126, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 130, column: 9))
+            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 132, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -567,7 +567,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen3() -> Screen {
-        var screen = Screen(id: "code", kind: .form, location: SourceLocation(file: "abby.yaml", line: 134, column: 5))
+        var screen = Screen(id: "code", kind: .form, location: SourceLocation(file: "abby.yaml", line: 136, column: 5))
         screen.title = "Enter your code"
         screen.body = "We sent a 6-digit code to {phone_e164}. It expires in 5 minutes."
         screen.resumable = true
@@ -579,22 +579,22 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Verify", key: nil, step: .call(ServiceCall(operation: .verifyPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Wait a few minutes, then resend a new code.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 150, column: 9))
+            let action = Action(label: "Verify", key: nil, step: .call(ServiceCall(operation: .verifyPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Wait a few minutes, then resend a new code.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 152, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Resend Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: nil, message: "We sent a new code.", back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 162, column: 9))
+            var action = Action(label: "Resend Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: nil, message: "We sent a new code.", back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 164, column: 9))
             action.cooldown = 60
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Change Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 171, column: 9))
+            var action = Action(label: "Change Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 173, column: 9))
             action.validates = false
             action.sets = ["changing_number": "yes"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 175, column: 9))
+            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 177, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -602,7 +602,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen4() -> Screen {
-        var screen = Screen(id: "social", kind: .form, location: SourceLocation(file: "abby.yaml", line: 179, column: 5))
+        var screen = Screen(id: "social", kind: .form, location: SourceLocation(file: "abby.yaml", line: 181, column: 5))
         screen.title = "Sign in with {provider_name}"
         screen.body = "ABBY would like your name and email address. This is a simulated {provider_name} consent screen: nothing is sent to {provider_name}."
         screen.allowsBack = true
@@ -615,11 +615,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Allow", key: nil, step: .call(ServiceCall(operation: .socialSignIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 198, column: 9))
+            let action = Action(label: "Allow", key: nil, step: .call(ServiceCall(operation: .socialSignIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 200, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 205, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 207, column: 9))
             action.validates = false
             action.sets = ["provider": "", "provider_name": "", "social_account": ""]
             screen.actions.append(action)
@@ -628,14 +628,14 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen5() -> Screen {
-        var screen = Screen(id: "signed_in", kind: .route, location: SourceLocation(file: "abby.yaml", line: 211, column: 5))
+        var screen = Screen(id: "signed_in", kind: .route, location: SourceLocation(file: "abby.yaml", line: 213, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.profileComplete, negated: false, key: nil, value: nil), go: "done"), Branch(when: nil, go: "names")]
         return screen
     }
 
     private static func abbyScreen6() -> Screen {
-        var screen = Screen(id: "names", kind: .form, location: SourceLocation(file: "abby.yaml", line: 218, column: 5))
+        var screen = Screen(id: "names", kind: .form, location: SourceLocation(file: "abby.yaml", line: 220, column: 5))
         screen.title = "Your name"
         screen.body = "Your full legal name stays private. Your display name is what others see."
         screen.resumable = true
@@ -653,14 +653,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "age", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 243, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "age", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 245, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen7() -> Screen {
-        var screen = Screen(id: "age", kind: .form, location: SourceLocation(file: "abby.yaml", line: 252, column: 5))
+        var screen = Screen(id: "age", kind: .form, location: SourceLocation(file: "abby.yaml", line: 254, column: 5))
         screen.title = "Your age"
         screen.allowsBack = true
         screen.resumable = true
@@ -683,14 +683,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "identity", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 284, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "identity", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 286, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen8() -> Screen {
-        var screen = Screen(id: "identity", kind: .form, location: SourceLocation(file: "abby.yaml", line: 292, column: 5))
+        var screen = Screen(id: "identity", kind: .form, location: SourceLocation(file: "abby.yaml", line: 294, column: 5))
         screen.title = "About you"
         screen.allowsBack = true
         screen.resumable = true
@@ -709,14 +709,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "background", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 327, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "background", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 329, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen9() -> Screen {
-        var screen = Screen(id: "background", kind: .form, location: SourceLocation(file: "abby.yaml", line: 335, column: 5))
+        var screen = Screen(id: "background", kind: .form, location: SourceLocation(file: "abby.yaml", line: 337, column: 5))
         screen.title = "Your background"
         screen.allowsBack = true
         screen.resumable = true
@@ -734,14 +734,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "relationship", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 364, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "relationship", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 366, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen10() -> Screen {
-        var screen = Screen(id: "relationship", kind: .form, location: SourceLocation(file: "abby.yaml", line: 372, column: 5))
+        var screen = Screen(id: "relationship", kind: .form, location: SourceLocation(file: "abby.yaml", line: 374, column: 5))
         screen.title = "What you want"
         screen.allowsBack = true
         screen.resumable = true
@@ -759,38 +759,38 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Finish", key: nil, step: .call(ServiceCall(operation: .finishProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "done", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 393, column: 9))
+            let action = Action(label: "Finish", key: nil, step: .call(ServiceCall(operation: .finishProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "done", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 395, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen11() -> Screen {
-        var screen = Screen(id: "done", kind: .info, location: SourceLocation(file: "abby.yaml", line: 401, column: 5))
+        var screen = Screen(id: "done", kind: .info, location: SourceLocation(file: "abby.yaml", line: 403, column: 5))
         screen.title = "You're all set, {display_name|friend}"
         screen.body = "Your profile is complete and you stay signed in on this device. ABBY will meet you next."
         screen.resumable = true
         screen.completesOnboarding = true
         do {
-            let action = Action(label: "Log Out", key: nil, step: .call(ServiceCall(operation: .logOut, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "consent", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 407, column: 9))
+            let action = Action(label: "Log Out", key: nil, step: .call(ServiceCall(operation: .logOut, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "consent", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 409, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "abby.yaml", line: 412, column: 9))
+            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "abby.yaml", line: 414, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen12() -> Screen {
-        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "abby.yaml", line: 416, column: 5))
+        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "abby.yaml", line: 418, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.profileComplete, negated: false, key: nil, value: nil), go: "done"), Branch(when: nil, go: "checking_profile")]
         return screen
     }
 
     private static func abbyScreen13() -> Screen {
-        var screen = Screen(id: "checking_profile", kind: .progress, location: SourceLocation(file: "abby.yaml", line: 423, column: 5))
+        var screen = Screen(id: "checking_profile", kind: .progress, location: SourceLocation(file: "abby.yaml", line: 425, column: 5))
         screen.title = "Loading your profile..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .loadProfile, outcomes: ["error": Outcome(go: "profile_unreachable", message: nil, back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil)])
@@ -798,11 +798,11 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen14() -> Screen {
-        var screen = Screen(id: "profile_unreachable", kind: .error, location: SourceLocation(file: "abby.yaml", line: 431, column: 5))
+        var screen = Screen(id: "profile_unreachable", kind: .error, location: SourceLocation(file: "abby.yaml", line: 433, column: 5))
         screen.body = "Can't reach ABBY to load your profile. Check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "abby.yaml", line: 435, column: 9))
+            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "abby.yaml", line: 437, column: 9))
             screen.actions.append(action)
         }
         return screen
@@ -854,23 +854,24 @@ enum CompiledFlows {
         screen.completesOnboarding = true
         screen.items = "rucks"
         screen.empty = "No rucks yet. Log your first one."
+        screen.newestFirst = true
         do {
-            let action = Action(label: "Log a Ruck", key: "l", step: .go("log_ruck"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 52, column: 9))
+            let action = Action(label: "Log a Ruck", key: "l", step: .go("log_ruck"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 54, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Profile", key: "p", step: .branch([Branch(when: Guard(.isAnonymous, negated: false, key: nil, value: nil), go: "guest_profile"), Branch(when: nil, go: "account_profile")]), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 55, column: 9))
+            let action = Action(label: "Profile", key: "p", step: .branch([Branch(when: Guard(.isAnonymous, negated: false, key: nil, value: nil), go: "guest_profile"), Branch(when: nil, go: "account_profile")]), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 57, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Go Pro", key: "g", step: .go("pro_offer"), when: Guard(.hasPro, negated: true, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 61, column: 9))
+            let action = Action(label: "Go Pro", key: "g", step: .go("pro_offer"), when: Guard(.hasPro, negated: true, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 63, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen3() -> Screen {
-        var screen = Screen(id: "log_ruck", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 66, column: 5))
+        var screen = Screen(id: "log_ruck", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 68, column: 5))
         screen.title = "Log a ruck"
         screen.allowsBack = true
         screen.resumesAfterComplete = true
@@ -890,11 +891,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .logRuck, outcomes: ["error": Outcome(go: nil, message: "The ruck could not be saved. Please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline, so the ruck was not saved. Try again when you're connected.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 98, column: 9))
+            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .logRuck, outcomes: ["error": Outcome(go: nil, message: "The ruck could not be saved. Please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline, so the ruck was not saved. Try again when you're connected.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 100, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 106, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 108, column: 9))
             action.sets = ["distance_km": "", "duration_min": ""]
             screen.actions.append(action)
         }
@@ -902,33 +903,33 @@ enum CompiledFlows {
     }
 
     private static func rucktrackerScreen4() -> Screen {
-        var screen = Screen(id: "guest_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 111, column: 5))
+        var screen = Screen(id: "guest_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 113, column: 5))
         screen.title = "Guest User"
         screen.body = "Account Status: {account_status|Guest}\nEmail: Not Set\nUsername: {username|Set Username}"
         screen.bullets = ["Your data is saved on this device. Add an email to sync."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Add Email to Sync", key: "a", step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 119, column: 9))
+            let action = Action(label: "Add Email to Sync", key: "a", step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 121, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Set Username", key: "u", step: .go("set_username"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 122, column: 9))
+            let action = Action(label: "Set Username", key: "u", step: .go("set_username"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 124, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .go("log_in"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 125, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .go("log_in"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 127, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 127, column: 9))
+            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 129, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen5() -> Screen {
-        var screen = Screen(id: "add_email", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 130, column: 5))
+        var screen = Screen(id: "add_email", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 132, column: 5))
         screen.title = "Add Email to Sync"
         screen.body = "Add an email and password to secure your account and sync your data across all devices."
         screen.bullets = ["Sync data across devices", "Secure your account", "Never lose your progress", "Keep all your data"]
@@ -952,30 +953,30 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Secure My Account", key: nil, step: .call(ServiceCall(operation: .linkEmail, outcomes: ["conflict": Outcome(go: nil, message: "That email already belongs to another account. Use another email; your guest data is safe.", back: false, field: nil), "error": Outcome(go: nil, message: "Your email could not be added. Your data is safe; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Your data is safe on this device; add your email when you're connected.", back: false, field: nil), "success": Outcome(go: "linked", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 169, column: 9))
+            let action = Action(label: "Secure My Account", key: nil, step: .call(ServiceCall(operation: .linkEmail, outcomes: ["conflict": Outcome(go: nil, message: "That email already belongs to another account. Use another email; your guest data is safe.", back: false, field: nil), "error": Outcome(go: nil, message: "Your email could not be added. Your data is safe; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Your data is safe on this device; add your email when you're connected.", back: false, field: nil), "success": Outcome(go: "linked", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 171, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Maybe Later", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 179, column: 9))
+            let action = Action(label: "Maybe Later", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 181, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen6() -> Screen {
-        var screen = Screen(id: "linked", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 182, column: 5))
+        var screen = Screen(id: "linked", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 184, column: 5))
         screen.title = "Your account is secured"
         screen.body = "Signed in as {email}. Your rucks are kept and synced."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 187, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 189, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen7() -> Screen {
-        var screen = Screen(id: "set_username", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 190, column: 5))
+        var screen = Screen(id: "set_username", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 192, column: 5))
         screen.title = "Set Username"
         screen.body = "2 to 30 letters, digits or spaces."
         screen.allowsBack = true
@@ -988,18 +989,18 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .setUsername, outcomes: ["conflict": Outcome(go: nil, message: "That username is taken. Please choose another.", back: false, field: nil), "error": Outcome(go: nil, message: "The username could not be saved. Please try again.", back: false, field: nil), "invalid_input": Outcome(go: nil, message: "A username is 2 to 30 letters, digits or spaces.", back: false, field: nil), "success": Outcome(go: nil, message: "Username saved.", back: true, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 209, column: 9))
+            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .setUsername, outcomes: ["conflict": Outcome(go: nil, message: "That username is taken. Please choose another.", back: false, field: nil), "error": Outcome(go: nil, message: "The username could not be saved. Please try again.", back: false, field: nil), "invalid_input": Outcome(go: nil, message: "A username is 2 to 30 letters, digits or spaces.", back: false, field: nil), "success": Outcome(go: nil, message: "Username saved.", back: true, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 211, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 221, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 223, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen8() -> Screen {
-        var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 224, column: 5))
+        var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 226, column: 5))
         screen.title = "Log In"
         screen.body = "Log in to an account that already has an email. Rucks logged as this guest stay with the guest account; Pro, if you bought it, comes with you."
         screen.allowsBack = true
@@ -1016,102 +1017,102 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 247, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 249, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 257, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 259, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen9() -> Screen {
-        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 260, column: 5))
+        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 262, column: 5))
         screen.title = "Signed In"
         screen.body = "Account Status: {account_status}\nEmail: {email}\nUsername: {username|Set Username}"
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 266, column: 9))
+            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 268, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 268, column: 9))
+            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 270, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen10() -> Screen {
-        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 271, column: 5))
+        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 273, column: 5))
         screen.title = "Sign out?"
         screen.body = "Signing out will create a new guest account. Your rucks stay with {email}: log in again to see them."
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 277, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 279, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 279, column: 9))
+            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 281, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen11() -> Screen {
-        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 290, column: 5))
+        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 292, column: 5))
         screen.title = "RuckTracker Pro"
         screen.bullets = ["Training programs and pacing", "Unlimited ruck history", "Support the app"]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 299, column: 9))
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 301, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 306, column: 9))
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 308, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 313, column: 9))
+            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 315, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen12() -> Screen {
-        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 316, column: 5))
+        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 318, column: 5))
         screen.title = "Welcome to Pro!"
         screen.body = "Secure Your Subscription\n\nAdd an email to secure your premium subscription: with an email, Pro follows you to every device and survives a lost phone."
         screen.resumesAfterComplete = true
         screen.resumable = true
         do {
-            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 323, column: 9))
+            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 325, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 325, column: 9))
+            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 327, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen13() -> Screen {
-        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 328, column: 5))
+        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 330, column: 5))
         screen.title = "Welcome to Pro!"
         screen.body = "Pro is on your account, so every device you sign in on has it, and your rucks are backed up."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 333, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 335, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen14() -> Screen {
-        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 336, column: 5))
+        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 338, column: 5))
         screen.title = "Log in again"
         screen.body = "Your session as {email|your account} has ended. Log in again to get your rucks back, or start over as a new guest."
         screen.resumable = true
@@ -1127,11 +1128,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 342, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 344, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue as Guest", key: nil, step: .go("starting"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 352, column: 9))
+            var action = Action(label: "Continue as Guest", key: nil, step: .go("starting"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 354, column: 9))
             action.validates = false
             screen.actions.append(action)
         }

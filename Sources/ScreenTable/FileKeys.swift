@@ -72,7 +72,7 @@ public enum FilePart: String, Sendable, CaseIterable {
             Key("back", .flag), Key("resumable", .flag), Key("complete", .flag), Key("track", .list(.text)), Key("items", .text),
             Key("empty", .text), Key("route", .list(.part(.branch))), Key("step", .wholeNumber), Key("tasks", .list(.part(.task))),
             Key("report", .text), Key("finished", .text), Key("finished_offline", .text), Key("resume_at", .screen),
-            Key("resume_after_complete", .flag),
+            Key("resume_after_complete", .flag), Key("newest_first", .flag),
         ]
         case .action: [
             Key("label", .text, required: true), Key("key", .character), Key("when", .guardText),

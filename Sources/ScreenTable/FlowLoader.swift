@@ -102,7 +102,8 @@ struct FlowReader {
             problems.append(Problem("screen id '\(screen.id)' is used twice", at: screen.location ?? start))
         }
         for reference in references where !declaredScreens.contains(reference.id) {
-            problems.append(Problem("unknown screen '\(reference.id)'", at: reference.location))
+            let hint = Suggestion.closest(to: reference.id, in: Array(declaredScreens)).map { "; did you mean '\($0)'?" } ?? ""
+            problems.append(Problem("unknown screen '\(reference.id)'\(hint)", at: reference.location))
         }
         for screen in flow.screens {
             for field in screen.fields {

@@ -30,7 +30,7 @@ extension FlowReader {
         for key in map.keys {
             guard let name = key.string else { continue }
             if !allowed.contains(name) {
-                problems.append(Problem("unknown key '\(name)' in \(context); known: \(allowed.sorted().joined(separator: ", "))", at: location(key)))
+                problems.append(Problem("unknown key '\(name)' in \(context); \(Suggestion.hint(for: name, known: allowed.sorted()))", at: location(key)))
             }
         }
     }

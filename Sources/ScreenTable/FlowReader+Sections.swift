@@ -56,7 +56,7 @@ extension FlowReader {
             for (key, value) in codeMap {
                 guard let code = key.string, let mapped = value.string else { continue }
                 if !ResultCode.serviceErrors.contains(code) {
-                    problems.append(Problem("unknown service error code '\(code)'; known: \(ResultCode.serviceErrors.sorted().joined(separator: ", "))", at: location(key)))
+                    problems.append(Problem("unknown service error code '\(code)'; \(Suggestion.hint(for: code, known: ResultCode.serviceErrors.sorted()))", at: location(key)))
                 }
                 names.errorCodes[code] = mapped
             }
@@ -72,7 +72,7 @@ extension FlowReader {
         let context = "screen '\(id)'"
         guard let kindText = requiredString(map, "kind", in: context) else { return nil }
         guard let kind = Screen.Kind(rawValue: kindText) else {
-            problems.append(Problem("unknown screen kind '\(kindText)' in \(context); known: \(Screen.Kind.allCases.map(\.rawValue).joined(separator: ", "))", at: location(map["kind"]!)))
+            problems.append(Problem("unknown screen kind '\(kindText)' in \(context); \(Suggestion.hint(for: kindText, known: Screen.Kind.allCases.map(\.rawValue)))", at: location(map["kind"]!)))
             return nil
         }
         var screen = Screen(
@@ -84,6 +84,7 @@ extension FlowReader {
         )
         screen.step = int(map, "step")
         screen.resumesAfterComplete = bool(map, "resume_after_complete") ?? false
+        screen.newestFirst = bool(map, "newest_first") ?? false
         if let target = string(map, "resume_at") {
             screen.resumeAt = target
             references.append((target, location(map["resume_at"]!)))

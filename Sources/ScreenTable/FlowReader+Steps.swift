@@ -109,7 +109,8 @@ extension FlowReader {
         for (key, value) in map {
             guard let code = key.string else { continue }
             if !ResultCode.all.contains(code) {
-                problems.append(Problem("unknown result '\(code)'; use success, error, or one of: \(ResultCode.serviceErrors.sorted().joined(separator: ", "))", at: location(key)))
+                problems.append(Problem("unknown result '\(code)'; " + (Suggestion.closest(to: code, in: ["success", "error"] + ResultCode.serviceErrors).map { "did you mean '\($0)'?" }
+                    ?? "use success, error, or one of: \(ResultCode.serviceErrors.sorted().joined(separator: ", "))"), at: location(key)))
                 continue
             }
             if let target = value.string {
@@ -165,7 +166,7 @@ extension FlowReader {
             return nil
         }
         guard let operation = Operation(rawValue: name) else {
-            problems.append(Problem("unknown operation '\(name)'; known: \(Operation.allCases.map(\.rawValue).joined(separator: ", "))", at: location(node)))
+            problems.append(Problem("unknown operation '\(name)'; \(Suggestion.hint(for: name, known: Operation.allCases.map(\.rawValue)))", at: location(node)))
             return nil
         }
         return operation

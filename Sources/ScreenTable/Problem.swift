@@ -16,8 +16,12 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
 public struct FlowFileError: Error, Sendable, CustomStringConvertible {
     public var problems: [Problem]
 
+    /// In the order of the file, as a compiler lists them (found in the order checked).
     public init(problems: [Problem]) {
-        self.problems = problems
+        self.problems = problems.enumerated().sorted {
+            ($0.element.location.file, $0.element.location.line, $0.element.location.column, $0.offset)
+                < ($1.element.location.file, $1.element.location.line, $1.element.location.column, $1.offset)
+        }.map(\.element)
     }
 
     public var description: String { problems.map(\.description).joined(separator: "\n") }

@@ -52,6 +52,9 @@ public struct Screen: Sendable, Equatable {
     /// A context list shown as rows (a log of rucks), and the text when it is empty.
     public var items: String?
     public var empty: String
+    /// `items` is kept in the order things were logged; shown newest first (a log a person
+    /// adds to, whose new entry must be in sight).
+    public var newestFirst = false
     /// Route screens: where to go on arrival.
     public var route: [Branch] = []
     /// Its place in the flow's numbered steps ("Step 3 of 7"), if it has one.

@@ -72,7 +72,8 @@ public enum Operation: String, Sendable, CaseIterable {
     /// Checks the chosen apps are hidden (simulated, `onboard --simulate hiding=fail`).
     case validateHiding = "validate_hiding"
     /// The hub's streak, banner and summary of the choices made; fills `streak_day`,
-    /// `hub_since`, `banner`, `hub_summary`.
+    /// `hub_since` (the streak's first day), `hub_last` (the last day opened), `banner`,
+    /// `hub_summary`.
     case openHub = "open_hub"
 
     /// Context keys the operation reads.
@@ -89,7 +90,7 @@ public enum Operation: String, Sendable, CaseIterable {
         case .sendPhoneCode: ["country", "phone"]
         case .verifyPhoneCode: ["phone_e164", "sms_code"]
         case .socialSignIn: ["provider", "social_account"]
-        case .openHub: ["hub_since", "readiness", "setup_mode"]
+        case .openHub: ["hub_since", "hub_last", "readiness", "setup_mode"]
         default: []
         }
     }

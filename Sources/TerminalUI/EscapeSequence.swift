@@ -48,12 +48,13 @@ enum EscapeSequence {
             return .sequence(length: index + 2 - start, (1...5).contains(number) ? .key(.function(number)) : .ignored)
         }
         while index < keys.count {
-            guard let value = scalar(keys[index])?.value, index - start < maximumLength else {
+            guard let read = scalar(keys[index]), index - start < maximumLength else {
                 // Not a sequence byte: what came so far was a broken sequence; drop it and
                 // let this key be read on its own.
                 return .sequence(length: index - start, .ignored)
             }
-            let character = Character(UnicodeScalar(value)!)
+            let value = read.value
+            let character = Character(read)
             switch value {
             case 0x24 where !parameters.isEmpty && parameters.allSatisfy(\.isASCIIDigit),
                  0x40...0x7E:
@@ -73,8 +74,8 @@ enum EscapeSequence {
         var index = start + 2
         var parameters = ""
         while index < keys.count {
-            guard let value = scalar(keys[index])?.value else { return .sequence(length: index - start, .ignored) }
-            let character = Character(UnicodeScalar(value)!)
+            guard let read = scalar(keys[index]) else { return .sequence(length: index - start, .ignored) }
+            let character = Character(read)
             if character.isASCIIDigit || character == ";", parameters.count < 4 {
                 parameters.append(character)
                 index += 1

@@ -21,6 +21,9 @@ public struct Frame: Equatable, Sendable {
     public var bodyHidden = 0
     /// Body lines on screen: one PgUp/PgDn page.
     public var bodyShown = 0
+    /// The card shows its body instead of its form (no row was left for it): PgDn pressed
+    /// on a small terminal. Any other key goes back to the form.
+    public var readingBody = false
     /// The user waits (a spinner): a key script holds its keys meanwhile.
     public var busy = false
 

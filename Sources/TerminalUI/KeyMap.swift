@@ -70,7 +70,8 @@ public enum KeyMap {
     static func weightedHelp(for view: ScreenView) -> [(keys: String, meaning: String, weight: Weight)] {
         var items: [(String, String, Weight)] = []
         if view.busy {
-            return [("Ctrl-C", "quit", .quit)]
+            // Waiting on a call: only what works while waiting (issue 32: Ctrl-Z did, unsaid).
+            return (view.canSuspend ? [("Ctrl-Z", "suspend", .suspend)] : []) + [("Ctrl-C", "quit", .quit)]
         }
         if !view.options.isEmpty {
             items.append(("↑/↓", "choose", .moving))
@@ -83,6 +84,9 @@ public enum KeyMap {
                 if field.isPassword { items.append(("Ctrl-R", field.secret ? "show" : "hide", .widget)) }
                 switch field.kind {
                 case .date:
+                    // Typing is the quick way to a date of birth; the steps drop out first.
+                    items.append(("0-9", "type", .widget))
+                    items.append(("Ctrl-U", "clear", .widget))
                     items.append(("←/→", "day", .widget))
                     items.append(("PgUp/PgDn", "month", .widget))
                     items.append(("Home/End", "year", .widget))
@@ -90,7 +94,8 @@ public enum KeyMap {
                     items.append(("←/→", "change", .widget))
                 case .multi:
                     items.append(("←/→", "move", .widget))
-                    items.append(("Space", "pick", .widget))
+                    // Nothing goes on without a pick: Space stays as long as Enter does.
+                    items.append(("Space", "pick", .forward))
                 case .slider:
                     items.append(("←/→", "adjust", .widget))
                     items.append(("0-9", "type", .widget))

@@ -32,6 +32,12 @@ extension Renderer {
             // A form filling a small card: its fields and buttons stay put and the one or
             // two rows left are a window on the body without markers, which PgUp/PgDn move;
             // the help line says which way there is more.
+            if room <= 0, scroll > 0 {
+                // No row left at all: PgDn reads the body in the card instead of the form,
+                // PgUp back to the top returns to it (issue 32: Add Email at 40x12 offered
+                // PgDn and moved nothing).
+                return reading(&lines, into: height, scroll: scroll, bodyIndices: bodyIndices)
+            }
             let shown = max(0, room)
             let start = min(max(0, scroll), bodyIndices.count - shown)
             hidden = bodyIndices.count - shown
@@ -45,7 +51,14 @@ extension Renderer {
         // Still too tall (a long form on a small terminal): scroll so the focused line
         // shows, and mark the cut ends; Tab moves focus, and the view follows.
         let focus = lines.firstIndex(where: \.hasFocus) ?? 0
-        let start = max(0, min(focus - height / 2, lines.count - height))
+        var start = max(0, min(focus - height / 2, lines.count - height))
+        // A message the focused field just got stays in view with it (issue 32: MIGA's
+        // "Pick at least one topic." at 40x12 was below the window).
+        // One row more where lines follow it, so the "↓ …" mark does not cover it.
+        if let message = lines[focus...].prefix(height - 1).firstIndex(where: { $0.spans.first?.role == .error }) {
+            let lastRow = message + (message + 1 < lines.count ? 1 : 0)
+            if lastRow >= start + height { start = min(focus, lastRow - height + 1) }
+        }
         var window = Array(lines[start..<(start + height)])
         if start > 0, !window[0].hasFocus { window[0] = .text("↑ " + glyphs.ellipsis, .muted, kind: .fixed) }
         if start + height < lines.count, !window[height - 1].hasFocus {
@@ -53,5 +66,20 @@ extension Renderer {
         }
         lines = window
         return hidden
+    }
+
+    /// The card's header (step, title) and a window on its body from line `scroll - 1`,
+    /// marked where there is more; how far it can scroll in all.
+    private func reading(_ lines: inout [Line], into height: Int, scroll: Int, bodyIndices: [Int]) -> Int {
+        let header = Array(lines.prefix(while: { $0.kind != .body }).prefix(max(0, height - 2)))
+        let rows = max(1, height - header.count)
+        let body = bodyIndices.map { lines[$0] }
+        let most = 1 + max(0, body.count - rows)
+        let start = min(scroll, most) - 1
+        var window = Array(body[start..<min(body.count, start + rows)])
+        if start > 0 { window[0] = .text("↑ " + glyphs.ellipsis, .muted, kind: .fixed) }
+        if start + rows < body.count { window[rows - 1] = .text("↓ " + glyphs.ellipsis, .muted, kind: .fixed) }
+        lines = header + window
+        return most
     }
 }

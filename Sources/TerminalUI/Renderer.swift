@@ -20,6 +20,7 @@ public struct Renderer: Sendable {
     public func render(_ view: ScreenView, width: Int, height: Int, tick: Int = 0, scroll: Int = 0) -> Frame {
         // Received text is made inert before anything is measured.
         var view = view.terminalSafe
+        if glyphs.ascii { view = view.asciiFolded }
         var frame = Frame(width: width, height: height)
         frame.busy = view.busy
         guard width >= Self.minimumWidth, height >= Self.minimumHeight else {
@@ -32,6 +33,8 @@ public struct Renderer: Sendable {
         let available = height - 1 - 2 // help line, card borders
         frame.bodyHidden = fit(&lines, into: available, scroll: scroll)
         frame.bodyShown = lines.count { $0.kind == .body }
+        let focusable = view.fields.contains(where: \.focused) || view.buttons.contains(where: \.focused) || view.options.contains(where: \.focused)
+        frame.readingBody = focusable && !lines.contains(where: \.hasFocus)
         view.moreBelow = min(scroll, frame.bodyHidden) < frame.bodyHidden
         view.moreAbove = min(scroll, frame.bodyHidden) > 0
         let cardHeight = lines.count + 2
@@ -160,30 +163,19 @@ public struct Renderer: Sendable {
     }
 
     func wrapped(_ text: String, role: Role, width: Int, kind: Line.Kind, hanging: Int = 0) -> [Line] {
-        let first = TextMetrics.wrap(text, to: width)
-        guard hanging > 0, first.count > 1 else { return first.map { .text($0, role, kind: kind) } }
         // Continuation lines indent under the text, not the bullet.
-        let head = first[0]
-        let rest = String(text.dropFirst(head.count)).drop { $0 == " " }
-        let tail = TextMetrics.wrap(String(rest), to: width - hanging).map { String(repeating: " ", count: hanging) + $0 }
-        return ([head] + tail).map { .text($0, role, kind: kind) }
+        let lines = TextMetrics.wrap(text, to: width, rest: width - hanging, breakMark: glyphs.breakMark)
+        let indent = String(repeating: " ", count: hanging)
+        return lines.enumerated().map { .text($0.offset == 0 ? $0.element : indent + $0.element, role, kind: kind) }
     }
 
     func inputLine(_ field: ScreenView.FieldView, width: Int) -> Line {
         let shown = Array(field.secret ? String(repeating: "•", count: field.value.count) : field.value)
         let room = width - 1
         let caret = min(field.caret ?? shown.count, shown.count)
-        // The end of the text shows, as long as the cursor is in view; else the text
-        // scrolls so the cursor is at the left edge. Widths measured once per character:
-        // a 2048-character URL is redrawn on every key.
+        // Widths measured once per character: a 2048-character URL is redrawn on every key.
         let widths = shown.map { TextMetrics.width(of: $0) }
-        var start = shown.count
-        var tail = 0
-        while start > 0, tail + widths[start - 1] <= room {
-            start -= 1
-            tail += widths[start]
-        }
-        start = min(start, caret)
+        let start = Self.scrollStart(widths: widths, caret: caret, room: room)
         var end = start
         var used = 0
         while end < shown.count, used + widths[end] <= room {
@@ -204,6 +196,24 @@ public struct Renderer: Sendable {
             line.hasFocus = true
         }
         return line
+    }
+
+    /// Where a text too long for its box starts showing. The end shows while the cursor is
+    /// near it; elsewhere the text moves a third of the box at a time, so the cursor keeps
+    /// a third of the box of text on each side, as readline's horizontal scrolling does
+    /// (issue 32: it slid under a cursor pinned to the left edge, hiding what came before).
+    static func scrollStart(widths: [Int], caret: Int, room: Int) -> Int {
+        var columns = [0]
+        for width in widths { columns.append(columns[columns.count - 1] + width) }
+        let total = columns[columns.count - 1]
+        guard total > room else { return 0 }
+        let tailStart = columns.firstIndex { total - $0 <= room } ?? widths.count
+        let third = max(1, room / 3)
+        let paged = max(0, (columns[caret] / third - 1) * third)
+        var start = min(columns.firstIndex { $0 >= paged } ?? caret, tailStart, caret)
+        // Wide characters: the cursor itself always in the box.
+        while columns[caret] - columns[start] > room { start += 1 }
+        return start
     }
 
     /// Buttons side by side, wrapped onto more rows when they do not fit the width.

@@ -1,3 +1,4 @@
+import Foundation
 import FlowEngine
 import InputRules
 
@@ -15,55 +16,100 @@ public enum TerminalText {
 extension ScreenView {
     /// Every text of the view made safe for a terminal (`TerminalText.safe`).
     public var terminalSafe: ScreenView {
-        func safe(_ text: String) -> String { TerminalText.safe(text) }
+        mappingText({ TerminalText.safe($0) }, values: { TerminalText.safe($0, keepingNewlines: false) })
+    }
+
+    /// Every text of the view in ASCII, for a terminal whose locale is not UTF-8 (issue 32:
+    /// ruck lines kept their `·` under `LANG=C`). A field's value keeps one character for
+    /// one, so the cursor stays where it was typed.
+    public var asciiFolded: ScreenView {
+        mappingText(ASCIIText.fold, values: ASCIIText.foldOneForOne)
+    }
+
+    /// The view with `transform` applied to every text it shows, and `values` to what was
+    /// typed into its fields.
+    func mappingText(_ transform: (String) -> String, values: (String) -> String) -> ScreenView {
         var view = self
-        view.logo = logo.map(safe)
-        view.title = safe(title)
-        view.body = safe(body)
-        view.bullets = bullets.map(safe)
-        view.items = items.map(safe)
-        view.emptyItems = safe(emptyItems)
-        view.warnings = warnings.map(safe)
-        view.busyLabel = busyLabel.map(safe)
-        view.stepLabel = stepLabel.map(safe)
+        view.logo = logo.map(transform)
+        view.title = transform(title)
+        view.body = transform(body)
+        view.bullets = bullets.map(transform)
+        view.items = items.map(transform)
+        view.emptyItems = transform(emptyItems)
+        view.warnings = warnings.map(transform)
+        view.busyLabel = busyLabel.map(transform)
+        view.stepLabel = stepLabel.map(transform)
         view.message = message.map { message in
             switch message {
-            case .error(let text): .error(safe(text))
-            case .notice(let text): .notice(safe(text))
+            case .error(let text): .error(transform(text))
+            case .notice(let text): .notice(transform(text))
             }
         }
         view.fields = fields.map { field in
             var field = field
-            field.label = safe(field.label)
-            field.value = TerminalText.safe(field.value, keepingNewlines: false)
-            field.placeholder = safe(field.placeholder)
-            field.error = field.error.map(safe)
-            field.options = field.options.map(safe)
-            field.picked = field.picked.map(safe)
-            field.hint = field.hint.map(safe)
+            field.label = transform(field.label)
+            field.value = values(field.value)
+            field.placeholder = transform(field.placeholder)
+            field.error = field.error.map(transform)
+            field.options = field.options.map(transform)
+            field.picked = field.picked.map(transform)
+            field.hint = field.hint.map(transform)
             return field
         }
-        func safeItems(_ list: [ItemView]) -> [ItemView] {
+        func mapItems(_ list: [ItemView]) -> [ItemView] {
             list.map { item in
                 var item = item
-                item.label = safe(item.label)
-                item.linkPrompt = item.linkPrompt.map(safe)
+                item.label = transform(item.label)
+                item.linkPrompt = item.linkPrompt.map(transform)
                 return item
             }
         }
-        view.options = safeItems(options)
-        view.buttons = safeItems(buttons)
+        view.options = mapItems(options)
+        view.buttons = mapItems(buttons)
         view.checklist = checklist.map { line in
             var line = line
-            line.label = safe(line.label)
+            line.label = transform(line.label)
             line.status = switch line.status {
-            case .done(let detail): .done(safe(detail))
-            case .fellBack(let detail): .fellBack(safe(detail))
-            case .failed(let detail): .failed(safe(detail))
+            case .done(let detail): .done(transform(detail))
+            case .fellBack(let detail): .fellBack(transform(detail))
+            case .failed(let detail): .failed(transform(detail))
             default: line.status
             }
             return line
         }
         return view
+    }
+}
+
+/// Text for a terminal that can show only ASCII: typographic marks as their ASCII
+/// stand-ins, letters without their accents, anything else as `?`.
+public enum ASCIIText {
+    static let standIns: [Character: String] = [
+        "·": "-", "•": "*", "—": "-", "–": "-", "‘": "'", "’": "'", "“": "\"", "”": "\"", "…": "...",
+        "→": "->", "←": "<-", "↑": "^", "↓": "v", "✓": "+", "✔": "+", "✗": "x", "✘": "x", "×": "x",
+        "\u{00A0}": " ", "€": "EUR", "£": "GBP", "°": " deg",
+    ]
+
+    public static func fold(_ text: String) -> String {
+        guard !text.allSatisfy(\.isASCII) else { return text }
+        return text.map { character in
+            character.isASCII ? String(character) : standIns[character] ?? withoutAccents(character)
+        }.joined()
+    }
+
+    /// One ASCII character for each character (a typed value and its cursor).
+    public static func foldOneForOne(_ text: String) -> String {
+        guard !text.allSatisfy(\.isASCII) else { return text }
+        return text.map { character in
+            if character.isASCII { return String(character) }
+            if let standIn = standIns[character], standIn.count == 1 { return standIn }
+            return withoutAccents(character)
+        }.joined()
+    }
+
+    /// `é` as `e`: the letter of its canonical decomposition; `?` when there is none.
+    static func withoutAccents(_ character: Character) -> String {
+        let base = String(character).decomposedStringWithCanonicalMapping.unicodeScalars.first { $0.isASCII }
+        return base.map { String(Character($0)) } ?? "?"
     }
 }

@@ -56,25 +56,30 @@ public enum TextMetrics {
         return result + (room >= 0 ? ellipsis : "")
     }
 
-    /// Word-wraps to `columns`, keeping explicit line breaks; words longer than a line
-    /// are broken.
-    public static func wrap(_ text: String, to columns: Int) -> [String] {
+    /// Word-wraps to `columns` (`rest` for every line after the first: a hanging indent),
+    /// keeping explicit line breaks. A word longer than a line is broken, each piece but
+    /// the last ending in `breakMark`, so a cut (an id, a link) never reads as its end.
+    public static func wrap(_ text: String, to columns: Int, rest: Int? = nil, breakMark: String = "") -> [String] {
         guard columns > 0 else { return [] }
         var lines: [String] = []
+        var limit: Int { lines.isEmpty ? columns : max(1, rest ?? columns) }
+        let markWidth = width(of: breakMark)
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""
             var lineWidth = 0
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
                 var word = String(word)
                 var wordWidth = width(of: word)
-                while wordWidth > columns {
+                while wordWidth > limit {
                     if !line.isEmpty {
                         lines.append(line)
                         line = ""
                         lineWidth = 0
+                        continue
                     }
-                    let head = truncate(word, to: columns, ellipsis: "")
-                    lines.append(head)
+                    let mark = limit > markWidth ? breakMark : ""
+                    let head = truncate(word, to: limit - width(of: mark), ellipsis: "")
+                    lines.append(head + mark)
                     word = String(word.dropFirst(head.count))
                     wordWidth = width(of: word)
                 }
@@ -82,7 +87,7 @@ public enum TextMetrics {
                 if lineWidth == 0 {
                     line = word
                     lineWidth = wordWidth
-                } else if lineWidth + 1 + wordWidth <= columns {
+                } else if lineWidth + 1 + wordWidth <= limit {
                     line += " " + word
                     lineWidth += 1 + wordWidth
                 } else {

@@ -124,7 +124,7 @@ extension Renderer {
     func checklistLines(_ line: ScreenView.ChecklistLine, width: Int, tick: Int) -> [Line] {
         let (mark, role, note): (String, Role, String?) = switch line.status {
         case .waiting: (glyphs.ascii ? "-" : "·", .muted, nil)
-        case .running: (glyphs.spinner[tick % glyphs.spinner.count], .spinner, nil)
+        case .running(let note): (glyphs.spinner[tick % glyphs.spinner.count], .spinner, note)
         case .done(let note): (glyphs.ascii ? "+" : "✓", .accent, note)
         case .fellBack(let note): ("!", .notice, note)
         case .failed(let note): (glyphs.errorMark, .error, note)

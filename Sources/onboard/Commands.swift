@@ -65,9 +65,22 @@ struct Run: ParsableCommand {
 }
 
 struct Flows: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the built-in flows.")
+    static let configuration = CommandConfiguration(
+        abstract: "List the built-in flows, or print one's YAML to start a flow file from.",
+        discussion: "onboard flows abby > my-abby.yaml; onboard run --flow my-abby.yaml")
+
+    @Argument(help: "A built-in flow id: print its YAML.")
+    var flow: String?
 
     func run() throws {
+        if let flow {
+            guard let url = BuiltinFlows.url(for: flow), let yaml = try? String(contentsOf: url, encoding: .utf8) else {
+                printError("onboard: no built-in flow named '\(flow)'; built in: \(BuiltinFlows.ids.joined(separator: ", "))")
+                throw ExitCode(1)
+            }
+            print(yaml, terminator: "")
+            return
+        }
         for id in BuiltinFlows.ids {
             let flow = try BuiltinFlows.load(id)
             print("\(id.padding(toLength: 12, withPad: " ", startingAt: 0)) \(flow.title) — \(flow.summary)")
@@ -115,6 +128,14 @@ struct Lint: ParsableCommand {
     func run() throws {
         var failed = false
         for file in files {
+            guard FileManager.default.fileExists(atPath: file) else {
+                // Not a file: a built-in id is checked when Onboard is built; say where its YAML is.
+                print("\(file): " + (BuiltinFlows.ids.contains(file)
+                    ? "a built-in flow, not a file; it is checked when Onboard is built. Its YAML: onboard flows \(file) > \(file).yaml"
+                    : "no such file"))
+                failed = true
+                continue
+            }
             do {
                 let flow = try FlowFiles.load(url: URL(fileURLWithPath: file), displayName: file)
                 print("\(file): ok (\(flow.screens.count) screens)")

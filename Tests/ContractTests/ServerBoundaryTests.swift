@@ -62,7 +62,16 @@ import Testing
         #expect(missing.body["message"] as? String == "The field 'password' is missing.")
         let broken = try await raw(server, .POST, "/api/v1/auth/login", body: Data("{\"email\": ".utf8))
         #expect(broken.body["message"] as? String == "The request body is not valid JSON.")
-        for reply in [notAnObject, wrongType, missing, broken] {
+        // Issue 32: `null` was "The field '' must be a JSON object"; a number too big or not
+        // whole for its field was "not valid JSON".
+        let null = try await raw(server, .POST, "/api/v1/auth/login", body: Data("null".utf8))
+        #expect(null.body["message"] as? String == "The request body must be a JSON object, not null.")
+        for number in ["1e300", "1.5", "99999999999999999999"] {
+            let tooBig = try await raw(server, .POST, "/api/v1/dev/clock", body: Data("{\"offset_seconds\": \(number)}".utf8))
+            #expect(tooBig.status == 400)
+            #expect(tooBig.body["message"] as? String == "The field 'offset_seconds' must be a whole number between -9223372036854775808 and 9223372036854775807.", "\(number)")
+        }
+        for reply in [notAnObject, wrongType, missing, broken, null] {
             #expect(reply.status == 400)
             #expect(!(reply.body["message"] as? String ?? "").contains("Dictionary"), "no Swift names")
         }

@@ -62,6 +62,22 @@ extension EndToEnd {
             #expect(FileManager.default.fileExists(atPath: ana.stateDirectory + "/mock.sqlite"), "the folder's own mock was used")
         }
 
+        /// Issue 32: consent withdrawn on the consent screen deletes what was recorded under it.
+        @Test func withdrawingConsentDeletesTheEventsOnDisk() {
+            let bo = Tmux()
+            bo.start("run abby")
+            bo.waitFor("Welcome to ABBY")
+            bo.send("Enter") // Agree and Continue
+            bo.waitFor("Create your account")
+            let events = bo.stateDirectory + "/abby/events.jsonl"
+            #expect(FileManager.default.fileExists(atPath: events), "agreed: steps are recorded")
+            bo.send("Escape")
+            bo.waitFor("Welcome to ABBY")
+            bo.send("Right", "Enter") // Continue Without Analytics
+            bo.waitFor("Create your account")
+            #expect(!FileManager.default.fileExists(atPath: events), "withdrawn: the events are gone")
+        }
+
         /// A number the service refuses: the message under the field, and what is typed
         /// next lands in the number, not in the Country picker.
         @Test func aRefusedNumberKeepsTheCursorInTheNumber() {

@@ -48,6 +48,29 @@ extension EndToEnd {
             #expect(!run.output.contains("Fatal error"))
         }
 
+        /// Issue 32: `onboard coverage nickname` and `onboard lint abby` answered with
+        /// `file:1:1` errors for things that are not files. They say what the name is, point
+        /// to `--flow FILE` (naming the file when there is one) and to a built-in flow's YAML.
+        @Test func aNameThatIsNotAFileOrABuiltinFlowIsSaidPlainly() throws {
+            let coverage = onboard(["coverage", "nickname"])
+            #expect(coverage.status == 1)
+            #expect(coverage.output.contains("'nickname' is not a built-in flow"), "\(coverage.output)")
+            #expect(coverage.output.contains("--flow examples/nickname.yaml"), "\(coverage.output)")
+            #expect(!coverage.output.contains(":1:1"))
+            let lint = onboard(["lint", "abby", "no-such.yaml"])
+            #expect(lint.status == 1)
+            #expect(lint.output.contains("abby: a built-in flow, not a file; it is checked when Onboard is built. Its YAML: onboard flows abby > abby.yaml"), "\(lint.output)")
+            #expect(lint.output.contains("no-such.yaml: no such file"))
+            #expect(!lint.output.contains(":1:1"))
+            // The YAML it points to is the built-in flow, and lints clean as a file.
+            let yaml = onboard(["flows", "abby"])
+            #expect(yaml.status == 0 && yaml.output.contains("id: abby"))
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("abby-\(UUID().uuidString).yaml").path
+            try yaml.output.write(toFile: file, atomically: true, encoding: .utf8)
+            let copied = onboard(["lint", file])
+            #expect(copied.status == 0 && copied.output.contains("\(file): ok"), "\(copied.output)")
+        }
+
         @Test func theSchemaCommandPrintsTheCommittedSchemas() throws {
             for kind in ["flow", "theme"] {
                 let run = onboard(["schema", kind])
@@ -109,6 +132,14 @@ extension EndToEnd {
             let page = tmux.waitFor("Not yet seen")
             #expect(page.contains("1 of 15 (6%) seen: screens 1/9, result branches 0/6"))
             #expect(page.contains("creating (Setting things up...) — from privacy: Start"))
+            // Issue 32: the help line offered "PgDn more" and PgDn did nothing.
+            #expect(page.contains("PgDn more"))
+            tmux.send("PageDown")
+            var down = tmux.screen
+            for _ in 0..<50 where down == page { usleep(100_000); down = tmux.screen }
+            #expect(down != page && !down.contains("1 of 15 (6%) seen"), "PgDn reads on:\n\(down)")
+            tmux.send("PageUp")
+            tmux.waitFor("1 of 15 (6%) seen")
         }
 
         /// A flow's scripts, in the order they run: `FLOW.keys`, then `FLOW-*.keys` (each

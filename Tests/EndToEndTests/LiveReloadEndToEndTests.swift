@@ -36,11 +36,15 @@ extension EndToEnd {
             var screen = tmux.waitFor("Pick a nickname, please")
             #expect(screen.contains("Ali"), "what was typed is kept:\n\(screen)")
             #expect(screen.contains("Check and go on"))
-            // A mistake: said over the last good version, which keeps running.
-            try edited.replacing("kind: form", with: "kind: from").write(toFile: path, atomically: true, encoding: .utf8)
+            // Mistakes: the first said over the last good version, which keeps running, and
+            // how many more (issue 32: a list of them pushed the body out of view).
+            try edited.replacing("kind: form", with: "kind: from").replacing("label: Quit", with: "lable: Quit")
+                .write(toFile: path, atomically: true, encoding: .utf8)
             screen = flat(tmux.waitFor("loads"))
-            #expect(screen.contains("The flow file no longer loads; still showing the last version that did"))
+            #expect(screen.contains("The flow file no longer loads; still showing the last version that did."))
             #expect(screen.contains("unknown screen kind 'from' in screen 'ask'"))
+            #expect(screen.contains("more: onboard lint"), "\(screen)")
+            #expect(!screen.contains("lable"), "one problem on screen")
             #expect(screen.contains("Pick a nickname, please"))
             tmux.type("ce")
             tmux.waitFor("Alice")

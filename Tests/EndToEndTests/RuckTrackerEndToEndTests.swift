@@ -16,7 +16,7 @@ extension EndToEnd {
             tmux.type(minutes)
             tmux.send("Tab")
             tmux.send("Enter")
-            tmux.waitFor("\(km.contains(".") ? km : km + ".0") km in \(minutes) min")
+            tmux.waitFor("\(km) km in \(minutes) min")
         }
 
         /// Profile -> Sign Out -> confirm.
@@ -105,7 +105,7 @@ extension EndToEnd {
             addEmail(tmux, "back@example.org")
             tmux.waitFor("Your account is secured")
             tmux.send("Enter")
-            tmux.waitFor("8.0 km in 95 min")
+            tmux.waitFor("8 km in 95 min")
             let named = try #require(tmux.userID(of: "rucktracker"))
             signOut(tmux)
             tmux.waitFor("You're now using a new guest account")
@@ -115,7 +115,7 @@ extension EndToEnd {
             #expect(tmux.session(of: "rucktracker")?["isAnonymous"] as? Bool == true)
 
             logIn(tmux, "back@example.org")
-            tmux.waitFor("8.0 km in 95 min")
+            tmux.waitFor("8 km in 95 min")
             #expect(tmux.userID(of: "rucktracker") == named)
         }
 
@@ -129,14 +129,14 @@ extension EndToEnd {
             let guest = try #require(tmux.userID(of: "rucktracker"))
 
             tmux.start("run rucktracker \(service.arguments) --fault network --clock-offset 25h")
-            tmux.waitFor("3.0 km in 40 min")
+            tmux.waitFor("3 km in 40 min")
             addEmail(tmux, "offline@example.org")
             tmux.waitFor("You're offline")
             quit(tmux)
             #expect(tmux.userID(of: "rucktracker") == guest)
 
             tmux.start("run rucktracker \(service.arguments)")
-            tmux.waitFor("3.0 km in 40 min")
+            tmux.waitFor("3 km in 40 min")
             tmux.send("p")
             tmux.waitFor("Guest User")
             #expect(tmux.userID(of: "rucktracker") == guest)
@@ -153,10 +153,10 @@ extension EndToEnd {
             quit(tmux)
 
             tmux.start("run rucktracker \(service.arguments) --fault network")
-            tmux.waitFor("2.0 km in 20 min")
+            tmux.waitFor("2 km in 20 min")
             logRuck(tmux, km: "4", minutes: "50")
             logRuck(tmux, km: "6", minutes: "70")
-            let offline = tmux.waitFor("6.0 km in 70 min")
+            let offline = tmux.waitFor("6 km in 70 min")
             #expect(!offline.contains("was not saved"))
             #expect(offline.contains("(pending)"), "shown as pending until synced")
             // Issue 30 §3: a ruck is a person's record, sealed on disk like their answers.
@@ -166,16 +166,17 @@ extension EndToEnd {
             quit(tmux)
 
             tmux.start("run rucktracker \(service.arguments)")
-            tmux.waitFor("6.0 km in 70 min")
+            tmux.waitFor("6 km in 70 min")
             for _ in 0..<100 where tmux.screen.contains("(pending)") { usleep(50_000) }
             let synced = tmux.screen
             #expect(!synced.contains("(pending)"))
-            let order = ["2.0 km in 20 min", "4.0 km in 50 min", "6.0 km in 70 min"].map { synced.range(of: $0)?.lowerBound }
-            #expect(order.allSatisfy { $0 != nil } && order == order.sorted { $0! < $1! }, "in the order logged")
+            // Synced in the order logged, shown newest first (issue 32).
+            let order = ["6 km in 70 min", "4 km in 50 min", "2 km in 20 min"].map { synced.range(of: $0)?.lowerBound }
+            #expect(order.allSatisfy { $0 != nil } && order == order.sorted { $0! < $1! }, "newest first:\n\(synced)")
             quit(tmux)
             tmux.start("run rucktracker \(service.arguments)")
-            let again = tmux.waitFor("6.0 km in 70 min")
-            #expect(again.components(separatedBy: "4.0 km in 50 min").count == 2, "synced once")
+            let again = tmux.waitFor("6 km in 70 min")
+            #expect(again.components(separatedBy: "4 km in 50 min").count == 2, "synced once")
         }
 
         /// A first launch that adds `email` at once: a named account with no rucks, on Home.
@@ -225,15 +226,15 @@ extension EndToEnd {
             signOut(tmux)
             tmux.waitFor("You're now using a new guest account")
             let guestHome = tmux.waitFor("No rucks yet")
-            #expect(!guestHome.contains("7.0 km in 77 min"), "the new guest never gets the account's ruck")
+            #expect(!guestHome.contains("7 km in 77 min"), "the new guest never gets the account's ruck")
 
             // The reverse: the guest's offline ruck stays with the guest.
             switchNetworkFault(tmux, on: true)
             logRuck(tmux, km: "1", minutes: "11")
             switchNetworkFault(tmux, on: false)
             logIn(tmux, "so@example.com")
-            let account = tmux.waitFor("7.0 km in 77 min")
-            #expect(!account.contains("1.0 km in 11 min"), "the account never gets the guest's ruck:\n\(account)")
+            let account = tmux.waitFor("7 km in 77 min")
+            #expect(!account.contains("1 km in 11 min"), "the account never gets the guest's ruck:\n\(account)")
             #expect(!account.contains("(pending)"))
             #expect(tmux.userID(of: "rucktracker") == named)
         }
@@ -278,7 +279,7 @@ extension EndToEnd {
             #expect(local.hasPrefix("local-"))
 
             tmux.start("run rucktracker \(service.arguments)")
-            tmux.waitFor("4.0 km in 45 min")
+            tmux.waitFor("4 km in 45 min")
             for _ in 0..<100 where tmux.screen.contains("(pending)") { usleep(50_000) }
             #expect(!tmux.screen.contains("(pending)"))
             quit(tmux)
@@ -287,7 +288,7 @@ extension EndToEnd {
             #expect(!FileManager.default.fileExists(atPath: tmux.stateDirectory + "/rucktracker/pending-rucks.json"), "synced")
             // Nothing left on this device to show it: the service holds the ruck.
             tmux.start("run rucktracker \(service.arguments)")
-            tmux.waitFor("4.0 km in 45 min")
+            tmux.waitFor("4 km in 45 min")
             tmux.send("p")
             tmux.waitFor("Account Status: Guest")
             #expect(!tmux.screen.contains("Guest on this device"))
@@ -350,8 +351,8 @@ extension EndToEnd {
             quit(tmux)
             let guest = try #require(tmux.userID(of: "rucktracker"))
             tmux.start("run rucktracker \(service.arguments) --clock-offset 50h --fault reauth-fail")
-            let home = tmux.waitFor("6.0 km in 60 min")
-            #expect(home.contains("5.0 km in 50 min") && !home.contains("No rucks yet"))
+            let home = tmux.waitFor("6 km in 60 min")
+            #expect(home.contains("5 km in 50 min") && !home.contains("No rucks yet"))
             #expect(home.contains("could not be renewed"), "told, not silently replaced:\n\(home)")
             quit(tmux)
             #expect(tmux.userID(of: "rucktracker") == guest)
@@ -388,7 +389,7 @@ extension EndToEnd {
             tmux.type("march on!")
             tmux.send("Tab")
             tmux.send("Enter")
-            let home = tmux.waitFor("9.0 km in 90 min")
+            let home = tmux.waitFor("9 km in 90 min")
             #expect(!home.contains("Go Pro"), "Pro is back")
             #expect(tmux.userID(of: "rucktracker") == named)
         }
@@ -442,7 +443,7 @@ extension EndToEnd {
             laptop.start("run rucktracker \(service.arguments)")
             laptop.waitFor("No rucks yet")
             logIn(laptop, "two@example.org")
-            laptop.waitFor("10.0 km in 120 min")
+            laptop.waitFor("10 km in 120 min")
             #expect(laptop.userID(of: "rucktracker") == phone.userID(of: "rucktracker"))
         }
 

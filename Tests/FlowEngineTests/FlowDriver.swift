@@ -135,6 +135,7 @@ struct FlowDriver {
         case .track(let record): "track \(record.name)"
         case .backfillAnalytics(_, let userID): "backfill analytics for \(userID)"
         case .forgetLocalData: "forget local data"
+        case .forgetAnalytics: "forget analytics"
         case .quit: "quit"
         case .reached(let reach): "reached \(reach.id)"
         }

@@ -70,6 +70,39 @@ import Testing
         #expect(driver.text("server_url") == "http://baby.example.org")
     }
 
+    /// Issue 32: in a date field Ctrl-U did nothing, a paste (2025/02/03) and typing over a
+    /// full date were ignored, so Tab, 2, Ctrl-U, 20240229 gave 2202-40-22.
+    @Test func aDateIsClearedWithCtrlUAndReplacedByAWholeDateTypedOrPasted() throws {
+        let yaml = """
+            id: born
+            title: Born
+            entry:
+              first_launch: ask
+            screens:
+              - id: ask
+                kind: form
+                fields:
+                  - id: born
+                    kind: date
+                    label: Born
+                actions:
+                  - label: Done
+                    quit: true
+            """
+        var driver = FlowDriver(flow: try FlowLoader.load(yaml: yaml, file: "born.yaml").get(), exhaustive: true)
+        driver.launch(effects: ["save progress at ask"])
+        driver.type("2", effects: [])
+        #expect(driver.text("born") == "2", "the first digit replaces today, as before")
+        driver.key(.edit(.deleteToStart), effects: [])
+        #expect(driver.text("born") == "")
+        driver.type("20240229", effects: [])
+        #expect(driver.text("born") == "2024-02-29")
+        driver.type("1", effects: [])
+        #expect(driver.text("born") == "1", "typing over a full date starts a new one")
+        driver.send(.intent(.paste("2025/02/03")), effects: [])
+        #expect(driver.text("born") == "2025-02-03", "a pasted date replaces what was there")
+    }
+
     @Test func aPasswordIsNeverKeptInTheKillBuffer() {
         var driver = FlowDriver("babybasics", exhaustive: true)
         driver.launch(effects: ["save progress at server"])

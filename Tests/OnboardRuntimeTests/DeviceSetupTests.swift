@@ -104,9 +104,25 @@ import Testing
         #expect(first.values["streak_day"] == .text("1"))
         #expect(first.values["hub_summary"] == .list(["Readiness: 7 of 10", "Interests: Sleep", "Behind a mindful pause: Instagram"]))
         let since = first.values["hub_since"]?.text ?? ""
-        let later = try await run(.openHub, runner(offsetSeconds: 2 * 86_400), inputs: ["hub_since": since]).get()
+        let next = try await run(.openHub, runner(offsetSeconds: 86_400), inputs: ["hub_since": since, "hub_last": first.values["hub_last"]?.text ?? ""]).get()
+        let later = try await run(.openHub, runner(offsetSeconds: 2 * 86_400), inputs: ["hub_since": since, "hub_last": next.values["hub_last"]?.text ?? ""]).get()
         #expect(later.values["streak_day"] == .text("3"))
         #expect(later.values["hub_since"] == .text(since))
+    }
+
+    /// Issue 32: the streak counted calendar days since the first visit ("Day 401" after
+    /// 400 days away). It counts days in a row: a day missed starts it again, said on the hub.
+    @Test func aDayMissedStartsTheStreakAgainAndTheHubSaysSo() async throws {
+        let first = try await run(.openHub, runner()).get()
+        let inputs = ["hub_since": first.values["hub_since"]?.text ?? "", "hub_last": first.values["hub_last"]?.text ?? ""]
+        let sameDay = try await run(.openHub, runner(offsetSeconds: 3_600), inputs: inputs).get()
+        #expect(sameDay.values["streak_day"] == .text("1"))
+        let away = try await run(.openHub, runner(offsetSeconds: 400 * 86_400), inputs: inputs).get()
+        #expect(away.values["streak_day"] == .text("1"))
+        #expect(away.values["hub_since"] == away.values["hub_last"], "the streak starts today")
+        #expect(away.values["hub_summary"]?.list?.first == "A day went by without MIGA, so your streak starts again today: it counts the days in a row you open MIGA.")
+        let twoDaysOn = try await run(.openHub, runner(offsetSeconds: 2 * 86_400), inputs: inputs).get()
+        #expect(twoDaysOn.values["streak_day"] == .text("1"), "one day missed is enough")
     }
 
     /// A corrupt content cache is reported and set aside like any state file, and an

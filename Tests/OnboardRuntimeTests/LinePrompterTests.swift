@@ -67,6 +67,35 @@ import Testing
         #expect(run.ending == .quit)
     }
 
+    static let retry = """
+        id: retry
+        title: Retry
+        entry:
+          first_launch: start
+        screens:
+          - id: start
+            kind: info
+            title: Start
+            actions:
+              - label: Check
+                call: health
+                on:
+                  success: done
+          - id: done
+            kind: info
+            title: Done
+            complete: true
+        """
+
+    /// Issue 32: a choice of one asked "Enter a number between 1 and 1", and a Try Again
+    /// that failed the same way a second time printed nothing: the screen had not changed.
+    @Test func everyFailedTryIsSaidAndAChoiceOfOneIsPlain() async throws {
+        let run = try await transcript(Self.retry, answers: ["1", "1", "1"], faults: FaultSwitchboard([.network]))
+        let errors = run.text.components(separatedBy: "\n").filter { $0.hasPrefix("Error: ") }
+        #expect(errors.count == 3, "one error line per failed try:\n\(run.text)")
+        #expect(!run.text.contains("between 1 and 1"))
+    }
+
     @Test func qQuitsAFailedSetupAndTheEndOfInputSavesAndQuits() async throws {
         let quit = try await transcript(Self.checklist, answers: ["q"], faults: FaultSwitchboard([.network]))
         #expect(quit.ending == .quit)

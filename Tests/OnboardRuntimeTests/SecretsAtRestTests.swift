@@ -65,7 +65,7 @@ import Testing
         #expect(loaded.session == session, "the account is kept")
         #expect(loaded.progress == nil)
         #expect(loaded.warnings.first?.hasPrefix(
-            "Your saved progress (progress.json) could not be read, because the key it was encrypted with is no longer here (the keyring was reset, or the folder came from another computer), so you are still signed in, but answers kept only on this device are lost. The old file was kept as progress.json.corrupt-") == true)
+            "Your saved progress (progress.json) could not be read, because the key it was encrypted with is no longer here (its secrets/ folder was removed, or the state folder was copied without it), so you are still signed in, but answers kept only on this device are lost. The old file was kept as progress.json.corrupt-") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).contains { $0.hasPrefix("progress.json.corrupt-") })
     }
 
@@ -77,6 +77,7 @@ import Testing
         #expect(loaded.warnings.first?.contains("the key it was encrypted with is no longer here") == true)
     }
 
+    /// Issue 32: the file store's message blamed the keyring, in a second parenthesis.
     @Test func aSessionWhoseTokensAreGoneIsSetAsideAndStartsFresh() throws {
         let store = StateStore(stateDirectory: state, flowID: "oklah")
         try store.save(session: session)
@@ -84,7 +85,7 @@ import Testing
         let loaded = StateStore(stateDirectory: state, flowID: "oklah").load()
         #expect(loaded.session == nil)
         #expect(loaded.warnings.first?.hasPrefix(
-            "Your saved session (session.json) could not be read, because its tokens are no longer in a private file in \(state)/secrets (the keyring was reset, or the folder came from another computer), so this starts fresh.") == true)
+            "Your saved session (session.json) could not be read, because its tokens are no longer in a private file in \(state)/secrets: its secrets/ folder was removed, or the state folder was copied without it, so this starts fresh.") == true)
     }
 
     /// Files from before secrets at rest open as they are; the next save moves the

@@ -76,6 +76,23 @@ import Testing
         #expect(found.contains { $0.hasPrefix("f.yaml:20:11: error: unknown screen kind 'carousel'") })
     }
 
+    /// Issue 32: lint listed the whole vocabulary (27 keys, 30 operations) for a slip of
+    /// the keyboard. A near miss is named, as git and cargo do; problems come in file order.
+    @Test func aSlipIsAnsweredWithTheWordItWasMeantToBeAndProblemsComeInFileOrder() {
+        let yaml = Self.valid
+            .replacingOccurrences(of: "title: One", with: "titel: One")
+            .replacingOccurrences(of: "kind: info\n    title: Two", with: "kind: inof\n    title: Two")
+            .replacingOccurrences(of: "go: two", with: "go: tow")
+        let found = problems(yaml)
+        #expect(found.contains("f.yaml:8:5: error: unknown key 'titel' in a screen; did you mean 'title'?"), "\(found)")
+        #expect(found.contains("f.yaml:11:13: error: unknown screen 'tow'; did you mean 'two'?"), "\(found)")
+        #expect(found.contains { $0.hasPrefix("f.yaml:13:11: error: unknown screen kind 'inof'") && $0.hasSuffix("did you mean 'info'?") }, "\(found)")
+        let lines = found.compactMap { Int($0.split(separator: ":")[1]) }
+        #expect(lines == lines.sorted() && lines.count == found.count, "\(found)")
+        #expect(Suggestion.closest(to: "sign_in_anonymosly", in: Operation.allCases.map(\.rawValue)) == "sign_in_anonymously")
+        #expect(Suggestion.closest(to: "teleport", in: Operation.allCases.map(\.rawValue)) == nil)
+    }
+
     @Test func aMissingLabelAndAStepThatSaysNothingAreReported() {
         let yaml = Self.valid.replacingOccurrences(of: "label: Next\n        go: two", with: "go: two\n      - label: Idle")
         let found = problems(yaml)

@@ -1,3 +1,4 @@
+import ScreenTable
 @testable import FlowEngine
 import TerminalUI
 import Testing
@@ -60,5 +61,80 @@ import Testing
         }
         #expect(seen == ["First", "Second", "Third", "Fourth", "Fifth", "Sixth"])
         #expect(renderer.render(view, width: 40, height: 12, scroll: top.bodyHidden).lines.last?.contains("PgUp up") == true)
+    }
+}
+
+/// Issue 32: a long value scrolled with the cursor pinned to the left edge (40x12, Home,
+/// Right: the text slid under it; Alt-F three times at 80x24 hid the start). The cursor
+/// keeps text on both sides, and the start shows while the cursor is near it.
+@Suite struct LongValueScrollTests {
+    static let value = (0..<12).map { "word\($0)" }.joined(separator: " ") // 71 characters
+
+    /// The visible part of the field and the cursor's column in it, at 40x12.
+    func shown(caret: Int?) -> (text: String, cursor: Int) {
+        var view = ScreenView()
+        view.title = "Name"
+        var field = ScreenView.FieldView(label: "Name", value: Self.value, placeholder: "", error: nil, focused: true, secret: false)
+        field.caret = caret
+        view.fields = [field]
+        let frame = Renderer().render(view, width: 40, height: 12)
+        let cursor = try! #require(frame.cursor)
+        let line = frame.lines[cursor.y]
+        let box = line.dropFirst(4).prefix(31) // inside the card: the input's columns
+        return (String(box), cursor.x - 4)
+    }
+
+    @Test func theCursorKeepsTextOnBothSidesAndTheStartShowsNearIt() {
+        #expect(shown(caret: nil).text.hasSuffix("word11"), "at the end, the end shows")
+        let home = shown(caret: 0)
+        #expect(home.text.hasPrefix("word0 word1") && home.cursor == 0)
+        let right = shown(caret: 1)
+        #expect(right.text == home.text && right.cursor == 1, "Right moves the cursor, not the text")
+        for caret in stride(from: 12, to: Self.value.count - 12, by: 5) {
+            let middle = shown(caret: caret)
+            #expect(middle.cursor >= 9 && middle.cursor <= 21, "caret \(caret): cursor at \(middle.cursor) of 31:\n\(middle.text)")
+        }
+        let thirdWord = shown(caret: Self.value.distance(from: Self.value.startIndex, to: Self.value.range(of: " word3")!.lowerBound))
+        #expect(thirdWord.text.hasPrefix("word0"), "three words in, the start still shows: \(thirdWord.text)")
+    }
+}
+
+/// Issue 32: RuckTracker's Add Email at 40x12 offered "PgDn more" while its body and four
+/// benefits had no row at all, and PgDn moved nothing. PgDn now reads the body in the card
+/// (the form out of view until the next key), and PgUp back at the top returns to the form.
+@Suite struct ReadingABodyWithNoRoomTests {
+    @Test func pgDnReadsTheBodyAndTheFormComesBack() throws {
+        let engine = FlowEngine(flow: try BuiltinFlows.load("rucktracker"))
+        var state = FlowState()
+        state.phase = .showing
+        state.screenID = "add_email"
+        let view = engine.view(of: state)
+        let renderer = Renderer()
+        let form = renderer.render(view, width: 40, height: 12)
+        #expect(form.lines.last?.contains("PgDn more") == true, "\(form.text)")
+        #expect(!form.readingBody && form.text.contains("Email"))
+        var seen = ""
+        var scroll = 1
+        while scroll <= form.bodyHidden {
+            let page = renderer.render(view, width: 40, height: 12, scroll: scroll)
+            #expect(page.readingBody, "\(page.text)")
+            #expect(!page.text.contains("Password"), "the form is out of view while reading")
+            seen += page.text
+            scroll += max(1, page.bodyShown - 1)
+        }
+        for benefit in ["Sync data across devices", "Secure your account", "Never lose your progress", "Keep all your data"] {
+            #expect(seen.contains(benefit), "\(benefit) read at 40x12")
+        }
+    }
+}
+
+/// Issue 32: QA › Context at 40x12 cut the user id at the card's edge with nothing to say
+/// it went on. A word broken across lines ends each piece with a mark, as Emacs does.
+@Suite struct BrokenWordTests {
+    @Test func aPieceOfABrokenWordEndsWithAMarkAndTheWordIsWhole() {
+        let id = "u_558770381ff693617a966cb9dcd6a1b2"
+        let lines = TextMetrics.wrap("user \(id) (anonymous)", to: 30, rest: 28, breakMark: "↩")
+        #expect(lines == ["user", "u_558770381ff693617a966cb9d↩", "cd6a1b2 (anonymous)"], "\(lines)")
+        #expect(TextMetrics.wrap("short words only", to: 30, breakMark: "↩") == ["short words only"])
     }
 }

@@ -84,6 +84,6 @@ import Testing
         func help(_ name: String) -> String { KeyMap.helpLine(for: engine.view(of: all[name]!), ascii: false) }
         #expect(help("privacy") == "Enter start · Ctrl-Z suspend · Ctrl-C quit")
         #expect(help("pick_name") == "↑/↓ choose · Enter select · Ctrl-Z suspend · Ctrl-C quit")
-        #expect(help("creating") == "Ctrl-C quit")
+        #expect(help("creating") == "Ctrl-Z suspend · Ctrl-C quit", "while waiting: what works while waiting (issue 32)")
     }
 }

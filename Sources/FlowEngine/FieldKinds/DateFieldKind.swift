@@ -4,7 +4,8 @@ import ScreenTable
 
 /// A date: today to start with, Left/Right a day, PgUp/PgDn a month, Home/End a year,
 /// never past today; digits typed replace it, dashes added as they go (19900514 ->
-/// 1990-05-14). A date of birth shows the age it gives.
+/// 1990-05-14); a full date typed or pasted (2025/02/03 too) replaces what is there, and
+/// Ctrl-U empties it. A date of birth shows the age it gives.
 struct DateFieldKind: FieldKind {
     func initialValue(of field: Field, today: CivilDate) -> Value? {
         .text(today.description)
@@ -29,11 +30,25 @@ struct DateFieldKind: FieldKind {
     func type(_ text: String, into field: Field, _ state: inout FlowState, engine: FlowEngine) -> Typing {
         let digits = text.filter(\.isASCIIDigit)
         guard !digits.isEmpty else { return .typed }
-        let typed = state.form.typingNumber == field.id ? (state.context[field.id]?.text ?? "").filter(\.isASCIIDigit) : ""
+        var typed = state.form.typingNumber == field.id ? (state.context[field.id]?.text ?? "").filter(\.isASCIIDigit) : ""
+        // A date already whole, or a whole one arriving at once, starts afresh: typing over
+        // a full date was ignored (issue 32).
+        if typed.count >= 8 || digits.count >= 8 { typed = "" }
         state.form.typingNumber = field.id
         state.context[field.id] = .text(Self.dashed(String((typed + digits).prefix(8))))
         state.form.errors[field.id] = nil
         return .typed
+    }
+
+    /// The editing keys that empty a date: it is one word, so any kill backward or forward.
+    static func clears(_ command: TextEdit) -> Bool {
+        [.deleteToStart, .deleteToEnd, .deleteWordBackward, .deleteToBlankBackward, .deleteWordForward].contains(command)
+    }
+
+    static func clear(_ field: Field, _ state: inout FlowState) {
+        state.form.typingNumber = field.id
+        state.context[field.id] = .text("")
+        state.form.errors[field.id] = nil
     }
 
     /// Backspace drops the last digit.

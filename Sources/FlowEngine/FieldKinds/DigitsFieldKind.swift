@@ -11,7 +11,19 @@ struct DigitsFieldKind: FieldKind {
     }
 
     func type(_ text: String, into field: Field, _ state: inout FlowState, engine: FlowEngine) -> Typing {
-        engine.insert(String(text.filter(\.isASCIIDigit)), into: field, unit: "digits", &state) ? .cut : .typed
+        var digits = String(text.filter(\.isASCIIDigit))
+        if field.kind == .phone, let country = countryField(engine, state) {
+            // A number pasted with its + and country code: the code goes to the picker.
+            let typed = PhoneNumber.typed(text, country: state.context[country.id]?.text ?? "", options: country.options)
+            if typed.country != state.context[country.id]?.text { state.context[country.id] = .text(typed.country) }
+            digits = typed.digits
+        }
+        return engine.insert(digits, into: field, unit: "digits", &state) ? .cut : .typed
+    }
+
+    /// The country picker on the phone's screen: a select whose options start `+CODE`.
+    private func countryField(_ engine: FlowEngine, _ state: FlowState) -> Field? {
+        engine.currentScreen(state)?.fields.first { $0.kind == .select && $0.options.contains { $0.hasPrefix("+") } }
     }
 
     func deleteBackward(in field: Field, _ state: inout FlowState, engine: FlowEngine) {
@@ -22,7 +34,7 @@ struct DigitsFieldKind: FieldKind {
         view.caret = engine.editor(for: field, state).cursor
         guard field.kind == .phone else { return }
         // Grouped as typed, for the country picked on the same screen.
-        let country = engine.currentScreen(state)?.fields.first { $0.kind == .select && $0.options.contains { $0.hasPrefix("+") } }
+        let country = countryField(engine, state)
         let code = country.flatMap { state.context[$0.id]?.text }.flatMap { PhoneNumber(country: $0, digits: "") }?.countryCode ?? ""
         view.value = PhoneNumber.formatted(view.value, countryCode: code)
         view.caret = view.caret.map { Self.position(afterDigits: $0, in: view.value) }
