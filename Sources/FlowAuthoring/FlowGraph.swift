@@ -21,6 +21,9 @@ public struct FlowGraph: Sendable, Equatable {
         public var role: Role
         /// No entry, action or outcome leads here (lint reports it too).
         public var unreachable = false
+        /// Esc goes back from here: said on the node, not drawn as an edge to a shared
+        /// "previous" (issue 32: MIGA's fourteen ran into one far corner).
+        public var escGoesBack = false
     }
 
     public struct Edge: Sendable, Equatable {
@@ -51,7 +54,7 @@ public struct FlowGraph: Sendable, Equatable {
         let reachable = Reachability.screens(from: flow)
         nodes = [Node(id: Self.launchID, title: "launch", role: .launch)]
         nodes += flow.screens.map {
-            Node(id: $0.id, title: $0.title, role: .screen($0.kind), unreachable: !reachable.contains($0.id))
+            Node(id: $0.id, title: $0.title, role: .screen($0.kind), unreachable: !reachable.contains($0.id), escGoesBack: $0.allowsBack)
         }
         var edges: [Edge] = [Edge(from: Self.launchID, to: flow.entry.firstLaunch, label: "first launch", style: .normal)]
         if let signedIn = flow.entry.signedIn { edges.append(Edge(from: Self.launchID, to: signedIn, label: "signed in", style: .normal)) }
@@ -80,9 +83,6 @@ public struct FlowGraph: Sendable, Equatable {
         var edges: [Edge] = []
         if let target = screen.resumeAt {
             edges.append(Edge(from: screen.id, to: target, label: "resume", style: .secondary))
-        }
-        if screen.allowsBack {
-            edges.append(Edge(from: screen.id, to: previousID, label: "Esc", style: .secondary))
         }
         for branch in screen.route {
             edges.append(Edge(from: screen.id, to: branch.go, label: branch.when.map(\.text) ?? "otherwise", style: .normal))

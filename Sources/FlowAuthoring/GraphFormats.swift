@@ -27,6 +27,9 @@ extension FlowGraph {
             case .error: attributes += ["color=firebrick", "fontcolor=firebrick", "style=dashed"]
             case .secondary: attributes += ["color=gray40", "fontcolor=gray40", "style=dotted"]
             }
+            // A screen's loops back to itself: the way forward on its left, the refusals on
+            // its right, so their labels do not lie on each other (issue 32: ABBY's code screen).
+            if edge.from == edge.to, edge.style != .error { attributes += ["tailport=w", "headport=w"] }
             lines.append("  \(quoted(edge.from)) -> \(quoted(edge.to)) [\(attributes.joined(separator: ", "))];")
         }
         lines.append("}")
@@ -69,10 +72,12 @@ extension FlowGraph {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Title, then `id · kind`, then a warning for a screen nothing leads to.
+    /// Title, then `id · kind`, then whether Esc goes back, then a warning for a screen
+    /// nothing leads to.
     private func label(of node: Node, lineBreak: String) -> String {
         guard case .screen(let kind) = node.role else { return node.title }
         var parts = [node.title.isEmpty ? node.id : node.title, "\(node.id) · \(kind.rawValue)"]
+        if node.escGoesBack { parts.append("Esc: back") }
         if node.unreachable { parts.append("unreachable") }
         return parts.joined(separator: lineBreak)
     }

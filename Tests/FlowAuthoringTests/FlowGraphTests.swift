@@ -18,13 +18,13 @@ import ScreenTable
         var description: String { "\(from) -> \(to) [\(label)]" }
     }
 
-    static func fileSteps(_ id: String) throws -> (screens: [(id: String, title: String)], steps: [FileStep]) {
+    static func fileSteps(_ id: String) throws -> (screens: [(id: String, title: String, back: Bool)], steps: [FileStep]) {
         let text = try String(contentsOf: try #require(BuiltinFlows.url(for: id)), encoding: .utf8)
         let root = try #require(try Yams.compose(yaml: text, .basic))
-        var screens: [(String, String)] = [], steps: [FileStep] = []
+        var screens: [(String, String, Bool)] = [], steps: [FileStep] = []
         for screen in root["screens"]?.sequence ?? [] {
             let screenID = try #require(screen["id"]?.string)
-            screens.append((screenID, screen["title"]?.string ?? screenID))
+            screens.append((screenID, screen["title"]?.string ?? screenID, screen["back"]?.bool == true))
             func outcomes(_ on: Node?, operation: String, label: String) {
                 for (code, outcome) in on?.mapping ?? [:] {
                     let target = outcome.string ?? (outcome["back"]?.bool == true ? "(previous)" : outcome["go"]?.string ?? screenID)
@@ -53,7 +53,6 @@ import ScreenTable
             for branch in screen["route"]?.sequence ?? [] {
                 steps.append(FileStep(from: screenID, to: branch["go"]!.string!, label: branch["when"]?.string ?? "otherwise"))
             }
-            if screen["back"]?.bool == true { steps.append(FileStep(from: screenID, to: "(previous)", label: "Esc")) }
             if let target = screen["resume_at"]?.string { steps.append(FileStep(from: screenID, to: target, label: "resume")) }
         }
         return (screens, steps)
@@ -83,8 +82,11 @@ import ScreenTable
     func theDotGraphHasEveryScreenAndStepOfTheFile(id: String) throws {
         let (screens, steps) = try Self.fileSteps(id)
         let dot = FlowGraph(flow: try BuiltinFlows.load(id)).dot()
-        for (screen, title) in screens {
+        for (screen, title, back) in screens {
             #expect(dot.contains("  \"\(screen)\" [label=\"\(title.replacing("\"", with: "\\\""))\\n\(screen) · "), "no node for \(screen)")
+            // Issue 32: Esc is said on the node, not drawn to a far "previous" corner.
+            let node = dot.split(separator: "\n").first { $0.hasPrefix("  \"\(screen)\" [label=") } ?? ""
+            #expect(node.contains("\\nEsc: back") == back, "\(screen): \(node)")
         }
         let drawn = Self.edges(inDot: dot)
         for step in steps {
