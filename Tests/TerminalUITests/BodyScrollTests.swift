@@ -138,3 +138,25 @@ import Testing
         #expect(TextMetrics.wrap("short words only", to: 30, breakMark: "↩") == ["short words only"])
     }
 }
+
+/// Issue 32: with `LANG=C` ruck lines still held `·`. On a terminal that is not UTF-8 every
+/// text is folded to ASCII, and a typed value keeps one character for one.
+@Suite struct ASCIIFoldingTests {
+    @Test func aNonUTF8TerminalGetsOnlyASCII() throws {
+        var view = ScreenView()
+        view.title = "Your rucks — “today”"
+        view.items = ["5.5 km in 60 min · 2026-11-25 10:00", "Café → done ✓"]
+        var field = ScreenView.FieldView(label: "Name", value: "José", placeholder: "", error: nil, focused: true, secret: false)
+        field.caret = 3
+        view.fields = [field]
+        let frame = Renderer(glyphs: .plain).render(view, width: 60, height: 20)
+        let allASCII = frame.text.unicodeScalars.allSatisfy(\.isASCII)
+        #expect(allASCII, "\(frame.text)")
+        #expect(frame.text.contains("5.5 km in 60 min - 2026-11-25 10:00"))
+        #expect(frame.text.contains("Cafe -> done +"))
+        #expect(frame.text.contains("Jose"))
+        let cursor = try #require(frame.cursor)
+        let underCursor = Array(frame.lines[cursor.y])[cursor.x]
+        #expect(underCursor == "e", "the cursor stays on the 4th letter")
+    }
+}
