@@ -77,23 +77,7 @@ public enum Operation: String, Sendable, CaseIterable {
     case openHub = "open_hub"
 
     /// Context keys the operation reads.
-    public var inputs: [String] {
-        switch self {
-        case .chooseName: ["chosen_name"]
-        case .logRuck: ["distance_km", "duration_min"]
-        case .linkEmail, .logIn: ["email", "password"]
-        case .setUsername: ["username"]
-        case .connectServer: ["server_url"]
-        case .register: ["name", "email", "password"]
-        case .acceptInvite: ["invite_code"]
-        case .addChild: ["baby_name", "birth_date"]
-        case .sendPhoneCode: ["country", "phone"]
-        case .verifyPhoneCode: ["phone_e164", "sms_code"]
-        case .socialSignIn: ["provider", "social_account"]
-        case .openHub: ["hub_since", "hub_last", "readiness", "setup_mode"]
-        default: []
-        }
-    }
+    public var inputs: [String] { traits.inputs }
 
     /// Context keys the operation fills with what the device reports, and the values each
     /// can take: QA picks one with `onboard --simulate KEY=VALUE`.
@@ -102,42 +86,82 @@ public enum Operation: String, Sendable, CaseIterable {
     }
 
     /// Context lists the operation reads.
-    public var listInputs: [String] {
-        switch self {
-        case .openHub: ["interests", "apps"]
-        // What the list shows already, for a ruck kept on this device while offline.
-        case .logRuck: ["rucks"]
-        default: []
-        }
-    }
+    public var listInputs: [String] { traits.listInputs }
 
     /// Whether the operation needs a signed-in session.
-    public var needsSession: Bool {
-        switch self {
-        case .health, .signInAnonymously, .logIn, .connectServer, .register, .sendPhoneCode, .verifyPhoneCode, .socialSignIn,
-             .prepareStore, .fetchConfig, .preloadContent, .checkCompatibility, .validateHiding, .openHub: false
-        default: true
-        }
-    }
+    public var needsSession: Bool { traits.session == .required }
 
     /// Sends the session's access token (renewing it is the engine's, before and after).
     public var usesSession: Bool { needsSession && self != .refreshSession }
-}
 
-
-extension Operation {
     /// Calls that create something (an account, a guest, a child, an invite, a ruck) or spend
     /// something single-use (a code, an invite, an ID token): sent with an idempotency
     /// key, so a retry never makes a second one.
-    public var createsOrSpends: Bool {
+    public var createsOrSpends: Bool { traits.effect == .createsOrSpends }
+}
+
+/// What the engine and the runner must know of an operation, said once per operation in
+/// one switch with no `default:` (issue 33): a new operation does not compile until it
+/// says whether it needs a session and whether a retry could make a second something.
+public struct OperationTraits: Sendable, Equatable {
+    public enum SessionNeed: Sendable, Equatable { case required, none }
+    public enum Effect: Sendable, Equatable {
+        /// Creates or spends something: sent with an idempotency key.
+        case createsOrSpends
+        /// Reads, or changes in place: safe to send again.
+        case repeatable
+    }
+
+    public var session: SessionNeed
+    public var effect: Effect
+    public var inputs: [String] = []
+    public var listInputs: [String] = []
+
+    public init(session: SessionNeed, effect: Effect, inputs: [String] = [], listInputs: [String] = []) {
+        self.session = session
+        self.effect = effect
+        self.inputs = inputs
+        self.listInputs = listInputs
+    }
+}
+
+extension Operation {
+    public var traits: OperationTraits {
         switch self {
-        case .signInAnonymously, .signOut, .register, .linkEmail, .sendPhoneCode, .verifyPhoneCode, .socialSignIn,
-             .addChild, .createInvite, .acceptInvite, .logRuck,
-             // MIGA's hub makes the guest a setup offline could not.
-             .openHub:
-            true
-        default:
-            false
+        case .health: OperationTraits(session: .none, effect: .repeatable)
+        case .signInAnonymously: OperationTraits(session: .none, effect: .createsOrSpends)
+        case .chooseName: OperationTraits(session: .required, effect: .repeatable, inputs: ["chosen_name"])
+        case .refreshSession: OperationTraits(session: .required, effect: .repeatable)
+        case .motivation: OperationTraits(session: .required, effect: .repeatable)
+        case .loadAccount: OperationTraits(session: .required, effect: .repeatable)
+        // What the list shows already, for a ruck kept on this device while offline.
+        case .logRuck: OperationTraits(session: .required, effect: .createsOrSpends, inputs: ["distance_km", "duration_min"], listInputs: ["rucks"])
+        case .linkEmail: OperationTraits(session: .required, effect: .createsOrSpends, inputs: ["email", "password"])
+        case .logIn: OperationTraits(session: .none, effect: .repeatable, inputs: ["email", "password"])
+        case .signOut: OperationTraits(session: .required, effect: .createsOrSpends)
+        case .purchasePro: OperationTraits(session: .required, effect: .repeatable)
+        case .setUsername: OperationTraits(session: .required, effect: .repeatable, inputs: ["username"])
+        case .connectServer: OperationTraits(session: .none, effect: .repeatable, inputs: ["server_url"])
+        case .register: OperationTraits(session: .none, effect: .createsOrSpends, inputs: ["name", "email", "password"])
+        case .acceptInvite: OperationTraits(session: .required, effect: .createsOrSpends, inputs: ["invite_code"])
+        case .loadChildren: OperationTraits(session: .required, effect: .repeatable)
+        case .addChild: OperationTraits(session: .required, effect: .createsOrSpends, inputs: ["baby_name", "birth_date"])
+        case .createInvite: OperationTraits(session: .required, effect: .createsOrSpends)
+        case .sendPhoneCode: OperationTraits(session: .none, effect: .createsOrSpends, inputs: ["country", "phone"])
+        case .verifyPhoneCode: OperationTraits(session: .none, effect: .createsOrSpends, inputs: ["phone_e164", "sms_code"])
+        case .socialSignIn: OperationTraits(session: .none, effect: .createsOrSpends, inputs: ["provider", "social_account"])
+        case .loadProfile: OperationTraits(session: .required, effect: .repeatable)
+        case .saveProfile: OperationTraits(session: .required, effect: .repeatable)
+        case .finishProfile: OperationTraits(session: .required, effect: .repeatable)
+        case .logOut: OperationTraits(session: .required, effect: .repeatable)
+        case .prepareStore: OperationTraits(session: .none, effect: .repeatable)
+        case .fetchConfig: OperationTraits(session: .none, effect: .repeatable)
+        case .preloadContent: OperationTraits(session: .none, effect: .repeatable)
+        case .checkCompatibility: OperationTraits(session: .none, effect: .repeatable)
+        case .validateHiding: OperationTraits(session: .none, effect: .repeatable)
+        // MIGA's hub makes the guest a setup offline could not.
+        case .openHub: OperationTraits(
+            session: .none, effect: .createsOrSpends, inputs: ["hub_since", "hub_last", "readiness", "setup_mode"], listInputs: ["interests", "apps"])
         }
     }
 }
