@@ -4,11 +4,9 @@ import CursesBackend
 import FlowEngine
 import Foundation
 import OnboardRuntime
-import OnboardService
 import ScreenTable
 import ServiceAPI
 import ServiceClient
-import Synchronization
 import TerminalUI
 
 /// Builds what a run needs — terminal, theme, service, state — runs flows on it, and
@@ -25,7 +23,7 @@ final class Launcher {
     let faults: FaultSwitchboard
     /// The run's one clock (`--clock-offset`, the console's shifts), the mock's too.
     let clock: RuntimeClock
-    private var warnings: [String] = []
+    var warnings: [String] = []
     let glyphs: Glyphs
     /// The state folder's secret store, opened by the first flow (the picker's too).
     private var secrets: (any SecretStore)?
@@ -131,18 +129,6 @@ final class Launcher {
         }
         headless = device
         return device
-    }
-
-    /// The outbox the QA console shows: the mock's database read directly; a server's
-    /// `/dev/outbox` fetched in the background (the console never waits for it).
-    func outboxReader(mock: LazyMock?) -> @Sendable () -> [OutboxEntry] {
-        if let mock {
-            return { (try? mock.transport())?.service.outboxSnapshot() ?? [] }
-        }
-        guard let server = try? HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: options.caCertificate.map { [$0] } ?? [])
-        else { return { [] } }
-        let remote = RemoteOutbox(server: server)
-        return { remote.latest() }
     }
 
     /// `--cast`: one recording for the whole command.
@@ -251,112 +237,8 @@ final class Launcher {
         }
     }
 
-    /// Where calls go: the service Onboard was started with (the embedded mock over its
-    /// SQLite file, or an onboard-server), and whatever address a flow names; the QA
-    /// faults wrap each. With a server, the mock's file is opened (and made) only if a
-    /// flow asks for `mock://local`.
-    func makeServices(for flow: Flow, stateFolder: String, secrets: any SecretStore) throws -> ServiceDirectory {
-        let trust = options.caCertificate.map { [$0] } ?? []
-        let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
-        // The folder's own mock is sealed with its key; a shared `--mock-db` is not (see ColumnSealer).
-        let sealer = ColumnSealer.isOwnMock(path, stateDirectory: stateFolder) ? ColumnSealer.forStateFolder(stateFolder, secrets: secrets) : nil
-        // This run serves one flow: its own table's lifetimes (the same the server reads
-        // for a built-in flow), without parsing the other flows before the first paint.
-        let policies = [flow.id: flow.tokens.guestPolicy]
-        let clock = self.clock
-        guard options.serviceName == "mock" else {
-            let server = try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: trust)
-            return ServiceDirectory(
-                default: FaultInjectingService(wrapping: server, switchboard: faults),
-                mock: { try Self.openMock(path: path, sealer: sealer, policies: policies, clock: clock).mock },
-                faults: faults, insecure: options.insecure, trustRoots: trust)
-        }
-        let mock: LazyMock
-        if FileManager.default.fileExists(atPath: path) {
-            // Opened now: a damaged file is set aside and said on the first screen.
-            let (opened, warning) = try Self.openMock(path: path, sealer: sealer, policies: policies, clock: clock)
-            if let warning { warnings.append(warning) }
-            mock = LazyMock(opened: opened)
-        } else {
-            // Nothing there to check: the file is made on the first call, after the first screen.
-            mock = LazyMock { try Self.openMock(path: path, sealer: sealer, policies: policies, clock: clock).mock }
-        }
-        return ServiceDirectory(
-            default: FaultInjectingService(wrapping: mock, switchboard: faults), mock: { mock }, runningMock: mock,
-            faults: faults, insecure: options.insecure, trustRoots: trust)
-    }
-
-    /// The embedded mock over its SQLite file; a file SQLite calls damaged is set aside,
-    /// like any unreadable state file, with a warning saying so. Any other failure (a
-    /// file another process holds locked) changes nothing and is said as it is.
-    static func openMock(
-        path: String, sealer: ColumnSealer?, policies: [String: TokenPolicy], clock: RuntimeClock
-    ) throws -> (mock: InProcessTransport, warning: String?) {
-        try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
-        var warning: String?
-        let database: ServiceDatabase.Queue
-        do {
-            database = try ServiceDatabase.open(path: path, sealer: sealer)
-        } catch let error as ColumnSealer.ForeignKey {
-            // As with the progress it sealed: what this folder can no longer open is set aside.
-            let aside = StateStore.setAside(path)
-            warning = "The mock service's database could not be opened: \(error), so it starts empty. The old file was kept as \(aside ?? path)."
-            database = try ServiceDatabase.open(path: path, sealer: sealer)
-        } catch where !ServiceDatabase.isDamaged(error) {
-            throw ServiceError(.serverError, "The mock service's database \(path) could not be opened (\(error)). Nothing was changed; try again.")
-        } catch {
-            let aside = StateStore.setAside(path)
-            warning = "The mock service's database could not be opened (\(error)), so it starts empty. The old file was kept as \(aside ?? path)."
-            database = try ServiceDatabase.open(path: path, sealer: sealer)
-        }
-        let mock = InProcessTransport(service: try OnboardService(database: database, clock: clock), policies: policies)
-        return (mock, warning)
-    }
-
     /// Exits as the ending asks: 0 for a quit, 128 + N for signal N.
     static func exit(for ending: FlowRunner.Ending) throws {
         if case .signal(let number) = ending { throw ExitCode(128 + number) }
-    }
-}
-
-/// Loads a flow named on the command line: a built-in id, or a file with `--flow`.
-func loadFlow(id: String?, file: String?) throws -> Flow {
-    if file == nil, let id, !BuiltinFlows.ids.contains(id) {
-        printError("onboard: \(notABuiltinFlow(id))")
-        throw ExitCode(1)
-    }
-    do {
-        if let file { return try FlowFiles.load(url: URL(fileURLWithPath: file), displayName: file) }
-        return try BuiltinFlows.load(id ?? "oklah")
-    } catch let error as FlowFileError {
-        printError(error.description)
-        throw ExitCode(1)
-    }
-}
-
-/// Said when a name on the command line is no built-in flow: a file goes with `--flow`
-/// (named, when one by that name is here), and where the built-in flows' YAML is.
-func notABuiltinFlow(_ name: String) -> String {
-    let candidates = [name, name + ".yaml", name + ".yml", "examples/\(name).yaml"]
-    let file = candidates.first { FileManager.default.fileExists(atPath: $0) } ?? "FILE"
-    return "'\(name)' is not a built-in flow (those are \(BuiltinFlows.ids.joined(separator: ", "))). "
-        + "A flow file goes with --flow: --flow \(file). To start from a built-in flow's YAML: onboard flows ID > FILE."
-}
-
-/// A server's outbox for the QA console: the last list fetched, and a fetch in the
-/// background for the next look.
-final class RemoteOutbox: Sendable {
-    private let server: HTTPTransport
-    private let entries = Mutex<[OutboxEntry]>([])
-
-    init(server: HTTPTransport) {
-        self.server = server
-    }
-
-    func latest() -> [OutboxEntry] {
-        Task.detached { [self] in
-            if let fetched = try? await server.outbox() { entries.withLock { $0 = fetched } }
-        }
-        return entries.withLock { $0 }
     }
 }
