@@ -26,7 +26,8 @@ public enum InputRules {
 
     private static let common = Set(CommonPasswordList.entries)
 
-    /// E.164: `+`, a country code not starting with 0, 8 to 15 digits in all, and for a
+    /// E.164: `+`, a country code not starting with 0, 8 to 15 digits in all (the API's
+    /// documented pattern; a German 5-digit line is too short for SMS sign-in), and for a
     /// country whose plan is known (`numberingPlans`) a national number of a length it
     /// has. Spaces, dashes, dots and brackets people type are dropped; nil when it is not
     /// a number (issue 32: `+114155550199`, 11 national digits in North America, was sent).
@@ -34,13 +35,12 @@ public enum InputRules {
         let kept = phone.filter { !" -.()".contains($0) }
         guard kept.first == "+" else { return nil }
         let digits = kept.dropFirst()
-        guard digits.count <= 15, digits.allSatisfy(\.isASCIIDigit), digits.first != "0" else { return nil }
-        // Country codes are prefix-free: at most one known code begins the number. A
-        // known country's plan decides; elsewhere, at least 8 digits.
-        if let (code, plan) = numberingPlans.first(where: { digits.hasPrefix($0.key) }) {
-            return plan.lengths.contains(digits.count - code.count) ? kept : nil
+        guard (8...15).contains(digits.count), digits.allSatisfy(\.isASCIIDigit), digits.first != "0" else { return nil }
+        // Country codes are prefix-free: at most one known code begins the number.
+        if let (code, plan) = numberingPlans.first(where: { digits.hasPrefix($0.key) }), !plan.lengths.contains(digits.count - code.count) {
+            return nil
         }
-        return digits.count >= 8 ? kept : nil
+        return kept
     }
 
     /// How a country's numbers are written: the lengths of its national significant
