@@ -105,10 +105,7 @@ import Testing
 @Suite struct ReadingABodyWithNoRoomTests {
     @Test func pgDnReadsTheBodyAndTheFormComesBack() throws {
         let engine = FlowEngine(flow: try BuiltinFlows.load("rucktracker"))
-        var state = FlowState()
-        state.phase = .showing
-        state.screenID = "add_email"
-        let view = engine.view(of: state)
+        let view = engine.view(of: .showing("add_email"))
         let renderer = Renderer()
         let form = renderer.render(view, width: 40, height: 12)
         #expect(form.lines.last?.contains("PgDn more") == true, "\(form.text)")

@@ -7,12 +7,20 @@ import Testing
 @Suite struct ScreenViewTests {
     @Test func aChecklistShowsItsButtonsOnlyOnceEveryTaskHasAnOutcome() throws {
         let engine = FlowEngine(flow: try BuiltinFlows.load("miga"))
-        var state = FlowState()
-        state.phase = .showing
-        state.screenID = "setup"
+        var state = FlowState.showing("setup")
         state.checklist.tasks = [.done("ready"), .failed("The service cannot be reached."), .waiting, .waiting, .waiting]
         #expect(engine.view(of: state).buttons.isEmpty, "a failed step: Enter retries, nothing to press")
         state.checklist.tasks = [.done("ready"), .fellBack("offline: local-only mode"), .done(""), .done(""), .done("")]
         #expect(engine.view(of: state).buttons.map(\.label) == ["Continue"])
+    }
+}
+
+extension FlowState {
+    /// A state showing one screen of a flow, nothing typed or called yet.
+    static func showing(_ screenID: String) -> FlowState {
+        var state = FlowState()
+        state.phase = .showing
+        state.screenID = screenID
+        return state
     }
 }
