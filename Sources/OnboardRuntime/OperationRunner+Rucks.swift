@@ -1,0 +1,64 @@
+import CivilCalendar
+import FlowEngine
+import Foundation
+import ServiceAPI
+import ServiceClient
+
+/// RuckTracker's records on the runner's side: the account as Home shows it, and rucks
+/// logged offline, kept on this device with the identity that logged them and synced with
+/// that identity's session only (DECISIONS 32).
+extension OperationRunner {
+    var pendingRucks: PendingRucks { PendingRucks(path: device.folder.map { $0 + "/pending-rucks.json" }, personal: personal) }
+
+    var knownDevice: KnownDevice { KnownDevice(path: device.folder.map { $0 + "/device-tokens.json" }, personal: personal) }
+
+    /// When a ruck was logged, to the second, in the device's clock: part of its entry.
+    func stamp() -> String {
+        let seconds = clock.nowMilliseconds() / 1000 + device.utcOffset
+        let date = CivilDate(milliseconds: seconds * 1000, utcOffset: 0)
+        let time = ((seconds % 86_400) + 86_400) % 86_400
+        return "\(date) " + String(format: "%02d:%02d:%02d", time / 3600, time / 60 % 60, time % 60)
+    }
+
+    /// A ruck logged offline: kept on this device with its owner, in order, and synced
+    /// when the service answers.
+    func keptOffline(_ entry: String, of owner: Session, _ request: CallRequest) throws -> CallOutput {
+        try pendingRucks.add(entry, owner: owner.userID)
+        let known = request.fields["rucks"]?.list?.filter { !$0.hasSuffix(PendingRucks.marker) } ?? []
+        return CallOutput(values: [
+            "rucks": .list(PendingRucks.merged(known, pendingRucks.rucks(of: owner.userID), marking: true)), "distance_km": .text(""), "duration_min": .text(""),
+        ])
+    }
+
+    /// Only `owner`'s own: each pending ruck goes up with the session that logged it.
+    func syncPendingRucks(of owner: Session, on service: any AuthService) async throws {
+        let pending = pendingRucks.rucks(of: owner.userID)
+        guard !pending.isEmpty else { return }
+        // Not under the call's idempotency key: that one belongs to the ruck being logged.
+        try await CallContext.$idempotencyKey.withValue(nil) {
+            try await putPendingRucks(pending, of: owner, on: service)
+        }
+    }
+
+    /// Puts rucks logged offline on the service, after its own, in the order logged.
+    /// Repeated after a lost reply, it finds them there and adds nothing twice.
+    func putPendingRucks(_ pending: [String], of owner: Session, on service: any AuthService) async throws {
+        let synced = try await service.records(accessToken: owner.accessToken)["rucks"].flatMap(Self.list) ?? []
+        let merged = PendingRucks.merged(synced, pending)
+        if merged != synced { try await service.putRecord(accessToken: owner.accessToken, key: "rucks", value: .list(merged)) }
+        try pendingRucks.removeAll(of: owner.userID)
+    }
+
+    /// The account as the flow shows it: email, username, status, Pro, rucks.
+    func accountValues(accessToken: String, on service: any AuthService) async throws -> [String: Value] {
+        let profile = try await service.profile(accessToken: accessToken)
+        let records = try await service.records(accessToken: accessToken)
+        let pro = records["pro"] == .flag(true)
+        let status = profile.isAnonymous ? (pro ? "Guest with Pro" : "Guest") : (pro ? "Premium" : "Signed In")
+        return [
+            "email": .text(profile.email ?? ""), "username": .text(profile.displayName ?? ""),
+            "account_status": .text(status), "pro": .text(pro ? "true" : "false"),
+            "rucks": .list(records["rucks"].flatMap(Self.list) ?? []), "user_id": .text(profile.userID),
+        ]
+    }
+}
