@@ -46,13 +46,10 @@ extension FlowEngine {
             revalidate(field, on: screen, &state, now: now)
         case .edit(let command):
             guard let field else { return }
-            if field.kind == .date, DateFieldKind.clears(command) {
-                // Ctrl-U (or Ctrl-K, Ctrl-W) empties a date for digits to be typed afresh.
-                DateFieldKind.clear(field, &state)
-                revalidate(field, on: screen, &state, now: now)
+            guard field.kind.editsAsText else {
+                if field.kind.behaviour.edit(command, in: field, &state) { revalidate(field, on: screen, &state, now: now) }
                 return
             }
-            guard field.kind.editsAsText else { return }
             // Nothing is yanked into a password, unseen: an email cut from another field
             // became a password that way (readline's kill ring has no hidden fields).
             if command == .yank, field.kind == .password { return }

@@ -39,7 +39,9 @@ struct BodyDecoder: RequestDecoder {
             // (1e300 or 1.5 for a whole number): JSON that parses is not called invalid.
             guard let parsed = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { return "The request body is not valid JSON." }
             if let key = (parsed as? [String: Any])?.sorted(by: { $0.key < $1.key }).first(where: { !isWholeNumber($0.value) && $0.value is NSNumber && !($0.value is Bool) })?.key {
-                return "The field '\(key)' must be a whole number between -9223372036854775808 and 9223372036854775807."
+                // The caller's own key, echoed: cut to a name's length, never a whole body back.
+                let name = key.count > 64 ? key.prefix(63) + "…" : key
+                return "The field '\(name)' must be a whole number between -9223372036854775808 and 9223372036854775807."
             }
             return "The request body has a number this endpoint does not take."
         @unknown default:

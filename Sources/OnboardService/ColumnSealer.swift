@@ -41,8 +41,9 @@ public final class ColumnSealer: Sendable {
         } else {
             nonce = AES.GCM.Nonce()
         }
-        let box = try AES.GCM.seal(Data(plain.utf8), using: keys.encryption, nonce: nonce)
-        return Self.prefix + box.combined!.base64EncodedString()
+        // `combined` is nil only for a nonce other than 12 bytes; ours always are.
+        guard let combined = try AES.GCM.seal(Data(plain.utf8), using: keys.encryption, nonce: nonce).combined else { throw Unopenable() }
+        return Self.prefix + combined.base64EncodedString()
     }
 
     func open(_ text: String) throws -> String {

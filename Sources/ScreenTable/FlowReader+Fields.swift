@@ -10,7 +10,7 @@ extension FlowReader {
         var kind = Field.Kind.text
         if let text = string(map, "kind") {
             if let known = Field.Kind(rawValue: text) { kind = known } else {
-                problems.append(Problem("unknown field kind '\(text)'; \(Suggestion.hint(for: text, known: Field.Kind.allCases.map(\.rawValue)))", at: location(map["kind"]!)))
+                problems.append(Problem("unknown field kind '\(text)'; \(Suggestion.hint(for: text, known: Field.Kind.allCases.map(\.rawValue)))", at: map["kind"].map(location) ?? start))
             }
         }
         var field = Field(id: id, kind: kind, label: label, placeholder: string(map, "placeholder") ?? "")
@@ -49,7 +49,7 @@ extension FlowReader {
         checkKeys(map, allowed: FilePart.rule.names, in: context)
         guard let nameText = requiredString(map, "rule", in: context) else { return nil }
         guard let name = Rule.Name(rawValue: nameText) else {
-            problems.append(Problem("unknown validation rule '\(nameText)'; \(Suggestion.hint(for: nameText, known: Rule.Name.allCases.map(\.rawValue)))", at: location(map["rule"]!)))
+            problems.append(Problem("unknown validation rule '\(nameText)'; \(Suggestion.hint(for: nameText, known: Rule.Name.allCases.map(\.rawValue)))", at: map["rule"].map(location) ?? start))
             return nil
         }
         guard let message = requiredString(map, "message", in: "rule '\(nameText)' of field '\(field)'") else { return nil }

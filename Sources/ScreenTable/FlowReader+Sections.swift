@@ -72,7 +72,7 @@ extension FlowReader {
         let context = "screen '\(id)'"
         guard let kindText = requiredString(map, "kind", in: context) else { return nil }
         guard let kind = Screen.Kind(rawValue: kindText) else {
-            problems.append(Problem("unknown screen kind '\(kindText)' in \(context); \(Suggestion.hint(for: kindText, known: Screen.Kind.allCases.map(\.rawValue)))", at: location(map["kind"]!)))
+            problems.append(Problem("unknown screen kind '\(kindText)' in \(context); \(Suggestion.hint(for: kindText, known: Screen.Kind.allCases.map(\.rawValue)))", at: map["kind"].map(location) ?? start))
             return nil
         }
         var screen = Screen(

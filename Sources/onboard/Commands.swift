@@ -233,7 +233,8 @@ struct OutboxCommand: ParsableCommand {
         let time = ISO8601DateFormatter()
         for entry in shown {
             let when = time.string(from: Date(timeIntervalSince1970: TimeInterval(entry.createdAt)))
-            print("\(when)  \(entry.kind.padding(toLength: 6, withPad: " ", startingAt: 0)) \(entry.destination)  \(entry.code)")
+            // What the database holds is printed inert (TerminalText), as every screen is.
+            print(TerminalText.safe("\(when)  \(entry.kind.padding(toLength: 6, withPad: " ", startingAt: 0)) \(entry.destination)  \(entry.code)"))
         }
     }
 }

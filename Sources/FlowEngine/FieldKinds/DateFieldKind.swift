@@ -40,15 +40,14 @@ struct DateFieldKind: FieldKind {
         return .typed
     }
 
-    /// The editing keys that empty a date: it is one word, so any kill backward or forward.
-    static func clears(_ command: TextEdit) -> Bool {
-        [.deleteToStart, .deleteToEnd, .deleteWordBackward, .deleteToBlankBackward, .deleteWordForward].contains(command)
-    }
-
-    static func clear(_ field: Field, _ state: inout FlowState) {
+    /// Any kill, backward or forward, empties a date (it is one word) for digits typed
+    /// afresh: Ctrl-U, Ctrl-K, Ctrl-W, Alt-Backspace, Alt-D.
+    func edit(_ command: TextEdit, in field: Field, _ state: inout FlowState) -> Bool {
+        guard [.deleteToStart, .deleteToEnd, .deleteWordBackward, .deleteToBlankBackward, .deleteWordForward].contains(command) else { return false }
         state.form.typingNumber = field.id
         state.context[field.id] = .text("")
         state.form.errors[field.id] = nil
+        return true
     }
 
     /// Backspace drops the last digit.

@@ -14,6 +14,9 @@ protocol FieldKind: Sendable {
     func type(_ text: String, into field: Field, _ state: inout FlowState, engine: FlowEngine) -> Typing
     /// Backspace.
     func deleteBackward(in field: Field, _ state: inout FlowState, engine: FlowEngine)
+    /// A readline editing key on a kind not edited as text: whether it did something
+    /// (a date clears on Ctrl-U). Text kinds go through `LineEditor` instead.
+    func edit(_ command: TextEdit, in field: Field, _ state: inout FlowState) -> Bool
     /// What the view shows beyond label and value: a caret, an age, grouped digits.
     func decorate(_ view: inout ScreenView.FieldView, of field: Field, _ state: FlowState, engine: FlowEngine, today: CivilDate)
     /// How the line prompter asks for a value.
@@ -22,6 +25,7 @@ protocol FieldKind: Sendable {
 
 extension FieldKind {
     func initialValue(of field: Field, today: CivilDate) -> Value? { nil }
+    func edit(_ command: TextEdit, in field: Field, _ state: inout FlowState) -> Bool { false }
     func decorate(_ view: inout ScreenView.FieldView, of field: Field, _ state: FlowState, engine: FlowEngine, today: CivilDate) {}
 }
 
