@@ -50,11 +50,11 @@ public final class FlowRunner {
     private let qa: QAControls
     /// The QA console, while it is open over the flow.
     private var console: QAConsole?
-    /// How far a console page's text is scrolled (PgUp/PgDn), as `bodyScroll` for a screen.
-    private var consoleScroll: (page: QAConsole.Page?, lines: Int, most: Int, step: Int) = (nil, 0, 0, 1)
+    /// How far a console page's text is scrolled, as `bodyScroll` for a screen.
+    private var consoleScroll = TextScroll()
     /// A body too long for the terminal: how far it is scrolled, on which screen, and how
     /// far it can go (from the last frame drawn).
-    private var bodyScroll = (screen: String?.none, lines: 0, most: 0, page: 1, reading: false)
+    private var bodyScroll = TextScroll()
     /// `--watch`: the files to read again when they change.
     private let liveReload: LiveReload?
     /// Why the files on disk are not in use (they no longer load), over the last good ones.
@@ -176,22 +176,18 @@ public final class FlowRunner {
     /// PgUp/PgDn scroll a body longer than the screen, unless the focused widget takes
     /// them (a date's month, a slider's step).
     private func scrollBody(_ key: Key) -> Bool {
-        guard key == .pageUp || key == .pageDown, bodyScroll.most > 0, bodyScroll.screen == state.screenID else { return false }
+        guard key == .pageUp || key == .pageDown, bodyScroll.owner == state.screenID else { return false }
         let widgetKinds: Set<Field.Kind> = [.date, .slider, .range]
         if let focused = session.view().fields.first(where: \.focused), widgetKinds.contains(focused.kind) { return false }
-        let page = bodyScroll.page
-        bodyScroll.lines = min(bodyScroll.most, max(0, bodyScroll.lines + (key == .pageDown ? page : -page)))
-        return true
+        return bodyScroll.press(key)
     }
 
     private func draw() {
         if let console {
             let size = terminal.size
-            if consoleScroll.page != console.page { consoleScroll = (console.page, 0, 0, 1) }
+            consoleScroll.follow(console.page?.rawValue)
             let frame = renderer.render(console.view(qaInfo()), width: size.width, height: size.height, scroll: consoleScroll.lines)
-            consoleScroll.most = frame.bodyHidden
-            consoleScroll.step = max(1, frame.bodyShown - 1)
-            consoleScroll.lines = min(consoleScroll.lines, frame.bodyHidden)
+            consoleScroll.fit(frame)
             terminal.draw(frame)
             recorder?.record(renderer.render(console.view(qaInfo(masking: true)), width: size.width, height: size.height, scroll: consoleScroll.lines))
             return
@@ -205,13 +201,9 @@ public final class FlowRunner {
         spinnerShown = view.busy
         let size = terminal.size
         let tick = Int(clock.nowMilliseconds() / 100)
-        if bodyScroll.screen != state.screenID { bodyScroll = (state.screenID, 0, 0, 1, false) }
+        bodyScroll.follow(state.screenID)
         let frame = renderer.render(view, width: size.width, height: size.height, tick: tick, scroll: bodyScroll.lines)
-        bodyScroll.most = frame.bodyHidden
-        // A page keeps one line of the last for context, as pagers do.
-        bodyScroll.page = max(1, frame.bodyShown - 1)
-        bodyScroll.lines = min(bodyScroll.lines, frame.bodyHidden)
-        bodyScroll.reading = frame.readingBody
+        bodyScroll.fit(frame)
         terminal.draw(frame)
         if let recorder {
             // The recording gets its own view: nothing secret, even if shown on screen.
@@ -230,9 +222,7 @@ public final class FlowRunner {
         }
         // PgUp/PgDn read a page longer than the screen, as the help line offers (issue 32).
         if key == .pageUp || key == .pageDown {
-            let step = key == .pageDown ? consoleScroll.step : -consoleScroll.step
-            consoleScroll.lines = min(consoleScroll.most, max(0, consoleScroll.lines + step))
-            terminal.invalidate()
+            if consoleScroll.press(key) { terminal.invalidate() }
             return
         }
         let command = open.handle(key, info: qaInfo())
