@@ -310,7 +310,7 @@ extension EndToEnd {
             // A person stops typing for a moment: the draft is saved then, however slow the machine.
             #expect(tmux.waitUntilSaved("duration_min", in: "rucktracker", is: "130"), "a pause in typing saves the draft")
             kill(try #require(tmux.onboardPID), SIGKILL)
-            tmux.waitFor("exit 137]") // the shell's line may wrap before it
+            tmux.waitFor("[exit 137]")
             tmux.start("run rucktracker")
             let screen = tmux.waitFor("Log a ruck")
             #expect(screen.contains("12") && screen.contains("130"), "the ruck typed before the kill:\n\(screen)")
