@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "OnboardServer",
             dependencies: [
-                "ServiceAPI", "OnboardService", "ScreenTable", "PostgresStore", "InputRules",
+                "ServiceAPI", "OnboardService", "PostgresStore", "InputRules",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -189,6 +189,7 @@ let package = Package(
             name: "ContractTests",
             dependencies: [
                 "ServiceAPI", "ServiceClient", "OnboardServer", "OnboardService", "ScreenTable", "PostgresStore", "TestSupport",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

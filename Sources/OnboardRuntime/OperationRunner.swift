@@ -24,7 +24,7 @@ public struct OperationRunner: Sendable {
 
     public init(
         services: ServiceDirectory, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(),
-        timeout: Duration = .seconds(10), device: DeviceSetup = DeviceSetup()
+        timeout: Duration = CallDeadlines.operation, device: DeviceSetup = DeviceSetup()
     ) {
         self.device = device
         self.services = services
@@ -39,7 +39,7 @@ public struct OperationRunner: Sendable {
 
     public init(
         service: any AuthService, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(),
-        timeout: Duration = .seconds(10), device: DeviceSetup = DeviceSetup()
+        timeout: Duration = CallDeadlines.operation, device: DeviceSetup = DeviceSetup()
     ) {
         self.init(
             services: ServiceDirectory(fixed: service), flowID: flowID, sessionFile: sessionFile, clock: clock, timeout: timeout,
@@ -342,7 +342,7 @@ public struct OperationRunner: Sendable {
             group.addTask { try await body() }
             group.addTask {
                 try await Task.sleep(for: limit)
-                throw ServiceError(.timeout, "The service did not answer in time.")
+                throw ServiceError.noAnswerInTime
             }
             defer { group.cancelAll() }
             return try await group.next()!

@@ -33,7 +33,7 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
             return Self.response(for: ServiceError(.invalidInput, BodyDecoder.explain(error)))
         } catch {
             context.logger.error("unexpected error", metadata: ["error": "\(type(of: error))"])
-            return Self.response(for: ServiceError(.serverError, "The service failed unexpectedly."))
+            return Self.response(for: .failedUnexpectedly)
         }
     }
 
@@ -47,25 +47,12 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         }
     }
 
-    static func status(for code: ServiceError.Code) -> HTTPResponse.Status {
-        switch code {
-        case .invalidInput: .badRequest
-        case .unauthorized: .unauthorized
-        case .notFound: .notFound
-        case .conflict: .conflict
-        case .idempotencyKeyReused: .unprocessableContent
-        case .rateLimited: .tooManyRequests
-        case .network: .serviceUnavailable
-        case .timeout: .gatewayTimeout
-        case .serverError, .badResponse: .internalServerError
-        }
-    }
-
     static func response(for error: ServiceError, status: HTTPResponse.Status? = nil) -> Response {
         let body = (try? JSONEncoder().encode(error)) ?? Data("{\"code\":\"server_error\",\"message\":\"\"}".utf8)
         var headers: HTTPFields = [.contentType: "application/json"]
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
-        let chosen = error.code == .invalidInput && status != nil ? status! : Self.status(for: error.code)
+        // An invalid request may say which (405, 413); every other code has its one status.
+        let chosen = error.code == .invalidInput ? status ?? .badRequest : HTTPResponse.Status(code: error.code.httpStatus)
         return Response(status: chosen, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

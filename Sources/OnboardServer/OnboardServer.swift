@@ -76,7 +76,7 @@ public enum OnboardServer {
                 throw DatabaseUnavailable(description: "onboard-server: cannot use the database at \(configuration.databasePath): \(reason)")
             }
         }
-        let faults = ServerFaults()
+        let faults = FaultSwitchboard()
         let routes = Routes(service: service, clock: clock, faults: faults, dev: configuration.dev, openAPI: openAPIDocument)
         let router = Router(context: APIContext.self)
         // Middleware wraps only the routes added after it, so the table of methods is
@@ -160,7 +160,7 @@ public enum OnboardServer {
     public static func routeList(dev: Bool) throws -> [String] {
         let router = Router(context: APIContext.self)
         let service = try OnboardService(database: ServiceDatabase.inMemory())
-        Routes(service: service, clock: AdjustableClock(), faults: ServerFaults(), dev: dev, openAPI: Data()).register(on: router)
+        Routes(service: service, clock: AdjustableClock(), faults: FaultSwitchboard(), dev: dev, openAPI: Data()).register(on: router)
         // The alias Routes names for the trie is the documented /content/{kind}.
         return router.routes.filter { !$0.path.description.hasSuffix("/" + Routes.contentShadowedByMotivation) }.map { route in
             // Hummingbird writes parameters as :name, OpenAPI as {name}.

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import OnboardService
-import ScreenTable
 import ServiceAPI
 
 /// `/api/v1`: the HTTP face of `OnboardService`. Handlers only decode, call and encode;
@@ -9,27 +8,27 @@ import ServiceAPI
 struct Routes {
     let service: OnboardService
     let clock: AdjustableClock
-    let faults: ServerFaults
+    let faults: FaultSwitchboard
     let dev: Bool
     let openAPI: Data
 
     func register(on router: Router<APIContext>) {
         let api = router.group("api/v1")
-        api.on(.health) { _, _ in JSONReply(["status": "ok"]) }
+        api.on(.health) { _, _ in JSONReply(Wire.Health(status: "ok")) }
         api.on(.openAPI) { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: openAPI)))
         }
 
         api.on(.signInAnonymously) { request, context in
-            let body = try await request.decode(as: FlowRequest.self, context: context)
-            return JSONReply(try await service.signInAnonymously(policy: Self.anonymousPolicy(body.flow), client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: try Self.idempotencyProof(request)))
+            let body = try await request.decode(as: Wire.FlowRequest.self, context: context)
+            return JSONReply(try await service.signInAnonymously(policy: OnboardService.guestPolicy(forFlow: body.flow), client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: try Self.idempotencyProof(request)))
         }
         api.on(.register) { request, context in
-            let body = try await request.decode(as: RegisterRequest.self, context: context)
+            let body = try await request.decode(as: Wire.RegisterRequest.self, context: context)
             return JSONReply(try await service.register(name: body.name, email: body.email, password: body.password, policy: .named, client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: try Self.idempotencyProof(request)))
         }
         api.on(.login) { request, context in
-            let body = try await request.decode(as: LoginRequest.self, context: context)
+            let body = try await request.decode(as: Wire.LoginRequest.self, context: context)
             // A guest's bearer token, when the device leaving it sends one: its purchases follow.
             let guest = try? Self.bearer(request)
             return JSONReply(try await service.login(
@@ -38,28 +37,28 @@ struct Routes {
         }
         api.on(.linkEmail) { request, context in
             let token = try Self.bearer(request)
-            let body = try await request.decode(as: LoginRequest.self, context: context)
+            let body = try await request.decode(as: Wire.LoginRequest.self, context: context)
             return JSONReply(try await service.linkEmail(accessToken: token, email: body.email, password: body.password, policy: .named, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.on(.refresh) { request, context in
-            let body = try await request.decode(as: RefreshRequest.self, context: context)
+            let body = try await request.decode(as: Wire.RefreshRequest.self, context: context)
             return JSONReply(try await service.refresh(refreshToken: body.refreshToken))
         }
         api.on(.logout) { request, context in
-            let body = try await request.decode(as: RefreshRequest.self, context: context)
+            let body = try await request.decode(as: Wire.RefreshRequest.self, context: context)
             try await service.logout(refreshToken: body.refreshToken)
-            return JSONReply(EmptyReply())
+            return JSONReply(Wire.Empty())
         }
         api.on(.sendPhoneCode) { request, context in
-            let body = try await request.decode(as: PhoneRequest.self, context: context)
+            let body = try await request.decode(as: Wire.PhoneRequest.self, context: context)
             return JSONReply(try await service.sendPhoneCode(phone: body.phone, client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.on(.verifyPhoneCode) { request, context in
-            let body = try await request.decode(as: PhoneVerifyRequest.self, context: context)
+            let body = try await request.decode(as: Wire.PhoneVerifyRequest.self, context: context)
             return JSONReply(try await service.verifyPhoneCode(phone: body.phone, code: body.code, policy: .named, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: try Self.idempotencyProof(request)))
         }
         api.on(.socialSignIn) { request, context in
-            let body = try await request.decode(as: SocialRequest.self, context: context)
+            let body = try await request.decode(as: Wire.SocialRequest.self, context: context)
             return JSONReply(try await service.socialSignIn(provider: body.provider, idToken: body.idToken, nonce: body.nonce ?? "", policy: .named, idempotencyKey: Self.idempotencyKey(request), idempotencyProof: try Self.idempotencyProof(request)))
         }
         api.on(.appConfig) { _, _ in JSONReply(try await service.appConfig()) }
@@ -68,12 +67,12 @@ struct Routes {
         }
         api.on(.updateProfile) { request, context in
             let token = try Self.bearer(request)
-            let body = try await request.decode(as: ProfileRequest.self, context: context)
+            let body = try await request.decode(as: Wire.ProfileRequest.self, context: context)
             return JSONReply(try await service.updateProfile(accessToken: token, fields: body.fields))
         }
         api.on(.chooseName) { request, context in
             let token = try Self.bearer(request)
-            let body = try await request.decode(as: NameRequest.self, context: context)
+            let body = try await request.decode(as: Wire.NameRequest.self, context: context)
             return JSONReply(try await service.chooseName(accessToken: token, name: body.name))
         }
         api.on(.children) { request, _ in
@@ -81,17 +80,17 @@ struct Routes {
         }
         api.on(.addChild) { request, context in
             let token = try Self.bearer(request)
-            let body = try await request.decode(as: ChildRequest.self, context: context)
+            let body = try await request.decode(as: Wire.ChildRequest.self, context: context)
             return JSONReply(try await service.addChild(accessToken: token, name: body.name, birthDate: body.birthDate, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.on(.createInvite) { request, context in
             let token = try Self.bearer(request)
-            let body = try await request.decode(as: InviteRequest.self, context: context)
+            let body = try await request.decode(as: Wire.InviteRequest.self, context: context)
             return JSONReply(try await service.createInvite(accessToken: token, childID: body.childID, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.on(.acceptInvite) { request, context in
             let token = try Self.bearer(request)
-            let body = try await request.decode(as: AcceptRequest.self, context: context)
+            let body = try await request.decode(as: Wire.AcceptRequest.self, context: context)
             return JSONReply(try await service.acceptInvite(accessToken: token, code: body.code, client: context.clientAddress, idempotencyKey: Self.idempotencyKey(request)))
         }
         api.on(.records) { request, _ in
@@ -99,13 +98,13 @@ struct Routes {
         }
         api.on(.putRecord) { request, context in
             let token = try Self.bearer(request)
-            let body = try await request.decode(as: RecordRequest.self, context: context)
+            let body = try await request.decode(as: Wire.RecordRequest.self, context: context)
             let key = try context.parameters.require("key")
             try await service.putRecord(accessToken: token, key: key, value: body.value, idempotencyKey: Self.idempotencyKey(request))
-            return JSONReply(EmptyReply())
+            return JSONReply(Wire.Empty())
         }
         api.on(.motivation) { request, _ in
-            JSONReply(["message": try await service.motivation(accessToken: try Self.bearer(request))])
+            JSONReply(Wire.Message(message: try await service.motivation(accessToken: try Self.bearer(request))))
         }
         api.on(.content) { request, context in
             JSONReply(try await service.content(accessToken: try Self.bearer(request), kind: try context.parameters.require("kind")))
@@ -120,16 +119,16 @@ struct Routes {
         guard dev else { return }
         // QA controls: off unless the server runs with --dev (ASVS 14.3.2).
         api.on(.mockIdentityToken) { request, context in
-            let body = try await request.decode(as: IdentityTokenRequest.self, context: context)
+            let body = try await request.decode(as: Wire.IdentityTokenRequest.self, context: context)
             let token = try await service.mockIdentityToken(provider: body.provider, account: body.account, audience: body.audience, nonce: body.nonce)
-            return JSONReply(["id_token": token])
+            return JSONReply(Wire.IdentityToken(idToken: token))
         }
         api.on(.devOutbox) { _, _ in JSONReply(try await service.outbox()) }
         api.on(.devReset) { _, _ in
             try await service.reset()
             faults.set([])
             clock.offsetSeconds = 0
-            return JSONReply(EmptyReply())
+            return JSONReply(Wire.Empty())
         }
         api.on(.devConfig) { request, context in
             let values = try await request.decode(as: [String: FieldValue].self, context: context)
@@ -137,17 +136,17 @@ struct Routes {
             return JSONReply(try await service.appConfig())
         }
         api.on(.devClock) { request, context in
-            let body = try await request.decode(as: ClockRequest.self, context: context)
+            let body = try await request.decode(as: Wire.ClockRequest.self, context: context)
             guard ClockOffset.isAllowed(body.offsetSeconds) else {
                 throw ServiceError(.invalidInput, "offset_seconds must be between -\(ClockOffset.limitSeconds) and \(ClockOffset.limitSeconds) (100 years either way).")
             }
             // In the store, so every instance on it moves: each reads it per request.
             try await service.setQAClockOffset(body.offsetSeconds)
             clock.offsetSeconds = body.offsetSeconds
-            return JSONReply(["offset_seconds": body.offsetSeconds])
+            return JSONReply(Wire.ClockRequest(offsetSeconds: body.offsetSeconds))
         }
         api.on(.devFaults) { request, context in
-            let body = try await request.decode(as: FaultsRequest.self, context: context)
+            let body = try await request.decode(as: Wire.FaultsRequest.self, context: context)
             var parsed: [Fault] = []
             for name in body.faults {
                 let known = Fault.kinds.filter { $0 != "forged-id-token" && $0 != "timeout" }
@@ -159,18 +158,12 @@ struct Routes {
                 parsed.append(fault)
             }
             faults.set(parsed)
-            return JSONReply(["faults": parsed.map(\.description)])
+            return JSONReply(Wire.FaultsRequest(faults: parsed.map(\.description)))
         }
     }
 
     /// The one `/content/{kind}` the router needs named (see `register`).
     static let contentShadowedByMotivation = "content/motivation"
-
-    /// A guest's lifetimes are its flow's, as on the embedded mock; a flow the server
-    /// does not ship gets a refresh token that never expires (a guest is never orphaned).
-    static func anonymousPolicy(_ flow: String?) -> TokenPolicy {
-        flow.flatMap { BuiltinFlows.guestPolicies[$0] } ?? .anonymous
-    }
 
     /// A header of ours by its lower-case name (`device-token`: a known device's token).
     static func header(_ name: String, _ request: Request) -> String? {
@@ -198,51 +191,6 @@ struct Routes {
         return String(header.dropFirst(7))
     }
 }
-
-// MARK: Bodies
-
-struct FlowRequest: Decodable { var flow: String? }
-struct NameRequest: Decodable { var name: String }
-struct RegisterRequest: Decodable { var flow: String?; var name: String; var email: String; var password: String }
-struct LoginRequest: Decodable { var flow: String?; var email: String; var password: String }
-struct RefreshRequest: Decodable {
-    var refreshToken: String
-    enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
-}
-struct ClockRequest: Decodable {
-    var offsetSeconds: Int64
-    enum CodingKeys: String, CodingKey { case offsetSeconds = "offset_seconds" }
-}
-struct FaultsRequest: Decodable { var faults: [String] }
-struct PhoneRequest: Decodable { var phone: String }
-struct PhoneVerifyRequest: Decodable { var flow: String?; var phone: String; var code: String }
-struct IdentityTokenRequest: Decodable {
-    var provider: String
-    var account: String
-    var audience: String
-    var nonce: String
-}
-
-struct SocialRequest: Decodable {
-    var flow: String?
-    var provider: String
-    var idToken: String
-    var nonce: String?
-    enum CodingKeys: String, CodingKey { case flow, provider, idToken = "id_token", nonce }
-}
-struct ProfileRequest: Decodable { var fields: [String: FieldValue] }
-struct ChildRequest: Decodable {
-    var name: String
-    var birthDate: String?
-    enum CodingKeys: String, CodingKey { case name, birthDate = "birth_date" }
-}
-struct InviteRequest: Decodable {
-    var childID: String
-    enum CodingKeys: String, CodingKey { case childID = "child_id" }
-}
-struct AcceptRequest: Decodable { var code: String }
-struct RecordRequest: Decodable { var value: FieldValue }
-struct EmptyReply: Encodable {}
 
 /// Any Encodable as a JSON response.
 struct JSONReply<Value: Encodable>: ResponseGenerator {

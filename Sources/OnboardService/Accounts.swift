@@ -11,6 +11,14 @@ extension OnboardService {
 
     // MARK: Anonymous
 
+    /// A guest's token lifetimes, chosen by the service from its flow's id, for the
+    /// embedded mock and onboard-server alike: a built-in flow's `tokens` block; any other
+    /// flow (a `--flow FILE` one included) gets `TokenPolicy.anonymous`, whose refresh
+    /// token never expires, so a guest is never orphaned.
+    public static func guestPolicy(forFlow flow: String?) -> TokenPolicy {
+        flow.flatMap { builtinGuestPolicies[$0] } ?? .anonymous
+    }
+
     /// Creates an anonymous account with a server-side `created_at` and offers three
     /// names no other user has been offered (BR-ONB-004).
     /// A repeat with the same key gets a new session for the same guest only with the

@@ -51,7 +51,7 @@ public final class PostgresStore: ServiceStore {
                 noteDatabase(away: true)
                 throw Self.databaseAway
             }
-            throw ServiceError(.serverError, "The service's database failed: \(String(reflecting: cause))")
+            throw ServiceError.databaseFailed(String(reflecting: cause))
         }
     }
 

@@ -7,7 +7,7 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
     /// Every call is rate limited, with a retry-after.
     case rateLimit
     /// Every call ends as one the service never answered in time would, at once rather
-    /// than after the client's 10 s: the timeout states without the wait.
+    /// than after the client's `CallDeadlines.operation`: the timeout states without the wait.
     case timeout
     /// Every call is delayed by this many milliseconds.
     case slow(milliseconds: Int)

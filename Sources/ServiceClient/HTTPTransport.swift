@@ -13,8 +13,7 @@ public final class HTTPTransport: AuthService {
     private let timeoutMilliseconds: Int
     /// Largest response body read; a bigger one is a bad response.
     static let maximumResponse = 1 << 20
-    /// A refused or unreachable address fails within this; the flows have their own Try Again.
-    static let connectMilliseconds = 3000
+    static let connectMilliseconds = CallDeadlines.connect.wholeMilliseconds
 
     public struct AddressError: Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -22,7 +21,7 @@ public final class HTTPTransport: AuthService {
 
     /// `base` is `http(s)://host:port`. Plain HTTP to anything but this machine is
     /// refused unless `insecure`: passwords and tokens would cross the network in clear.
-    public init(base: String, insecure: Bool = false, trustRoots: [String] = [], timeout: Duration = .seconds(5)) throws {
+    public init(base: String, insecure: Bool = false, trustRoots: [String] = [], timeout: Duration = CallDeadlines.answer) throws {
         guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), let host = url.host, ["http", "https"].contains(scheme) else {
             throw AddressError(description: "'\(base)' is not a service address like http://127.0.0.1:8080 or https://example.org")
         }
@@ -30,7 +29,7 @@ public final class HTTPTransport: AuthService {
             throw AddressError(description: "plain http:// to \(host) would send passwords and tokens unencrypted; use https://, or --insecure if you accept that")
         }
         baseURL = base.hasSuffix("/") ? String(base.dropLast()) : base
-        timeoutMilliseconds = max(1, Int(timeout.components.seconds)) * 1000
+        timeoutMilliseconds = max(1000, timeout.wholeMilliseconds)
         certificateFile = try Self.certificateFile(trustRoots)
     }
 
@@ -54,7 +53,7 @@ public final class HTTPTransport: AuthService {
     // MARK: Operations
 
     public func health() async throws -> String {
-        let reply: Health = try await send(.health)
+        let reply: Wire.Health = try await send(.health)
         return reply.status
     }
 
@@ -63,49 +62,48 @@ public final class HTTPTransport: AuthService {
     }
 
     public func signInAnonymously(flow: String) async throws -> AnonymousSignIn {
-        try await send(.signInAnonymously, body: ["flow": flow])
+        try await send(.signInAnonymously, body: Wire.FlowRequest(flow: flow))
     }
 
     public func chooseName(accessToken: String, name: String) async throws -> Profile {
-        try await send(.chooseName, body: ["name": name], bearer: accessToken)
+        try await send(.chooseName, body: Wire.NameRequest(name: name), bearer: accessToken)
     }
 
     public func register(flow: String, name: String, email: String, password: String) async throws -> IssuedSession {
-        try await send(.register, body: ["flow": flow, "name": name, "email": email, "password": password])
+        try await send(.register, body: Wire.RegisterRequest(flow: flow, name: name, email: email, password: password))
     }
 
     public func login(flow: String, email: String, password: String, guestAccessToken: String?) async throws -> IssuedSession {
-        try await send(.login, body: ["flow": flow, "email": email, "password": password], bearer: guestAccessToken)
+        try await send(.login, body: Wire.LoginRequest(flow: flow, email: email, password: password), bearer: guestAccessToken)
     }
 
     public func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession {
-        try await send(.linkEmail, body: ["flow": flow, "email": email, "password": password], bearer: accessToken)
+        try await send(.linkEmail, body: Wire.LoginRequest(flow: flow, email: email, password: password), bearer: accessToken)
     }
 
     public func sendPhoneCode(phone: String) async throws -> PhoneCodeSent {
-        try await send(.sendPhoneCode, body: ["phone": phone])
+        try await send(.sendPhoneCode, body: Wire.PhoneRequest(phone: phone))
     }
 
     public func verifyPhoneCode(flow: String, phone: String, code: String) async throws -> SignIn {
-        try await send(.verifyPhoneCode, body: ["flow": flow, "phone": phone, "code": code])
+        try await send(.verifyPhoneCode, body: Wire.PhoneVerifyRequest(flow: flow, phone: phone, code: code))
     }
 
     public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
-        let reply: [String: String] = try await send(
-            .mockIdentityToken, body: ["provider": provider, "account": account, "audience": audience, "nonce": nonce])
-        guard let token = reply["id_token"] else { throw ServiceError(.badResponse, "The identity provider answered without a token.") }
-        return token
+        let reply: Wire.IdentityToken = try await send(
+            .mockIdentityToken, body: Wire.IdentityTokenRequest(provider: provider, account: account, audience: audience, nonce: nonce))
+        return reply.idToken
     }
     public func socialSignIn(flow: String, provider: String, idToken: String, nonce: String) async throws -> SignIn {
-        try await send(.socialSignIn, body: ["flow": flow, "provider": provider, "id_token": idToken, "nonce": nonce])
+        try await send(.socialSignIn, body: Wire.SocialRequest(flow: flow, provider: provider, idToken: idToken, nonce: nonce))
     }
 
     public func refresh(refreshToken: String) async throws -> IssuedSession {
-        try await send(.refresh, body: ["refresh_token": refreshToken])
+        try await send(.refresh, body: Wire.RefreshRequest(refreshToken: refreshToken))
     }
 
     public func logout(refreshToken: String) async throws {
-        let _: Empty = try await send(.logout, body: ["refresh_token": refreshToken])
+        let _: Wire.Empty = try await send(.logout, body: Wire.RefreshRequest(refreshToken: refreshToken))
     }
 
     public func profile(accessToken: String) async throws -> Profile {
@@ -113,11 +111,11 @@ public final class HTTPTransport: AuthService {
     }
 
     public func updateProfile(accessToken: String, fields: [String: FieldValue]) async throws -> Profile {
-        try await send(.updateProfile, body: ["fields": fields], bearer: accessToken)
+        try await send(.updateProfile, body: Wire.ProfileRequest(fields: fields), bearer: accessToken)
     }
 
     public func addChild(accessToken: String, name: String, birthDate: String?) async throws -> Child {
-        try await send(.addChild, body: NewChild(name: name, birthDate: birthDate), bearer: accessToken)
+        try await send(.addChild, body: Wire.ChildRequest(name: name, birthDate: birthDate), bearer: accessToken)
     }
 
     public func children(accessToken: String) async throws -> [Child] {
@@ -125,15 +123,15 @@ public final class HTTPTransport: AuthService {
     }
 
     public func createInvite(accessToken: String, childID: String) async throws -> Invite {
-        try await send(.createInvite, body: ["child_id": childID], bearer: accessToken)
+        try await send(.createInvite, body: Wire.InviteRequest(childID: childID), bearer: accessToken)
     }
 
     public func acceptInvite(accessToken: String, code: String) async throws -> InviteAcceptance {
-        try await send(.acceptInvite, body: ["code": code], bearer: accessToken)
+        try await send(.acceptInvite, body: Wire.AcceptRequest(code: code), bearer: accessToken)
     }
 
     public func putRecord(accessToken: String, key: String, value: FieldValue) async throws {
-        let _: Empty = try await send(.putRecord, parameter: key, body: ["value": value], bearer: accessToken)
+        let _: Wire.Empty = try await send(.putRecord, parameter: key, body: Wire.RecordRequest(value: value), bearer: accessToken)
     }
 
     public func records(accessToken: String) async throws -> [String: FieldValue] {
@@ -141,18 +139,12 @@ public final class HTTPTransport: AuthService {
     }
 
     public func motivation(accessToken: String) async throws -> String {
-        let reply: Message = try await send(.motivation, bearer: accessToken)
+        let reply: Wire.Message = try await send(.motivation, bearer: accessToken)
         return reply.message
     }
 
     public func content(accessToken: String, kind: String) async throws -> [ContentEntry] {
         try await send(.content, parameter: kind, bearer: accessToken)
-    }
-
-    struct NewChild: Encodable, Sendable {
-        var name: String
-        var birthDate: String?
-        enum CodingKeys: String, CodingKey { case name, birthDate = "birth_date" }
     }
 
     // MARK: QA controls (`onboard-server --dev`)
@@ -162,22 +154,18 @@ public final class HTTPTransport: AuthService {
     }
 
     public func reset() async throws {
-        let _: Empty = try await send(.devReset)
+        let _: Wire.Empty = try await send(.devReset)
     }
 
     public func setClockOffset(seconds: Int64) async throws {
-        let _: Empty = try await send(.devClock, body: ["offset_seconds": seconds])
+        let _: Wire.ClockRequest = try await send(.devClock, body: Wire.ClockRequest(offsetSeconds: seconds))
     }
 
     public func setFaults(_ faults: [Fault]) async throws {
-        let _: Empty = try await send(.devFaults, body: ["faults": faults.map(\.description)])
+        let _: Wire.FaultsRequest = try await send(.devFaults, body: Wire.FaultsRequest(faults: faults.map(\.description)))
     }
 
     // MARK: The wire
-
-    struct Health: Decodable { var status: String }
-    struct Message: Decodable { var message: String }
-    struct Empty: Decodable {}
 
     /// Calls `endpoint`; `parameter` fills its one `:name` path part, percent-encoded.
     private func send<Reply: Decodable>(
@@ -202,11 +190,11 @@ public final class HTTPTransport: AuthService {
         guard (200..<300).contains(status) else {
             throw Self.failure(status: status, body: bytes, base: baseURL)
         }
-        if Reply.self == Empty.self { return Empty() as! Reply }
+        if let empty = Wire.Empty() as? Reply { return empty }
         do {
             return try JSONDecoder().decode(Reply.self, from: bytes)
         } catch {
-            throw ServiceError(.badResponse, "The service at \(baseURL) answered with something Onboard cannot read (HTTP \(status)).")
+            throw ServiceError.unreadable(baseURL, status: status)
         }
     }
 
@@ -246,27 +234,18 @@ public final class HTTPTransport: AuthService {
         case Int(ONBOARD_HTTP_OK):
             return .success((response.status, response.body.map { Data(bytes: $0, count: response.length) } ?? Data()))
         case Int(ONBOARD_HTTP_TIMEOUT):
-            return .failure(ServiceError(.timeout, "The service at \(base) did not answer in time."))
+            return .failure(.noAnswer(base))
         case Int(ONBOARD_HTTP_TLS):
-            return .failure(ServiceError(
-                .network,
-                "The service at \(base) answered, but no secure (TLS) connection could be made (\(reason)). If it is an onboard-server started without --tls-cert, its address begins with http://."))
+            return .failure(.insecureHandshake(base, reason: reason))
         case Int(ONBOARD_HTTP_TOO_LARGE):
-            return .failure(ServiceError(.badResponse, "The service at \(base) sent a reply too large to read."))
+            return .failure(.tooLarge(base))
         default:
-            return .failure(ServiceError(.network, "Cannot reach the service at \(base) (\(reason))."))
+            return .failure(.unreachable(base, reason: reason))
         }
     }
 
     /// The API's error envelope, or a code from the status when there is none.
     static func failure(status: Int, body: Data, base: String) -> ServiceError {
-        if let envelope = try? JSONDecoder().decode(ServiceError.self, from: body) { return envelope }
-        switch status {
-        case 401, 403: return ServiceError.sessionRejected
-        case 429: return ServiceError(.rateLimited, "Too many attempts. Please wait and try again.")
-        case 502, 503, 504: return ServiceError(.network, "The service at \(base) is unavailable (HTTP \(status)).")
-        case 500..<600: return ServiceError(.serverError, "The service at \(base) failed (HTTP \(status)).")
-        default: return ServiceError(.badResponse, "The service at \(base) answered HTTP \(status) without an explanation.")
-        }
+        (try? JSONDecoder().decode(ServiceError.self, from: body)) ?? .fromStatus(status, service: base)
     }
 }

@@ -4,21 +4,18 @@ import ServiceAPI
 /// The embedded mock: `OnboardService` called directly, over its own SQLite file.
 public struct InProcessTransport: AuthService {
     public let service: OnboardService
-    /// Anonymous token lifetimes per flow id, from each flow's table.
-    public let policies: [String: TokenPolicy]
     /// Stands for the client's address in per-address rate limits.
     static let client = "local"
 
-    public init(service: OnboardService, policies: [String: TokenPolicy] = [:]) {
+    public init(service: OnboardService) {
         self.service = service
-        self.policies = policies
     }
 
     public func health() async throws -> String { try await service.health() }
     public func appConfig() async throws -> [String: FieldValue] { try await service.appConfig() }
 
     public func signInAnonymously(flow: String) async throws -> AnonymousSignIn {
-        try await service.signInAnonymously(policy: policies[flow] ?? .anonymous, client: Self.client, idempotencyKey: CallContext.idempotencyKey, idempotencyProof: CallContext.idempotencyProof)
+        try await service.signInAnonymously(policy: OnboardService.guestPolicy(forFlow: flow), client: Self.client, idempotencyKey: CallContext.idempotencyKey, idempotencyProof: CallContext.idempotencyProof)
     }
     public func chooseName(accessToken: String, name: String) async throws -> Profile {
         try await service.chooseName(accessToken: accessToken, name: name)

@@ -14,31 +14,28 @@ extension Launcher {
     /// SQLite file, or an onboard-server), and whatever address a flow names; the QA
     /// faults wrap each. With a server, the mock's file is opened (and made) only if a
     /// flow asks for `mock://local`.
-    func makeServices(for flow: Flow, stateFolder: String, secrets: any SecretStore) throws -> ServiceDirectory {
+    func makeServices(stateFolder: String, secrets: any SecretStore) throws -> ServiceDirectory {
         let trust = options.caCertificate.map { [$0] } ?? []
         let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
         // The folder's own mock is sealed with its key; a shared `--mock-db` is not (see ColumnSealer).
         let sealer = ColumnSealer.isOwnMock(path, stateDirectory: stateFolder) ? ColumnSealer.forStateFolder(stateFolder, secrets: secrets) : nil
-        // This run serves one flow: its own table's lifetimes (the same the server reads
-        // for a built-in flow), without parsing the other flows before the first paint.
-        let policies = [flow.id: flow.tokens.guestPolicy]
         let clock = self.clock
         guard options.serviceName == "mock" else {
             let server = try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: trust)
             return ServiceDirectory(
                 default: FaultInjectingService(wrapping: server, switchboard: faults),
-                mock: { try Self.openMock(path: path, sealer: sealer, policies: policies, clock: clock).mock },
+                mock: { try Self.openMock(path: path, sealer: sealer, clock: clock).mock },
                 faults: faults, insecure: options.insecure, trustRoots: trust)
         }
         let mock: LazyMock
         if FileManager.default.fileExists(atPath: path) {
             // Opened now: a damaged file is set aside and said on the first screen.
-            let (opened, warning) = try Self.openMock(path: path, sealer: sealer, policies: policies, clock: clock)
+            let (opened, warning) = try Self.openMock(path: path, sealer: sealer, clock: clock)
             if let warning { warnings.append(warning) }
             mock = LazyMock(opened: opened)
         } else {
             // Nothing there to check: the file is made on the first call, after the first screen.
-            mock = LazyMock { try Self.openMock(path: path, sealer: sealer, policies: policies, clock: clock).mock }
+            mock = LazyMock { try Self.openMock(path: path, sealer: sealer, clock: clock).mock }
         }
         return ServiceDirectory(
             default: FaultInjectingService(wrapping: mock, switchboard: faults), mock: { mock }, runningMock: mock,
@@ -49,7 +46,7 @@ extension Launcher {
     /// like any unreadable state file, with a warning saying so. Any other failure (a
     /// file another process holds locked) changes nothing and is said as it is.
     static func openMock(
-        path: String, sealer: ColumnSealer?, policies: [String: TokenPolicy], clock: RuntimeClock
+        path: String, sealer: ColumnSealer?, clock: RuntimeClock
     ) throws -> (mock: InProcessTransport, warning: String?) {
         try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
         var warning: String?
@@ -68,7 +65,7 @@ extension Launcher {
             warning = "The mock service's database could not be opened (\(error)), so it starts empty. The old file was kept as \(aside ?? path)."
             database = try ServiceDatabase.open(path: path, sealer: sealer)
         }
-        let mock = InProcessTransport(service: try OnboardService(database: database, clock: clock), policies: policies)
+        let mock = InProcessTransport(service: try OnboardService(database: database, clock: clock))
         return (mock, warning)
     }
 

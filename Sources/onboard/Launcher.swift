@@ -188,7 +188,7 @@ final class Launcher {
         let stateFolder = options.stateFolder(environment: environment)
         let secrets = try self.secrets ?? options.openSecretStore(stateFolder: stateFolder, environment: environment)
         self.secrets = secrets
-        let services = try makeServices(for: flow, stateFolder: stateFolder, secrets: secrets)
+        let services = try makeServices(stateFolder: stateFolder, secrets: secrets)
         let outbox = outboxReader(mock: services.runningMock)
         var defaults: [String: Value] = [:]
         if let key = flow.serviceURLKey {

@@ -88,14 +88,14 @@ struct Subject {
             let clock = AdjustableClock()
             let store = try await PostgresSubject.store()
             let service = try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: contractSettings)
-            return Subject(service: InProcessTransport(service: service, policies: BuiltinFlows.guestPolicies), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
+            return Subject(service: InProcessTransport(service: service), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
         case "in-process":
             // As a state folder's embedded mock runs: its personal columns sealed.
             let clock = AdjustableClock()
             let key = SymmetricKey(size: .bits256)
             let database = try ServiceDatabase.open(path: temporaryPath("mock.sqlite"), sealer: ColumnSealer { key })
             let service = try OnboardService(database: database, clock: clock, settings: contractSettings)
-            return Subject(service: InProcessTransport(service: service, policies: BuiltinFlows.guestPolicies), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
+            return Subject(service: InProcessTransport(service: service), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
         default:
             let server = try await RunningServer.start(postgres: kind == "http-postgres")
             // Generous: many servers run at once in this suite; timeouts are tested elsewhere.

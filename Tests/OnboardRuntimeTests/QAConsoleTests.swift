@@ -73,7 +73,7 @@ import Testing
         @discardableResult
         func play(_ script: String) async throws -> (frames: [String], failure: String?) {
             let flow = try BuiltinFlows.load(flowID)
-            let mock = InProcessTransport(service: service, policies: [flowID: TokenPolicy(accessLifetime: flow.tokens.accessLifetime, refreshLifetime: flow.tokens.refreshLifetime)])
+            let mock = InProcessTransport(service: service)
             let terminal = HeadlessTerminal(width: 80, height: 24, script: try KeyScript.parse(script), waitTimeout: .seconds(20))
             let outbox = self.outbox
             let session = FlowSession.on(

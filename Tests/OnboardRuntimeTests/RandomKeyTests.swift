@@ -30,7 +30,6 @@ import TestSupport
         let flow = try BuiltinFlows.load(flowID)
         let clock = RuntimeClock()
         let service = try OnboardService(database: try ServiceDatabase.open(path: folder + "/mock.sqlite"), clock: clock)
-        let policies = [flowID: TokenPolicy(accessLifetime: flow.tokens.accessLifetime, refreshLifetime: flow.tokens.refreshLifetime)]
         let keyboard = RandomKeyboard(seed: seed, keys: Self.keysPerFlow)
         let report = await withCheckedContinuation { continuation in
             Thread {
@@ -40,7 +39,7 @@ import TestSupport
                     launches += 1
                     let store = StateStore(stateDirectory: folder, flowID: flowID)
                     let session = FlowSession.on(
-                        InProcessTransport(service: service, policies: policies), flow: flow, store: store, clock: clock)
+                        InProcessTransport(service: service), flow: flow, store: store, clock: clock)
                     let terminal = RandomKeyTerminal(keyboard: keyboard, watchdog: watchdog, session: session)
                     _ = FlowRunner(session: session, renderer: Renderer(), terminal: terminal).run()
                 }

@@ -22,6 +22,28 @@ enum CompiledFlowSource {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The service's side of the flows' `tokens` blocks
+    /// (`Sources/OnboardService/CompiledGuestPolicies.swift`): the embedded mock and
+    /// onboard-server choose a guest's lifetimes by its flow's id, without the flow table.
+    static func guestPoliciesFile(_ flows: [Flow]) -> String {
+        var lines = [
+            "// Generated from BuiltinFlows/*.yaml (each flow's `tokens`); do not edit. After changing one, run",
+            "//   ONBOARD_REGENERATE=1 swift test --filter CompiledFlowsTests",
+            "",
+            "import ServiceAPI",
+            "",
+            "extension OnboardService {",
+            "    /// Each built-in flow's guest token lifetimes, by flow id.",
+            "    static let builtinGuestPolicies: [String: TokenPolicy] = [",
+        ]
+        for flow in flows {
+            let tokens = flow.tokens
+            lines.append("        \(literal(flow.id)): TokenPolicy(accessLifetime: \(tokens.accessLifetime), refreshLifetime: \(tokens.refreshLifetime.map(String.init) ?? "nil")),")
+        }
+        lines += ["    ]", "}"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     static func name(_ flow: Flow) -> String {
         String(flow.id.filter { $0.isLetter || $0.isNumber })
     }

@@ -9,6 +9,9 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/ScreenTable/CompiledFlows.swift")
 
+    static let guestPoliciesFile = sourceFile.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("OnboardService/CompiledGuestPolicies.swift")
+
     func parsed() throws -> [Flow] {
         try BuiltinFlows.ids.map { id in
             try FlowFiles.load(url: try #require(BuiltinFlows.url(for: id)), displayName: "\(id).yaml")
@@ -22,6 +25,15 @@ import Testing
         }
         let committed = try String(contentsOf: Self.sourceFile, encoding: .utf8)
         #expect(committed == expected, "CompiledFlows.swift is stale: run ONBOARD_REGENERATE=1 swift test --filter CompiledFlowsTests")
+    }
+
+    @Test func theServicesGuestLifetimesAreWhatTheYAMLSays() throws {
+        let expected = CompiledFlowSource.guestPoliciesFile(try parsed())
+        if ProcessInfo.processInfo.environment["ONBOARD_REGENERATE"] == "1" {
+            try expected.write(to: Self.guestPoliciesFile, atomically: true, encoding: .utf8)
+        }
+        let committed = (try? String(contentsOf: Self.guestPoliciesFile, encoding: .utf8)) ?? ""
+        #expect(committed == expected, "CompiledGuestPolicies.swift is stale: run ONBOARD_REGENERATE=1 swift test --filter CompiledFlowsTests")
     }
 
     @Test(arguments: BuiltinFlows.ids)

@@ -28,7 +28,7 @@ public final class SQLiteStore: ServiceStore {
         } catch let error as ServiceError {
             throw error
         } catch {
-            throw ServiceError(.serverError, "The service's database failed: \(error)")
+            throw ServiceError.databaseFailed("\(error)")
         }
     }
 

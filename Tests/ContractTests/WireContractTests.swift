@@ -1,0 +1,73 @@
+import Foundation
+import ServiceAPI
+import Testing
+import Yams
+
+/// The wire contract is declared once, in `ServiceAPI.Wire`, and the OpenAPI document
+/// describes the same bodies: each body's keys are its schema's properties, and the keys
+/// it cannot leave out are the schema's `required`.
+@Suite struct WireContractTests {
+    /// Each body by its schema's name, filled in (every key) and bare (only what it must send).
+    static let bodies: [(schema: String, full: any Encodable & Sendable, bare: any Encodable & Sendable)] = [
+        ("FlowRequest", Wire.FlowRequest(flow: "oklah"), Wire.FlowRequest(flow: nil)),
+        ("NameRequest", Wire.NameRequest(name: "Ana"), Wire.NameRequest(name: "Ana")),
+        ("RegisterRequest", Wire.RegisterRequest(flow: "abby", name: "Ana", email: "a@example.org", password: "long enough"),
+         Wire.RegisterRequest(flow: nil, name: "Ana", email: "a@example.org", password: "long enough")),
+        ("LoginRequest", Wire.LoginRequest(flow: "abby", email: "a@example.org", password: "long enough"),
+         Wire.LoginRequest(flow: nil, email: "a@example.org", password: "long enough")),
+        ("RefreshRequest", Wire.RefreshRequest(refreshToken: "t"), Wire.RefreshRequest(refreshToken: "t")),
+        ("PhoneRequest", Wire.PhoneRequest(phone: "+16505550142"), Wire.PhoneRequest(phone: "+16505550142")),
+        ("PhoneVerifyRequest", Wire.PhoneVerifyRequest(flow: "abby", phone: "+16505550142", code: "123456"),
+         Wire.PhoneVerifyRequest(flow: nil, phone: "+16505550142", code: "123456")),
+        ("IdentityTokenRequest", Wire.IdentityTokenRequest(provider: "google", account: "a@example.org", audience: "abby", nonce: "n"),
+         Wire.IdentityTokenRequest(provider: "google", account: "a@example.org", audience: "abby", nonce: "n")),
+        ("SocialRequest", Wire.SocialRequest(flow: "abby", provider: "google", idToken: "t", nonce: "n"),
+         Wire.SocialRequest(flow: nil, provider: "google", idToken: "t", nonce: nil)),
+        ("ProfileRequest", Wire.ProfileRequest(fields: ["age": .number(30)]), Wire.ProfileRequest(fields: [:])),
+        ("ChildRequest", Wire.ChildRequest(name: "Kim", birthDate: "2025-02-03"), Wire.ChildRequest(name: "Kim", birthDate: nil)),
+        ("InviteRequest", Wire.InviteRequest(childID: "c"), Wire.InviteRequest(childID: "c")),
+        ("AcceptRequest", Wire.AcceptRequest(code: "c"), Wire.AcceptRequest(code: "c")),
+        ("RecordRequest", Wire.RecordRequest(value: .text("v")), Wire.RecordRequest(value: .text("v"))),
+        ("ClockRequest", Wire.ClockRequest(offsetSeconds: 60), Wire.ClockRequest(offsetSeconds: 60)),
+        ("FaultsRequest", Wire.FaultsRequest(faults: ["network"]), Wire.FaultsRequest(faults: [])),
+    ]
+
+    static func schemas() throws -> [String: Any] {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/OnboardServer/openapi.yaml")
+        let document = try #require(try Yams.load(yaml: String(contentsOf: file, encoding: .utf8)) as? [String: Any])
+        let components = try #require(document["components"] as? [String: Any])
+        return try #require(components["schemas"] as? [String: Any])
+    }
+
+    static func keys(_ body: any Encodable & Sendable) throws -> Set<String> {
+        let object = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(body))
+        return Set(try #require(object as? [String: Any]).keys)
+    }
+
+    @Test func everyRequestBodyIsItsDocumentedSchema() throws {
+        let schemas = try Self.schemas()
+        for (name, full, bare) in Self.bodies {
+            let schema = try #require(schemas[name] as? [String: Any], "openapi.yaml has no schema \(name)")
+            let properties = Set((schema["properties"] as? [String: Any] ?? [:]).keys)
+            let required = Set(schema["required"] as? [String] ?? [])
+            #expect(try Self.keys(full) == properties, "\(name): Wire's keys vs the document's properties")
+            #expect(try Self.keys(bare) == required, "\(name): what Wire always sends vs the document's required")
+        }
+    }
+
+    @Test func everyDocumentedRequestBodyIsDeclaredInWire() throws {
+        let documented = Set(try Self.schemas().keys.filter { $0.hasSuffix("Request") })
+        #expect(documented == Set(Self.bodies.map(\.schema)))
+    }
+
+    /// One table, both ways: what the server answers a code with, a client reading only
+    /// the status names the same code (for the codes a bare status can carry).
+    @Test func aStatusAndItsCodeAgreeBothWays() {
+        for code in [ServiceError.Code.unauthorized, .rateLimited, .serverError] {
+            #expect(ServiceError.fromStatus(code.httpStatus, service: "http://127.0.0.1:1").code == code)
+        }
+        #expect(ServiceError.fromStatus(ServiceError.Code.network.httpStatus, service: "x").code == .network)
+        #expect(ServiceError.fromStatus(418, service: "x").code == .badResponse)
+    }
+}
