@@ -93,24 +93,33 @@ public struct CoverageMap: Sendable {
         return "\(key)=\(other)"
     }
 
+    /// Calls whose codes come from something other than a fault: an input, the clock, or
+    /// nothing at all (a call that takes a failure in its stride).
+    static let specialCauses: [Operation: [String: String]] = [
+        .verifyPhoneCode: [
+            "invalid_input": "a wrong code, or Ctrl-G › Clock › +1 hour after it was sent (expired)",
+            "rate_limited": "wrong codes until no tries are left (or fault rate-limit)",
+            "not_found": "Ctrl-G › Jump to this screen before any code was sent",
+        ],
+        .sendPhoneCode: [
+            "invalid_input": "a number the service turns down for its country",
+            "rate_limited": "a new code asked for again at once (or fault rate-limit)",
+        ],
+        .register: ["invalid_input": "a password of 73 bytes or more (the form checks the rest)"],
+        .linkEmail: ["invalid_input": "a password of 73 bytes or more (the form checks the rest)"],
+        .logOut: ["error": "nothing: logging out always goes through (offline, this device forgets the session anyway)"],
+        .logRuck: [
+            "network": "nothing a fault does: offline, the ruck is kept on this device and synced later",
+            "timeout": "nothing a fault does: offline, the ruck is kept on this device and synced later",
+        ],
+        // Checked on the device, not asked of the service: faults do not reach it.
+        .validateHiding: ["error": "onboard --simulate hiding=fail (the apps are not hidden yet)"],
+    ]
+
     /// What makes a call end with a code: a QA fault, a clock shift or an input.
     static func cause(of code: String, for call: ServiceCall) -> String {
         let operation = call.operation
-        switch (operation, code) {
-        case (.verifyPhoneCode, "invalid_input"): return "a wrong code, or Ctrl-G › Clock › +1 hour after it was sent (expired)"
-        case (.verifyPhoneCode, "rate_limited"): return "wrong codes until no tries are left (or fault rate-limit)"
-        case (.verifyPhoneCode, "not_found"): return "Ctrl-G › Jump to this screen before any code was sent"
-        case (.sendPhoneCode, "invalid_input"): return "a number the service turns down for its country"
-        case (.sendPhoneCode, "rate_limited"): return "a new code asked for again at once (or fault rate-limit)"
-        case (.register, "invalid_input"), (.linkEmail, "invalid_input"): return "a password of 73 bytes or more (the form checks the rest)"
-        // Calls that take a failure in their stride: nothing reaches these branches.
-        case (.logOut, "error"): return "nothing: logging out always goes through (offline, this device forgets the session anyway)"
-        case (.logRuck, "network"), (.logRuck, "timeout"):
-            return "nothing a fault does: offline, the ruck is kept on this device and synced later"
-        // Checked on the device, not asked of the service: faults do not reach it.
-        case (.validateHiding, "error"): return "onboard --simulate hiding=fail (the apps are not hidden yet)"
-        default: break
-        }
+        if let special = specialCauses[operation]?[code] { return special }
         switch code {
         case "success": return "the call succeeding (no faults on)"
         case "network": return "fault network (Ctrl-G › Faults, or --fault network)"
@@ -119,17 +128,15 @@ public struct CoverageMap: Sendable {
         case "rate_limited": return "fault rate-limit (Ctrl-G › Faults, or --fault rate-limit)"
         case "bad_response": return "a remote service answering garbage (onboard-server's dev faults)"
         case "unauthorized":
-            switch operation {
-            case .socialSignIn: return "fault forged-id-token (Ctrl-G › Faults)"
-            case .logIn: return "a wrong password"
-            case .verifyPhoneCode: return "a wrong code, or Ctrl-G › Clock › +1 hour after it is sent"
-            default: return "fault reauth-fail (the service turns the session down), or Ctrl-G › Clock › +31 days"
-            }
+            let refused: [Operation: String] = [
+                .socialSignIn: "fault forged-id-token (Ctrl-G › Faults)",
+                .logIn: "a wrong password",
+                .verifyPhoneCode: "a wrong code, or Ctrl-G › Clock › +1 hour after it is sent",
+            ]
+            return refused[operation] ?? "fault reauth-fail (the service turns the session down), or Ctrl-G › Clock › +31 days"
         case "conflict":
-            switch operation {
-            case .register, .linkEmail: return "an email that already has an account"
-            default: return "a value someone else already has (a taken name)"
-            }
+            return [.register, .linkEmail].contains(operation)
+                ? "an email that already has an account" : "a value someone else already has (a taken name)"
         case "not_found": return operation == .acceptInvite ? "an invite code that does not exist" : "something the service does not know"
         case "invalid_input": return "an input the service turns down though it passes the form's own checks"
         case "error":

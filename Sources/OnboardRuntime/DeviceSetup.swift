@@ -34,20 +34,8 @@ public struct DeviceSetup: Sendable {
 
     var contentPath: String? { folder.map { $0 + "/content.json" } }
 
-    func perform(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
-        switch request.operation {
-        case .prepareStore: try prepareStore()
-        case .fetchConfig: await fetchConfig(service)
-        case .preloadContent: try await preloadContent(request, service)
-        case .checkCompatibility: checkCompatibility()
-        case .validateHiding: try validateHiding()
-        case .openHub: openHub(request)
-        default: throw ServiceError(.invalidInput, "\(request.operation.rawValue) is not a device operation.")
-        }
-    }
-
     /// The store is the flow's private folder; a write proves it usable.
-    private func prepareStore() throws -> CallOutput {
+    func prepareStore() throws -> CallOutput {
         guard let folder else { return CallOutput(values: ["note": .text("in memory only")]) }
         try AtomicFile.makePrivateDirectory(folder)
         try AtomicFile.writeJSON(["schema": 1], to: folder + "/store.json")
@@ -107,7 +95,7 @@ public struct DeviceSetup: Sendable {
 
     /// 10 to 20 entries from the service into the cache; offline or signed out, the
     /// bundled ones.
-    private func preloadContent(_ request: CallRequest, _ service: any AuthService) async throws -> CallOutput {
+    func preloadContent(_ request: CallRequest, _ service: any AuthService) async throws -> CallOutput {
         var entries: [ContentEntry] = []
         if let session = request.session {
             entries = (try? await service.content(accessToken: session.accessToken, kind: "mindfulness")) ?? []
@@ -121,7 +109,7 @@ public struct DeviceSetup: Sendable {
     }
 
     /// Which apps have a URL scheme MIGA can gate, and the unlock method; both simulated.
-    private func checkCompatibility() -> CallOutput {
+    func checkCompatibility() -> CallOutput {
         let unsupported = Set((simulation["unsupported"] ?? "").lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         let supported = Self.apps.filter { !unsupported.contains($0.lowercased()) }
         let biometrics = Self.biometrics.contains(simulation["biometrics"] ?? "") ? simulation["biometrics"]! : "face_id"
@@ -135,7 +123,7 @@ public struct DeviceSetup: Sendable {
     static let streakRestartedNote = "A day went by without MIGA, so your streak starts again today: it counts the days in a row you open MIGA."
 
     /// "I've done it": whether the chosen apps are now hidden.
-    private func validateHiding() throws -> CallOutput {
+    func validateHiding() throws -> CallOutput {
         if simulation["hiding"] == "fail" {
             throw ServiceError(.notFound, "MIGA can still open the apps directly, so they are not hidden yet.")
         }
@@ -146,7 +134,7 @@ public struct DeviceSetup: Sendable {
     /// calendar days since the first visit, "Day 401" after 400 days away); a day missed
     /// starts it again, and the hub says so. The banner is a cached entry; the summary
     /// shows the choices, which never leave the device.
-    private func openHub(_ request: CallRequest) -> CallOutput {
+    func openHub(_ request: CallRequest) -> CallOutput {
         let today = CivilDate(milliseconds: clock.nowMilliseconds(), utcOffset: utcOffset)
         let started = request.inputs["hub_since"].flatMap { CivilDate($0) } ?? today
         // A hub opened before the last visit was kept is taken as visited yesterday.

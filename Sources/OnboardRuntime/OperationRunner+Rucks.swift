@@ -61,4 +61,42 @@ extension OperationRunner {
             "rucks": .list(records["rucks"].flatMap(Self.list) ?? []), "user_id": .text(profile.userID),
         ]
     }
+
+    func loadAccount(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        // Rucks this account kept on this device while offline go up first.
+        let current = try session(of: request)
+        try await syncPendingRucks(of: current, on: service)
+        let values = try await accountValues(accessToken: current.accessToken, on: service)
+        guard current.isAnonymous, values["email"]?.text?.isEmpty == false else { return CallOutput(values: values) }
+        // The service says this guest has an email: a link whose answer a kill or a
+        // lost reply never brought. The session is renewed to say so too.
+        return CallOutput(session: try await refresher.refresh(current, now: clock.nowMilliseconds(), using: service), values: values)
+    }
+
+    func logRuck(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        let owner = try session(of: request)
+        let access = owner.accessToken
+        let entry = Self.ruckEntry(request, stamp: stamp())
+        do {
+            try await syncPendingRucks(of: owner, on: service)
+            var rucks = try await service.records(accessToken: access)["rucks"].flatMap(Self.list) ?? []
+            // A retry whose first try was written finds it there: the same list again.
+            if !rucks.contains(entry) { rucks.append(entry) }
+            try await service.putRecord(accessToken: access, key: "rucks", value: .list(rucks))
+            return CallOutput(values: ["rucks": .list(rucks), "distance_km": .text(""), "duration_min": .text("")])
+        } catch let error as ServiceError where error.code.isUnreachable {
+            return try keptOffline(entry, of: owner, request)
+        }
+    }
+
+    func purchasePro(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        try await service.putRecord(accessToken: try session(of: request).accessToken, key: "pro", value: .flag(true))
+        return CallOutput(values: try await accountValues(accessToken: try session(of: request).accessToken, on: service))
+    }
+
+    func setUsername(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        let username = (request.inputs["username"] ?? "").trimmingCharacters(in: .whitespaces)
+        _ = try await service.updateProfile(accessToken: try session(of: request).accessToken, fields: ["display_name": .text(username)])
+        return CallOutput(values: try await accountValues(accessToken: try session(of: request).accessToken, on: service))
+    }
 }

@@ -15,7 +15,7 @@ public struct OperationRunner: Sendable {
     /// A call that has not answered by then fails as `timeout`.
     public let timeout: Duration
     public let clock: RuntimeClock
-    private let refresher: SessionRefresher
+    let refresher: SessionRefresher
     /// What happens on the device itself (MIGA's local store, simulated capabilities).
     public let device: DeviceSetup
     /// Seals what the runner keeps on the device (rucks logged offline) with the state
@@ -81,17 +81,15 @@ public struct OperationRunner: Sendable {
         do {
             registered = try await register(local, key: key, on: service)
         } catch let error as ServiceError where error.code.isUnreachable {
-            switch request.operation {
-            case .loadAccount:
+            // Two calls have an answer on this device alone; any other fails as it is.
+            if request.operation == .loadAccount {
                 return CallOutput(values: [
                     "email": .text(""), "username": .text(""), "account_status": .text("Guest on this device"), "pro": .text("false"),
                     "rucks": .list(PendingRucks.merged([], pendingRucks.rucks(of: local.userID), marking: true)), "user_id": .text(local.userID),
                 ])
-            case .logRuck:
-                return try keptOffline(Self.ruckEntry(request, stamp: stamp()), of: local, request)
-            default:
-                throw error
             }
+            if request.operation == .logRuck { return try keptOffline(Self.ruckEntry(request, stamp: stamp()), of: local, request) }
+            throw error
         }
         guard request.operation != .refreshSession else { return CallOutput(session: registered) }
         var online = request
@@ -139,157 +137,39 @@ public struct OperationRunner: Sendable {
         case .motivation:
             let message = try await service.motivation(accessToken: try session(of: request).accessToken)
             return CallOutput(values: ["motivation": .text(message)])
-        case .loadAccount:
-            // Rucks this account kept on this device while offline go up first.
-            let current = try session(of: request)
-            try await syncPendingRucks(of: current, on: service)
-            let values = try await accountValues(accessToken: current.accessToken, on: service)
-            guard current.isAnonymous, values["email"]?.text?.isEmpty == false else { return CallOutput(values: values) }
-            // The service says this guest has an email: a link whose answer a kill or a
-            // lost reply never brought. The session is renewed to say so too.
-            return CallOutput(session: try await refresher.refresh(current, now: clock.nowMilliseconds(), using: service), values: values)
-        case .logRuck:
-            let owner = try session(of: request)
-            let access = owner.accessToken
-            let entry = Self.ruckEntry(request, stamp: stamp())
-            do {
-                try await syncPendingRucks(of: owner, on: service)
-                var rucks = try await service.records(accessToken: access)["rucks"].flatMap(Self.list) ?? []
-                // A retry whose first try was written finds it there: the same list again.
-                if !rucks.contains(entry) { rucks.append(entry) }
-                try await service.putRecord(accessToken: access, key: "rucks", value: .list(rucks))
-                return CallOutput(values: ["rucks": .list(rucks), "distance_km": .text(""), "duration_min": .text("")])
-            } catch let error as ServiceError where error.code.isUnreachable {
-                return try keptOffline(entry, of: owner, request)
-            }
-        case .linkEmail:
-            let issued = try await service.linkEmail(
-                flow: flowID, accessToken: try session(of: request).accessToken,
-                email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "")
-            knownDevice.keep(issued.deviceToken, for: request.inputs["email"] ?? "")
-            return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: issued.accessToken, on: service))
-        case .logIn:
-            // A guest's own offline rucks go up with the guest's session: they stay with
-            // the guest account, as the screen says, never with the one logged in to. Its
-            // token goes with the log-in, so a purchase (Pro) follows the person.
-            let guest = await departingGuest(request, on: service)
-            if let guest { try await syncPendingRucks(of: guest, on: service) }
-            let email = request.inputs["email"] ?? ""
-            // A device that signed in to this email before says so: strangers' guesses at
-            // the account never lock it out.
-            let issued = try await CallContext.$deviceToken.withValue(knownDevice.token(for: email)) {
-                try await service.login(flow: flowID, email: email, password: request.inputs["password"] ?? "", guestAccessToken: guest?.accessToken)
-            }
-            knownDevice.keep(issued.deviceToken, for: email)
-            return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: issued.accessToken, on: service))
-        case .signOut:
-            // The account's own offline rucks go up with its session first, then the new
-            // guest: offline, this fails and nothing has changed.
-            let account = try session(of: request)
-            try await syncPendingRucks(of: account, on: service)
-            let guest = try await service.signInAnonymously(flow: flowID)
-            try? await service.logout(refreshToken: account.refreshToken)
-            return CallOutput(session: Session(guest.session, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: guest.session.accessToken, on: service))
-        case .purchasePro:
-            try await service.putRecord(accessToken: try session(of: request).accessToken, key: "pro", value: .flag(true))
-            return CallOutput(values: try await accountValues(accessToken: try session(of: request).accessToken, on: service))
-        case .setUsername:
-            let username = (request.inputs["username"] ?? "").trimmingCharacters(in: .whitespaces)
-            _ = try await service.updateProfile(accessToken: try session(of: request).accessToken, fields: ["display_name": .text(username)])
-            return CallOutput(values: try await accountValues(accessToken: try session(of: request).accessToken, on: service))
-        case .connectServer:
-            let address = (request.inputs["server_url"] ?? "").trimmingCharacters(in: .whitespaces)
-            var normalised = address.hasSuffix("/") ? String(address.dropLast()) : address
-            // The API's own base, as a server's docs give it, is the server.
-            if normalised.hasSuffix("/api/v1") { normalised.removeLast("/api/v1".count) }
-            _ = try await services.service(for: normalised).health()
-            return CallOutput(values: ["server_url": .text(normalised)])
-        case .register:
-            let issued = try await service.register(
-                flow: flowID, name: request.inputs["name"] ?? "", email: request.inputs["email"] ?? "",
-                password: request.inputs["password"] ?? "")
-            knownDevice.keep(issued.deviceToken, for: request.inputs["email"] ?? "")
-            return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: ["children": .list([])])
-        case .acceptInvite:
-            let code = Self.inviteCode(from: request.inputs["invite_code"] ?? "")
-            let accepted = try await service.acceptInvite(accessToken: try session(of: request).accessToken, code: code)
-            var values = try await childrenValues(accessToken: try session(of: request).accessToken, on: service)
-            values["child_name"] = .text(accepted.child.name)
-            values["shared_by"] = .text(accepted.sharedBy)
-            return CallOutput(values: values)
+        case .loadAccount: return try await loadAccount(request, on: service)
+        case .logRuck: return try await logRuck(request, on: service)
+        case .linkEmail: return try await linkEmail(request, on: service)
+        case .logIn: return try await logIn(request, on: service)
+        case .signOut: return try await signOut(request, on: service)
+        case .purchasePro: return try await purchasePro(request, on: service)
+        case .setUsername: return try await setUsername(request, on: service)
+        case .connectServer: return try await connectServer(request, on: service)
+        case .register: return try await register(request, on: service)
+        case .acceptInvite: return try await acceptInvite(request, on: service)
         case .loadChildren:
             return CallOutput(values: try await childrenValues(accessToken: try session(of: request).accessToken, on: service))
-        case .addChild:
-            let access = try session(of: request).accessToken
-            let birth = request.inputs["birth_date"].flatMap { $0.isEmpty ? nil : $0 }
-            _ = try await service.addChild(accessToken: access, name: request.inputs["baby_name"] ?? "", birthDate: birth)
-            return CallOutput(values: try await childrenValues(accessToken: access, on: service))
-        case .createInvite:
-            let access = try session(of: request).accessToken
-            guard let child = try await service.children(accessToken: access).first else {
-                throw ServiceError(.notFound, "Add a baby first, then invite someone to it.")
-            }
-            let invite = try await service.createInvite(accessToken: access, childID: child.id)
-            return CallOutput(values: [
-                "invite_code_created": .text(invite.code),
-                "invite_link": .text("babybasics://invite?code=\(invite.code)"),
-                "invite_child": .text(child.name),
-            ])
-        case .sendPhoneCode:
-            guard let number = PhoneNumber(country: request.inputs["country"] ?? "", digits: request.inputs["phone"] ?? "") else {
-                throw ServiceError(.invalidInput, "Please enter a valid phone number")
-            }
-            let sent = try await service.sendPhoneCode(phone: number.e164)
-            return CallOutput(values: ["phone_e164": .text(sent.phone), "sms_code": .text("")])
-        case .verifyPhoneCode:
-            let signIn = try await service.verifyPhoneCode(
-                flow: flowID, phone: request.inputs["phone_e164"] ?? "", code: request.inputs["sms_code"] ?? "")
-            return try await signedIn(signIn, on: service)
-        case .socialSignIn:
-            // The app's half of the provider's protocol: a fresh nonce, sent to the
-            // provider and again with its token, so a token minted for another sign-in fails.
-            let provider = request.inputs["provider"] ?? ""
-            let nonce = UUID().uuidString
-            let token: String
-            do {
-                token = try await service.mockIdentityToken(
-                    provider: provider, account: request.inputs["social_account"] ?? "", audience: MockIdentityProvider.audience, nonce: nonce)
-            } catch let error as ServiceError where error.code == .notFound {
-                // A server without --dev serves no mock provider, and has no real one yet.
-                throw SocialProvider.unavailable(provider)
-            }
-            let signIn = try await service.socialSignIn(flow: flowID, provider: provider, idToken: token, nonce: nonce)
-            return try await signedIn(signIn, on: service)
+        case .addChild: return try await addChild(request, on: service)
+        case .createInvite: return try await createInvite(request, on: service)
+        case .sendPhoneCode: return try await sendPhoneCode(request, on: service)
+        case .verifyPhoneCode: return try await verifyPhoneCode(request, on: service)
+        case .socialSignIn: return try await socialSignIn(request, on: service)
         case .loadProfile:
             return CallOutput(values: Self.profileValues(try await service.profile(accessToken: try session(of: request).accessToken)))
-        case .saveProfile, .finishProfile:
-            var fields = request.fields.mapValues { value -> FieldValue in
-                switch value {
-                case .text(let text): .text(text.trimmingCharacters(in: .whitespaces))
-                case .list(let items): .list(items)
-                }
-            }
-            if request.operation == .finishProfile { fields["profile_complete"] = .flag(true) }
-            let profile = try await service.updateProfile(accessToken: try session(of: request).accessToken, fields: fields)
-            return CallOutput(values: Self.profileValues(profile))
+        case .saveProfile, .finishProfile: return try await saveProfile(request, on: service)
         case .logOut:
             // Offline, the service's copy of the session simply expires; this device forgets it now.
             try? await service.logout(refreshToken: try session(of: request).refreshToken)
             return CallOutput(signedOut: true)
         case .openHub:
             return try await openHub(request, on: service)
-        case .prepareStore, .fetchConfig, .preloadContent, .checkCompatibility, .validateHiding:
-            return try await device.perform(request, on: service)
+        // What the device does itself (MIGA): the service is asked only for config and content.
+        case .prepareStore: return try device.prepareStore()
+        case .fetchConfig: return await device.fetchConfig(service)
+        case .preloadContent: return try await device.preloadContent(request, service)
+        case .checkCompatibility: return device.checkCompatibility()
+        case .validateHiding: return try device.validateHiding()
         }
-    }
-
-    /// A phone or social sign-in: the session, and the profile so far (a returning user's
-    /// finished profile goes straight to the end).
-    private func signedIn(_ signIn: SignIn, on service: any AuthService) async throws -> CallOutput {
-        let profile = try await service.profile(accessToken: signIn.session.accessToken)
-        var values = Self.profileValues(profile)
-        values["is_new_user"] = .text(signIn.isNewUser ? "true" : "false")
-        return CallOutput(session: Session(signIn.session, receivedAt: clock.nowMilliseconds()), values: values)
     }
 
     /// MIGA's hub. A device set up offline (local-only) catches up once the service
@@ -300,7 +180,7 @@ public struct OperationRunner: Sendable {
         let localOnly = request.inputs["setup_mode"] == "local-only"
         let cached = device.contentIsCached
         // First the hub as it is: a damaged cache is said, set aside and rebuilt there.
-        var output = try await device.perform(request, on: service)
+        var output = device.openHub(request)
         guard localOnly || !cached else { return output }
         var online = request
         if localOnly, online.session == nil {
@@ -314,26 +194,10 @@ public struct OperationRunner: Sendable {
         return output
     }
 
-    /// The children as the flow shows them: "Name (born YYYY-MM-DD)".
-    private func childrenValues(accessToken: String, on service: any AuthService) async throws -> [String: Value] {
-        let children = try await service.children(accessToken: accessToken)
-        return ["children": .list(children.map { child in child.birthDate.map { "\(child.name) (born \($0))" } ?? child.name })]
-    }
-
     /// The request's session; `run` already refuses an operation that needs one without it.
-    private func session(of request: CallRequest) throws -> Session {
+    func session(of request: CallRequest) throws -> Session {
         guard let session = request.session else { throw ServiceError.sessionRejected }
         return session
-    }
-
-    /// The guest this device leaves at a log-in, with a usable access token (renewed if it
-    /// expired, as a guest unused for a day has); nil without a guest, or one the service
-    /// no longer renews: its rucks then stay on this device with it, never with the account.
-    private func departingGuest(_ request: CallRequest, on service: any AuthService) async -> Session? {
-        guard let guest = request.session, guest.isAnonymous else { return nil }
-        let now = clock.nowMilliseconds()
-        guard guest.accessExpired(atMilliseconds: now) else { return guest }
-        return try? await refresher.refresh(guest, now: now, using: service)
     }
 
     private func withTimeout<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {

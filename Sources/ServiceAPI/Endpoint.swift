@@ -43,7 +43,9 @@ public enum Endpoint: String, CaseIterable, Sendable {
         switch self {
         case .health, .openAPI, .appConfig, .profile, .children, .records, .motivation, .content, .devOutbox: .get
         case .updateProfile, .putRecord: .put
-        default: .post
+        case .signInAnonymously, .chooseName, .register, .login, .linkEmail, .sendPhoneCode, .verifyPhoneCode, .socialSignIn, .refresh,
+             .logout, .addChild, .createInvite, .acceptInvite, .mockIdentityToken, .devReset, .devConfig, .devClock, .devFaults:
+            .post
         }
     }
 

@@ -1,0 +1,59 @@
+import FlowEngine
+import Foundation
+import OnboardService
+import ServiceAPI
+
+/// ABBY on the runner's side: phone and social sign-in, and the profile saved step by step.
+extension OperationRunner {
+    func sendPhoneCode(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        guard let number = PhoneNumber(country: request.inputs["country"] ?? "", digits: request.inputs["phone"] ?? "") else {
+            throw ServiceError(.invalidInput, "Please enter a valid phone number")
+        }
+        let sent = try await service.sendPhoneCode(phone: number.e164)
+        return CallOutput(values: ["phone_e164": .text(sent.phone), "sms_code": .text("")])
+    }
+
+    func verifyPhoneCode(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        let signIn = try await service.verifyPhoneCode(
+            flow: flowID, phone: request.inputs["phone_e164"] ?? "", code: request.inputs["sms_code"] ?? "")
+        return try await signedIn(signIn, on: service)
+    }
+
+    func socialSignIn(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        // The app's half of the provider's protocol: a fresh nonce, sent to the
+        // provider and again with its token, so a token minted for another sign-in fails.
+        let provider = request.inputs["provider"] ?? ""
+        let nonce = UUID().uuidString
+        let token: String
+        do {
+            token = try await service.mockIdentityToken(
+                provider: provider, account: request.inputs["social_account"] ?? "", audience: MockIdentityProvider.audience, nonce: nonce)
+        } catch let error as ServiceError where error.code == .notFound {
+            // A server without --dev serves no mock provider, and has no real one yet.
+            throw SocialProvider.unavailable(provider)
+        }
+        let signIn = try await service.socialSignIn(flow: flowID, provider: provider, idToken: token, nonce: nonce)
+        return try await signedIn(signIn, on: service)
+    }
+
+    func saveProfile(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        var fields = request.fields.mapValues { value -> FieldValue in
+            switch value {
+            case .text(let text): .text(text.trimmingCharacters(in: .whitespaces))
+            case .list(let items): .list(items)
+            }
+        }
+        if request.operation == .finishProfile { fields["profile_complete"] = .flag(true) }
+        let profile = try await service.updateProfile(accessToken: try session(of: request).accessToken, fields: fields)
+        return CallOutput(values: Self.profileValues(profile))
+    }
+
+    /// A phone or social sign-in: the session, and the profile so far (a returning user's
+    /// finished profile goes straight to the end).
+    func signedIn(_ signIn: SignIn, on service: any AuthService) async throws -> CallOutput {
+        let profile = try await service.profile(accessToken: signIn.session.accessToken)
+        var values = Self.profileValues(profile)
+        values["is_new_user"] = .text(signIn.isNewUser ? "true" : "false")
+        return CallOutput(session: Session(signIn.session, receivedAt: clock.nowMilliseconds()), values: values)
+    }
+}
