@@ -38,9 +38,12 @@ let package = Package(
         // C: libc's wcwidth, the column rule ncurses uses, for the pure renderer.
         .target(name: "TextWidth"),
         // The declarative screen table: types, YAML loader, linter, built-in flows.
+        // Where Onboard's files and programs are (XDG state and config folders, the sibling
+        // executables, the built-in flows' ids): all `onboard-ssh` needs of the client.
+        .target(name: "Installation"),
         .target(
             name: "ScreenTable",
-            dependencies: ["ServiceAPI", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ServiceAPI", "Installation", .product(name: "Yams", package: "Yams")],
             resources: [.copy("BuiltinFlows")]
         ),
         // Calendar dates without Foundation, for the client's date fields and the service's
@@ -103,7 +106,9 @@ let package = Package(
         // Pure rendering to a Frame of cells; themes; key map. No ncurses.
         .target(
             name: "TerminalUI",
-            dependencies: ["ScreenTable", "FlowEngine", "CivilCalendar", "InputRules", "TextWidth", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "ScreenTable", "FlowEngine", "CivilCalendar", "InputRules", "TextWidth", "Installation", .product(name: "Yams", package: "Yams"),
+            ],
             resources: [.copy("Themes")]
         ),
         // For the people who write flows and test them: the flow as a graph, JSON Schemas
@@ -116,7 +121,7 @@ let package = Package(
             name: "OnboardRuntime",
             dependencies: [
                 "FlowEngine", "CivilCalendar", "InputRules", "ScreenTable", "ServiceAPI", "OnboardService", "ServiceClient", "TerminalUI",
-                "FlowAuthoring", "SecretShim", .product(name: "Crypto", package: "swift-crypto"),
+                "FlowAuthoring", "SecretShim", "Installation", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // C: the Secret Service through libsecret, loaded with dlopen only when used.
@@ -138,7 +143,7 @@ let package = Package(
             name: "onboard",
             dependencies: [
                 "OnboardRuntime", "CursesBackend", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "TerminalUI",
-                "FlowAuthoring", "FlowEngine", "CivilCalendar",
+                "FlowAuthoring", "FlowEngine", "CivilCalendar", "Installation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseWithoutDebugInfo
@@ -147,7 +152,7 @@ let package = Package(
         .executableTarget(
             name: "onboard-ssh",
             dependencies: [
-                "SSHDemo", "OnboardRuntime", "ScreenTable", "TerminalUI",
+                "SSHDemo", "Installation",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -1,9 +1,10 @@
 import Foundation
+import Installation
 
 /// The flows that ship inside Onboard, as package resources.
 public enum BuiltinFlows {
     /// Ids in the order the picker lists them.
-    public static let ids = ["oklah", "babybasics", "abby", "rucktracker", "miga"]
+    public static let ids = builtinFlowIDs
 
     public static func url(for id: String) -> URL? {
         Bundle.module.url(forResource: id, withExtension: "yaml", subdirectory: "BuiltinFlows")

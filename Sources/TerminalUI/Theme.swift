@@ -1,4 +1,5 @@
 import Foundation
+import Installation
 import Yams
 
 /// Styles per role. Colours are terminal colour numbers (0–255) or the eight names;
@@ -52,16 +53,9 @@ public struct Theme: Equatable, Sendable {
 public enum Themes {
     public static let builtinNames = ["default", "light", "dark", "high-contrast", "mono"]
 
-    /// Onboard's configuration folder: `$XDG_CONFIG_HOME/onboard`, else `~/.config/onboard`.
-    public static func configFolder(environment: [String: String]) -> String {
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return config + "/onboard"
-    }
-
     /// The user's theme folder.
     public static func userFolder(environment: [String: String]) -> String {
-        configFolder(environment: environment) + "/themes"
+        ConfigFolder.path(environment: environment) + "/themes"
     }
 
     /// Every theme name on offer: built in, then the user's.

@@ -1,10 +1,8 @@
 import ArgumentParser
 import Foundation
-import OnboardRuntime
-import ScreenTable
+import Installation
 import NIOCore
 import SSHDemo
-import TerminalUI
 
 /// `onboard serve-ssh`: demos over SSH, one onboarding per connection, no root. Its own
 /// executable, which `onboard serve-ssh` becomes (exec), so the interactive client links
@@ -39,8 +37,8 @@ struct ServeSSH: ParsableCommand {
     func validate() throws {
         guard address != nil else { throw ValidationError("--listen '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:2222") }
         guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
-        if let flow, !BuiltinFlows.ids.contains(flow) {
-            throw ValidationError("--flow: no built-in flow '\(flow)' (\(BuiltinFlows.ids.joined(separator: ", ")))")
+        if let flow, !builtinFlowIDs.contains(flow) {
+            throw ValidationError("--flow: no built-in flow '\(flow)' (\(builtinFlowIDs.joined(separator: ", ")))")
         }
     }
 
@@ -52,7 +50,7 @@ struct ServeSSH: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let keyPath = hostKey ?? Themes.configFolder(environment: environment) + "/ssh_host_ed25519_key"
+        let keyPath = hostKey ?? ConfigFolder.path(environment: environment) + "/ssh_host_ed25519_key"
         let key: HostKey
         do {
             key = try HostKey.loadOrCreate(at: keyPath)

@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowAuthoring
 import FlowEngine
 import Foundation
+import Installation
 import OnboardRuntime
 import ScreenTable
 import TerminalUI

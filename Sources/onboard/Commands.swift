@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowEngine
 import Foundation
+import Installation
 import OnboardRuntime
 import OnboardService
 import ScreenTable

@@ -3,6 +3,7 @@ import CivilCalendar
 import CursesBackend
 import FlowEngine
 import Foundation
+import Installation
 import OnboardRuntime
 import ScreenTable
 import ServiceAPI

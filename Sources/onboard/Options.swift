@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Installation
 import OnboardRuntime
 import OnboardService
 import ScreenTable

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Installation
 import OnboardRuntime
 
 /// `onboard serve-ssh …` becomes `onboard-ssh …` (the same process, by exec), so signals,
