@@ -33,9 +33,10 @@ final class Tmux {
     /// Starts `onboard ARGUMENTS` (with this test's state folder) in a shell that
     /// prints `[exit N]` when it ends, at the start of a line of its own: after a kill the
     /// shell's "Killed" line names the whole command, and a marker after it would wrap
-    /// at a column that depends on the checkout's path.
+    /// at a column that depends on the checkout's path. `\r` as well as `\n`: a killed
+    /// onboard leaves the terminal raw, where a newline does not return the carriage.
     func start(_ arguments: String, width: Int = 80, height: Int = 24, environment: String = "") {
-        let command = "cd \(Self.packageRoot) && env LANG=C.UTF-8 ONBOARD_SECRET_STORE=file \(environment) \(Self.binary) \(arguments) --state-dir \(stateDirectory); code=$?; printf '\\n[exit %d]\\n' $code; sleep 600"
+        let command = "cd \(Self.packageRoot) && env LANG=C.UTF-8 ONBOARD_SECRET_STORE=file \(environment) \(Self.binary) \(arguments) --state-dir \(stateDirectory); code=$?; printf '\\r\\n[exit %d]\\r\\n' $code; sleep 600"
         if Self.tmux(["-L", socket, "has-session", "-t", "main"]).status == 0 {
             _ = Self.tmux(["-L", socket, "respawn-pane", "-k", "-t", "main", command])
             _ = Self.tmux(["-L", socket, "resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)"])
