@@ -1,20 +1,27 @@
-/// The JSON bodies of `/api/v1`, declared once: the HTTP transport encodes them, the
-/// server's routes decode them, and a test holds each to its schema of the same name in
-/// `openapi.yaml` (`#/components/schemas/…`). Answers that are models of their own
-/// (`IssuedSession`, `Profile`, …) live beside those models.
+/// Every call of `/api/v1`, declared once as a `WireCall`: its body's fields, its
+/// endpoint and its answer. The HTTP transport encodes them, the server's routes decode
+/// them, and a test holds each body to its schema of the same name in `openapi.yaml`
+/// (`#/components/schemas/…`). Answers that are models of their own (`IssuedSession`,
+/// `Profile`, …) live beside those models.
 public enum Wire {
-    public struct FlowRequest: Codable, Sendable, Equatable {
+    public struct FlowRequest: WireCall, Equatable {
+        public typealias Answer = AnonymousSignIn
+        public static let endpoint = Endpoint(.post, "/auth/anonymous")
         /// A flow's id: the service picks its guests' token lifetimes by it.
         public var flow: String?
         public init(flow: String?) { self.flow = flow }
     }
 
-    public struct NameRequest: Codable, Sendable, Equatable {
+    public struct NameRequest: WireCall, Equatable {
+        public typealias Answer = Profile
+        public static let endpoint = Endpoint(.post, "/user/name", needsSession: true)
         public var name: String
         public init(name: String) { self.name = name }
     }
 
-    public struct RegisterRequest: Codable, Sendable, Equatable {
+    public struct RegisterRequest: WireCall, Equatable {
+        public typealias Answer = IssuedSession
+        public static let endpoint = Endpoint(.post, "/auth/register")
         public var flow: String?
         public var name: String
         public var email: String
@@ -24,8 +31,10 @@ public enum Wire {
         }
     }
 
-    /// A log-in, and the email and password linked to a guest.
-    public struct LoginRequest: Codable, Sendable, Equatable {
+    /// A log-in; a guest's bearer token may go with it (its purchases follow the person).
+    public struct LoginRequest: WireCall, Equatable {
+        public typealias Answer = IssuedSession
+        public static let endpoint = Endpoint(.post, "/auth/login")
         public var flow: String?
         public var email: String
         public var password: String
@@ -34,19 +43,45 @@ public enum Wire {
         }
     }
 
-    /// A refresh, and a log-out.
-    public struct RefreshRequest: Codable, Sendable, Equatable {
+    /// An email and password linked to the signed-in guest (the `LoginRequest` schema).
+    public struct LinkEmailRequest: WireCall, Equatable {
+        public typealias Answer = IssuedSession
+        public static let endpoint = Endpoint(.post, "/auth/link-email", needsSession: true)
+        public var flow: String?
+        public var email: String
+        public var password: String
+        public init(flow: String?, email: String, password: String) {
+            (self.flow, self.email, self.password) = (flow, email, password)
+        }
+    }
+
+    public struct RefreshRequest: WireCall, Equatable {
+        public typealias Answer = IssuedSession
+        public static let endpoint = Endpoint(.post, "/auth/refresh")
         public var refreshToken: String
         enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
         public init(refreshToken: String) { self.refreshToken = refreshToken }
     }
 
-    public struct PhoneRequest: Codable, Sendable, Equatable {
+    /// A log-out (the `RefreshRequest` schema): the refresh token's family is ended.
+    public struct LogoutRequest: WireCall, Equatable {
+        public typealias Answer = Wire.Empty
+        public static let endpoint = Endpoint(.post, "/auth/logout")
+        public var refreshToken: String
+        enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
+        public init(refreshToken: String) { self.refreshToken = refreshToken }
+    }
+
+    public struct PhoneRequest: WireCall, Equatable {
+        public typealias Answer = PhoneCodeSent
+        public static let endpoint = Endpoint(.post, "/auth/phone/send")
         public var phone: String
         public init(phone: String) { self.phone = phone }
     }
 
-    public struct PhoneVerifyRequest: Codable, Sendable, Equatable {
+    public struct PhoneVerifyRequest: WireCall, Equatable {
+        public typealias Answer = SignIn
+        public static let endpoint = Endpoint(.post, "/auth/phone/verify")
         public var flow: String?
         public var phone: String
         public var code: String
@@ -55,7 +90,9 @@ public enum Wire {
         }
     }
 
-    public struct IdentityTokenRequest: Codable, Sendable, Equatable {
+    public struct IdentityTokenRequest: WireCall, Equatable {
+        public typealias Answer = Wire.IdentityToken
+        public static let endpoint = Endpoint(.post, "/mock-idp/token", isDev: true)
         public var provider: String
         public var account: String
         public var audience: String
@@ -65,7 +102,9 @@ public enum Wire {
         }
     }
 
-    public struct SocialRequest: Codable, Sendable, Equatable {
+    public struct SocialRequest: WireCall, Equatable {
+        public typealias Answer = SignIn
+        public static let endpoint = Endpoint(.post, "/auth/social")
         public var flow: String?
         public var provider: String
         public var idToken: String
@@ -76,46 +115,142 @@ public enum Wire {
         }
     }
 
-    public struct ProfileRequest: Codable, Sendable, Equatable {
+    public struct ProfileRequest: WireCall, Equatable {
+        public typealias Answer = Profile
+        public static let endpoint = Endpoint(.put, "/user/profile", needsSession: true)
         public var fields: [String: FieldValue]
         public init(fields: [String: FieldValue]) { self.fields = fields }
     }
 
-    public struct ChildRequest: Codable, Sendable, Equatable {
+    public struct ChildRequest: WireCall, Equatable {
+        public typealias Answer = Child
+        public static let endpoint = Endpoint(.post, "/children", needsSession: true)
         public var name: String
         public var birthDate: String?
         enum CodingKeys: String, CodingKey { case name, birthDate = "birth_date" }
         public init(name: String, birthDate: String?) { (self.name, self.birthDate) = (name, birthDate) }
     }
 
-    public struct InviteRequest: Codable, Sendable, Equatable {
+    public struct InviteRequest: WireCall, Equatable {
+        public typealias Answer = Invite
+        public static let endpoint = Endpoint(.post, "/invites", needsSession: true)
         public var childID: String
         enum CodingKeys: String, CodingKey { case childID = "child_id" }
         public init(childID: String) { self.childID = childID }
     }
 
-    public struct AcceptRequest: Codable, Sendable, Equatable {
+    public struct AcceptRequest: WireCall, Equatable {
+        public typealias Answer = InviteAcceptance
+        public static let endpoint = Endpoint(.post, "/invites/accept", needsSession: true)
         public var code: String
         public init(code: String) { self.code = code }
     }
 
-    public struct RecordRequest: Codable, Sendable, Equatable {
+    /// `PUT /records/{key}`: the key is the path's, the value the body's.
+    public struct RecordRequest: WireCall, Equatable {
+        public typealias Answer = Wire.Empty
+        public static let endpoint = Endpoint(.put, "/records/:key", needsSession: true)
+        public var pathParameter: String? {
+            get { key }
+            set { key = newValue ?? "" }
+        }
+        public var key = ""
         public var value: FieldValue
-        public init(value: FieldValue) { self.value = value }
+        enum CodingKeys: String, CodingKey { case value }
+        public init(key: String, value: FieldValue) { (self.key, self.value) = (key, value) }
     }
 
     /// `--dev`: the QA clock's offset, asked for and as set.
-    public struct ClockRequest: Codable, Sendable, Equatable {
+    public struct ClockRequest: WireCall, Equatable {
+        public typealias Answer = Wire.ClockRequest
+        public static let endpoint = Endpoint(.post, "/dev/clock", isDev: true)
         public var offsetSeconds: Int64
         enum CodingKeys: String, CodingKey { case offsetSeconds = "offset_seconds" }
         public init(offsetSeconds: Int64) { self.offsetSeconds = offsetSeconds }
     }
 
     /// `--dev`: the server's faults by name, asked for and as set.
-    public struct FaultsRequest: Codable, Sendable, Equatable {
+    public struct FaultsRequest: WireCall, Equatable {
+        public typealias Answer = Wire.FaultsRequest
+        public static let endpoint = Endpoint(.post, "/dev/faults", isDev: true)
         public var faults: [String]
         public init(faults: [String]) { self.faults = faults }
     }
+
+    /// `--dev`: remote-config values to serve instead of the defaults (any JSON object).
+    public struct ConfigOverride: WireCall, Equatable {
+        public typealias Answer = [String: FieldValue]
+        public static let endpoint = Endpoint(.post, "/dev/config", isDev: true)
+        public var values: [String: FieldValue]
+        public init(values: [String: FieldValue]) { self.values = values }
+        public init(from decoder: any Decoder) throws { values = try [String: FieldValue](from: decoder) }
+        public func encode(to encoder: any Encoder) throws { try values.encode(to: encoder) }
+    }
+
+    // MARK: Calls without a body (GET, and --dev's reset)
+
+    public struct HealthCall: WireCall, Equatable {
+        public typealias Answer = Wire.Health
+        public static let endpoint = Endpoint(.get, "/health")
+        public init() {}
+    }
+    public struct AppConfigCall: WireCall, Equatable {
+        public typealias Answer = [String: FieldValue]
+        public static let endpoint = Endpoint(.get, "/app/config")
+        public init() {}
+    }
+    public struct ProfileCall: WireCall, Equatable {
+        public typealias Answer = Profile
+        public static let endpoint = Endpoint(.get, "/user/profile", needsSession: true)
+        public init() {}
+    }
+    public struct ChildrenCall: WireCall, Equatable {
+        public typealias Answer = [Child]
+        public static let endpoint = Endpoint(.get, "/children", needsSession: true)
+        public init() {}
+    }
+    public struct RecordsCall: WireCall, Equatable {
+        public typealias Answer = [String: FieldValue]
+        public static let endpoint = Endpoint(.get, "/records", needsSession: true)
+        public init() {}
+    }
+    public struct MotivationCall: WireCall, Equatable {
+        public typealias Answer = Wire.Message
+        public static let endpoint = Endpoint(.get, "/content/motivation/random", needsSession: true)
+        public init() {}
+    }
+    /// `GET /content/{kind}`.
+    public struct ContentCall: WireCall, Equatable {
+        public typealias Answer = [ContentEntry]
+        public static let endpoint = Endpoint(.get, "/content/:kind", needsSession: true)
+        public var pathParameter: String? {
+            get { kind }
+            set { kind = newValue ?? "" }
+        }
+        public var kind = ""
+        enum CodingKeys: CodingKey {}
+        public init(kind: String) { self.kind = kind }
+    }
+    public struct OutboxCall: WireCall, Equatable {
+        public typealias Answer = [OutboxEntry]
+        public static let endpoint = Endpoint(.get, "/dev/outbox", isDev: true)
+        public init() {}
+    }
+    public struct ResetCall: WireCall, Equatable {
+        public typealias Answer = Wire.Empty
+        public static let endpoint = Endpoint(.post, "/dev/reset", isDev: true)
+        public init() {}
+    }
+
+    /// Every call, in the order the document lists them: the server routes each (the
+    /// service serves the clients' calls, `--dev` adds the QA controls).
+    public static let allCalls: [any WireCall.Type] = [
+        HealthCall.self, AppConfigCall.self, FlowRequest.self, RegisterRequest.self, LoginRequest.self, LinkEmailRequest.self,
+        RefreshRequest.self, LogoutRequest.self, PhoneRequest.self, PhoneVerifyRequest.self, SocialRequest.self, IdentityTokenRequest.self,
+        ProfileCall.self, ProfileRequest.self, NameRequest.self, ChildrenCall.self, ChildRequest.self, InviteRequest.self,
+        AcceptRequest.self, RecordsCall.self, RecordRequest.self, MotivationCall.self, ContentCall.self,
+        OutboxCall.self, ResetCall.self, ConfigOverride.self, ClockRequest.self, FaultsRequest.self,
+    ]
 
     // MARK: Answers
 

@@ -24,15 +24,16 @@ public final class FaultInjectingService: AuthServiceDecorator {
         return try await call()
     }
 
-    /// `forged-id-token`: the provider's token with the first character of its signature
-    /// changed (the last may only carry padding bits), so the service's own check
-    /// refuses it.
-    public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
-        let token = try await around(.mockIdentityToken) {
-            try await base.mockIdentityToken(provider: provider, account: account, audience: audience, nonce: nonce)
-        }
-        guard faults.contains(.forgedIDToken), let dot = token.lastIndex(of: "."), token.index(after: dot) < token.endIndex else { return token }
+    /// Every call through `around`; `forged-id-token` then breaks the provider's token's
+    /// signature (its first character changed: the last may only carry padding bits), so
+    /// the service's own check refuses it.
+    public func send<Call: WireCall>(_ call: Call, bearer: String?) async throws -> Call.Answer {
+        let answer = try await around(Call.endpoint) { try await base.send(call, bearer: bearer) }
+        guard faults.contains(.forgedIDToken), let token = (answer as? Wire.IdentityToken)?.idToken,
+              let dot = token.lastIndex(of: "."), token.index(after: dot) < token.endIndex
+        else { return answer }
         let first = token.index(after: dot)
-        return String(token[..<first]) + (token[first] == "A" ? "B" : "A") + String(token[token.index(after: first)...])
+        let forged = String(token[..<first]) + (token[first] == "A" ? "B" : "A") + String(token[token.index(after: first)...])
+        return (Wire.IdentityToken(idToken: forged) as? Call.Answer) ?? answer
     }
 }

@@ -50,127 +50,36 @@ public final class HTTPTransport: AuthService {
         return combined
     }
 
-    // MARK: Operations
+    // MARK: Calls
 
-    public func health() async throws -> String {
-        let reply: Wire.Health = try await send(.health)
-        return reply.status
-    }
-
-    public func appConfig() async throws -> [String: FieldValue] {
-        try await send(.appConfig)
-    }
-
-    public func signInAnonymously(flow: String) async throws -> AnonymousSignIn {
-        try await send(.signInAnonymously, body: Wire.FlowRequest(flow: flow))
-    }
-
-    public func chooseName(accessToken: String, name: String) async throws -> Profile {
-        try await send(.chooseName, body: Wire.NameRequest(name: name), bearer: accessToken)
-    }
-
-    public func register(flow: String, name: String, email: String, password: String) async throws -> IssuedSession {
-        try await send(.register, body: Wire.RegisterRequest(flow: flow, name: name, email: email, password: password))
-    }
-
-    public func login(flow: String, email: String, password: String, guestAccessToken: String?) async throws -> IssuedSession {
-        try await send(.login, body: Wire.LoginRequest(flow: flow, email: email, password: password), bearer: guestAccessToken)
-    }
-
-    public func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession {
-        try await send(.linkEmail, body: Wire.LoginRequest(flow: flow, email: email, password: password), bearer: accessToken)
-    }
-
-    public func sendPhoneCode(phone: String) async throws -> PhoneCodeSent {
-        try await send(.sendPhoneCode, body: Wire.PhoneRequest(phone: phone))
-    }
-
-    public func verifyPhoneCode(flow: String, phone: String, code: String) async throws -> SignIn {
-        try await send(.verifyPhoneCode, body: Wire.PhoneVerifyRequest(flow: flow, phone: phone, code: code))
-    }
-
-    public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
-        let reply: Wire.IdentityToken = try await send(
-            .mockIdentityToken, body: Wire.IdentityTokenRequest(provider: provider, account: account, audience: audience, nonce: nonce))
-        return reply.idToken
-    }
-    public func socialSignIn(flow: String, provider: String, idToken: String, nonce: String) async throws -> SignIn {
-        try await send(.socialSignIn, body: Wire.SocialRequest(flow: flow, provider: provider, idToken: idToken, nonce: nonce))
-    }
-
-    public func refresh(refreshToken: String) async throws -> IssuedSession {
-        try await send(.refresh, body: Wire.RefreshRequest(refreshToken: refreshToken))
-    }
-
-    public func logout(refreshToken: String) async throws {
-        let _: Wire.Empty = try await send(.logout, body: Wire.RefreshRequest(refreshToken: refreshToken))
-    }
-
-    public func profile(accessToken: String) async throws -> Profile {
-        try await send(.profile, bearer: accessToken)
-    }
-
-    public func updateProfile(accessToken: String, fields: [String: FieldValue]) async throws -> Profile {
-        try await send(.updateProfile, body: Wire.ProfileRequest(fields: fields), bearer: accessToken)
-    }
-
-    public func addChild(accessToken: String, name: String, birthDate: String?) async throws -> Child {
-        try await send(.addChild, body: Wire.ChildRequest(name: name, birthDate: birthDate), bearer: accessToken)
-    }
-
-    public func children(accessToken: String) async throws -> [Child] {
-        try await send(.children, bearer: accessToken)
-    }
-
-    public func createInvite(accessToken: String, childID: String) async throws -> Invite {
-        try await send(.createInvite, body: Wire.InviteRequest(childID: childID), bearer: accessToken)
-    }
-
-    public func acceptInvite(accessToken: String, code: String) async throws -> InviteAcceptance {
-        try await send(.acceptInvite, body: Wire.AcceptRequest(code: code), bearer: accessToken)
-    }
-
-    public func putRecord(accessToken: String, key: String, value: FieldValue) async throws {
-        let _: Wire.Empty = try await send(.putRecord, parameter: key, body: Wire.RecordRequest(value: value), bearer: accessToken)
-    }
-
-    public func records(accessToken: String) async throws -> [String: FieldValue] {
-        try await send(.records, bearer: accessToken)
-    }
-
-    public func motivation(accessToken: String) async throws -> String {
-        let reply: Wire.Message = try await send(.motivation, bearer: accessToken)
-        return reply.message
-    }
-
-    public func content(accessToken: String, kind: String) async throws -> [ContentEntry] {
-        try await send(.content, parameter: kind, bearer: accessToken)
+    public func send<Call: WireCall>(_ call: Call, bearer: String?) async throws -> Call.Answer {
+        let endpoint = Call.endpoint
+        let body = endpoint.method == .get ? nil : try JSONEncoder().encode(call)
+        return try await send(endpoint, parameter: call.pathParameter, body: body, bearer: bearer)
     }
 
     // MARK: QA controls (`onboard-server --dev`)
 
     public func outbox() async throws -> [OutboxEntry] {
-        try await send(.devOutbox)
+        try await send(Wire.OutboxCall(), bearer: nil)
     }
 
     public func reset() async throws {
-        let _: Wire.Empty = try await send(.devReset)
+        _ = try await send(Wire.ResetCall(), bearer: nil)
     }
 
     public func setClockOffset(seconds: Int64) async throws {
-        let _: Wire.ClockRequest = try await send(.devClock, body: Wire.ClockRequest(offsetSeconds: seconds))
+        _ = try await send(Wire.ClockRequest(offsetSeconds: seconds), bearer: nil)
     }
 
     public func setFaults(_ faults: [Fault]) async throws {
-        let _: Wire.FaultsRequest = try await send(.devFaults, body: Wire.FaultsRequest(faults: faults.map(\.description)))
+        _ = try await send(Wire.FaultsRequest(faults: faults.map(\.description)), bearer: nil)
     }
 
     // MARK: The wire
 
     /// Calls `endpoint`; `parameter` fills its one `:name` path part, percent-encoded.
-    private func send<Reply: Decodable>(
-        _ endpoint: Endpoint, parameter: String? = nil, body: (any Encodable & Sendable)? = nil, bearer: String? = nil
-    ) async throws -> Reply {
+    private func send<Reply: Decodable>(_ endpoint: Endpoint, parameter: String?, body payload: Data?, bearer: String?) async throws -> Reply {
         let path = endpoint.path.split(separator: "/").map { part in
             guard part.hasPrefix(":"), let parameter else { return String(part) }
             return parameter.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? parameter
@@ -181,11 +90,7 @@ public final class HTTPTransport: AuthService {
         if let key = CallContext.idempotencyKey { headers.append("Idempotency-Key: \(key)") }
         if let proof = CallContext.idempotencyProof { headers.append("Idempotency-Proof: \(proof)") }
         if let device = CallContext.deviceToken { headers.append("Device-Token: \(device)") }
-        var payload: Data?
-        if let body {
-            headers.append("Content-Type: application/json")
-            payload = try JSONEncoder().encode(body)
-        }
+        if payload != nil { headers.append("Content-Type: application/json") }
         let (status, bytes) = try await perform(method: endpoint.method.rawValue, url: url, headers: headers, body: payload)
         guard (200..<300).contains(status) else {
             throw Self.failure(status: status, body: bytes, base: baseURL)

@@ -1,4 +1,5 @@
 import Foundation
+import OnboardService
 import ServiceAPI
 import Testing
 import Yams
@@ -15,7 +16,10 @@ import Yams
          Wire.RegisterRequest(flow: nil, name: "Ana", email: "a@example.org", password: "long enough")),
         ("LoginRequest", Wire.LoginRequest(flow: "abby", email: "a@example.org", password: "long enough"),
          Wire.LoginRequest(flow: nil, email: "a@example.org", password: "long enough")),
+        ("LoginRequest", Wire.LinkEmailRequest(flow: "rucktracker", email: "a@example.org", password: "long enough"),
+         Wire.LinkEmailRequest(flow: nil, email: "a@example.org", password: "long enough")),
         ("RefreshRequest", Wire.RefreshRequest(refreshToken: "t"), Wire.RefreshRequest(refreshToken: "t")),
+        ("RefreshRequest", Wire.LogoutRequest(refreshToken: "t"), Wire.LogoutRequest(refreshToken: "t")),
         ("PhoneRequest", Wire.PhoneRequest(phone: "+16505550142"), Wire.PhoneRequest(phone: "+16505550142")),
         ("PhoneVerifyRequest", Wire.PhoneVerifyRequest(flow: "abby", phone: "+16505550142", code: "123456"),
          Wire.PhoneVerifyRequest(flow: nil, phone: "+16505550142", code: "123456")),
@@ -27,7 +31,7 @@ import Yams
         ("ChildRequest", Wire.ChildRequest(name: "Kim", birthDate: "2025-02-03"), Wire.ChildRequest(name: "Kim", birthDate: nil)),
         ("InviteRequest", Wire.InviteRequest(childID: "c"), Wire.InviteRequest(childID: "c")),
         ("AcceptRequest", Wire.AcceptRequest(code: "c"), Wire.AcceptRequest(code: "c")),
-        ("RecordRequest", Wire.RecordRequest(value: .text("v")), Wire.RecordRequest(value: .text("v"))),
+        ("RecordRequest", Wire.RecordRequest(key: "k", value: .text("v")), Wire.RecordRequest(key: "k", value: .text("v"))),
         ("ClockRequest", Wire.ClockRequest(offsetSeconds: 60), Wire.ClockRequest(offsetSeconds: 60)),
         ("FaultsRequest", Wire.FaultsRequest(faults: ["network"]), Wire.FaultsRequest(faults: [])),
     ]
@@ -59,6 +63,18 @@ import Yams
     @Test func everyDocumentedRequestBodyIsDeclaredInWire() throws {
         let documented = Set(try Self.schemas().keys.filter { $0.hasSuffix("Request") })
         #expect(documented == Set(Self.bodies.map(\.schema)))
+    }
+
+    /// Every endpoint a client calls is served by one declaration, the same for the
+    /// embedded mock and onboard-server; only the document and the QA controls are the
+    /// server's own routes.
+    @Test func everyClientEndpointIsAServedCall() {
+        let served = OnboardService.servedCalls.map { $0.endpoint }
+        #expect(served.count == Set(served).count, "one call per endpoint")
+        let serversOwn = Set([Endpoint.openAPI] + [Wire.OutboxCall.endpoint, Wire.ResetCall.endpoint, Wire.ConfigOverride.endpoint,
+            Wire.ClockRequest.endpoint, Wire.FaultsRequest.endpoint])
+        #expect(Set(served) == Set(Endpoint.all).subtracting(serversOwn))
+        #expect(Set(Endpoint.all).count == Endpoint.all.count, "one endpoint per call")
     }
 
     /// One table, both ways: what the server answers a code with, a client reading only
