@@ -1,6 +1,7 @@
 import Foundation
 import OnboardService
 import ServiceAPI
+import ServiceClient
 import Testing
 import Yams
 
@@ -85,5 +86,31 @@ import Yams
         }
         #expect(ServiceError.fromStatus(ServiceError.Code.network.httpStatus, service: "x").code == .network)
         #expect(ServiceError.fromStatus(418, service: "x").code == .badResponse)
+    }
+
+    /// The exercise DECISIONS 35 counts: a call declared in one place (here, a test) is
+    /// sent and served by the transports as they are, faults included, with nothing
+    /// added to any of them.
+    @Test func aNewCallNeedsNoTransportCode() async throws {
+        let mock = InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory()))
+        let guest = try await mock.signInAnonymously(flow: "oklah").session
+        let answer = try await mock.send(Echo(text: "hello"), bearer: guest.accessToken)
+        #expect(answer == Echo.Answer(text: "hello", userID: guest.userID))
+        await #expect(throws: ServiceError.self) { _ = try await mock.send(Echo(text: "hello"), bearer: nil) }
+        let down = FaultInjectingService(wrapping: mock, faults: [.network])
+        await #expect(throws: ServiceError(.network, "The service cannot be reached (injected fault: network).")) {
+            _ = try await down.send(Echo(text: "hello"), bearer: guest.accessToken)
+        }
+    }
+}
+
+/// A throwaway call: its body, endpoint and answer, and how the service serves it.
+struct Echo: ServedCall {
+    struct Answer: Codable, Sendable, Equatable { var text: String; var userID: String }
+    static let endpoint = Endpoint(.post, "/echo", needsSession: true)
+    var text: String
+
+    func serve(on service: OnboardService, as caller: Caller) async throws -> Answer {
+        Answer(text: text, userID: try await service.profile(accessToken: try caller.accessToken()).userID)
     }
 }
