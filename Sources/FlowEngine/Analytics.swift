@@ -9,6 +9,14 @@ extension FlowEngine {
         effects.append(.track(AnalyticsRecord(name: name, userID: user, timestamp: now, properties: properties)))
     }
 
+    /// A screen's own events, and its step number where the flow counts steps.
+    func trackArrival(at screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        for name in screen.track { track(name, &state, now: now, effects: &effects) }
+        if let name = flow.analytics.step, let step = screen.step {
+            track(name, with: ["step": .number(Int64(step))], &state, now: now, effects: &effects)
+        }
+    }
+
     /// Events may be recorded: the flow asks for no consent, or it was granted.
     func hasAnalyticsConsent(_ state: FlowState) -> Bool {
         guard let consent = flow.analytics.consentKey else { return true }

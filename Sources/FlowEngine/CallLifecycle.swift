@@ -119,7 +119,7 @@ extension FlowEngine {
             state.context["error_message"] = nil
             apply(output, &state, effects: &effects)
             forgetSecrets(typedOn: origin, &state)
-            state.screenSince = now
+            restartCooldowns(&state, now: now)
             reached("success", of: call, from: origin, effects: &effects)
             follow(call.outcome(for: "success"), &state, now: now, effects: &effects)
         case .failure(let failure):
@@ -200,6 +200,18 @@ extension FlowEngine {
         }
         for field in flow.screen(screenID)?.fields ?? [] where secretKeys.contains(field.id) {
             state.context[field.id] = nil
+        }
+    }
+}
+
+extension FlowEngine {
+    /// A screen's own call (a progress screen's), and what it loads in the background.
+    func makeArrivalCalls(on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        if let call = screen.call {
+            start(call, from: .arrival(screen: screen.id), &state, now: now, effects: &effects)
+        }
+        for operation in screen.load {
+            issue(operation, for: .background, &state, now: now, effects: &effects)
         }
     }
 }

@@ -44,6 +44,12 @@ public struct CallTable: Equatable, Sendable {
 
     public init() {}
 
+    /// Onboarding is done: the last failure and its retries are over.
+    mutating func forgetFailures() {
+        lastFailure = nil
+        retries = 0
+    }
+
     /// No calls and no failure, but ids go on from here: an answer to a call made before
     /// a relaunch (a QA reset) is never taken for a new call's.
     func afterRelaunch() -> CallTable {

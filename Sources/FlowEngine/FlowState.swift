@@ -35,17 +35,17 @@ public struct FlowState: Equatable, Sendable {
         }
     }
 
+    /// Moved by the composition (quit), the session's launch (renewing) and arriving
+    /// at a screen (showing).
     public var phase: Phase = .idle
-    public var screenID: String?
-    /// Screens Esc can go back to.
-    public var history: [String] = []
+    /// Where the run is: the screen, the Back history. Only `Navigation` writes it.
+    public var navigation = NavigationState()
+    /// Whose run it is: the session, onboarding's start and completion. Only
+    /// `SessionLifecycle` writes it.
+    public var account = AccountState()
+    /// What the person typed, chose and was told by the service: every part records here.
     public var context: [String: Value] = [:]
-    public var session: Session?
-    public var onboardingComplete = false
-    /// QA jumped to a screen: until the next launch nothing of this run is recorded as the
-    /// person's (no progress, no analytics, no completion), so a jump never leaves a state
-    /// the flow could not reach (OKLah "complete" for a device id with no account).
-    public var forcedByJump = false
+    /// A banner on the current screen: whichever part answers the person says it here.
     public var message: Message?
     /// The cooling button last pressed, as its index in the screen's actions (labels may
     /// repeat): "You can do this in N s." while it cools.
@@ -55,13 +55,6 @@ public struct FlowState: Equatable, Sendable {
     /// Files that could not be written or removed: said on every screen, even after a
     /// reset, since what is kept may not survive a restart.
     public var storageProblems: [String] = []
-    /// When the screen was shown, or its last call succeeded (ms): cooldowns count from it.
-    public var screenSince: Int64 = 0
-    /// When onboarding started (ms), for the completion event's `duration_ms`.
-    public var startedAt: Int64?
-    public var placeholderUserID = ""
-    /// Seconds east of UTC, for "today".
-    public var utcOffset: Int64 = 0
 
     /// The current screen's form as it is being filled.
     public var form = FormState()
@@ -73,6 +66,25 @@ public struct FlowState: Equatable, Sendable {
     public var calls = CallTable()
 
     public init() {}
+
+    /// A state showing one screen as if arrived there, for snapshots and previews.
+    public init(showing screenID: String, session: Session? = nil, message: Message? = nil) {
+        phase = .showing
+        navigation = NavigationState(showing: screenID)
+        account = AccountState(session: session)
+        self.message = message
+    }
+
+    // Read anywhere; written by the part that owns each.
+    public var screenID: String? { navigation.screenID }
+    public var history: [String] { navigation.history }
+    public var screenSince: Int64 { navigation.since }
+    public var session: Session? { account.session }
+    public var onboardingComplete: Bool { account.onboardingComplete }
+    public var forcedByJump: Bool { account.forcedByJump }
+    public var startedAt: Int64? { account.startedAt }
+    public var placeholderUserID: String { account.placeholderUserID }
+    public var utcOffset: Int64 { account.utcOffset }
 
     /// The user waits: for a call, a checklist task or the launch's renewal.
     public var isBusy: Bool { calls.userCall != nil || calls.task != nil || phase != .showing }
@@ -101,6 +113,14 @@ public struct FormState: Equatable, Sendable {
     public var editedAt: Int64?
 
     public init() {}
+
+    /// A new screen's form: focus on its first item, no errors, nothing half typed.
+    mutating func enter(_ screen: Screen) {
+        typingNumber = nil
+        for field in screen.fields where field.kind.editsAsText { cursor[field.id] = nil }
+        errors = [:]
+        focus = 0
+    }
 }
 
 /// A checklist screen's tasks as they run.

@@ -15,8 +15,7 @@ extension FlowEngine {
             return ([], nil)
         }
         var effects: [Effect] = []
-        while let last = state.history.last, flow.screen(last) == nil { state.history.removeLast() }
-        let target = state.history.popLast() ?? flow.entry.firstLaunch
+        let target = nearestScreenStillThere(&state)
         jump(to: target, &state, now: now, effects: &effects)
         return (effects, current)
     }

@@ -1,15 +1,33 @@
 import ScreenTable
 
-/// Moving between screens: forward (keeping the Back history), arriving (a screen's
-/// defaults, analytics, saved progress and its calls), back, and an outcome's move.
+/// Where the run is. Only this file writes it (`fileprivate(set)`): other parts move
+/// through Navigation's functions.
+public struct NavigationState: Equatable, Sendable {
+    public fileprivate(set) var screenID: String?
+    /// Screens Esc can go back to.
+    public fileprivate(set) var history: [String] = []
+    /// When the screen was shown, or its last call succeeded (ms): cooldowns count from it.
+    public fileprivate(set) var since: Int64 = 0
+
+    public init() {}
+
+    init(showing screenID: String) {
+        self.screenID = screenID
+    }
+}
+
+/// Moving between screens: forward (keeping the Back history), arriving (entering the
+/// screen, then each part's arrival), back, and an outcome's move.
 extension FlowEngine {
     func go(to id: String, _ state: inout FlowState, message: FlowState.Message? = nil, now: Int64, effects: inout [Effect]) {
         if let current = state.screenID, current != id, let screen = flow.screen(current), screen.resumable {
-            state.history.append(current)
+            state.navigation.history.append(current)
         }
         arrive(at: id, &state, message: message, now: now, effects: &effects)
     }
 
+    /// Arrives at a screen (a route goes on to its target): enters it, then each part
+    /// does what arriving there asks of it.
     func arrive(at id: String, _ state: inout FlowState, message: FlowState.Message? = nil, now: Int64, effects: inout [Effect]) {
         guard let screen = flow.screen(id) else { return }
         effects.append(.reached(.screen(id)))
@@ -19,55 +37,62 @@ extension FlowEngine {
             }
             return
         }
-        for field in screen.fields where state.context[field.id] == nil || state.context[field.id] == .text("") {
-            if let initial = field.kind.behaviour.initialValue(of: field, today: today(now, state)) { state.context[field.id] = initial }
-        }
-        state.screenSince = now
-        state.form.typingNumber = nil
-        for field in screen.fields where field.kind.editsAsText { state.form.cursor[field.id] = nil }
-        if state.screenID != nil, state.screenID != id { state.warnings = [] }
-        state.screenID = id
-        state.form.errors = [:]
-        state.message = message
-        state.pressedWhileCooling = nil
-        state.form.focus = 0
-        state.phase = .showing
-
-        if id == flow.entry.firstLaunch, !state.onboardingComplete {
-            if state.startedAt == nil { state.startedAt = now }
-            if let start = flow.analytics.start { track(start, &state, now: now, effects: &effects) }
-        }
-        for name in screen.track { track(name, &state, now: now, effects: &effects) }
-        if let name = flow.analytics.step, let step = screen.step {
-            track(name, with: ["step": .number(Int64(step))], &state, now: now, effects: &effects)
-        }
-
-        if screen.completesOnboarding, !state.onboardingComplete, !state.forcedByJump {
-            state.onboardingComplete = true
-            state.calls.lastFailure = nil
-            state.calls.retries = 0
-            if var session = state.session {
-                session.onboardingComplete = true
-                state.session = session
-                effects.append(.saveSession(session))
-            }
-            if let complete = flow.analytics.complete {
-                let duration = state.startedAt.map { max(0, now - $0) } ?? 0
-                track(complete, with: ["duration_ms": .number(duration)], &state, now: now, effects: &effects)
-            }
-        }
+        enter(screen, &state, message: message, now: now)
+        startOnboardingIfFirst(at: screen, &state, now: now, effects: &effects)
+        trackArrival(at: screen, &state, now: now, effects: &effects)
+        completeOnboardingIfDone(at: screen, &state, now: now, effects: &effects)
         if screen.resumable {
             effects.append(.saveProgress(progress(at: id, state)))
         }
-        if let call = screen.call {
-            start(call, from: .arrival(screen: id), &state, now: now, effects: &effects)
-        }
+        makeArrivalCalls(on: screen, &state, now: now, effects: &effects)
         if screen.kind == .checklist {
             startChecklist(screen, &state, now: now, effects: &effects)
         }
-        for operation in screen.load {
-            issue(operation, for: .background, &state, now: now, effects: &effects)
+    }
+
+    /// The screen is shown: its defaults filled in, its form fresh, the last screen's
+    /// notes gone.
+    private func enter(_ screen: Screen, _ state: inout FlowState, message: FlowState.Message?, now: Int64) {
+        for field in screen.fields where state.context[field.id] == nil || state.context[field.id] == .text("") {
+            if let initial = field.kind.behaviour.initialValue(of: field, today: today(now, state)) { state.context[field.id] = initial }
         }
+        state.navigation.since = now
+        state.form.enter(screen)
+        if state.screenID != nil, state.screenID != screen.id { state.warnings = [] }
+        state.navigation.screenID = screen.id
+        state.message = message
+        state.pressedWhileCooling = nil
+        state.phase = .showing
+    }
+
+    /// A call succeeded here: the screen's cooldowns count from now.
+    func restartCooldowns(_ state: inout FlowState, now: Int64) {
+        state.navigation.since = now
+    }
+
+    /// Back goes nowhere from here on: the screens before belonged to someone else (a
+    /// signed-out user, or before a sign-out).
+    func forgetHistory(_ state: inout FlowState) {
+        state.navigation.history = []
+    }
+
+    /// Back after a relaunch goes where it went before, through screens this flow still
+    /// has, up to the one resumed at.
+    func resumeHistory(_ kept: [String], upTo target: String, _ state: inout FlowState) {
+        state.navigation.history = Array(kept.filter { flow.screen($0)?.resumable == true }.prefix { $0 != target })
+    }
+
+    /// Off every screen (signed out), until the next arrival.
+    func leaveScreen(_ state: inout FlowState) {
+        state.navigation.screenID = nil
+        state.navigation.history = []
+    }
+
+    /// The nearest screen of the history this flow still has (after its file changed),
+    /// taken off the history; else where a first launch begins.
+    func nearestScreenStillThere(_ state: inout FlowState) -> String {
+        while let last = state.navigation.history.last, flow.screen(last) == nil { state.navigation.history.removeLast() }
+        return state.navigation.history.popLast() ?? flow.entry.firstLaunch
     }
 
     /// QA's jump: straight to a screen, dropping what the user waited for. A screen the
@@ -81,7 +106,7 @@ extension FlowEngine {
         }
         state.calls.abandonForeground()
         state.phase = .showing
-        state.forcedByJump = true
+        markForcedByJump(&state)
         go(to: id, &state, now: now, effects: &effects)
     }
 
@@ -155,7 +180,7 @@ extension FlowEngine {
     /// same key (RuckTracker's Log In after Add Email). Forward moves keep them (Baby
     /// Basics' Log In Instead carries what was typed).
     func goBack(from screen: Screen, _ state: inout FlowState, message: FlowState.Message? = nil, now: Int64, effects: inout [Effect]) {
-        guard let previous = state.history.popLast() else { return }
+        guard let previous = state.navigation.history.popLast() else { return }
         for field in screen.fields where field.kind == .password { state.context[field.id] = nil }
         arrive(at: previous, &state, message: message, now: now, effects: &effects)
     }

@@ -1,5 +1,27 @@
 import ScreenTable
 
+/// Whose run it is. Only this file writes it (`fileprivate(set)`).
+public struct AccountState: Equatable, Sendable {
+    public fileprivate(set) var session: Session?
+    /// The one record that onboarding is done; a session saved carries it with it.
+    public fileprivate(set) var onboardingComplete = false
+    /// QA jumped to a screen: until the next launch nothing of this run is recorded as the
+    /// person's (no progress, no analytics, no completion), so a jump never leaves a state
+    /// the flow could not reach (OKLah "complete" for a device id with no account).
+    public fileprivate(set) var forcedByJump = false
+    /// When onboarding started (ms), for the completion event's `duration_ms`.
+    public fileprivate(set) var startedAt: Int64?
+    public fileprivate(set) var placeholderUserID = ""
+    /// Seconds east of UTC, for "today".
+    public fileprivate(set) var utcOffset: Int64 = 0
+
+    public init() {}
+
+    init(session: Session?) {
+        self.session = session
+    }
+}
+
 /// The session's life: launch and the entry decision, silent renewal (on launch, ahead
 /// of expiry, again later after a network failure), what a call's session changes, and
 /// signing out.
@@ -9,19 +31,19 @@ extension FlowEngine {
         state = FlowState()
         state.storageProblems = storageProblems
         state.calls = calls
-        state.session = launch.session
+        state.account.session = launch.session
         state.warnings = launch.warnings
-        state.placeholderUserID = launch.progress?.placeholderUserID ?? launch.placeholderUserID
-        state.utcOffset = launch.utcOffset
+        state.account.placeholderUserID = launch.progress?.placeholderUserID ?? launch.placeholderUserID
+        state.account.utcOffset = launch.utcOffset
         if let progress = launch.progress {
             state.context = progress.context
-            state.onboardingComplete = progress.onboardingComplete
-            state.startedAt = progress.startedAt
+            state.account.onboardingComplete = progress.onboardingComplete
+            state.account.startedAt = progress.startedAt
         }
         for (key, value) in launch.defaults where state.context[key] == nil {
             state.context[key] = value
         }
-        if launch.session?.onboardingComplete == true { state.onboardingComplete = true }
+        if launch.session?.onboardingComplete == true { state.account.onboardingComplete = true }
         if let session = launch.session, session.refreshExpired(atMilliseconds: now) {
             // Unused for longer than the refresh token lives: ended, as the service would say.
             sessionEnded(&state, now: now, effects: &effects)
@@ -44,10 +66,7 @@ extension FlowEngine {
            !state.onboardingComplete || screen.resumesAfterComplete,
            state.session != nil || !progress.requiresSession {
             let target = screen.resumeAt ?? screen.id
-            // Back goes where it went before the relaunch, through screens this flow
-            // still has, up to the one resumed at.
-            let kept = progress.history.filter { flow.screen($0)?.resumable == true }
-            state.history = Array(kept.prefix { $0 != target })
+            resumeHistory(progress.history, upTo: target, &state)
             arrive(at: target, &state, now: now, effects: &effects)
             return
         }
@@ -112,7 +131,7 @@ extension FlowEngine {
         case .success(let output):
             if var session = output.session {
                 session.onboardingComplete = session.onboardingComplete || state.onboardingComplete
-                state.session = session
+                state.account.session = session
                 effects.append(.saveSession(session))
                 backOffIfStillDue(session, &state, now: now)
                 if let renewed = flow.analytics.renewed { track(renewed, &state, now: now, effects: &effects) }
@@ -186,17 +205,16 @@ extension FlowEngine {
         // Asked to log in again: the same person, so what they signed in with (never a
         // password or code) stays filled in.
         if let ended { kept.formUnion(ended.fields.map(\.id).filter { !secretKeys.contains($0) }) }
-        state.session = nil
+        state.account.session = nil
         state.context = state.context.filter { kept.contains($0.key) }
-        state.onboardingComplete = false
-        state.startedAt = nil
+        state.account.onboardingComplete = false
+        state.account.startedAt = nil
         state.calls.abandonForeground()
-        state.history = []
         state.renewal.dueAt = nil
         state.renewal.heldProgress = nil
         effects.append(.saveSession(nil))
         effects.append(.saveProgress(nil))
-        state.screenID = nil
+        leaveScreen(&state)
         state.phase = .showing
         if let ended {
             arrive(at: ended.id, &state, now: now, effects: &effects)
@@ -221,14 +239,47 @@ extension FlowEngine {
         if state.session?.userID != session.userID {
             // Signed in (or in as someone else): the screens before belonged to a signed-out
             // user, so Back never leads to a sign-up form while signed in.
-            state.history = []
+            forgetHistory(&state)
         }
         session.onboardingComplete = state.onboardingComplete
-        state.session = session
+        state.account.session = session
         state.renewal.dueAt = nil
         effects.append(.saveSession(session))
         if firstSession, !flow.analytics.localID {
             effects.append(.backfillAnalytics(placeholder: state.placeholderUserID, userID: session.userID))
         }
+    }
+}
+
+/// Onboarding's start and end, as arriving at screens marks them.
+extension FlowEngine {
+    /// The first-launch screen of a run not yet complete: onboarding starts (the clock
+    /// for `duration_ms`, once) and the flow's start event.
+    func startOnboardingIfFirst(at screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard screen.id == flow.entry.firstLaunch, !state.onboardingComplete else { return }
+        if state.startedAt == nil { state.account.startedAt = now }
+        if let start = flow.analytics.start { track(start, &state, now: now, effects: &effects) }
+    }
+
+    /// A screen that completes onboarding: recorded once (not on a QA jump), in the
+    /// session too, with the completion event and its duration.
+    func completeOnboardingIfDone(at screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard screen.completesOnboarding, !state.onboardingComplete, !state.forcedByJump else { return }
+        state.account.onboardingComplete = true
+        state.calls.forgetFailures()
+        if var session = state.session {
+            session.onboardingComplete = true
+            state.account.session = session
+            effects.append(.saveSession(session))
+        }
+        if let complete = flow.analytics.complete {
+            let duration = state.startedAt.map { max(0, now - $0) } ?? 0
+            track(complete, with: ["duration_ms": .number(duration)], &state, now: now, effects: &effects)
+        }
+    }
+
+    /// QA jumped: nothing of this run counts as the person's until the next launch.
+    func markForcedByJump(_ state: inout FlowState) {
+        state.account.forcedByJump = true
     }
 }

@@ -38,18 +38,15 @@ import Testing
         let engine = FlowEngine(flow: try BuiltinFlows.load(id))
         let renderer = Renderer(glyphs: .unicode)
         for screen in engine.flow.screens where screen.kind != .route {
-            var state = FlowState()
-            state.phase = .showing
-            state.screenID = screen.id
+            var state = FlowState(showing: screen.id, session: Session(
+                userID: "u_1", accessToken: "a", accessExpiresAt: 0, refreshToken: "r", refreshExpiresAt: nil,
+                isAnonymous: true, createdAt: 0, lastAuthenticated: 0))
             state.context = Self.sample
             if screen.kind == .checklist {
                 // Finished, with one task that fell back: every kind of line shows.
                 state.checklist.tasks = screen.tasks.indices.map { $0 == 1 ? .fellBack("offline: local-only mode") : .done("ready") }
                 state.message = .notice("Everything is ready.")
             }
-            state.session = Session(
-                userID: "u_1", accessToken: "a", accessExpiresAt: 0, refreshToken: "r", refreshExpiresAt: nil,
-                isAnonymous: true, createdAt: 0, lastAuthenticated: 0)
             for (width, height) in Self.sizes {
                 let frame = renderer.render(engine.view(of: state), width: width, height: height)
                 assertSnapshot(frame, named: "\(id)/\(screen.id)-\(width)x\(height)", themes: Self.themes)

@@ -18,9 +18,6 @@ import Testing
 extension FlowState {
     /// A state showing one screen of a flow, nothing typed or called yet.
     static func showing(_ screenID: String) -> FlowState {
-        var state = FlowState()
-        state.phase = .showing
-        state.screenID = screenID
-        return state
+        FlowState(showing: screenID)
     }
 }
