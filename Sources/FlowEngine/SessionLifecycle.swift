@@ -129,10 +129,8 @@ extension FlowEngine {
         let onLaunch: Int? = if case .renewing(let attempt) = state.phase { attempt } else { nil }
         switch result {
         case .success(let output):
-            if var session = output.session {
-                session.onboardingComplete = session.onboardingComplete || state.onboardingComplete
-                state.account.session = session
-                effects.append(.saveSession(session))
+            if let session = output.session {
+                keep(session, &state, effects: &effects)
                 backOffIfStillDue(session, &state, now: now)
                 if let renewed = flow.analytics.renewed { track(renewed, &state, now: now, effects: &effects) }
             }
@@ -233,7 +231,7 @@ extension FlowEngine {
 
     func apply(_ output: CallOutput, _ state: inout FlowState, effects: inout [Effect]) {
         state.context.merge(output.values) { _, new in new }
-        guard var session = output.session else { return }
+        guard let session = output.session else { return }
         // A guest made on this device counts as none: its events take the service's id.
         let firstSession = state.session?.isOnThisDeviceOnly ?? true
         if state.session?.userID != session.userID {
@@ -241,10 +239,8 @@ extension FlowEngine {
             // user, so Back never leads to a sign-up form while signed in.
             forgetHistory(&state)
         }
-        session.onboardingComplete = state.onboardingComplete
-        state.account.session = session
+        keep(session, &state, effects: &effects)
         state.renewal.dueAt = nil
-        effects.append(.saveSession(session))
         if firstSession, !flow.analytics.localID {
             effects.append(.backfillAnalytics(placeholder: state.placeholderUserID, userID: session.userID))
         }
@@ -267,15 +263,21 @@ extension FlowEngine {
         guard screen.completesOnboarding, !state.onboardingComplete, !state.forcedByJump else { return }
         state.account.onboardingComplete = true
         state.calls.forgetFailures()
-        if var session = state.session {
-            session.onboardingComplete = true
-            state.account.session = session
-            effects.append(.saveSession(session))
-        }
+        if let session = state.session { keep(session, &state, effects: &effects) }
         if let complete = flow.analytics.complete {
             let duration = state.startedAt.map { max(0, now - $0) } ?? 0
             track(complete, with: ["duration_ms": .number(duration)], &state, now: now, effects: &effects)
         }
+    }
+
+    /// The session is this run's and is saved, carrying the run's one record of
+    /// onboarding done (`account.onboardingComplete`), so a lost progress file does not
+    /// undo it.
+    func keep(_ session: Session, _ state: inout FlowState, effects: inout [Effect]) {
+        var session = session
+        session.onboardingComplete = state.onboardingComplete
+        state.account.session = session
+        effects.append(.saveSession(session))
     }
 
     /// QA jumped: nothing of this run counts as the person's until the next launch.
