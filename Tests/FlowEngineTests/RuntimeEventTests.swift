@@ -6,46 +6,88 @@ import Testing
 /// clock, a reset. Each is an event, and what follows is in the state and the effects.
 @Suite struct RuntimeEventTests {
     @Test func aFileThatCannotBeWrittenIsSaidOnEveryScreenAndAfterAReset() {
-        var flow = FlowDriver("oklah", exhaustive: true)
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"])
+        var flow = FlowDriver("oklah")
+        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         let note = "Onboard could not save its state (disk full). Your progress may not survive a restart."
-        flow.send(.storageFailed(note), effects: [])
-        flow.send(.storageFailed(note), effects: [])
+        flow.send(.storageFailed(note), effects: [],
+            changes: ["storage problems = Onboard could not save its state (disk full). Your progress may not survive a restart."])
+        flow.send(.storageFailed(note), effects: [], changes: [])
         #expect(flow.engine.view(of: flow.state).warnings == [note], "said once")
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"])
+        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            changes: [
+                "call 1 = sign_in_anonymously (user's, from creating), keyed",
+                "context.idempotency_key.sign_in_anonymously = p-1795348800000-1",
+                "history = privacy",
+                "screen = creating",
+            ])
         #expect(flow.engine.view(of: flow.state).warnings == [note], "still said on the next screen")
-        flow.send(.reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")), effects: ["forget local data", "track onboarding_start", "save progress at privacy"])
+        flow.send(.reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")), effects: ["forget local data", "track onboarding_start", "save progress at privacy"],
+            changes: [
+                "call 1 removed",
+                "context.idempotency_key.sign_in_anonymously removed",
+                "history removed",
+                "placeholder = p2",
+                "screen = privacy",
+            ])
         #expect(flow.engine.view(of: flow.state).warnings == [note], "and after a reset")
     }
 
     @Test func aResetForgetsTheDeviceFirstThenStartsAsAFirstLaunch() {
-        var flow = FlowDriver("oklah", exhaustive: true)
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"])
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"])
+        var flow = FlowDriver("oklah")
+        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            changes: [
+                "call 1 = sign_in_anonymously (user's, from creating), keyed",
+                "context.idempotency_key.sign_in_anonymously = p-1795348800000-1",
+                "history = privacy",
+                "screen = creating",
+            ])
         let before = flow.state.calls.userCall!.id
-        let effects = flow.send(.reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")), effects: ["forget local data", "track onboarding_start", "save progress at privacy"])
+        let effects = flow.send(.reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")), effects: ["forget local data", "track onboarding_start", "save progress at privacy"],
+            changes: [
+                "call 1 removed",
+                "context.idempotency_key.sign_in_anonymously removed",
+                "history removed",
+                "placeholder = p2",
+                "screen = privacy",
+            ])
         #expect(effects.first == .forgetLocalData)
         #expect(flow.screen == "privacy")
         #expect(!flow.state.isBusy)
         // The answer to the call made before the reset is not taken for a new call's.
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"])
+        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            changes: [
+                "call 2 = sign_in_anonymously (user's, from creating), keyed",
+                "context.idempotency_key.sign_in_anonymously = p2-1795348800000-2",
+                "history = privacy",
+                "screen = creating",
+            ])
         let after = flow.state.calls.userCall!.id
         #expect(after != before)
-        flow.send(.callFinished(id: before, result: .failure(ServiceFailure(code: "network", message: "down"))), effects: [])
+        flow.send(.callFinished(id: before, result: .failure(ServiceFailure(code: "network", message: "down"))), effects: [], changes: [])
         #expect(flow.state.calls.userCall?.id == after, "the new call is still awaited")
         #expect(flow.state.message == nil)
     }
 
     @Test func aMovedClockRenewsAnExpiredSessionAtOnce() {
-        var flow = FlowDriver("oklah", exhaustive: true)
-        let session = Session(
-            userID: "u_1", accessToken: "at", accessExpiresAt: flow.now / 1000 + 3600, refreshToken: "rt",
-            refreshExpiresAt: nil, isAnonymous: true, createdAt: flow.now / 1000, lastAuthenticated: flow.now / 1000,
-            onboardingComplete: true)
-        flow.launch(session: session, progress: .oklahHome, effects: ["save progress at home", "call motivation"])
+        var flow = FlowDriver("oklah")
+        let session = Session.issued(at: flow.now / 1000, created: flow.now / 1000, complete: true)
+        flow.launch(session: session, progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+            changes: [
+                "call 1 = motivation (background)",
+                "context.display_name = Sunny Otter",
+                "onboarding = complete",
+                "phase = showing",
+                "placeholder = p",
+                "screen = home",
+                "session = u_1 guest complete",
+                "since = now",
+            ])
         #expect(flow.state.calls.renewalID == nil)
         flow.now += 3600 * 1000
-        flow.send(.clockMoved, effects: ["call refresh_session"])
+        flow.send(.clockMoved, effects: ["call refresh_session"], changes: ["call 2 = refresh_session (renewal)"])
         #expect(flow.state.calls.renewalID != nil)
     }
 }
@@ -56,55 +98,129 @@ import Testing
     static let start: Int64 = 1_800_000_000_000
 
     func session(expiresIn seconds: Int64, token: String = "at") -> Session {
-        Session(
-            userID: "u_1", accessToken: token, accessExpiresAt: Self.start / 1000 + seconds, refreshToken: "rt",
-            refreshExpiresAt: nil, isAnonymous: true, createdAt: Self.start / 1000, lastAuthenticated: Self.start / 1000,
-            onboardingComplete: true)
+        .issued(at: Self.start / 1000, accessFor: seconds, token: token, created: Self.start / 1000, complete: true)
     }
 
     @Test func aCallWhoseTokenIsAboutToExpireWaitsForTheRenewalThenGoesWithTheNewToken() throws {
-        var flow = FlowDriver("oklah", now: Self.start, exhaustive: true)
+        var flow = FlowDriver("oklah", now: Self.start)
         // 30 s left, less than the flow's renew_before: Home's call waits for a renewal.
-        flow.launch(session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"])
+        flow.launch(session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"],
+            changes: [
+                "call 1 = motivation (background), held",
+                "call 2 = refresh_session (renewal)",
+                "context.display_name = Sunny Otter",
+                "onboarding = complete",
+                "phase = showing",
+                "placeholder = p",
+                "screen = home",
+                "session = u_1 guest complete",
+                "since = now",
+            ])
         let renewed = session(expiresIn: 86_400, token: "at2")
-        let sent = flow.answer(.refreshSession, .success(CallOutput(session: renewed)), effects: ["save session u_1", "call motivation"])
+        let sent = flow.answer(.refreshSession, .success(CallOutput(session: renewed)), effects: ["save session u_1", "call motivation"],
+            changes: ["call 1 = motivation (background)", "call 2 removed"])
         #expect(FlowDriver.calls(sent).first?.session?.accessToken == "at2")
     }
 
     @Test func aRefusedTokenIsRenewedOnceAndTheCallSentAgain() throws {
-        var flow = FlowDriver("oklah", now: Self.start, exhaustive: true)
-        flow.launch(session: session(expiresIn: 3600), progress: .oklahHome, effects: ["save progress at home", "call motivation"])
+        var flow = FlowDriver("oklah", now: Self.start)
+        flow.launch(session: session(expiresIn: 3600), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+            changes: [
+                "call 1 = motivation (background)",
+                "context.display_name = Sunny Otter",
+                "onboarding = complete",
+                "phase = showing",
+                "placeholder = p",
+                "screen = home",
+                "session = u_1 guest complete",
+                "since = now",
+            ])
         let refused = ServiceFailure(code: "unauthorized", message: "Your session is no longer valid. Please sign in again.")
-        flow.answer(.motivation, .failure(refused), effects: ["call refresh_session"])
-        let sent = flow.answer(.refreshSession, .success(CallOutput(session: session(expiresIn: 86_400, token: "at2"))), effects: ["save session u_1", "call motivation"])
+        flow.answer(.motivation, .failure(refused), effects: ["call refresh_session"],
+            changes: ["call 1 = motivation (background), held, renewed for", "call 2 = refresh_session (renewal)"])
+        let sent = flow.answer(.refreshSession, .success(CallOutput(session: session(expiresIn: 86_400, token: "at2"))), effects: ["save session u_1", "call motivation"],
+            changes: ["call 1 = motivation (background), renewed for", "call 2 removed"])
         #expect(FlowDriver.calls(sent).first?.session?.accessToken == "at2")
         // Refused again with the new token: that is the answer (Home keeps its fallback).
-        flow.answer(.motivation, .failure(refused), effects: [])
+        flow.answer(.motivation, .failure(refused), effects: [], changes: ["call 1 removed"])
         #expect(flow.state.calls.entries.isEmpty)
     }
 
     @Test func aRenewalTheNetworkPreventsFailsTheCallsHeldForIt() {
-        var flow = FlowDriver("oklah", now: Self.start, exhaustive: true)
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"])
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"])
+        var flow = FlowDriver("oklah", now: Self.start)
+        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            changes: [
+                "call 1 = sign_in_anonymously (user's, from creating), keyed",
+                "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
+                "history = privacy",
+                "screen = creating",
+            ])
         flow.answer(.success(CallOutput(session: session(expiresIn: 30), values: ["name_options": .list(["A B", "C D", "E F"])])),
-                    effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"])
+                    effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
+            changes: [
+                "call 1 removed",
+                "context.idempotency_key.sign_in_anonymously removed",
+                "context.name_options = [A B, C D, E F]",
+                "history removed",
+                "screen = pick_name",
+                "session = u_1 guest",
+            ])
         // Choosing a name needs the session, which is about to expire.
-        flow.key(.activate, effects: ["call refresh_session"])
+        flow.key(.activate, effects: ["call refresh_session"],
+            changes: [
+                "call 2 = choose_name (user's, from saving_name), held",
+                "call 3 = refresh_session (renewal)",
+                "context.chosen_name = A B",
+                "edited = now",
+                "history = pick_name",
+                "screen = saving_name",
+            ])
         #expect(flow.state.isBusy, "the user waits for the held call")
-        flow.answer(.refreshSession, .failure(ServiceFailure(code: "network", message: "down")), effects: ["track onboarding_error"])
+        flow.answer(.refreshSession, .failure(ServiceFailure(code: "network", message: "down")), effects: ["track onboarding_error"],
+            changes: [
+                "call 2 removed",
+                "call 3 removed",
+                "context.error_code = network",
+                "context.error_message = down",
+                "last failure = saving_name",
+                "renewal due = now+60s",
+                "screen = failed",
+            ])
         #expect(flow.screen == "failed", "the held call fails as the renewal did")
         #expect(flow.state.renewal.dueAt == flow.now + FlowEngine.renewalRetryDelay)
         // While that renewal waits, Try Again sends the call as it is: no fourth try.
-        flow.press("Try Again", effects: ["track onboarding_retry", "call choose_name"])
+        flow.press("Try Again", effects: ["track onboarding_retry", "call choose_name"],
+            changes: ["call 4 = choose_name (user's, from saving_name)", "retries = 1", "screen = saving_name"])
     }
 
     @Test func aRejectedRenewalSignsOutQuietlyAndDropsTheHeldCall() {
-        var flow = FlowDriver("oklah", now: Self.start, exhaustive: true)
-        flow.launch(session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"])
+        var flow = FlowDriver("oklah", now: Self.start)
+        flow.launch(session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"],
+            changes: [
+                "call 1 = motivation (background), held",
+                "call 2 = refresh_session (renewal)",
+                "context.display_name = Sunny Otter",
+                "onboarding = complete",
+                "phase = showing",
+                "placeholder = p",
+                "screen = home",
+                "session = u_1 guest complete",
+                "since = now",
+            ])
         flow.answer(
             .refreshSession, .failure(ServiceFailure(code: "unauthorized", message: "revoked")),
-            effects: ["forget session", "forget progress", "track onboarding_start", "save progress at privacy"])
+            effects: ["forget session", "forget progress", "track onboarding_start", "save progress at privacy"],
+            changes: [
+                "call 1 removed",
+                "call 2 removed",
+                "context.display_name removed",
+                "onboarding removed",
+                "screen = privacy",
+                "session removed",
+                "started = now",
+            ])
         #expect(flow.screen == "privacy")
         #expect(flow.state.message == nil)
         #expect(flow.state.calls.entries.isEmpty, "the held call is gone with the session")

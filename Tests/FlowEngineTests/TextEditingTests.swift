@@ -54,19 +54,21 @@ import Testing
     }
 
     @Test func aTypoInTheMiddleOfAURLIsFixedWithoutRetyping() {
-        var driver = FlowDriver("babybasics", exhaustive: true)
-        driver.launch(effects: ["save progress at server"])
-        driver.focus("server_url")
-        driver.send(.intent(.setValue(.text("https://baby.exmple.org"))), effects: [])
-        driver.key(.left, times: 8, effects: []) // before "mple.org"
-        driver.type("a", effects: [])
+        var driver = FlowDriver("babybasics")
+        driver.launch(effects: ["save progress at server"],
+            changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
+        driver.focus("server_url", effects: [], changes: [])
+        driver.send(.intent(.setValue(.text("https://baby.exmple.org"))), effects: [],
+            changes: ["context.server_url = https://baby.exmple.org", "edited = now"])
+        driver.key(.left, times: 8, effects: [], changes: ["cursor.server_url = 15"]) // before "mple.org"
+        driver.type("a", effects: [], changes: ["context.server_url = https://baby.example.org", "cursor.server_url = 16"])
         #expect(driver.text("server_url") == "https://baby.example.org")
         #expect(driver.state.form.cursor["server_url"] == 16)
-        driver.key(.end, effects: [])
+        driver.key(.end, effects: [], changes: ["cursor.server_url removed"])
         #expect(driver.state.form.cursor["server_url"] == nil, "at the end, as typing always was")
-        driver.key(.home, effects: [])
-        driver.key(.edit(.deleteWordForward), effects: [])
-        driver.type("http", effects: [])
+        driver.key(.home, effects: [], changes: ["cursor.server_url = 0"])
+        driver.key(.edit(.deleteWordForward), effects: [], changes: ["context.server_url = ://baby.example.org", "killed = https"])
+        driver.type("http", effects: [], changes: ["context.server_url = http://baby.example.org", "cursor.server_url = 4"])
         #expect(driver.text("server_url") == "http://baby.example.org")
     }
 
@@ -89,56 +91,68 @@ import Testing
                   - label: Done
                     quit: true
             """
-        var driver = FlowDriver(flow: try FlowLoader.load(yaml: yaml, file: "born.yaml").get(), exhaustive: true)
-        driver.launch(effects: ["save progress at ask"])
-        driver.type("2", effects: [])
+        var driver = FlowDriver(flow: try FlowLoader.load(yaml: yaml, file: "born.yaml").get())
+        driver.launch(effects: ["save progress at ask"],
+            changes: ["context.born = 2026-11-22", "phase = showing", "placeholder = p", "screen = ask", "since = now", "started = now"])
+        driver.type("2", effects: [], changes: ["context.born = 2", "edited = now", "typing number = born"])
         #expect(driver.text("born") == "2", "the first digit replaces today, as before")
-        driver.key(.edit(.deleteToStart), effects: [])
+        driver.key(.edit(.deleteToStart), effects: [], changes: ["context.born = "])
         #expect(driver.text("born") == "")
-        driver.type("20240229", effects: [])
+        driver.type("20240229", effects: [], changes: ["context.born = 2024-02-29"])
         #expect(driver.text("born") == "2024-02-29")
-        driver.type("1", effects: [])
+        driver.type("1", effects: [], changes: ["context.born = 1"])
         #expect(driver.text("born") == "1", "typing over a full date starts a new one")
-        driver.send(.intent(.paste("2025/02/03")), effects: [])
+        driver.send(.intent(.paste("2025/02/03")), effects: [], changes: ["context.born = 2025-02-03"])
         #expect(driver.text("born") == "2025-02-03", "a pasted date replaces what was there")
     }
 
     @Test func aPasswordIsNeverKeptInTheKillBuffer() {
-        var driver = FlowDriver("babybasics", exhaustive: true)
-        driver.launch(effects: ["save progress at server"])
-        driver.type("mock://local", into: "server_url", effects: [])
-        driver.press("Continue", effects: ["call connect_server"])
-        driver.answer(.success(CallOutput()), effects: ["save progress at auth"])
-        driver.press("Create Account", effects: ["save progress at register"])
+        var driver = FlowDriver("babybasics")
+        driver.launch(effects: ["save progress at server"],
+            changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
+        driver.type("mock://local", into: "server_url", effects: [], changes: ["context.server_url = mock://local", "edited = now"])
+        driver.press("Continue", effects: ["save progress at server", "call connect_server"],
+            changes: ["call 1 = connect_server (user's, from server)", "edited removed", "focus = 1"])
+        driver.answer(.success(CallOutput()), effects: ["save progress at auth"],
+            changes: ["call 1 removed", "focus = 0", "history = server", "screen = auth"])
+        driver.press("Create Account", effects: ["save progress at register"], changes: ["history = server › auth", "screen = register"])
         #expect(driver.screen == "register")
-        driver.type("some words", into: "name", effects: [])
-        driver.key(.edit(.deleteToStart), effects: [])
+        driver.type("some words", into: "name", effects: [], changes: ["context.name = some words", "edited = now"])
+        driver.key(.edit(.deleteToStart), effects: [], changes: ["context.name = ", "killed = some words"])
         #expect(driver.state.form.killed == "some words")
-        driver.type("secret pass", into: "password", effects: [])
-        driver.key(.edit(.deleteToStart), effects: [])
+        driver.type("secret pass", into: "password", effects: ["save progress at register"], changes: ["context.password = secret pass", "focus = 2"])
+        driver.key(.edit(.deleteToStart), effects: [], changes: ["context.password = "])
         #expect(driver.text("password") == "")
         #expect(driver.state.form.killed == "some words")
         // Issue 32: nor is anything yanked into a password, where it cannot be seen.
-        driver.key(.edit(.yank), effects: [])
+        driver.key(.edit(.yank), effects: [], changes: [])
         #expect(driver.text("password") == "")
-        driver.focus("name")
-        driver.key(.edit(.yank), effects: [])
+        driver.focus("name", effects: ["save progress at register"], changes: ["edited removed", "focus = 0"])
+        driver.key(.edit(.yank), effects: [], changes: ["context.name = some words", "edited = now"])
         #expect(driver.text("name") == "some words", "a visible field still takes it")
     }
 
     @Test func phoneDigitsGoInAtTheCursorAndTheLimitIsSaid() {
-        var driver = FlowDriver("abby", exhaustive: true)
-        driver.launch(effects: ["save progress at consent"])
-        driver.press("Agree and Continue", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"])
-        driver.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"])
+        var driver = FlowDriver("abby")
+        driver.launch(effects: ["save progress at consent"],
+            changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now"])
+        driver.press("Agree and Continue", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
+            changes: ["context.analytics_consent = granted", "history = consent", "screen = method"])
+        driver.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+            changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         #expect(driver.screen == "phone")
-        driver.type("5550109999", into: "phone", effects: [])
-        driver.key(.home, effects: [])
-        driver.key(.right, times: 3, effects: [])
-        driver.key(.edit(.deleteForward), effects: [])
-        driver.type("7", effects: [])
+        driver.type("5550109999", into: "phone", effects: ["save progress at phone"], changes: ["context.phone = 5550109999", "edited = now", "focus = 1"])
+        driver.key(.home, effects: [], changes: ["cursor.phone = 0"])
+        driver.key(.right, times: 3, effects: [], changes: ["cursor.phone = 3"])
+        driver.key(.edit(.deleteForward), effects: [], changes: ["context.phone = 555109999"])
+        driver.type("7", effects: [], changes: ["context.phone = 5557109999", "cursor.phone = 4"])
         #expect(driver.text("phone") == "5557109999")
-        driver.type("12345", effects: [])
+        driver.type("12345", effects: [],
+            changes: [
+                "context.phone = 55571234109999",
+                "cursor.phone = 8",
+                "error.phone = Only 14 digits fit here; the rest was left out.",
+            ])
         #expect(driver.text("phone") == "55571234109999")
         #expect(driver.state.form.errors["phone"] == "Only 14 digits fit here; the rest was left out.")
     }
