@@ -80,32 +80,13 @@ public enum KeyMap {
             // The focused widget's own keys first: they are what the user needs now.
             let focusedIndex = view.fields.firstIndex(where: \.focused)
             if let index = focusedIndex {
-                let field = view.fields[index]
-                if field.isPassword { items.append(("Ctrl-R", field.secret ? "show" : "hide", .widget)) }
-                switch field.kind {
-                case .date:
-                    // Typing is the quick way to a date of birth; the steps drop out first.
-                    items.append(("0-9", "type", .widget))
-                    items.append(("Ctrl-U", "clear", .widget))
-                    items.append(("←/→", "day", .widget))
-                    items.append(("PgUp/PgDn", "month", .widget))
-                    items.append(("Home/End", "year", .widget))
-                case .select:
-                    items.append(("←/→", "change", .widget))
-                case .multi:
-                    items.append(("←/→", "move", .widget))
-                    // Nothing goes on without a pick: Space stays as long as Enter does.
-                    items.append(("Space", "pick", .forward))
-                case .slider:
-                    items.append(("←/→", "adjust", .widget))
-                    items.append(("0-9", "type", .widget))
-                case .range:
-                    items.append(("←/→", "adjust", .widget))
-                    items.append(("Space", "other end", .widget))
-                default:
-                    // In a text field the arrows move the cursor, whatever they do
-                    // elsewhere on the screen (README: editing keys).
-                    if field.kind.editsAsText, !field.value.isEmpty { items.append(("←/→", "edit", .editing)) }
+                for hint in view.fields[index].keyHints {
+                    let weight: Weight = switch hint.role {
+                    case .widget: .widget
+                    case .forward: .forward
+                    case .editing: .editing
+                    }
+                    items.append((hint.keys, hint.meaning, weight))
                 }
             }
             items.append(("Tab", "next field", .moving))

@@ -76,89 +76,17 @@ public struct Renderer: Sendable {
         }
     }
 
+    /// The screen top to bottom, one section after another (`Renderer+Sections.swift`);
+    /// each section ends with its own spacer when it shows anything.
     func layout(_ view: ScreenView, width: Int, tick: Int) -> [Line] {
-        var lines: [Line] = [view.stepLabel.map { .text($0, .muted, .center) } ?? .spacer]
-        for warning in view.warnings {
-            lines += wrapped("\(glyphs.errorMark) \(warning)", role: .error, width: width, kind: .body)
-            lines.append(.spacer)
-        }
-        if let label = view.busyLabel, view.kind == .progress || view.kind == nil {
-            let frameIndex = tick % glyphs.spinner.count
-            lines.append(.spacer)
-            lines.append(Line(spans: [(glyphs.spinner[frameIndex], .spinner), (label.isEmpty ? "" : "  " + label, .text)], alignment: .center))
-            lines.append(.spacer)
-            lines.append(.spacer)
-            return lines
-        }
-        for row in view.logo {
-            lines.append(.text(row, .logo, .center))
-        }
-        if !view.logo.isEmpty { lines.append(.spacer) }
-        if !view.title.isEmpty {
-            lines += TextMetrics.wrap(view.title, to: width).map { .text($0, .title, .center) }
-            lines.append(.spacer)
-        }
-        if !view.body.isEmpty {
-            if view.kind == .error {
-                lines += wrapped("\(glyphs.errorMark) \(view.body)", role: .error, width: width, kind: .body, hanging: 2)
-            } else {
-                lines += wrapped(view.body, role: .text, width: width, kind: .body)
-            }
-            lines.append(.spacer)
-        }
-        for line in view.checklist {
-            lines += checklistLines(line, width: width, tick: tick)
-        }
-        if !view.checklist.isEmpty { lines.append(.spacer) }
-        for bullet in view.bullets {
-            // Numbered steps ("1. …") carry their own marker.
-            let numbered = bullet.prefix(while: \.isNumber).count > 0 && bullet.drop(while: \.isNumber).hasPrefix(". ")
-            let marker = numbered ? "" : glyphs.bullet + " "
-            let hanging = numbered ? bullet.prefix(while: { $0 != " " }).count + 1 : 2
-            lines += wrapped(marker + bullet, role: .text, width: width, kind: .body, hanging: hanging)
-        }
-        if !view.bullets.isEmpty { lines.append(.spacer) }
-        for item in view.items {
-            lines += wrapped("\(glyphs.bullet) \(item)", role: .text, width: width, kind: .body, hanging: 2)
-        }
-        if !view.emptyItems.isEmpty {
-            lines += wrapped(view.emptyItems, role: .muted, width: width, kind: .body)
-        }
-        if !view.items.isEmpty || !view.emptyItems.isEmpty { lines.append(.spacer) }
-        for field in view.fields {
-            lines.append(.text(field.label, field.focused ? .accent : .text))
-            lines += valueLines(field, width: width)
-            if let error = field.error {
-                lines += wrapped("\(glyphs.errorMark) \(error)", role: .error, width: width, kind: .fixed, hanging: 2)
-            }
-            lines.append(.spacer)
-        }
-        for option in view.options {
-            let marker = option.focused ? glyphs.pointer + " " : "  "
-            let text = TextMetrics.truncate(option.label, to: width - 2, ellipsis: glyphs.ellipsis)
-            var line = Line(spans: [(marker, .accent), (text, option.focused ? .optionFocused : .option)])
-            line.hasFocus = option.focused
-            lines.append(line)
-        }
-        if !view.options.isEmpty { lines.append(.spacer) }
-        switch view.message {
-        case .error(let text)?:
-            lines += wrapped("\(glyphs.errorMark) \(text)", role: .error, width: width, kind: .fixed, hanging: 2)
-            lines.append(.spacer)
-        case .notice(let text)?:
-            lines += wrapped("\(glyphs.noticeMark) \(text)", role: .notice, width: width, kind: .fixed, hanging: 2)
-            lines.append(.spacer)
-        case nil:
-            break
-        }
-        if let label = view.busyLabel {
-            let spinner = glyphs.spinner[tick % glyphs.spinner.count]
-            lines.append(Line(spans: [(spinner, .spinner), ("  " + label, .muted)], alignment: .center))
-            lines.append(.spacer)
-        } else if !view.buttons.isEmpty {
-            lines += buttonRows(view.buttons, width: width)
-            lines.append(.spacer)
-        }
+        var lines: [Line] = [view.stepLabel.map { .text($0, .muted, .center) } ?? .spacer] + warningLines(view, width: width)
+        if let waiting = waitingScreen(view, tick: tick) { return lines + waiting }
+        let sections = [
+            logoLines(view), titleLines(view, width: width), bodyLines(view, width: width), checklistSection(view, width: width, tick: tick),
+            bulletLines(view, width: width), itemLines(view, width: width), fieldLines(view, width: width), optionLines(view, width: width),
+            messageLines(view, width: width), footerLines(view, width: width, tick: tick),
+        ]
+        for section in sections { lines += section }
         return lines
     }
 
@@ -169,52 +97,7 @@ public struct Renderer: Sendable {
         return lines.enumerated().map { .text($0.offset == 0 ? $0.element : indent + $0.element, role, kind: kind) }
     }
 
-    func inputLine(_ field: ScreenView.FieldView, width: Int) -> Line {
-        let shown = Array(field.secret ? String(repeating: "•", count: field.value.count) : field.value)
-        let room = width - 1
-        let caret = min(field.caret ?? shown.count, shown.count)
-        // Widths measured once per character: a 2048-character URL is redrawn on every key.
-        let widths = shown.map { TextMetrics.width(of: $0) }
-        let start = Self.scrollStart(widths: widths, caret: caret, room: room)
-        var end = start
-        var used = 0
-        while end < shown.count, used + widths[end] <= room {
-            used += widths[end]
-            end += 1
-        }
-        let visible = String(shown[start..<end])
-        let role: Role = field.focused ? .inputFocused : .input
-        if visible.isEmpty, !field.focused, !field.placeholder.isEmpty {
-            var line = Line.text(TextMetrics.truncate(field.placeholder, to: room, ellipsis: glyphs.ellipsis), .muted)
-            line.fillRole = role
-            return line
-        }
-        var line = Line.text(visible, role)
-        line.fillRole = role
-        if field.focused {
-            line.cursorColumn = widths[start..<caret].reduce(0, +)
-            line.hasFocus = true
-        }
-        return line
-    }
 
-    /// Where a text too long for its box starts showing. The end shows while the cursor is
-    /// near it; elsewhere the text moves a third of the box at a time, so the cursor keeps
-    /// a third of the box of text on each side, as readline's horizontal scrolling does
-    /// (issue 32: it slid under a cursor pinned to the left edge, hiding what came before).
-    static func scrollStart(widths: [Int], caret: Int, room: Int) -> Int {
-        var columns = [0]
-        for width in widths { columns.append(columns[columns.count - 1] + width) }
-        let total = columns[columns.count - 1]
-        guard total > room else { return 0 }
-        let tailStart = columns.firstIndex { total - $0 <= room } ?? widths.count
-        let third = max(1, room / 3)
-        let paged = max(0, (columns[caret] / third - 1) * third)
-        var start = min(columns.firstIndex { $0 >= paged } ?? caret, tailStart, caret)
-        // Wide characters: the cursor itself always in the box.
-        while columns[caret] - columns[start] > room { start += 1 }
-        return start
-    }
 
     /// Buttons side by side, wrapped onto more rows when they do not fit the width.
     func buttonRows(_ buttons: [ScreenView.ItemView], width: Int) -> [Line] {

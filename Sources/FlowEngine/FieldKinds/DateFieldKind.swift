@@ -7,6 +7,13 @@ import ScreenTable
 /// 1990-05-14); a full date typed or pasted (2025/02/03 too) replaces what is there, and
 /// Ctrl-U empties it. A date of birth shows the age it gives.
 struct DateFieldKind: FieldKind {
+    /// Typing is the quick way to a date of birth; the steps drop out first.
+    func keys(for view: ScreenView.FieldView) -> [KeyHint] {
+        [KeyHint("0-9", "type"), KeyHint("Ctrl-U", "clear"), KeyHint("←/→", "day"), KeyHint("PgUp/PgDn", "month"), KeyHint("Home/End", "year")]
+    }
+
+    var takesPageKeys: Bool { true }
+
     func initialValue(of field: Field, today: CivilDate) -> Value? {
         .text(today.description)
     }

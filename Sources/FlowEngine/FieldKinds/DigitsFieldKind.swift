@@ -6,6 +6,8 @@ import ScreenTable
 /// "(555) 010-9999" lands as digits; a phone number is shown grouped as its country
 /// writes it.
 struct DigitsFieldKind: FieldKind {
+    func keys(for view: ScreenView.FieldView) -> [KeyHint] { TextFieldKind().keys(for: view) }
+
     func move(_ intent: Intent, in field: Field, _ state: inout FlowState, engine: FlowEngine, today: CivilDate) -> KeyResult {
         TextFieldKind().move(intent, in: field, &state, engine: engine, today: today)
     }

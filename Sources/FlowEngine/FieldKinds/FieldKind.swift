@@ -21,12 +21,38 @@ protocol FieldKind: Sendable {
     func decorate(_ view: inout ScreenView.FieldView, of field: Field, _ state: FlowState, engine: FlowEngine, today: CivilDate)
     /// How the line prompter asks for a value.
     func question(for view: ScreenView.FieldView) -> LineQuestion
+    /// Its own keys, for the help line while it has focus.
+    func keys(for view: ScreenView.FieldView) -> [KeyHint]
+    /// PgUp/PgDn step its value (a date's month, a slider's five) instead of scrolling the screen.
+    var takesPageKeys: Bool { get }
 }
 
 extension FieldKind {
     func initialValue(of field: Field, today: CivilDate) -> Value? { nil }
     func edit(_ command: TextEdit, in field: Field, _ state: inout FlowState) -> Bool { false }
     func decorate(_ view: inout ScreenView.FieldView, of field: Field, _ state: FlowState, engine: FlowEngine, today: CivilDate) {}
+    var takesPageKeys: Bool { false }
+}
+
+/// A key the help line names while a field has focus: `←/→ adjust`.
+public struct KeyHint: Equatable, Sendable {
+    /// What the key does for the person: works the widget, moves the form on (Space
+    /// picks a pill, without which nothing goes on), or edits text.
+    public enum Role: Equatable, Sendable { case widget, forward, editing }
+    public var keys: String
+    public var meaning: String
+    public var role: Role
+
+    init(_ keys: String, _ meaning: String, _ role: Role = .widget) {
+        (self.keys, self.meaning, self.role) = (keys, meaning, role)
+    }
+}
+
+extension ScreenView.FieldView {
+    /// The focused field's own keys, as its kind says.
+    public var keyHints: [KeyHint] { kind.behaviour.keys(for: self) }
+    /// PgUp/PgDn belong to this field (see `FieldKind.takesPageKeys`).
+    public var takesPageKeys: Bool { kind.behaviour.takesPageKeys }
 }
 
 /// What a movement key did to a field.

@@ -6,6 +6,12 @@ import ScreenTable
 /// Left/Right step by 1, PgUp/PgDn by 5, Home/End to the ends; digits typed set the
 /// number, always within its bounds.
 struct NumberFieldKind: FieldKind {
+    func keys(for view: ScreenView.FieldView) -> [KeyHint] {
+        view.kind == .range ? [KeyHint("←/→", "adjust"), KeyHint("Space", "other end")] : [KeyHint("←/→", "adjust"), KeyHint("0-9", "type")]
+    }
+
+    var takesPageKeys: Bool { true }
+
     func initialValue(of field: Field, today: CivilDate) -> Value? {
         if field.kind == .slider { return .text(field.initial ?? String((field.minimum + field.maximum) / 2)) }
         return .text(field.initial ?? NumberRange(low: field.minimum, high: field.maximum).description)

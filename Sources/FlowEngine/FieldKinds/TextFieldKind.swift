@@ -3,6 +3,12 @@ import ScreenTable
 
 /// Text, email, password and URL fields: a line edited like readline's (`LineEditor`).
 struct TextFieldKind: FieldKind {
+    /// In a text field the arrows move the cursor, whatever they do elsewhere on the
+    /// screen (README: editing keys); a password shows or hides with Ctrl-R.
+    func keys(for view: ScreenView.FieldView) -> [KeyHint] {
+        (view.isPassword ? [KeyHint("Ctrl-R", view.secret ? "show" : "hide")] : []) + (view.value.isEmpty ? [] : [KeyHint("←/→", "edit", .editing)])
+    }
+
     func move(_ intent: Intent, in field: Field, _ state: inout FlowState, engine: FlowEngine, today: CivilDate) -> KeyResult {
         // A text field's own meaning wins: the cursor moves within the text.
         engine.moveCursor(in: field, intent, &state)

@@ -11,17 +11,17 @@ import TerminalUI
 public final class FlowRunner {
     public typealias Ending = FlowEnding
 
-    private let session: FlowSession
+    let session: FlowSession
     private let renderer: Renderer
-    private let terminal: TerminalDevice
+    let terminal: TerminalDevice
     /// Whether the last drawn screen shows a spinner (it then needs frequent redraws).
     private var spinnerShown = false
     private let recorder: CastRecorder?
-    private let qa: QAControls
+    let qa: QAControls
     /// The QA console, while it is open over the flow.
-    private var console: QAConsole?
+    var console: QAConsole?
     /// How far a console page's text is scrolled, as `bodyScroll` for a screen.
-    private var consoleScroll = TextScroll()
+    var consoleScroll = TextScroll()
     /// A body too long for the terminal: how far it is scrolled, on which screen, and how
     /// far it can go (from the last frame drawn).
     private var bodyScroll = TextScroll()
@@ -46,9 +46,9 @@ public final class FlowRunner {
     }
 
     public var currentState: FlowState { session.state }
-    private var state: FlowState { session.state }
-    private var engine: FlowEngine { session.engine }
-    private var clock: RuntimeClock { session.clock }
+    var state: FlowState { session.state }
+    var engine: FlowEngine { session.engine }
+    var clock: RuntimeClock { session.clock }
 
     public func run() -> Ending {
         // The first screen before the launch's writes and calls: a first paint waits for
@@ -147,8 +147,7 @@ public final class FlowRunner {
     /// them (a date's month, a slider's step).
     private func scrollBody(_ key: Key) -> Bool {
         guard key == .pageUp || key == .pageDown, bodyScroll.owner == state.screenID else { return false }
-        let widgetKinds: Set<Field.Kind> = [.date, .slider, .range]
-        if let focused = session.view().fields.first(where: \.focused), widgetKinds.contains(focused.kind) { return false }
+        if session.view().fields.first(where: \.focused)?.takesPageKeys == true { return false }
         return bodyScroll.press(key)
     }
 
@@ -181,93 +180,5 @@ public final class FlowRunner {
             masked.canSuspend = terminal.canSuspend
             recorder.record(renderer.render(masked, width: size.width, height: size.height, tick: tick, scroll: bodyScroll.lines))
         }
-    }
-
-    // MARK: The QA console
-
-    private func handleConsole(_ key: Key) {
-        guard var open = console else {
-            console = QAConsole()
-            return
-        }
-        // PgUp/PgDn read a page longer than the screen, as the help line offers (issue 32).
-        if key == .pageUp || key == .pageDown {
-            if consoleScroll.press(key) { terminal.invalidate() }
-            return
-        }
-        let command = open.handle(key, info: qaInfo())
-        console = open
-        switch command {
-        case .close?:
-            console = nil
-        case .toggleFault(let fault)?:
-            qa.faults.toggle(fault)
-        case .shiftClock(let seconds)?:
-            clock.offsetSeconds += seconds
-            dispatch(.clockMoved) // a token the shift expired is renewed (or found rejected) now
-        case .resetClock?:
-            clock.offsetSeconds = 0
-            dispatch(.clockMoved)
-        case .jump(let screen)?:
-            console = nil
-            dispatch(.jump(screen))
-        case .resetFlow?:
-            console = nil
-            session.reset()
-        case nil:
-            break
-        }
-        terminal.invalidate()
-    }
-
-    /// What the console shows; `masking` (a recording) hides codes and secrets.
-    private func qaInfo(masking: Bool = false) -> QAInfo {
-        let flow = engine.flow
-        let secret = flow.maskedKeys
-        let context = state.context.keys.sorted().map { key -> String in
-            let value: String = switch state.context[key]! {
-            case .text(let text): text
-            case .list(let items): items.joined(separator: ", ")
-            }
-            let shown = secret.contains(key) && !value.isEmpty ? "••••••" : value
-            return "\(key) = " + (shown.count > 60 ? shown.prefix(59) + "…" : shown)
-        }
-        let now = clock.nowMilliseconds() / 1000
-        var sessionLines = ["session: none"]
-        if let current = state.session {
-            let access = current.accessExpiresAt - now
-            let refresh = current.refreshExpiresAt.map { $0 > now ? "expires in " + QAConsole.describe($0 - now, signed: false) : "expired" } ?? "never expires"
-            sessionLines = [
-                "user \(current.userID)\(current.isAnonymous ? " (anonymous)" : "")",
-                "access token …\(current.accessToken.suffix(4)): " + (access > 0 ? "expires in " + QAConsole.describe(access, signed: false) : "expired"),
-                "refresh token …\(current.refreshToken.suffix(4)): \(refresh)",
-                "tokens kept in \(session.store.secrets.summary)",
-            ]
-        }
-        // Files and the outbox are read only for the page that shows them, not on every draw.
-        let page = console?.page
-        let outbox = page != .outbox ? [] : qa.outbox().suffix(8).map { entry in
-            "\(entry.kind) \(entry.destination)  " + (masking ? "••••••" : entry.code)
-        }
-        let analytics = page != .analytics ? [] : session.store.analytics.events().suffix(8).map { event in
-            "\(event["timestamp"] as? String ?? "") \(event["event"] as? String ?? "?")"
-        }
-        let coverage = page != .coverage ? [] : CoverageReport(map: CoverageMap(flow: flow), seen: session.store.coverage.seen()).consoleLines
-        return QAInfo(
-            flow: flow.id, screen: state.screenID ?? "-", screens: flow.screens.filter { $0.kind != .route }.map(\.id),
-            context: context, session: sessionLines, faultsOn: qa.faults.faults, clockOffsetSeconds: clock.offsetSeconds,
-            outbox: Array(outbox), analytics: Array(analytics), coverage: coverage)
-    }
-}
-
-/// What the QA console acts on besides the flow: the run's faults and the outbox of the
-/// service in use.
-public struct QAControls: Sendable {
-    public var faults: FaultSwitchboard
-    public var outbox: @Sendable () -> [OutboxEntry]
-
-    public init(faults: FaultSwitchboard = FaultSwitchboard(), outbox: @escaping @Sendable () -> [OutboxEntry] = { [] }) {
-        self.faults = faults
-        self.outbox = outbox
     }
 }
