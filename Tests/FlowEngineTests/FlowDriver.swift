@@ -219,6 +219,21 @@ struct FlowDriver {
     func text(_ key: String) -> String? { state.context[key]?.text }
 }
 
+extension FlowDriver {
+    /// OKLah launched at Home (`SavedProgress.oklahHome`) with u_1's session: Home's
+    /// message loads in the background.
+    static let launchedAtOKLahHome = [
+        "call 1 = motivation (background)",
+        "context.display_name = Sunny Otter",
+        "onboarding = complete",
+        "phase = showing",
+        "placeholder = p",
+        "screen = home",
+        "session = u_1 guest complete",
+        "since = now",
+    ]
+}
+
 extension SavedProgress {
     /// OKLah's place once a name was chosen: Home, with the name.
     static let oklahHome = SavedProgress(

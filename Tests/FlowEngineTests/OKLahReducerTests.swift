@@ -132,16 +132,7 @@ import Testing
     @Test func homeShowsTheMotivationWhenItArrives() {
         var flow = story()
         flow.launch(session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
-            changes: [
-                "call 1 = motivation (background)",
-                "context.display_name = Sunny Otter",
-                "onboarding = complete",
-                "phase = showing",
-                "placeholder = p",
-                "screen = home",
-                "session = u_1 guest complete",
-                "since = now",
-            ])
+            changes: FlowDriver.launchedAtOKLahHome)
         #expect(flow.screen == "home")
         flow.answer(.motivation, .success(CallOutput(values: ["motivation": .text("Rest is productive too.")])), effects: ["save progress at home"],
             changes: ["call 1 removed", "context.motivation = Rest is productive too."])
@@ -151,16 +142,7 @@ import Testing
     @Test func homeKeepsAFallbackMessageWhenMotivationFails() {
         var flow = story()
         flow.launch(session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
-            changes: [
-                "call 1 = motivation (background)",
-                "context.display_name = Sunny Otter",
-                "onboarding = complete",
-                "phase = showing",
-                "placeholder = p",
-                "screen = home",
-                "session = u_1 guest complete",
-                "since = now",
-            ])
+            changes: FlowDriver.launchedAtOKLahHome)
         flow.answer(.motivation, .failure(networkDown), effects: [], changes: ["call 1 removed"])
         #expect(flow.screen == "home")
         #expect(flow.state.message == nil)
@@ -170,16 +152,7 @@ import Testing
     @Test func checkInSaysItIsOutOfScope() {
         var flow = story()
         flow.launch(session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
-            changes: [
-                "call 1 = motivation (background)",
-                "context.display_name = Sunny Otter",
-                "onboarding = complete",
-                "phase = showing",
-                "placeholder = p",
-                "screen = home",
-                "session = u_1 guest complete",
-                "since = now",
-            ])
+            changes: FlowDriver.launchedAtOKLahHome)
         flow.press("Check in", effects: [],
             changes: ["message = notice: Check-in is coming in a later release; it is not part of onboarding."])
         guard case .notice(let text)? = flow.state.message else { Issue.record("no notice"); return }
@@ -347,16 +320,7 @@ import Testing
     @Test func relaunchWithACompletedSessionGoesStraightHome() {
         var flow = story()
         flow.launch(session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
-            changes: [
-                "call 1 = motivation (background)",
-                "context.display_name = Sunny Otter",
-                "onboarding = complete",
-                "phase = showing",
-                "placeholder = p",
-                "screen = home",
-                "session = u_1 guest complete",
-                "since = now",
-            ])
+            changes: FlowDriver.launchedAtOKLahHome)
         #expect(flow.screen == "home", "and no onboarding_start")
     }
 

@@ -75,16 +75,7 @@ import Testing
         var flow = FlowDriver("oklah")
         let session = Session.issued(at: flow.now / 1000, created: flow.now / 1000, complete: true)
         flow.launch(session: session, progress: .oklahHome, effects: ["save progress at home", "call motivation"],
-            changes: [
-                "call 1 = motivation (background)",
-                "context.display_name = Sunny Otter",
-                "onboarding = complete",
-                "phase = showing",
-                "placeholder = p",
-                "screen = home",
-                "session = u_1 guest complete",
-                "since = now",
-            ])
+            changes: FlowDriver.launchedAtOKLahHome)
         #expect(flow.state.calls.renewalID == nil)
         flow.now += 3600 * 1000
         flow.send(.clockMoved, effects: ["call refresh_session"], changes: ["call 2 = refresh_session (renewal)"])
@@ -125,16 +116,7 @@ import Testing
     @Test func aRefusedTokenIsRenewedOnceAndTheCallSentAgain() throws {
         var flow = FlowDriver("oklah", now: Self.start)
         flow.launch(session: session(expiresIn: 3600), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
-            changes: [
-                "call 1 = motivation (background)",
-                "context.display_name = Sunny Otter",
-                "onboarding = complete",
-                "phase = showing",
-                "placeholder = p",
-                "screen = home",
-                "session = u_1 guest complete",
-                "since = now",
-            ])
+            changes: FlowDriver.launchedAtOKLahHome)
         let refused = ServiceFailure(code: "unauthorized", message: "Your session is no longer valid. Please sign in again.")
         flow.answer(.motivation, .failure(refused), effects: ["call refresh_session"],
             changes: ["call 1 = motivation (background), held, renewed for", "call 2 = refresh_session (renewal)"])
