@@ -21,7 +21,9 @@ extension ContractTests {
     @Test(arguments: transports) func phoneCodesExpireAllowFiveTriesAndResendAfterAMinute(kind: String) async throws {
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
-        await expectError(.invalidInput, "Please enter a valid phone number") { _ = try await subject.service.sendPhoneCode(phone: "12345") }
+        await expectError(.invalidInput, "Please enter a valid phone number") {
+            _ = try await subject.service.sendPhoneCode(phone: "12345")
+        }
         let sent = try await subject.service.sendPhoneCode(phone: "+1 (415) 555-0100")
         #expect(sent.phone == "+14155550100")
         #expect(sent.expiresIn == 300)
@@ -87,9 +89,11 @@ extension ContractTests {
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
         await expectError(.invalidInput, "Your name cannot hold control or text-direction characters.") {
-            _ = try await subject.service.register(flow: "babybasics", name: "Pat\u{1B}]0;pwned\u{07}", email: "pat.ctl@example.org", password: "long enough")
+            _ = try await subject.service.register(
+                flow: "babybasics", name: "Pat\u{1B}]0;pwned\u{07}", email: "pat.ctl@example.org", password: "long enough")
         }
-        let parent = try await subject.service.register(flow: "babybasics", name: "Pat", email: "pat.ok@example.org", password: "long enough")
+        let parent = try await subject.service.register(
+            flow: "babybasics", name: "Pat", email: "pat.ok@example.org", password: "long enough")
         await expectError(.invalidInput, "The name cannot hold control or text-direction characters.") {
             _ = try await subject.service.addChild(accessToken: parent.accessToken, name: "\u{202E}yaR", birthDate: nil)
         }
@@ -111,7 +115,9 @@ extension ContractTests {
         #expect(try PostgresLocation(url: "postgres://onboard@10.0.0.5:5432/onboard").sslMode == "require")
         #expect(try PostgresLocation(url: "postgres://onboard@127.0.0.1/onboard").sslMode == "prefer")
         #expect(try PostgresLocation(url: "postgres://onboard@localhost/onboard").sslMode == "prefer")
-        #expect(try PostgresLocation(url: "postgres://onboard@db.example.org/onboard?sslmode=disable").sslMode == "disable", "said outright, kept")
+        #expect(
+            try PostgresLocation(url: "postgres://onboard@db.example.org/onboard?sslmode=disable").sslMode == "disable",
+            "said outright, kept")
     }
 
     @Test(arguments: transports) func socialSignInWithASignedIDToken(kind: String) async throws {
@@ -130,34 +136,54 @@ extension ContractTests {
         #expect(again.session.userID == first.session.userID)
         let refused = "Sign in with Google could not be verified. Please try again."
         // Replayed: a token is accepted once.
-        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: token, nonce: "n-1") }
+        await expectError(.unauthorized, refused) {
+            _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: token, nonce: "n-1")
+        }
         // Minted for another sign-in: the nonce does not match.
         let other = try await service.mockIdentityToken(provider: "google", account: "gail@example.org", audience: audience, nonce: "n-3")
-        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: other, nonce: "n-4") }
+        await expectError(.unauthorized, refused) {
+            _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: other, nonce: "n-4")
+        }
         // For another app.
-        let elsewhere = try await service.mockIdentityToken(provider: "google", account: "gail@example.org", audience: "com.example.other", nonce: "n-5")
-        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: elsewhere, nonce: "n-5") }
+        let elsewhere = try await service.mockIdentityToken(
+            provider: "google", account: "gail@example.org", audience: "com.example.other", nonce: "n-5")
+        await expectError(.unauthorized, refused) {
+            _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: elsewhere, nonce: "n-5")
+        }
         // Providers are named as the document's enum names them.
-        await expectError(.invalidInput) { _ = try await service.mockIdentityToken(provider: "Google", account: "gail@example.org", audience: audience, nonce: "n-7") }
+        await expectError(.invalidInput) {
+            _ = try await service.mockIdentityToken(provider: "Google", account: "gail@example.org", audience: audience, nonce: "n-7")
+        }
         // From another provider.
         let apple = try await service.mockIdentityToken(provider: "apple", account: "gail@example.org", audience: audience, nonce: "n-6")
-        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: apple, nonce: "n-6") }
+        await expectError(.unauthorized, refused) {
+            _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: apple, nonce: "n-6")
+        }
         // Forged: the signature is not the provider's.
         let parts = token.split(separator: ".")
         let forged = parts[0] + "." + parts[1] + "." + String(parts[2].reversed())
-        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: String(forged), nonce: "n-1") }
-        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: "mock-idp:google:g-42", nonce: "n") }
+        await expectError(.unauthorized, refused) {
+            _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: String(forged), nonce: "n-1")
+        }
+        await expectError(.unauthorized, refused) {
+            _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: "mock-idp:google:g-42", nonce: "n")
+        }
         // Expired: used more than ten minutes after it was issued.
         let late = try await service.mockIdentityToken(provider: "google", account: "gail@example.org", audience: audience, nonce: "n-7")
         try await subject.advanceClock(MockIdentityProvider.tokenLifetime + 1)
-        await expectError(.unauthorized, refused) { _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: late, nonce: "n-7") }
-        await expectError(.invalidInput) { _ = try await service.mockIdentityToken(provider: "myspace", account: "a@b.co", audience: audience, nonce: "n") }
+        await expectError(.unauthorized, refused) {
+            _ = try await service.socialSignIn(flow: "abby", provider: "google", idToken: late, nonce: "n-7")
+        }
+        await expectError(.invalidInput) {
+            _ = try await service.mockIdentityToken(provider: "myspace", account: "a@b.co", audience: audience, nonce: "n")
+        }
         await expectError(.invalidInput) { _ = try await service.socialSignIn(flow: "abby", provider: "myspace", idToken: "x", nonce: "n") }
     }
 
     /// Signs in a new social user; for tests that only need an account.
     func socialUser(_ service: any AuthService, _ account: String) async throws -> IssuedSession {
-        let token = try await service.mockIdentityToken(provider: "apple", account: account, audience: MockIdentityProvider.audience, nonce: account)
+        let token = try await service.mockIdentityToken(
+            provider: "apple", account: account, audience: MockIdentityProvider.audience, nonce: account)
         return try await service.socialSignIn(flow: "abby", provider: "apple", idToken: token, nonce: account).session
     }
 
@@ -166,8 +192,10 @@ extension ContractTests {
         defer { subject.server?.stop() }
         let one = try await socialUser(subject.service, "one@example.org")
         let two = try await socialUser(subject.service, "two@example.org")
-        _ = try await subject.service.updateProfile(accessToken: one.accessToken, fields: ["full_name": .text("Ann Lee"), "display_name": .text("annie")])
-        let merged = try await subject.service.updateProfile(accessToken: one.accessToken, fields: ["seeking_genders": .list(["woman", "man"]), "preferred_age_min": .number(25)])
+        _ = try await subject.service.updateProfile(
+            accessToken: one.accessToken, fields: ["full_name": .text("Ann Lee"), "display_name": .text("annie")])
+        let merged = try await subject.service.updateProfile(
+            accessToken: one.accessToken, fields: ["seeking_genders": .list(["woman", "man"]), "preferred_age_min": .number(25)])
         #expect(merged.fields["full_name"] == .text("Ann Lee"))
         #expect(merged.fields["seeking_genders"] == .list(["woman", "man"]))
         #expect(merged.fields["preferred_age_min"] == .number(25))
@@ -186,7 +214,9 @@ extension ContractTests {
         await expectError(.conflict, "That display name is taken. Please choose another.") {
             _ = try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text(offered)])
         }
-        #expect(try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text("Pat Shown 2")]).displayName == "Pat Shown 2")
+        #expect(
+            try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text("Pat Shown 2")])
+                .displayName == "Pat Shown 2")
         let config = try await subject.service.appConfig()
         #expect(config["min_age"] == .number(18))
     }
@@ -207,22 +237,29 @@ extension ContractTests {
         await refused(["birth_date": .text("2001-02-30")], "You must be 18+ to use ABBY")
         await refused(["age_range": .text("16-40")], "Minimum age must be at least 18")
         await refused(["age_range": .text("40-30")], "Maximum age cannot be less than minimum")
-        let saved = try await subject.service.updateProfile(accessToken: access, fields: [
-            "full_name": .text("Zoë Ångström"), "display_name": .text("Zoe 7"), "birth_date": .text("\(year - 30)-06-15"),
-            "age_range": .text("25-40"),
-        ])
+        let saved = try await subject.service.updateProfile(
+            accessToken: access,
+            fields: [
+                "full_name": .text("Zoë Ångström"), "display_name": .text("Zoe 7"), "birth_date": .text("\(year - 30)-06-15"),
+                "age_range": .text("25-40"),
+            ])
         #expect(saved.fields["full_name"] == .text("Zoë Ångström"))
     }
 
     @Test(arguments: transports) func childrenAndSingleUseInvites(kind: String) async throws {
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
-        let johnny = try await subject.service.register(flow: "babybasics", name: "Johnny", email: "johnny@example.org", password: "long enough")
+        let johnny = try await subject.service.register(
+            flow: "babybasics", name: "Johnny", email: "johnny@example.org", password: "long enough")
         let child = try await subject.service.addChild(accessToken: johnny.accessToken, name: "Baby Ray", birthDate: "2026-10-01")
         #expect(try await subject.service.children(accessToken: johnny.accessToken) == [child])
-        await expectError(.invalidInput) { _ = try await subject.service.addChild(accessToken: johnny.accessToken, name: "X", birthDate: "yesterday") }
+        await expectError(.invalidInput) {
+            _ = try await subject.service.addChild(accessToken: johnny.accessToken, name: "X", birthDate: "yesterday")
+        }
         // The document's YYYY-MM-DD is digits only ("+1" once passed as a month: schemathesis).
-        await expectError(.invalidInput) { _ = try await subject.service.addChild(accessToken: johnny.accessToken, name: "X", birthDate: "2026-+1-01") }
+        await expectError(.invalidInput) {
+            _ = try await subject.service.addChild(accessToken: johnny.accessToken, name: "X", birthDate: "2026-+1-01")
+        }
         let invite = try await subject.service.createInvite(accessToken: johnny.accessToken, childID: child.id)
         #expect(invite.code.count >= 32)
 
@@ -238,12 +275,18 @@ extension ContractTests {
 
         let message = "This invite link is invalid or has already been used."
         let third = try await subject.service.register(flow: "babybasics", name: "Tri", email: "tri@example.org", password: "long enough")
-        await expectError(.notFound, message) { _ = try await subject.service.acceptInvite(accessToken: third.accessToken, code: invite.code) }
-        await expectError(.notFound, message) { _ = try await subject.service.acceptInvite(accessToken: third.accessToken, code: "no-such-code") }
+        await expectError(.notFound, message) {
+            _ = try await subject.service.acceptInvite(accessToken: third.accessToken, code: invite.code)
+        }
+        await expectError(.notFound, message) {
+            _ = try await subject.service.acceptInvite(accessToken: third.accessToken, code: "no-such-code")
+        }
         let expiring = try await subject.service.createInvite(accessToken: johnny.accessToken, childID: child.id)
         try await subject.advanceClock(8 * 86_400)
         let renewed = try await subject.service.refresh(refreshToken: third.refreshToken)
-        await expectError(.notFound, message) { _ = try await subject.service.acceptInvite(accessToken: renewed.accessToken, code: expiring.code) }
+        await expectError(.notFound, message) {
+            _ = try await subject.service.acceptInvite(accessToken: renewed.accessToken, code: expiring.code)
+        }
     }
 
     @Test(arguments: transports) func twoConcurrentRedemptionsOfOneInviteHaveOneWinner(kind: String) async throws {
@@ -267,12 +310,17 @@ extension ContractTests {
         let guest = try await subject.service.signInAnonymously(flow: "rucktracker").session
         try await subject.service.putRecord(accessToken: guest.accessToken, key: "premium", value: .flag(true))
         try await subject.service.putRecord(accessToken: guest.accessToken, key: "workouts", value: .list(["5 km", "8 km"]))
-        let linked = try await subject.service.linkEmail(flow: "rucktracker", accessToken: guest.accessToken, email: "g@example.org", password: "long enough")
+        let linked = try await subject.service.linkEmail(
+            flow: "rucktracker", accessToken: guest.accessToken, email: "g@example.org", password: "long enough")
         let records = try await subject.service.records(accessToken: linked.accessToken)
         #expect(records == ["premium": .flag(true), "workouts": .list(["5 km", "8 km"])])
-        await expectError(.invalidInput) { try await subject.service.putRecord(accessToken: guest.accessToken, key: "bad key!", value: .flag(true)) }
+        await expectError(.invalidInput) {
+            try await subject.service.putRecord(accessToken: guest.accessToken, key: "bad key!", value: .flag(true))
+        }
         // Keys are ASCII, as the OpenAPI document's pattern says.
-        await expectError(.invalidInput) { try await subject.service.putRecord(accessToken: guest.accessToken, key: "café", value: .flag(true)) }
+        await expectError(.invalidInput) {
+            try await subject.service.putRecord(accessToken: guest.accessToken, key: "café", value: .flag(true))
+        }
     }
 
     @Test(arguments: transports) func contentLibraries(kind: String) async throws {
@@ -308,11 +356,13 @@ extension ContractTests {
 
         // A wrong password moves nothing.
         await expectError(.unauthorized) {
-            _ = try await subject.service.login(flow: "rucktracker", email: "so@example.com", password: "wrong one", guestAccessToken: guest.accessToken)
+            _ = try await subject.service.login(
+                flow: "rucktracker", email: "so@example.com", password: "wrong one", guestAccessToken: guest.accessToken)
         }
         #expect(try await subject.service.records(accessToken: guest.accessToken)["pro"] == .flag(true))
 
-        let loggedIn = try await subject.service.login(flow: "rucktracker", email: "so@example.com", password: "march on!", guestAccessToken: guest.accessToken)
+        let loggedIn = try await subject.service.login(
+            flow: "rucktracker", email: "so@example.com", password: "march on!", guestAccessToken: guest.accessToken)
         #expect(loggedIn.userID == account.userID)
         let accountRecords = try await subject.service.records(accessToken: loggedIn.accessToken)
         #expect(accountRecords["pro"] == .flag(true), "Pro came along")
@@ -325,7 +375,8 @@ extension ContractTests {
         let other = try await subject.service.register(flow: "rucktracker", name: "Ot", email: "ot@example.com", password: "march on!")
         try await subject.service.putRecord(accessToken: other.accessToken, key: "pro", value: .flag(true))
         let third = try await subject.service.register(flow: "rucktracker", name: "Th", email: "th@example.com", password: "march on!")
-        _ = try await subject.service.login(flow: "rucktracker", email: "th@example.com", password: "march on!", guestAccessToken: other.accessToken)
+        _ = try await subject.service.login(
+            flow: "rucktracker", email: "th@example.com", password: "march on!", guestAccessToken: other.accessToken)
         #expect(try await subject.service.records(accessToken: third.accessToken)["pro"] == nil)
         #expect(try await subject.service.records(accessToken: other.accessToken)["pro"] == .flag(true))
     }

@@ -11,7 +11,10 @@ import Testing
     /// The embedded mock and onboard-server, each on SQLite and on PostgreSQL.
     static let transports = ["in-process", "http", "in-process-postgres", "http-postgres"]
 
-    func expectError(_ code: ServiceError.Code, _ message: String? = nil, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async {
+    func expectError(
+        _ code: ServiceError.Code, _ message: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () async throws -> Void
+    ) async {
         do {
             try await body()
             Issue.record("expected \(code.rawValue), got success", sourceLocation: sourceLocation)
@@ -83,7 +86,8 @@ import Testing
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
         let session = try await subject.service.signInAnonymously(flow: "oklah").session
-        let other = try await subject.service.refresh(refreshToken: try await subject.service.signInAnonymously(flow: "oklah").session.refreshToken)
+        let other = try await subject.service.refresh(
+            refreshToken: try await subject.service.signInAnonymously(flow: "oklah").session.refreshToken)
         #expect(!(try await subject.service.motivation(accessToken: session.accessToken)).isEmpty)
         try await subject.service.logout(refreshToken: session.refreshToken)
         await expectError(.unauthorized) { _ = try await subject.service.refresh(refreshToken: session.refreshToken) }
@@ -95,7 +99,8 @@ import Testing
     @Test(arguments: transports) func registerValidatesAndRefusesATakenEmail(kind: String) async throws {
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
-        let session = try await subject.service.register(flow: "babybasics", name: "Ada", email: "Ada@Example.org", password: "correct horse")
+        let session = try await subject.service.register(
+            flow: "babybasics", name: "Ada", email: "Ada@Example.org", password: "correct horse")
         #expect(!session.isAnonymous)
         #expect(session.refreshExpiresAt == session.issuedAt + 30 * 86_400)
         let profile = try await subject.service.profile(accessToken: session.accessToken)
@@ -108,10 +113,12 @@ import Testing
             _ = try await subject.service.register(flow: "babybasics", name: "Bo", email: "bo@example.org", password: "short")
         }
         await expectError(.invalidInput, "Password must be at most 72 bytes long.") {
-            _ = try await subject.service.register(flow: "babybasics", name: "Bo", email: "bo@example.org", password: String(repeating: "é", count: 40))
+            _ = try await subject.service.register(
+                flow: "babybasics", name: "Bo", email: "bo@example.org", password: String(repeating: "é", count: 40))
         }
         await expectError(.invalidInput, "Your name can be at most 100 characters.") {
-            _ = try await subject.service.register(flow: "babybasics", name: String(repeating: "n", count: 101), email: "n@example.org", password: "long enough")
+            _ = try await subject.service.register(
+                flow: "babybasics", name: String(repeating: "n", count: 101), email: "n@example.org", password: "long enough")
         }
         await expectError(.invalidInput, "Please enter a valid email address.") {
             _ = try await subject.service.register(flow: "babybasics", name: "Bo", email: "bo@", password: "long enough")
@@ -121,7 +128,8 @@ import Testing
     @Test(arguments: transports) func loginFailsAlikeForUnknownEmailAndWrongPasswordThenIsRateLimited(kind: String) async throws {
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
-        let registered = try await subject.service.register(flow: "babybasics", name: "Ada", email: "ada@example.org", password: "correct horse")
+        let registered = try await subject.service.register(
+            flow: "babybasics", name: "Ada", email: "ada@example.org", password: "correct horse")
         let loggedIn = try await subject.service.login(flow: "babybasics", email: "ADA@example.org ", password: "correct horse")
         #expect(loggedIn.userID == registered.userID)
         await expectError(.unauthorized, "Invalid email or password.") {
@@ -147,13 +155,17 @@ import Testing
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
         for (index, common) in ["12345678", "password", "aaaaaaaa", "Password1", "iloveyou"].enumerated() {
-            await expectError(.invalidInput, "This password is one of the most common, so it would be guessed first. Please choose another.") {
-                _ = try await subject.service.register(flow: "babybasics", name: "Co", email: "common\(index)@example.org", password: common)
+            await expectError(
+                .invalidInput, "This password is one of the most common, so it would be guessed first. Please choose another."
+            ) {
+                _ = try await subject.service.register(
+                    flow: "babybasics", name: "Co", email: "common\(index)@example.org", password: common)
             }
         }
         let guest = try await subject.service.signInAnonymously(flow: "rucktracker").session
         await expectError(.invalidInput, "This password is one of the most common, so it would be guessed first. Please choose another.") {
-            _ = try await subject.service.linkEmail(flow: "rucktracker", accessToken: guest.accessToken, email: "common@example.org", password: "qwertyuiop")
+            _ = try await subject.service.linkEmail(
+                flow: "rucktracker", accessToken: guest.accessToken, email: "common@example.org", password: "qwertyuiop")
         }
         _ = try await subject.service.register(flow: "babybasics", name: "Co", email: "uncommon@example.org", password: "tandem kettle")
     }
@@ -162,7 +174,8 @@ import Testing
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
         let guest = try await subject.service.signInAnonymously(flow: "rucktracker").session
-        let linked = try await subject.service.linkEmail(flow: "rucktracker", accessToken: guest.accessToken, email: "ruck@example.org", password: "march on!")
+        let linked = try await subject.service.linkEmail(
+            flow: "rucktracker", accessToken: guest.accessToken, email: "ruck@example.org", password: "march on!")
         #expect(linked.userID == guest.userID)
         #expect(!linked.isAnonymous)
         let profile = try await subject.service.profile(accessToken: linked.accessToken)
@@ -172,7 +185,8 @@ import Testing
         #expect(again.userID == guest.userID)
         let other = try await subject.service.signInAnonymously(flow: "rucktracker").session
         await expectError(.conflict, "An account with this email already exists. Try logging in.") {
-            _ = try await subject.service.linkEmail(flow: "rucktracker", accessToken: other.accessToken, email: "ruck@example.org", password: "march on!")
+            _ = try await subject.service.linkEmail(
+                flow: "rucktracker", accessToken: other.accessToken, email: "ruck@example.org", password: "march on!")
         }
         // Issue 31: the guest-era refresh token, which never expired, takes the named
         // account's lifetime once the account has a password.

@@ -38,7 +38,8 @@ final class RunningServer: Sendable {
 
     /// `postgres`: on a database of its own in the throwaway PostgreSQL, not a SQLite file.
     static func start(
-        dev: Bool = true, settings: ServiceSettings = contractSettings, tls: (certificate: String, key: String)? = nil, postgres: Bool = false,
+        dev: Bool = true, settings: ServiceSettings = contractSettings, tls: (certificate: String, key: String)? = nil,
+        postgres: Bool = false,
         idleTimeout: TimeAmount? = nil, databasePath: String = temporaryPath("server.sqlite")
     ) async throws -> RunningServer {
         var configuration = ServerConfiguration(databasePath: databasePath)
@@ -59,7 +60,9 @@ final class RunningServer: Sendable {
     }
 
     /// Runs an application made with the given readiness callback and waits for its port.
-    static func run<App: ApplicationProtocol>(_ make: (@escaping @Sendable (Int) async -> Void) async throws -> App) async throws -> RunningServer {
+    static func run<App: ApplicationProtocol>(
+        _ make: (@escaping @Sendable (Int) async -> Void) async throws -> App
+    ) async throws -> RunningServer {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let application = try await make { port in continuation.yield(port) }
         let task = Task { try await application.runService(gracefulShutdownSignals: []) }
@@ -87,7 +90,8 @@ struct Subject {
         case "in-process-postgres":
             let clock = AdjustableClock()
             let store = try await PostgresSubject.store()
-            let service = try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: contractSettings)
+            let service = try OnboardService(
+                store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: contractSettings)
             return Subject(service: InProcessTransport(service: service), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
         case "in-process":
             // As a state folder's embedded mock runs: its personal columns sealed.
@@ -101,9 +105,11 @@ struct Subject {
             // Generous: many servers run at once in this suite; timeouts are tested elsewhere.
             let transport = try HTTPTransport(base: server.base, timeout: .seconds(30))
             let offset = Offset()
-            return Subject(service: transport, advanceClock: { seconds in
-                try await transport.setClockOffset(seconds: offset.add(seconds))
-            }, server: server)
+            return Subject(
+                service: transport,
+                advanceClock: { seconds in
+                    try await transport.setClockOffset(seconds: offset.add(seconds))
+                }, server: server)
         }
     }
 }
@@ -111,7 +117,11 @@ struct Subject {
 /// The server's clock offset as the test has set it.
 final class Offset: Sendable {
     private let value = Mutex<Int64>(0)
-    func add(_ seconds: Int64) -> Int64 { value.withLock { $0 += seconds; return $0 } }
+    func add(_ seconds: Int64) -> Int64 {
+        value.withLock {
+            $0 += seconds; return $0
+        }
+    }
 }
 
 import Synchronization

@@ -55,12 +55,16 @@ extension ContractTests {
         }
         #expect(theirs.id != child.id)
         await expectError(.unauthorized) {
-            _ = try await with(key: "install-1-add-child-01") { try await service.addChild(accessToken: "nope", name: "Ray", birthDate: "2026-10-01") }
+            _ = try await with(key: "install-1-add-child-01") {
+                try await service.addChild(accessToken: "nope", name: "Ray", birthDate: "2026-10-01")
+            }
         }
 
         // A failure is not kept: the same key runs again.
         await expectError(.invalidInput) {
-            _ = try await with(key: "install-1-add-child-02") { try await service.addChild(accessToken: account.accessToken, name: "X", birthDate: "yesterday") }
+            _ = try await with(key: "install-1-add-child-02") {
+                try await service.addChild(accessToken: account.accessToken, name: "X", birthDate: "yesterday")
+            }
         }
         let second = try await with(key: "install-1-add-child-02") {
             try await service.addChild(accessToken: account.accessToken, name: "Sky", birthDate: "2026-10-02")
@@ -88,7 +92,9 @@ extension ContractTests {
         let victim = try await with(key: "victim-register-0001") {
             try await service.register(flow: "babybasics", name: "Vi", email: "vi.idem@example.org", password: "victim's secret")
         }
-        await expectError(.idempotencyKeyReused, "This Idempotency-Key was already used for a different request. Use a new key for a new request.") {
+        await expectError(
+            .idempotencyKeyReused, "This Idempotency-Key was already used for a different request. Use a new key for a new request."
+        ) {
             _ = try await with(key: "victim-register-0001", proof: "attacker") {
                 try await service.register(flow: "babybasics", name: "At", email: "at@example.org", password: "attacker's own")
             }
@@ -101,7 +107,9 @@ extension ContractTests {
         // A guest's key without the device's proof: no session at all.
         let guest = try await with(key: "victim-guest-00001") { try await service.signInAnonymously(flow: "rucktracker") }
         await expectError(.idempotencyKeyReused) {
-            _ = try await with(key: "victim-guest-00001", proof: "another device") { try await service.signInAnonymously(flow: "rucktracker") }
+            _ = try await with(key: "victim-guest-00001", proof: "another device") {
+                try await service.signInAnonymously(flow: "rucktracker")
+            }
         }
         let keyless = try await with(key: "keyless-guest-0001", proof: nil) { try await service.signInAnonymously(flow: "rucktracker") }
         await expectError(.conflict) {
@@ -147,7 +155,6 @@ extension ContractTests {
         }
     }
 
-
     /// Issue 31 (ASVS 2.2.1, OWASP device cookies): anyone who knew an email could lock its
     /// owner out, again and again. A device that signed in before brings its token and
     /// counts its own failures: a stranger's wrong passwords lock only unknown devices.
@@ -159,10 +166,14 @@ extension ContractTests {
         let device = try #require(owner.deviceToken, "a password sign-in makes a known device")
         let limit = contractSettings.loginFailuresPerAccount.limit
         for attempt in 0..<limit {
-            await #expect(throws: ServiceError.self) { _ = try await service.login(flow: "babybasics", email: "owner.device@example.org", password: "guess \(attempt)") }
+            await #expect(throws: ServiceError.self) {
+                _ = try await service.login(flow: "babybasics", email: "owner.device@example.org", password: "guess \(attempt)")
+            }
         }
         // Locked for strangers, the right password included.
-        await expectError(.rateLimited) { _ = try await service.login(flow: "babybasics", email: "owner.device@example.org", password: "the right one") }
+        await expectError(.rateLimited) {
+            _ = try await service.login(flow: "babybasics", email: "owner.device@example.org", password: "the right one")
+        }
         // The owner's device is not.
         let back = try await CallContext.$deviceToken.withValue(device) {
             try await service.login(flow: "babybasics", email: "owner.device@example.org", password: "the right one")
@@ -202,7 +213,11 @@ extension ContractTests {
         let first = try await with(key: "send-code-key-00001") { try await service.sendPhoneCode(phone: "+15550107777") }
         let again = try await with(key: "send-code-key-00001") { try await service.sendPhoneCode(phone: "+15550107777") }
         #expect(again == first)
-        await expectError(.rateLimited) { _ = try await with(key: "send-code-key-00002") { try await service.sendPhoneCode(phone: "+15550107777") } }
-        await expectError(.idempotencyKeyReused) { _ = try await with(key: "send-code-key-00001") { try await service.sendPhoneCode(phone: "+15550108888") } }
+        await expectError(.rateLimited) {
+            _ = try await with(key: "send-code-key-00002") { try await service.sendPhoneCode(phone: "+15550107777") }
+        }
+        await expectError(.idempotencyKeyReused) {
+            _ = try await with(key: "send-code-key-00001") { try await service.sendPhoneCode(phone: "+15550108888") }
+        }
     }
 }

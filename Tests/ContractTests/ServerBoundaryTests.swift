@@ -18,7 +18,9 @@ import Testing
         var body: [String: Any]
     }
 
-    func raw(_ server: RunningServer, _ method: HTTPMethod, _ path: String, body: Data? = nil, contentType: String = "application/json") async throws -> Reply {
+    func raw(
+        _ server: RunningServer, _ method: HTTPMethod, _ path: String, body: Data? = nil, contentType: String = "application/json"
+    ) async throws -> Reply {
         var request = HTTPClientRequest(url: server.base + path)
         request.method = method
         if let body {
@@ -69,7 +71,10 @@ import Testing
         for number in ["1e300", "1.5", "99999999999999999999"] {
             let tooBig = try await raw(server, .POST, "/api/v1/dev/clock", body: Data("{\"offset_seconds\": \(number)}".utf8))
             #expect(tooBig.status == 400)
-            #expect(tooBig.body["message"] as? String == "The field 'offset_seconds' must be a whole number between -9223372036854775808 and 9223372036854775807.", "\(number)")
+            #expect(
+                tooBig.body["message"] as? String
+                    == "The field 'offset_seconds' must be a whole number between -9223372036854775808 and 9223372036854775807.",
+                "\(number)")
         }
         for reply in [notAnObject, wrongType, missing, broken, null] {
             #expect(reply.status == 400)
@@ -118,7 +123,8 @@ import Testing
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         #expect(connected == 0)
-        let partial = "POST /api/v1/auth/anonymous HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"flow\":"
+        let partial =
+            "POST /api/v1/auth/anonymous HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"flow\":"
         _ = partial.withCString { send(connection, $0, strlen($0), 0) }
         // The server closes it: a read ends (0 bytes) well before 10 s.
         var ready = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
@@ -211,7 +217,10 @@ import Testing
         // without --dev, and the document describes the same.
         #expect(served == Set(Endpoint.all.map(\.documented)))
         #expect(Set(try OnboardServer.routeList(dev: false)) == Set(Endpoint.all.filter { !$0.isDev }.map(\.documented)))
-        #expect(documented == served, "documented, not served: \(documented.subtracting(served).sorted()); served, not documented: \(served.subtracting(documented).sorted())")
+        #expect(
+            documented == served,
+            "documented, not served: \(documented.subtracting(served).sorted()); served, not documented: \(served.subtracting(documented).sorted())"
+        )
     }
 
     @Test func aServerThatAnswersGarbageIsABadResponse() async throws {
@@ -284,11 +293,14 @@ import Testing
         let server = try await RunningServer.start(tls: (certificate, key))
         defer { server.stop() }
         func handshake(_ options: [String]) async -> (status: Int32, output: String) {
-            await Subprocess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", "localhost"] + options, input: "")
+            await Subprocess.run(
+                "/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-servername", "localhost"] + options, input: "")
         }
-        for refused in [["-tls1", "-cipher", "DEFAULT:@SECLEVEL=0"], ["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"],
-                        ["-tls1_2", "-cipher", "AES128-SHA:@SECLEVEL=0"], ["-tls1_2", "-cipher", "AES256-GCM-SHA384:@SECLEVEL=0"],
-                        ["-tls1_2", "-cipher", "ECDHE-RSA-AES128-SHA:@SECLEVEL=0"]] {
+        for refused in [
+            ["-tls1", "-cipher", "DEFAULT:@SECLEVEL=0"], ["-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0"],
+            ["-tls1_2", "-cipher", "AES128-SHA:@SECLEVEL=0"], ["-tls1_2", "-cipher", "AES256-GCM-SHA384:@SECLEVEL=0"],
+            ["-tls1_2", "-cipher", "ECDHE-RSA-AES128-SHA:@SECLEVEL=0"],
+        ] {
             let answer = await handshake(refused)
             #expect(answer.status != 0, "\(refused) was accepted:\n\(answer.output.suffix(600))")
         }
@@ -297,8 +309,11 @@ import Testing
         let newest = await handshake(["-tls1_3"])
         #expect(newest.status == 0 && newest.output.contains("TLSv1.3"), "\(newest.output.suffix(600))")
         // Python's own HTTP client, trusting the certificate made above.
-        let script = "import ssl,sys,urllib.request as u\nc=ssl.create_default_context(cafile=sys.argv[2])\nprint(u.urlopen(sys.argv[1],context=c).headers.get('Strict-Transport-Security'))"
-        let hsts = await Subprocess.run("/usr/bin/env", ["python3", "-c", script, "https://localhost:\(server.port)/api/v1/health", certificate]).output
+        let script =
+            "import ssl,sys,urllib.request as u\nc=ssl.create_default_context(cafile=sys.argv[2])\nprint(u.urlopen(sys.argv[1],context=c).headers.get('Strict-Transport-Security'))"
+        let hsts = await Subprocess.run(
+            "/usr/bin/env", ["python3", "-c", script, "https://localhost:\(server.port)/api/v1/health", certificate]
+        ).output
         #expect(hsts.trimmingCharacters(in: .whitespacesAndNewlines) == "max-age=63072000", "\(hsts)")
     }
 
@@ -307,8 +322,12 @@ import Testing
         let folder = temporaryPath("tls")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let certificate = folder + "/cert.pem", key = folder + "/key.pem"
-        let made = await Subprocess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-                                                             "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+        let made = await Subprocess.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ])
         try #require(made.status == 0, "openssl could not make a certificate: \(made.output)")
         return (certificate, key)
     }

@@ -16,7 +16,8 @@ extension ContractTests {
             #expect(guest.accessExpiresAt - guest.issuedAt == tokens.accessLifetime, "\(id) on \(kind)")
             #expect(guest.refreshExpiresAt.map { $0 - guest.issuedAt } == tokens.refreshLifetime, "\(id) on \(kind)")
         }
-        let named = try await subject.service.register(flow: "babybasics", name: "Ana", email: "ana-\(kind)@example.org", password: "long enough")
+        let named = try await subject.service.register(
+            flow: "babybasics", name: "Ana", email: "ana-\(kind)@example.org", password: "long enough")
         #expect(named.accessExpiresAt - named.issuedAt == TokenPolicy.named.accessLifetime)
         #expect(named.refreshExpiresAt.map { $0 - named.issuedAt } == TokenPolicy.named.refreshLifetime)
     }

@@ -20,11 +20,13 @@ import Testing
         production.mockIdentityProvider = false
         let server = kind == "http" ? try await RunningServer.start(dev: false, databasePath: path) : nil
         defer { server?.stop() }
-        let service: any AuthService = try server.map { try HTTPTransport(base: $0.base, timeout: .seconds(30)) }
+        let service: any AuthService =
+            try server.map { try HTTPTransport(base: $0.base, timeout: .seconds(30)) }
             ?? InProcessTransport(service: try OnboardService(database: ServiceDatabase.open(path: path), settings: production))
 
         do {
-            _ = try await service.mockIdentityToken(provider: "google", account: "victim@example.org", audience: MockIdentityProvider.audience, nonce: "n-2")
+            _ = try await service.mockIdentityToken(
+                provider: "google", account: "victim@example.org", audience: MockIdentityProvider.audience, nonce: "n-2")
             Issue.record("the mock identity provider signed a token without --dev")
         } catch let error as ServiceError {
             #expect(error.code == .notFound)
@@ -46,7 +48,8 @@ import Testing
             var request = HTTPClientRequest(url: server.base + "/api/v1/mock-idp/token")
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(Data(#"{"provider":"google","account":"victim@example.org","audience":"org.onboard.client","nonce":"n"}"#.utf8))
+            request.body = .bytes(
+                Data(#"{"provider":"google","account":"victim@example.org","audience":"org.onboard.client","nonce":"n"}"#.utf8))
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
             #expect(response.status.code == (dev ? 200 : 404), "dev: \(dev)")
         }
@@ -57,7 +60,10 @@ import Testing
     @Test func everyAnswerSaysNoStoreAndNosniff() async throws {
         let server = try await RunningServer.start(dev: false)
         defer { server.stop() }
-        for (method, path, body) in [(HTTPMethod.POST, "/api/v1/auth/anonymous", #"{"flow":"oklah"}"#), (.GET, "/api/v1/health", ""), (.GET, "/api/v1/no-such-route", "")] {
+        for (method, path, body) in [
+            (HTTPMethod.POST, "/api/v1/auth/anonymous", #"{"flow":"oklah"}"#), (.GET, "/api/v1/health", ""),
+            (.GET, "/api/v1/no-such-route", ""),
+        ] {
             var request = HTTPClientRequest(url: server.base + path)
             request.method = method
             if !body.isEmpty {

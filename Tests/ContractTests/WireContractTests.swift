@@ -13,21 +13,33 @@ import Yams
     static let bodies: [(schema: String, full: any Encodable & Sendable, bare: any Encodable & Sendable)] = [
         ("FlowRequest", Wire.FlowRequest(flow: "oklah"), Wire.FlowRequest(flow: nil)),
         ("NameRequest", Wire.NameRequest(name: "Ana"), Wire.NameRequest(name: "Ana")),
-        ("RegisterRequest", Wire.RegisterRequest(flow: "abby", name: "Ana", email: "a@example.org", password: "long enough"),
-         Wire.RegisterRequest(flow: nil, name: "Ana", email: "a@example.org", password: "long enough")),
-        ("LoginRequest", Wire.LoginRequest(flow: "abby", email: "a@example.org", password: "long enough"),
-         Wire.LoginRequest(flow: nil, email: "a@example.org", password: "long enough")),
-        ("LoginRequest", Wire.LinkEmailRequest(flow: "rucktracker", email: "a@example.org", password: "long enough"),
-         Wire.LinkEmailRequest(flow: nil, email: "a@example.org", password: "long enough")),
+        (
+            "RegisterRequest", Wire.RegisterRequest(flow: "abby", name: "Ana", email: "a@example.org", password: "long enough"),
+            Wire.RegisterRequest(flow: nil, name: "Ana", email: "a@example.org", password: "long enough")
+        ),
+        (
+            "LoginRequest", Wire.LoginRequest(flow: "abby", email: "a@example.org", password: "long enough"),
+            Wire.LoginRequest(flow: nil, email: "a@example.org", password: "long enough")
+        ),
+        (
+            "LoginRequest", Wire.LinkEmailRequest(flow: "rucktracker", email: "a@example.org", password: "long enough"),
+            Wire.LinkEmailRequest(flow: nil, email: "a@example.org", password: "long enough")
+        ),
         ("RefreshRequest", Wire.RefreshRequest(refreshToken: "t"), Wire.RefreshRequest(refreshToken: "t")),
         ("RefreshRequest", Wire.LogoutRequest(refreshToken: "t"), Wire.LogoutRequest(refreshToken: "t")),
         ("PhoneRequest", Wire.PhoneRequest(phone: "+16505550142"), Wire.PhoneRequest(phone: "+16505550142")),
-        ("PhoneVerifyRequest", Wire.PhoneVerifyRequest(flow: "abby", phone: "+16505550142", code: "123456"),
-         Wire.PhoneVerifyRequest(flow: nil, phone: "+16505550142", code: "123456")),
-        ("IdentityTokenRequest", Wire.IdentityTokenRequest(provider: "google", account: "a@example.org", audience: "abby", nonce: "n"),
-         Wire.IdentityTokenRequest(provider: "google", account: "a@example.org", audience: "abby", nonce: "n")),
-        ("SocialRequest", Wire.SocialRequest(flow: "abby", provider: "google", idToken: "t", nonce: "n"),
-         Wire.SocialRequest(flow: nil, provider: "google", idToken: "t", nonce: nil)),
+        (
+            "PhoneVerifyRequest", Wire.PhoneVerifyRequest(flow: "abby", phone: "+16505550142", code: "123456"),
+            Wire.PhoneVerifyRequest(flow: nil, phone: "+16505550142", code: "123456")
+        ),
+        (
+            "IdentityTokenRequest", Wire.IdentityTokenRequest(provider: "google", account: "a@example.org", audience: "abby", nonce: "n"),
+            Wire.IdentityTokenRequest(provider: "google", account: "a@example.org", audience: "abby", nonce: "n")
+        ),
+        (
+            "SocialRequest", Wire.SocialRequest(flow: "abby", provider: "google", idToken: "t", nonce: "n"),
+            Wire.SocialRequest(flow: nil, provider: "google", idToken: "t", nonce: nil)
+        ),
         ("ProfileRequest", Wire.ProfileRequest(fields: ["age": .number(30)]), Wire.ProfileRequest(fields: [:])),
         ("ChildRequest", Wire.ChildRequest(name: "Kim", birthDate: "2025-02-03"), Wire.ChildRequest(name: "Kim", birthDate: nil)),
         ("InviteRequest", Wire.InviteRequest(childID: "c"), Wire.InviteRequest(childID: "c")),
@@ -72,8 +84,11 @@ import Yams
     @Test func everyClientEndpointIsAServedCall() {
         let served = OnboardService.servedCalls.map { $0.endpoint }
         #expect(served.count == Set(served).count, "one call per endpoint")
-        let serversOwn = Set([Endpoint.openAPI] + [Wire.OutboxCall.endpoint, Wire.ResetCall.endpoint, Wire.ConfigOverride.endpoint,
-            Wire.ClockRequest.endpoint, Wire.FaultsRequest.endpoint])
+        let serversOwn = Set(
+            [Endpoint.openAPI] + [
+                Wire.OutboxCall.endpoint, Wire.ResetCall.endpoint, Wire.ConfigOverride.endpoint,
+                Wire.ClockRequest.endpoint, Wire.FaultsRequest.endpoint,
+            ])
         #expect(Set(served) == Set(Endpoint.all).subtracting(serversOwn))
         #expect(Set(Endpoint.all).count == Endpoint.all.count, "one endpoint per call")
     }

@@ -50,7 +50,8 @@ import Testing
     @Test func drawsAFrameAndReadsKeysOnARealTerminal() throws {
         let pty = try PTY(width: 40, height: 12)
         defer { pty.close() }
-        let terminal = try CursesTerminal(term: "xterm-256color", theme: try Themes.builtin("default"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
+        let terminal = try CursesTerminal(
+            term: "xterm-256color", theme: try Themes.builtin("default"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
         defer { terminal.close() }
         #expect(terminal.size.width == 40)
         #expect(terminal.size.height == 12)
@@ -74,7 +75,8 @@ import Testing
     @Test func garbageBytesDoNotBecomeKeysOrCrash() throws {
         let pty = try PTY(width: 40, height: 12)
         defer { pty.close() }
-        let terminal = try CursesTerminal(term: "xterm-256color", theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
+        let terminal = try CursesTerminal(
+            term: "xterm-256color", theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
         defer { terminal.close() }
         _ = [UInt8]([0xFF, 0xC3, 0x28, 0x00, 0x1F, 0x41]).withUnsafeBufferPointer { write(pty.leader, $0.baseAddress, $0.count) }
         usleep(100_000)
@@ -91,10 +93,12 @@ import Testing
         let pty = try PTY(width: 40, height: 12)
         defer { pty.close() }
         #expect(throws: CursesTerminal.OpenError.self) {
-            _ = try CursesTerminal(term: "dumb", theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
+            _ = try CursesTerminal(
+                term: "dumb", theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
         }
         do {
-            _ = try CursesTerminal(term: "no-such-terminal", theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
+            _ = try CursesTerminal(
+                term: "no-such-terminal", theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
             Issue.record("an unknown terminal opened")
         } catch {
             #expect("\(error)" == "the terminal type 'no-such-terminal' is unknown to this system")
@@ -104,7 +108,8 @@ import Testing
     @Test func aBracketedPasteArrivesAsOneTextAndIsTurnedOnAndOff() throws {
         let pty = try PTY(width: 40, height: 12)
         defer { pty.close() }
-        let terminal = try CursesTerminal(term: "xterm-256color", theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
+        let terminal = try CursesTerminal(
+            term: "xterm-256color", theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
         var sent = readAll(pty)
         #expect(sent.contains("\u{1B}[?2004h"), "bracketed paste is turned on")
 
@@ -134,7 +139,8 @@ import Testing
     func homeEndAndModifiedKeysReadTheSameOnEveryTerminalType(term: String) throws {
         let pty = try PTY(width: 40, height: 12)
         defer { pty.close() }
-        let terminal = try CursesTerminal(term: term, theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
+        let terminal = try CursesTerminal(
+            term: term, theme: try Themes.builtin("mono"), inputDescriptor: pty.follower, outputDescriptor: pty.follower)
         defer { terminal.close() }
         _ = pty.drain()
         let sequences: [(String, Key)] = [

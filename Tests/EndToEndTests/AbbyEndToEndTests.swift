@@ -21,7 +21,7 @@ extension EndToEnd {
             if !consent { tmux.send("Right") }
             tmux.send("Enter")
             tmux.waitFor("Create your account")
-            tmux.send("Enter") // Use Phone Number
+            tmux.send("Enter")  // Use Phone Number
             tmux.waitFor("Your phone number")
             tmux.send("Tab")
             tmux.type(phone)
@@ -67,13 +67,13 @@ extension EndToEnd {
             let bo = Tmux()
             bo.start("run abby")
             bo.waitFor("Welcome to ABBY")
-            bo.send("Enter") // Agree and Continue
+            bo.send("Enter")  // Agree and Continue
             bo.waitFor("Create your account")
             let events = bo.stateDirectory + "/abby/events.jsonl"
             #expect(FileManager.default.fileExists(atPath: events), "agreed: steps are recorded")
             bo.send("Escape")
             bo.waitFor("Welcome to ABBY")
-            bo.send("Right", "Enter") // Continue Without Analytics
+            bo.send("Right", "Enter")  // Continue Without Analytics
             bo.waitFor("Create your account")
             #expect(!FileManager.default.fileExists(atPath: events), "withdrawn: the events are gone")
         }
@@ -104,7 +104,7 @@ extension EndToEnd {
             let code = try #require(backend.lastSMSCode())
             ana.type(code == "000000" ? "111111" : "000000")
             ana.waitFor("That code is wrong or has expired")
-            ana.type(code) // six digits submit themselves
+            ana.type(code)  // six digits submit themselves
             ana.waitFor("Your name")
             ana.waitFor("Step 3 of 7")
 
@@ -122,11 +122,11 @@ extension EndToEnd {
             ana.waitFor("Age 16")
             ana.send("Tab", "Tab", "Enter")
             ana.waitFor("You must be 18+ to use ABBY")
-            ana.type("19900514") // the refused field has the focus
+            ana.type("19900514")  // the refused field has the focus
             let born = DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: .current, year: 1990, month: 5, day: 14).date!
             ana.waitFor("Age \(Calendar(identifier: .gregorian).dateComponents([.year], from: born, to: Date()).year!)")
             ana.send("Tab")
-            ana.type("16") // no age from 18 to 99 starts with 16: the range stays in bounds
+            ana.type("16")  // no age from 18 to 99 starts with 16: the range stays in bounds
             ana.waitFor("18 to 99")
             #expect(!ana.screen.contains("16 to"))
             ana.send("BSpace", "BSpace")
@@ -176,11 +176,13 @@ extension EndToEnd {
                 }
             }
             if let server = backend.server {
-                #expect(!server.output.contains("López") && !server.output.contains(phone), "the server's log holds the name or the phone number")
+                #expect(
+                    !server.output.contains("López") && !server.output.contains(phone),
+                    "the server's log holds the name or the phone number")
             }
 
             // Logout forgets this device's data and returns to the start.
-            ana.send("Enter") // Log Out
+            ana.send("Enter")  // Log Out
             ana.waitFor("Welcome to ABBY")
             #expect(ana.session(of: "abby") == nil)
             #expect(!FileManager.default.fileExists(atPath: folder + "/events.jsonl"))
@@ -246,17 +248,17 @@ extension EndToEnd {
             let bo = Tmux()
             start(bo, backend)
             bo.waitFor("Welcome to ABBY")
-            bo.send("Right", "Enter") // Continue Without Analytics
+            bo.send("Right", "Enter")  // Continue Without Analytics
             bo.waitFor("Create your account")
-            bo.send("Right", "Right", "Enter") // Continue with Google
+            bo.send("Right", "Right", "Enter")  // Continue with Google
             bo.waitFor("Sign in with Google")
-            bo.send("Tab", "Tab", "Enter") // Cancel
+            bo.send("Tab", "Tab", "Enter")  // Cancel
             let method = bo.waitFor("Create your account")
             #expect(!method.contains("✗"), "Cancel returns with no error state")
-            bo.send("Right", "Enter") // Continue with Apple
+            bo.send("Right", "Enter")  // Continue with Apple
             bo.waitFor("Sign in with Apple")
             bo.type("bo@icloud.com")
-            bo.send("Tab", "Enter") // Allow
+            bo.send("Tab", "Enter")  // Allow
             bo.waitFor("Your name")
             #expect(bo.session(of: "abby") != nil)
             #expect(!FileManager.default.fileExists(atPath: bo.stateDirectory + "/abby/events.jsonl"), "no tracking without consent")

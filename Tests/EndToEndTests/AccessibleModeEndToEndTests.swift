@@ -9,19 +9,23 @@ extension EndToEnd {
         @Test func aWholeFlowThroughStandardInputAndOutputWithWrongAnswersAskedAgain() throws {
             let state = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-e2e-\(UUID().uuidString)").path
             let answers = [
-                "", "1", // the pre-filled server URL, Continue
-                "9", "one", "1", // not a choice, twice; then Create Account
-                "Jo", "not an email", "jo@example.org", "long enough", "1", // a bad email is asked again
-                "Ray", "2026-13-45", "2026-10-01", "1", // a date that does not exist is asked again
+                "", "1",  // the pre-filled server URL, Continue
+                "9", "one", "1",  // not a choice, twice; then Create Account
+                "Jo", "not an email", "jo@example.org", "long enough", "1",  // a bad email is asked again
+                "Ray", "2026-13-45", "2026-10-01", "1",  // a date that does not exist is asked again
             ]
-            let run = Subprocess.run(Tmux.binary, ["run", "babybasics", "--state-dir", state], input: answers.joined(separator: "\n") + "\n")
+            let run = Subprocess.run(
+                Tmux.binary, ["run", "babybasics", "--state-dir", state], input: answers.joined(separator: "\n") + "\n")
             #expect(run.status == 0)
             let out = run.output
             #expect(out.contains("standard input and output are not a terminal"))
             #expect(out.contains("== Baby Basics ==\n"))
             #expect(out.contains("Server URL [mock://local]: \n"))
             #expect(out.contains("  1) Create Account\n  2) I Have an Invite\n  3) Already have an account? Log in\n  4) Back\n"))
-            #expect(out.contains("Enter a number between 1 and 4: 9\nEnter a number between 1 and 4.\nEnter a number between 1 and 4: one\nEnter a number between 1 and 4.\n"))
+            #expect(
+                out.contains(
+                    "Enter a number between 1 and 4: 9\nEnter a number between 1 and 4.\nEnter a number between 1 and 4: one\nEnter a number between 1 and 4.\n"
+                ))
             #expect(out.contains("Email: not an email\nEmail: Please enter a valid email address.\nEmail [not an email]: jo@example.org\n"))
             #expect(out.contains("Password: ••••••\n"), "a password is never echoed")
             #expect(!out.contains("long enough"))
@@ -40,11 +44,14 @@ extension EndToEnd {
         /// be redrawn, so the hub's own load is waited for first.
         @Test func theHubInLinesShowsTodaysStreakNotTheLastRunsOne() throws {
             let state = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-e2e-\(UUID().uuidString)").path
-            let walk = Subprocess.run(Tmux.binary, ["run", "miga", "--headless", "--keys", Tmux.packageRoot + "/reliability/scripts/miga.keys", "--state-dir", state])
+            let walk = Subprocess.run(
+                Tmux.binary,
+                ["run", "miga", "--headless", "--keys", Tmux.packageRoot + "/reliability/scripts/miga.keys", "--state-dir", state])
             #expect(walk.status == 0, "\(walk.output.suffix(800))")
             let later = FileManager.default.temporaryDirectory.appendingPathComponent("day-\(UUID().uuidString).keys").path
             try "wait:Day 2 of your mindful streak\n".write(toFile: later, atomically: true, encoding: .utf8)
-            let future = Subprocess.run(Tmux.binary, ["run", "miga", "--headless", "--keys", later, "--clock-offset", "1d", "--state-dir", state])
+            let future = Subprocess.run(
+                Tmux.binary, ["run", "miga", "--headless", "--keys", later, "--clock-offset", "1d", "--state-dir", state])
             #expect(future.status == 0, "\(future.output.suffix(800))")
             let lines = Subprocess.run(Tmux.binary, ["run", "miga", "--accessible", "--state-dir", state], input: "")
             #expect(lines.output.contains("== Day 1 of your mindful streak =="), "\(lines.output)")

@@ -59,7 +59,10 @@ extension EndToEnd {
             #expect(!coverage.output.contains(":1:1"))
             let lint = onboard(["lint", "abby", "no-such.yaml"])
             #expect(lint.status == 1)
-            #expect(lint.output.contains("abby: a built-in flow, not a file; it is checked when Onboard is built. Its YAML: onboard flows abby > abby.yaml"), "\(lint.output)")
+            #expect(
+                lint.output.contains(
+                    "abby: a built-in flow, not a file; it is checked when Onboard is built. Its YAML: onboard flows abby > abby.yaml"),
+                "\(lint.output)")
             #expect(lint.output.contains("no-such.yaml: no such file"))
             #expect(!lint.output.contains(":1:1"))
             // The YAML it points to is the built-in flow, and lints clean as a file.
@@ -91,15 +94,17 @@ extension EndToEnd {
         @Test func runsAddUpToWhatQAHasSeenAndAFlowsResetKeepsIt() throws {
             let state = Tmux().stateDirectory
             let happyPath = state + ".happy.keys"
-            try "wait:Welcome to OKLah\n<Enter>\nwait:Pick your name\n<Enter>\nwait:Check in\n".write(toFile: happyPath, atomically: true, encoding: .utf8)
+            try "wait:Welcome to OKLah\n<Enter>\nwait:Pick your name\n<Enter>\nwait:Check in\n".write(
+                toFile: happyPath, atomically: true, encoding: .utf8)
             let walk = onboard(["run", "oklah", "--headless", "--keys", happyPath, "--state-dir", state])
             #expect(walk.status == 0)
             var (seen, total) = try coverage("oklah", state: state)
             #expect(total == 15)
-            #expect(seen == [
-                "screen privacy", "screen creating", "result creating sign_in_anonymously success", "screen pick_name",
-                "screen saving_name", "result saving_name choose_name success", "screen home",
-            ])
+            #expect(
+                seen == [
+                    "screen privacy", "screen creating", "result creating sign_in_anonymously success", "screen pick_name",
+                    "screen saving_name", "result saving_name choose_name success", "screen home",
+                ])
             let text = onboard(["coverage", "oklah", "--state-dir", state, "--unseen"]).output
             #expect(text.contains("OKLah: 7 of 15 (46%) seen"))
             #expect(text.contains("- failed (failed) — from creating: sign_in_anonymously on: error, by fault network"))
@@ -128,7 +133,7 @@ extension EndToEnd {
             tmux.waitFor("Welcome to OKLah")
             tmux.send("C-g")
             tmux.waitFor("Seen / not yet seen")
-            tmux.send("Up", "Up", "Up", "Enter") // above Reset this flow and Close
+            tmux.send("Up", "Up", "Up", "Enter")  // above Reset this flow and Close
             let page = tmux.waitFor("Not yet seen")
             #expect(page.contains("1 of 15 (6%) seen: screens 1/9, result branches 0/6"))
             #expect(page.contains("creating (Setting things up...) — from privacy: Start"))
@@ -161,9 +166,13 @@ extension EndToEnd {
                 #expect(walk.status == 0, "\(script): \(walk.output.suffix(1500))")
             }
             let summary = onboard(["coverage", flow, "--state-dir", state]).output.split(separator: "\n")
-            let sections = summary.filter { $0.hasPrefix("Screens: ") || $0.hasPrefix("Result branches: ") || $0.hasPrefix("Validation messages: ") }
-                .map { $0.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? "" }
-            let total = summary.first.map { $0.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? "" }?.replacing(" seen", with: "") ?? ""
+            let sections = summary.filter {
+                $0.hasPrefix("Screens: ") || $0.hasPrefix("Result branches: ") || $0.hasPrefix("Validation messages: ")
+            }
+            .map { $0.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? "" }
+            let total =
+                summary.first.map { $0.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? "" }?.replacing(" seen", with: "")
+                ?? ""
             let names = Self.scripts(of: flow).map { "`\($0)`" }.joined(separator: ", ")
             let row = "| \(names) | \(total) | \(sections.joined(separator: " | ")) |"
             let readme = try String(contentsOfFile: Tmux.packageRoot + "/README.md", encoding: .utf8)

@@ -28,17 +28,17 @@ extension EndToEnd {
         }
 
         func register(_ tmux: Tmux, name: String, email: String) {
-            tmux.send("Enter") // Create Account
+            tmux.send("Enter")  // Create Account
             tmux.waitFor("Create your account")
             fill(tmux, [name, email, "long enough"])
         }
 
         func logIn(_ tmux: Tmux, email: String, password: String = "long enough") {
-            let auth = tmux.waitFor("Already have an account? Log in") // the spec's link, not a third button
+            let auth = tmux.waitFor("Already have an account? Log in")  // the spec's link, not a third button
             #expect(!auth.contains("[ Log In ]"))
             tmux.send("Right")
             tmux.send("Right")
-            tmux.send("Enter") // Log In
+            tmux.send("Enter")  // Log In
             tmux.waitFor("Log in")
             fill(tmux, [email, password])
         }
@@ -46,8 +46,8 @@ extension EndToEnd {
         func addBaby(_ tmux: Tmux, _ name: String) {
             tmux.waitFor("Add your baby")
             tmux.type(name)
-            tmux.send("Tab") // the date of birth: today
-            tmux.send("Tab") // Let's Go!
+            tmux.send("Tab")  // the date of birth: today
+            tmux.send("Tab")  // Let's Go!
             tmux.send("Enter")
             tmux.waitFor("Dashboard")
             tmux.waitFor(name)
@@ -68,7 +68,7 @@ extension EndToEnd {
             let dashboard = jo.waitFor("Dashboard")
             #expect(dashboard.contains("Ray"))
             #expect(!dashboard.contains("Server URL"))
-            jo.send("Enter") // Invite a Caregiver
+            jo.send("Enter")  // Invite a Caregiver
             let shared = jo.waitFor("Share this code")
             let code = try #require(jo.saved("invite_code_created", in: "babybasics"))
             // Issue 32: at 80x24 the link wrapped across the box's border, so a mouse copy
@@ -80,7 +80,7 @@ extension EndToEnd {
             start(pat, backend)
             confirmServer(pat)
             pat.send("Right")
-            pat.send("Enter") // I Have an Invite
+            pat.send("Enter")  // I Have an Invite
             pat.waitFor("Join with an invite")
             fill(pat, ["Pat", "pat@example.org", "long enough", "babybasics://invite?code=\(code)"])
             let tracking = pat.waitFor("You're now tracking Ray")
@@ -195,7 +195,7 @@ extension EndToEnd {
             register(third, name: "Dee Again", email: "dee@example.org")
             third.waitFor("An account with this email already exists.")
             third.send("Right")
-            third.send("Enter") // Log In Instead: what was typed comes along
+            third.send("Enter")  // Log In Instead: what was typed comes along
             let login = third.waitFor("Log in")
             #expect(login.contains("dee@example.org"))
             third.send("Tab")
@@ -225,7 +225,7 @@ extension EndToEnd {
             let refused = tmux.waitFor("Can't connect to server. Check the URL and try again.")
             #expect(refused.contains("Tried: http://127.0.0.1:9"), "the screen says which address failed")
             tmux.send("Right")
-            tmux.send("Enter") // Change URL
+            tmux.send("Enter")  // Change URL
             tmux.waitFor("Server URL")
             submit(good)
             tmux.waitFor("Welcome to Baby Basics")

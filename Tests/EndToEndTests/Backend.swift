@@ -12,11 +12,12 @@ final class Backend {
     let mockDatabase = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-backend-\(UUID().uuidString).sqlite").path
 
     init(_ kind: String) throws {
-        server = switch kind {
-        case "server": try ServerProcess()
-        case "two-instances": try LoadBalancedServers()
-        default: nil
-        }
+        server =
+            switch kind {
+            case "server": try ServerProcess()
+            case "two-instances": try LoadBalancedServers()
+            default: nil
+            }
     }
 
     var arguments: String {
@@ -28,7 +29,8 @@ final class Backend {
     /// `GET /api/v1/dev/outbox` on the server.
     func lastSMSCode() -> String? {
         if let server {
-            let script = "import json,sys,urllib.request as u\nrows=[r for r in json.load(u.urlopen(sys.argv[1],timeout=20)) if r['kind']=='sms']\nprint(rows[-1]['code'] if rows else '')"
+            let script =
+                "import json,sys,urllib.request as u\nrows=[r for r in json.load(u.urlopen(sys.argv[1],timeout=20)) if r['kind']=='sms']\nprint(rows[-1]['code'] if rows else '')"
             let output = Subprocess.run("/usr/bin/env", ["python3", "-c", script, server.base + "/api/v1/dev/outbox"]).output
             let code = output.trimmingCharacters(in: .whitespacesAndNewlines)
             return code.isEmpty ? nil : code

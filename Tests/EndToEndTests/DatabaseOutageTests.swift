@@ -65,7 +65,8 @@ extension EndToEnd {
             let folder = NSTemporaryDirectory() + "onboard-outage-\(UUID().uuidString.prefix(8))"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let stop = folder + "/stop", output = folder + "/answers"
-            guard let clients = Subprocess.spawn("/usr/bin/env", ["python3", "-c", Self.load, server.base, stop, "load"], output: output) else {
+            guard let clients = Subprocess.spawn("/usr/bin/env", ["python3", "-c", Self.load, server.base, stop, "load"], output: output)
+            else {
                 Issue.record("python3 cannot be started")
                 return
             }

@@ -14,7 +14,9 @@ extension EndToEnd {
         /// Runs `onboard ARGUMENTS --headless` in a fresh state folder; returns the exit
         /// status and what it printed.
         func headless(_ arguments: [String], state: String = Tmux().stateDirectory) -> (status: Int32, output: String) {
-            Subprocess.run("/usr/bin/env", ["LANG=C.UTF-8", "ONBOARD_SECRET_STORE=file", Tmux.binary] + arguments + ["--headless", "--state-dir", state])
+            Subprocess.run(
+                "/usr/bin/env",
+                ["LANG=C.UTF-8", "ONBOARD_SECRET_STORE=file", Tmux.binary] + arguments + ["--headless", "--state-dir", state])
         }
 
         /// Issue 32: `--state-dir` naming a file gave two stacked storage messages (one with
@@ -24,7 +26,9 @@ extension EndToEnd {
             #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
             let run = headless(["run", "oklah", "--keys", "-"], state: file)
             #expect(run.status == 73)
-            #expect(run.output == "onboard: the state folder \(file) is a file; give --state-dir a folder (it is made if missing)\n", "\(run.output)")
+            #expect(
+                run.output == "onboard: the state folder \(file) is a file; give --state-dir a folder (it is made if missing)\n",
+                "\(run.output)")
         }
 
         /// Issue 32: a misspelt app was taken silently (and so supported), where a wrong
@@ -32,7 +36,8 @@ extension EndToEnd {
         @Test(arguments: ["unsupported=snapchatt", "biometrics=retina"]) func aMisspeltSimulationIsRefused(simulation: String) {
             let run = headless(["run", "miga", "--keys", "-", "--simulate", simulation])
             #expect(run.status == 64, "\(run.output)")
-            #expect(run.output.contains(simulation.hasPrefix("unsupported") ? "no app named 'snapchatt'" : "one of face_id"), "\(run.output)")
+            #expect(
+                run.output.contains(simulation.hasPrefix("unsupported") ? "no app named 'snapchatt'" : "one of face_id"), "\(run.output)")
         }
 
         /// The last frame a headless run printed.
@@ -74,25 +79,36 @@ extension EndToEnd {
             let root = Tmux().stateDirectory
             let script = root + "/start.keys"
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-            try "wait:Welcome to OKLah\n<Enter>\nwait:Pick your name\n<Enter>\nwait:Check in\n".write(toFile: script, atomically: true, encoding: .utf8)
+            try "wait:Welcome to OKLah\n<Enter>\nwait:Pick your name\n<Enter>\nwait:Check in\n".write(
+                toFile: script, atomically: true, encoding: .utf8)
             for round in 0..<20 {
                 let folder = root + "/round-\(round)"
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 let database = folder + "/mock.sqlite"
                 let pids = (0..<8).compactMap { index in
-                    Subprocess.spawn("/usr/bin/env", [
-                        "LANG=C.UTF-8", "ONBOARD_SECRET_STORE=file", Tmux.binary, "run", "oklah", "--headless", "--keys", script,
-                        "--state-dir", folder + "/device-\(index)", "--mock-db", database,
-                    ], output: folder + "/output-\(index).txt")
+                    Subprocess.spawn(
+                        "/usr/bin/env",
+                        [
+                            "LANG=C.UTF-8", "ONBOARD_SECRET_STORE=file", Tmux.binary, "run", "oklah", "--headless", "--keys", script,
+                            "--state-dir", folder + "/device-\(index)", "--mock-db", database,
+                        ], output: folder + "/output-\(index).txt")
                 }
                 #expect(pids.count == 8)
                 let statuses = pids.map { Subprocess.wait(for: $0) }
                 let outputs = (0..<8).map { (try? String(contentsOfFile: folder + "/output-\($0).txt", encoding: .utf8)) ?? "" }
-                #expect(statuses.allSatisfy { $0 == 0 }, "round \(round): \(statuses)\n\(outputs.filter { !$0.contains("Check in") }.map { $0.suffix(1500) })")
+                #expect(
+                    statuses.allSatisfy { $0 == 0 },
+                    "round \(round): \(statuses)\n\(outputs.filter { !$0.contains("Check in") }.map { $0.suffix(1500) })")
                 let files = try FileManager.default.contentsOfDirectory(atPath: folder)
                 #expect(!files.contains { $0.contains(".corrupt-") }, "round \(round): a live file was set aside: \(files)")
                 // Counted by Python's sqlite3, a reader that is not ours.
-                let users = Subprocess.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from users').fetchone()[0])", database])
+                let users = Subprocess.run(
+                    "/usr/bin/env",
+                    [
+                        "python3", "-c",
+                        "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from users').fetchone()[0])",
+                        database,
+                    ])
                 #expect(users.output.trimmingCharacters(in: .whitespacesAndNewlines) == "8", "round \(round): \(users.output)")
             }
         }
@@ -136,14 +152,16 @@ extension EndToEnd {
             }
             #expect(times == times.sorted(), "event times only go forward")
             #expect(Self.trimmed(screen.text) == Self.trimmed(lastFrame(run.output)))
-            let code = try #require(Subprocess.run(Tmux.binary, ["outbox", "--state-dir", state, "--last", "1"]).output.split(separator: " ").last)
+            let code = try #require(
+                Subprocess.run(Tmux.binary, ["outbox", "--state-dir", state, "--last", "1"]).output.split(separator: " ").last)
             let text = try String(contentsOfFile: cast, encoding: .utf8)
             #expect(!text.contains(code.trimmingCharacters(in: .whitespacesAndNewlines)), "the SMS code is masked")
             #expect(run.output.contains("We sent a 6-digit code"))
 
             // A password revealed with Ctrl-R shows on screen but never in the recording.
             let revealed = state + "-reveal.keys"
-            try "wait:Server URL\n<Tab><Enter>\nwait:Welcome to Baby Basics\n<Enter>\nwait:Create your account\nJo<Tab>jo@example.org<Tab>hunter2hunter2<C-r>\nwait:hunter2hunter2\n"
+            try
+                "wait:Server URL\n<Tab><Enter>\nwait:Welcome to Baby Basics\n<Enter>\nwait:Create your account\nJo<Tab>jo@example.org<Tab>hunter2hunter2<C-r>\nwait:hunter2hunter2\n"
                 .write(toFile: revealed, atomically: true, encoding: .utf8)
             let baby = headless(["run", "babybasics", "--keys", revealed, "--cast", cast + "2"], state: state + "-b")
             #expect(baby.status == 0)

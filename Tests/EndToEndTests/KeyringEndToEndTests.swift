@@ -14,18 +14,26 @@ final class PrivateKeyring {
     /// `password` empty: a keyring daemon with no login keyring to store in, which can only
     /// ask through a prompt no terminal shows.
     init(password: String = "onboard") throws {
-        try FileManager.default.createDirectory(atPath: home + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: home + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let started = Subprocess.run("/usr/bin/dbus-daemon", ["--session", "--fork", "--print-address=1", "--print-pid=1"])
         let lines = started.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("dbus-daemon[") }
-        guard lines.count >= 2, let pid = pid_t(lines[1]) else { throw KeyringError(description: "dbus-daemon did not start: \(started.output)") }
+        guard lines.count >= 2, let pid = pid_t(lines[1]) else {
+            throw KeyringError(description: "dbus-daemon did not start: \(started.output)")
+        }
         bus = pid
-        environment = ["HOME=\(home)", "XDG_DATA_HOME=\(home)/data", "XDG_RUNTIME_DIR=\(home)/run", "LANG=C.UTF-8", "DBUS_SESSION_BUS_ADDRESS=\(lines[0])"]
+        environment = [
+            "HOME=\(home)", "XDG_DATA_HOME=\(home)/data", "XDG_RUNTIME_DIR=\(home)/run", "LANG=C.UTF-8",
+            "DBUS_SESSION_BUS_ADDRESS=\(lines[0])",
+        ]
         _ = run(["sh", "-c", "printf '\(password)' | gnome-keyring-daemon --unlock --components=secrets"])
         // Ready once it owns the Secret Service's name (else a client would start a second,
         // locked daemon by D-Bus activation).
         for _ in 0..<100 {
-            let owner = run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-                             "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"])
+            let owner = run([
+                "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets",
+            ])
             if owner.output.contains("boolean true") { return }
             usleep(50_000)
         }
@@ -91,12 +99,16 @@ extension EndToEnd {
             // auto finds the Secret Service and says so once.
             let first = onboard(["run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys"])
             #expect(first.status == 0, "\(first.output.suffix(1500))")
-            #expect(first.output.contains("onboard: Onboard keeps this folder's tokens and encryption key in the system keyring (items labelled onboard/<flow>/\(state))."))
+            #expect(
+                first.output.contains(
+                    "onboard: Onboard keeps this folder's tokens and encryption key in the system keyring (items labelled onboard/<flow>/\(state))."
+                ))
             let items = keyring.items
             #expect(items.contains("label = onboard/oklah/\(state)"))
             #expect(items.contains("label = onboard/data-key/\(state)"))
 
-            let session = try #require(try JSONSerialization.jsonObject(with: Data(lookup(flow: "oklah", kind: "session").utf8)) as? [String: Any])
+            let session = try #require(
+                try JSONSerialization.jsonObject(with: Data(lookup(flow: "oklah", kind: "session").utf8)) as? [String: Any])
             let refresh = try #require(session["refreshToken"] as? String)
             let access = try #require(session["accessToken"] as? String)
             #expect(refresh.hasPrefix("rt_"))
@@ -134,7 +146,8 @@ extension EndToEnd {
             let damaged = onboard(["run", "oklah", "--headless", "--keys", welcome, "--wait-timeout", "10s"])
             #expect(damaged.status == 0, "\(damaged.output.suffix(1500))")
             #expect(damaged.output.contains("could not be read"))
-            #expect(try FileManager.default.contentsOfDirectory(atPath: state + "/oklah").contains { $0.hasPrefix("session.json.corrupt-") })
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: state + "/oklah").contains { $0.hasPrefix("session.json.corrupt-") })
 
             // Reset removes every item of the folder.
             let reset = onboard(["reset"])
@@ -155,9 +168,13 @@ extension EndToEnd {
             let resume = FileManager.default.temporaryDirectory.appendingPathComponent("resume-\(UUID().uuidString).keys").path
             try "wait:Check in\n".write(toFile: resume, atomically: true, encoding: .utf8)
 
-            let refused = keyring.run(noBus + ["run", "oklah", "--headless", "--keys", resume, "--wait-timeout", "10s", "--state-dir", state])
+            let refused = keyring.run(
+                noBus + ["run", "oklah", "--headless", "--keys", resume, "--wait-timeout", "10s", "--state-dir", state])
             #expect(refused.status == 1, "\(refused.output.suffix(1500))")
-            #expect(refused.output.contains("This folder's tokens and encryption key are in the system keyring (Secret Service), which cannot be reached here: no Secret Service answers here (no D-Bus session bus)."))
+            #expect(
+                refused.output.contains(
+                    "This folder's tokens and encryption key are in the system keyring (Secret Service), which cannot be reached here: no Secret Service answers here (no D-Bus session bus)."
+                ))
             #expect(refused.output.contains("Nothing was changed."))
             #expect(refused.output.contains("onboard secrets move --to file --state-dir \(state)"))
             #expect(try stateFiles() == before, "no file set aside, no private-file key made")
@@ -170,7 +187,8 @@ extension EndToEnd {
             // Reset with no bus clears the files and names what it left in the keyring.
             let reset = keyring.run(noBus + ["reset", "oklah", "--state-dir", state])
             #expect(reset.status == 1, "\(reset.output)")
-            #expect(reset.output.contains("Reset oklah in \(state), except its secrets in the system keyring, which cannot be reached here"))
+            #expect(
+                reset.output.contains("Reset oklah in \(state), except its secrets in the system keyring, which cannot be reached here"))
             #expect(reset.output.contains("secret-tool clear application onboard state_dir \(state) flow oklah"))
             #expect(!lookup(flow: "oklah", kind: "session").isEmpty, "the item it could not reach is still there, as it said")
 
@@ -182,7 +200,8 @@ extension EndToEnd {
             #expect(move.status == 0, "\(move.output)")
             #expect(move.output.contains("Moved 2 secrets of \(state) to a private file."))
             #expect(!keyring.items.contains("label ="), "nothing left in the keyring")
-            let anywhere = keyring.run(noBus + ["run", "oklah", "--headless", "--keys", resume, "--wait-timeout", "10s", "--state-dir", state])
+            let anywhere = keyring.run(
+                noBus + ["run", "oklah", "--headless", "--keys", resume, "--wait-timeout", "10s", "--state-dir", state])
             #expect(anywhere.status == 0, "\(anywhere.output.suffix(1500))")
             #expect(!anywhere.output.contains("could not be read"))
             // And a desktop run keeps using the file rather than making a keyring key.
@@ -198,9 +217,15 @@ extension EndToEnd {
             let state = locked.home + "/state"
             let run = locked.run([Tmux.binary, "run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys", "--state-dir", state])
             #expect(run.status == 0, "\(run.output.suffix(1500))")
-            #expect(run.output.contains("onboard: Onboard keeps this folder's tokens and encryption key in a private file (\(state)/secrets): The keyring did not store the secret:"))
+            #expect(
+                run.output.contains(
+                    "onboard: Onboard keeps this folder's tokens and encryption key in a private file (\(state)/secrets): The keyring did not store the secret:"
+                ))
             #expect(FileManager.default.fileExists(atPath: state + "/secrets/oklah.session"))
-            let explicit = locked.run([Tmux.binary, "run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys", "--state-dir", locked.home + "/other", "--secret-store", "keyring"])
+            let explicit = locked.run([
+                Tmux.binary, "run", "oklah", "--headless", "--keys", "\(Self.scripts)/oklah.keys", "--state-dir", locked.home + "/other",
+                "--secret-store", "keyring",
+            ])
             #expect(explicit.status != 0, "keyring asked for and unusable stops the run")
             #expect(explicit.output.contains("--secret-store keyring: The keyring did not store the secret:"))
         }

@@ -10,9 +10,11 @@ extension EndToEnd {
     @Suite struct KillPassTests {
         @Test func aShortFixedSeedKillPassOnTheEmbeddedMock() {
             let bin = URL(fileURLWithPath: Tmux.binary).deletingLastPathComponent().path
-            let run = Subprocess.run("/usr/bin/env", [
-                "ONBOARD_BIN=\(bin)", "python3", Tmux.packageRoot + "/reliability/kill.py", "--trials", "10", "--seed", "20261125",
-            ])
+            let run = Subprocess.run(
+                "/usr/bin/env",
+                [
+                    "ONBOARD_BIN=\(bin)", "python3", Tmux.packageRoot + "/reliability/kill.py", "--trials", "10", "--seed", "20261125",
+                ])
             #expect(run.status == 0, "\(run.output.suffix(6000))")
             #expect(run.output.contains("10 trials"), "\(run.output.suffix(2000))")
         }

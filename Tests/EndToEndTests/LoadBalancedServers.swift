@@ -38,7 +38,8 @@ final class NginxProxy {
             }
             """
         try configuration.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
-        guard let pid = Subprocess.spawn("/usr/sbin/nginx", ["-c", folder + "/nginx.conf", "-p", folder], output: folder + "/output.txt") else {
+        guard let pid = Subprocess.spawn("/usr/sbin/nginx", ["-c", folder + "/nginx.conf", "-p", folder], output: folder + "/output.txt")
+        else {
             throw POSIXError(.ENOENT)
         }
         self.pid = pid

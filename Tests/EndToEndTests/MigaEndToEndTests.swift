@@ -16,11 +16,11 @@ extension EndToEnd {
                 tmux.waitFor("Step \(step) of 12")
                 switch step {
                 case 8:
-                    tmux.type("8") // readiness
+                    tmux.type("8")  // readiness
                     tmux.waitFor("   8")
                     tmux.send("Tab", "Enter")
                 case 9:
-                    tmux.send("Right", "Space") // Focus
+                    tmux.send("Right", "Space")  // Focus
                     tmux.waitFor("[x] Focus")
                     tmux.send("Tab", "Enter")
                 default:
@@ -31,7 +31,7 @@ extension EndToEnd {
         }
 
         func chooseInstagram(_ tmux: Tmux) {
-            tmux.send("Enter") // Continue, once the checklist is done
+            tmux.send("Enter")  // Continue, once the checklist is done
             tmux.waitFor("Choose your apps")
             tmux.send("Space")
             tmux.waitFor("[x] Instagram")
@@ -52,13 +52,13 @@ extension EndToEnd {
             mia.resize(width: 40, height: 12)
             var screen = mia.waitFor("PgDn more")
             #expect(screen.contains("↓ …") && screen.contains("Enter press"))
-            #expect(!screen.contains("I've Done It.") , "the last step is out of view")
+            #expect(!screen.contains("I've Done It."), "the last step is out of view")
             mia.send("NPage")
             screen = mia.waitFor("I've Done It.")
             #expect(screen.contains("↑ …") && screen.contains("PgUp up"))
             mia.send("PPage")
             mia.waitFor("1. On your Home Screen")
-            mia.send("Enter") // I've Done It, with the text read
+            mia.send("Enter")  // I've Done It, with the text read
             mia.waitFor("Day 1 of your mindful streak")
         }
 
@@ -78,13 +78,16 @@ extension EndToEnd {
             mia.waitFor("Your goal")
             walkTheSteps(mia, from: 5)
             let setup = mia.waitFor("Everything is ready.")
-            for line in ["✓ Local store", "✓ Anonymous sign-in", "✓ Remote config — content sync on, flow 1.0", "✓ Content preload — 12 entries cached", "✓ Compatibility check — 6 of 6 apps supported; Face ID"] {
+            for line in [
+                "✓ Local store", "✓ Anonymous sign-in", "✓ Remote config — content sync on, flow 1.0",
+                "✓ Content preload — 12 entries cached", "✓ Compatibility check — 6 of 6 apps supported; Face ID",
+            ] {
                 #expect(setup.contains(line), "setup shows '\(line)'")
             }
             chooseInstagram(mia)
             mia.waitFor("Hide your apps behind Face ID")
             mia.waitFor("2. Tap Require Face ID.")
-            mia.send("Enter") // I've Done It, but the apps are not hidden
+            mia.send("Enter")  // I've Done It, but the apps are not hidden
             mia.waitFor("Not hidden yet")
             // Quit and relaunch during this phase: back on the instructions, choices kept.
             mia.send("C-c")
@@ -125,7 +128,7 @@ extension EndToEnd {
             chooseInstagram(leo)
             let none = leo.waitFor("Another way to add a pause")
             #expect(!none.contains("TikTok"))
-            leo.send("Enter") // Continue to the Hub: no passcode does not block
+            leo.send("Enter")  // Continue to the Hub: no passcode does not block
             let hub = leo.waitFor("Day 1 of your mindful streak")
             #expect(hub.contains("Local-only mode"))
             #expect(leo.session(of: "miga") == nil)

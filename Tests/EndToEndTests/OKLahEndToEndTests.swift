@@ -217,9 +217,14 @@ extension EndToEnd {
             tmux.type("fg")
             tmux.send("Enter")
             tmux.waitFor("Pick your name")
-            usleep(2_500_000) // the re-issued call, slow too, has finished by now
+            usleep(2_500_000)  // the re-issued call, slow too, has finished by now
             let database = tmux.stateDirectory + "/mock.sqlite"
-            let count = Subprocess.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM users').fetchone()[0])", database])
+            let count = Subprocess.run(
+                "/usr/bin/env",
+                [
+                    "python3", "-c",
+                    "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM users').fetchone()[0])", database,
+                ])
             #expect(count.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "guests in the service: \(count.output)")
         }
 

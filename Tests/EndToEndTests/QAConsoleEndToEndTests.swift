@@ -18,11 +18,11 @@ extension EndToEnd {
             tmux.send("Escape", "Escape")
             let back = tmux.waitFor("Welcome to OKLah")
             #expect(!back.contains("QA console"))
-            tmux.send("Enter") // Start, with the network "down"
+            tmux.send("Enter")  // Start, with the network "down"
             tmux.waitFor("Try Again")
             tmux.send("C-g")
             tmux.waitFor("faults: network")
-            tmux.send("Down", "Enter", "Enter", "Escape", "Escape") // network off again
+            tmux.send("Down", "Enter", "Enter", "Escape", "Escape")  // network off again
             tmux.waitFor("Try Again")
             tmux.send("Enter")
             tmux.waitFor("Pick your name")

@@ -74,7 +74,7 @@ extension EndToEnd {
             for _ in 0..<100 where tmux.sessionFile?["refreshToken"] as? String == before["refreshToken"] as? String {
                 usleep(50_000)
             }
-            sleep(3) // a storm would make hundreds of calls in this time
+            sleep(3)  // a storm would make hundreds of calls in this time
             tmux.send("C-c")
             tmux.waitFor("[exit 0]")
             let refreshes = server.output.components(separatedBy: "/api/v1/auth/refresh").count - 1
@@ -92,8 +92,10 @@ extension EndToEnd {
             #expect(refused.status == 64)
             #expect(refused.output.contains("--dev-on-network"), "\(refused.output)")
             let output = folder + ".out"
-            let pid = try #require(Subprocess.spawn(
-                ServerProcess.binary, ["--dev", "--host", "0.0.0.0", "--dev-on-network", "--port", "0", "--db", folder + ".sqlite"], output: output))
+            let pid = try #require(
+                Subprocess.spawn(
+                    ServerProcess.binary, ["--dev", "--host", "0.0.0.0", "--dev-on-network", "--port", "0", "--db", folder + ".sqlite"],
+                    output: output))
             var said = ""
             for _ in 0..<200 where !said.contains("listening on") {
                 usleep(50_000)
@@ -152,7 +154,8 @@ extension EndToEnd {
             let refused = Subprocess.run(ServerProcess.binary, ["--port", "0", "--database", missing])
             #expect(refused.status == 69)
             #expect(refused.output.contains(#"database "no_such_database" does not exist"#), "\(refused.output)")
-            let nowhere = Subprocess.run(ServerProcess.binary, ["--port", "0", "--database", "postgres://postgres@127.0.0.1:1/none?sslmode=disable"])
+            let nowhere = Subprocess.run(
+                ServerProcess.binary, ["--port", "0", "--database", "postgres://postgres@127.0.0.1:1/none?sslmode=disable"])
             #expect(nowhere.status == 69)
             #expect(nowhere.output.contains("no PostgreSQL answers at 127.0.0.1:1"), "\(nowhere.output)")
             let noFolder = Subprocess.run(ServerProcess.binary, ["--port", "0", "--db", "/nonexistent-\(UUID().uuidString)/server.sqlite"])
@@ -188,7 +191,7 @@ extension EndToEnd {
             let screen = tmux.waitFor("[exit 64]")
             #expect(screen.contains("plain http:// to 192.0.2.10"))
         }
-    
+
         /// Issue 31 (ASVS 7.1.1, 7.1.3, 7.2.1): every security decision is one structured
         /// line in the server's log (event, account, address, outcome), with no secret and
         /// no email; each request's line has its status and duration and no query string.
@@ -196,9 +199,13 @@ extension EndToEnd {
             let server = try ServerProcess(arguments: ["--dev"])
             let base = server.base + "/api/v1"
             #expect(ServerProcess.get(base + "/health?access_token=SECRET-IN-A-URL") == 200)
-            #expect(ServerProcess.post(base + "/auth/register", json: #"{"flow":"babybasics","name":"Lo","email":"lo.logged@example.org","password":"the right one"}"#) == 200)
+            #expect(
+                ServerProcess.post(
+                    base + "/auth/register",
+                    json: #"{"flow":"babybasics","name":"Lo","email":"lo.logged@example.org","password":"the right one"}"#) == 200)
             for attempt in 0..<11 {
-                _ = ServerProcess.post(base + "/auth/login", json: #"{"flow":"babybasics","email":"lo.logged@example.org","password":"wrong \#(attempt)"}"#)
+                _ = ServerProcess.post(
+                    base + "/auth/login", json: #"{"flow":"babybasics","email":"lo.logged@example.org","password":"wrong \#(attempt)"}"#)
             }
             // A refresh token used again after its grace: the family ends, and says so.
             let script = """
@@ -225,7 +232,7 @@ extension EndToEnd {
             #expect(!log.contains("lo.logged@example.org"), "no email in the log")
             #expect(!log.contains("wrong 1") && !log.contains("the right one"), "no password in the log")
         }
-    
+
         /// Issue 31 (ASVS 14.5.2): behind the README's nginx block every client's address
         /// was nginx's, so one client used up everyone's sign-ins. With `--trusted-proxy`
         /// the limit is each client's own; without it, `X-Forwarded-For` is not believed.
@@ -243,7 +250,8 @@ extension EndToEnd {
                     except Exception as e: return getattr(e, 'code', 0)
                 print(' '.join(str(sign_in('198.51.100.1')) for _ in range(4)), sign_in('198.51.100.2'))
                 """
-            let statuses = Subprocess.run("/usr/bin/env", ["python3", "-c", script, proxy.base]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let statuses = Subprocess.run("/usr/bin/env", ["python3", "-c", script, proxy.base]).output.trimmingCharacters(
+                in: .whitespacesAndNewlines)
             if trusted {
                 #expect(statuses == "200 200 200 429 200", "the second client keeps its own limit: \(statuses)")
             } else {

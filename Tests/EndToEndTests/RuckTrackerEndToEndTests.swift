@@ -23,7 +23,7 @@ extension EndToEnd {
         func signOut(_ tmux: Tmux) {
             tmux.send("p")
             tmux.waitFor("Signed In")
-            tmux.send("Enter") // Sign Out
+            tmux.send("Enter")  // Sign Out
             tmux.waitFor("Signing out will create a new guest account")
             tmux.send("Right")
             tmux.send("Enter")
@@ -37,7 +37,7 @@ extension EndToEnd {
         func addEmail(_ tmux: Tmux, _ email: String, password: String = "march on!") {
             tmux.send("p")
             tmux.waitFor("Guest User")
-            tmux.send("Enter") // Add Email to Sync
+            tmux.send("Enter")  // Add Email to Sync
             tmux.waitFor("Secure My Account")
             tmux.type(email)
             tmux.send("Tab")
@@ -53,7 +53,7 @@ extension EndToEnd {
             tmux.waitFor("Guest User")
             tmux.send("Right")
             tmux.send("Right")
-            tmux.send("Enter") // Log In
+            tmux.send("Enter")  // Log In
             tmux.waitFor("Log in to an account")
             tmux.type(email)
             tmux.send("Tab")
@@ -253,10 +253,14 @@ extension EndToEnd {
             #expect(ServerProcess.post(server.base + "/api/v1/dev/faults", json: #"{"faults":[]}"#) == 200)
             tmux.start("run rucktracker --service \(server.base)")
             tmux.waitFor("No rucks yet")
-            sleep(3) // the first request finishes on the server too
-            let users = Subprocess.run("/usr/bin/env", [
-                "python3", "-c", "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from users').fetchone()[0])", server.database,
-            ])
+            sleep(3)  // the first request finishes on the server too
+            let users = Subprocess.run(
+                "/usr/bin/env",
+                [
+                    "python3", "-c",
+                    "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from users').fetchone()[0])",
+                    server.database,
+                ])
             #expect(users.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "guests on the server: \(users.output)")
         }
 
@@ -328,14 +332,18 @@ extension EndToEnd {
             tmux.start("run rucktracker --service \(server.base)")
             tmux.waitFor("on this device for now", seconds: 20)
             #expect(ServerProcess.post(server.base + "/api/v1/dev/faults", json: #"{"faults":[]}"#) == 200)
-            sleep(3) // the first request finishes on the server
+            sleep(3)  // the first request finishes on the server
             logRuck(tmux, km: "7", minutes: "70")
             for _ in 0..<100 where tmux.screen.contains("(pending)") { usleep(50_000) }
             quit(tmux)
             #expect(tmux.userID(of: "rucktracker")?.hasPrefix("local-") == false, "registered at the next call")
-            let users = Subprocess.run("/usr/bin/env", [
-                "python3", "-c", "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from users').fetchone()[0])", server.database,
-            ])
+            let users = Subprocess.run(
+                "/usr/bin/env",
+                [
+                    "python3", "-c",
+                    "import sqlite3,sys;print(sqlite3.connect(sys.argv[1]).execute('select count(*) from users').fetchone()[0])",
+                    server.database,
+                ])
             #expect(users.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "guests on the server: \(users.output)")
         }
 
@@ -368,7 +376,7 @@ extension EndToEnd {
             tmux.waitFor("No rucks yet")
             logRuck(tmux, km: "9", minutes: "90")
             buyPro(tmux)
-            tmux.send("Enter") // Add Email
+            tmux.send("Enter")  // Add Email
             tmux.waitFor("Secure My Account")
             tmux.type("ended@example.org")
             tmux.send("Tab")
@@ -404,7 +412,7 @@ extension EndToEnd {
             tmux.waitFor("No rucks yet")
             buyPro(tmux)
             tmux.send("Right")
-            tmux.send("Enter") // Skip
+            tmux.send("Enter")  // Skip
             tmux.waitFor("Your rucks")
             logIn(tmux, "kept@example.org")
             let home = tmux.waitFor("Your rucks")
@@ -462,7 +470,7 @@ extension EndToEnd {
             tmux.start("run rucktracker \(service.arguments)")
             tmux.waitFor("Welcome to Pro!")
             tmux.send("Right")
-            tmux.send("Enter") // Skip
+            tmux.send("Enter")  // Skip
             let home = tmux.waitFor("Your rucks")
             #expect(!home.contains("Go Pro"), "Pro stays active after skipping")
             #expect(home.contains("Log a Ruck (l)") && home.contains("Profile (p)"), "the shortcuts are on the buttons")

@@ -17,7 +17,11 @@ extension EndToEnd {
             init(_ arguments: [String] = []) throws {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 output = folder + "/server.log"
-                pid = try #require(Subprocess.spawn(Tmux.binary, ["serve-ssh", "--listen", "127.0.0.1:0", "--host-key", folder + "/host_key", "--state-dir", folder + "/state"] + arguments, output: output))
+                pid = try #require(
+                    Subprocess.spawn(
+                        Tmux.binary,
+                        ["serve-ssh", "--listen", "127.0.0.1:0", "--host-key", folder + "/host_key", "--state-dir", folder + "/state"]
+                            + arguments, output: output))
                 var port: Int?
                 for _ in 0..<200 where port == nil {
                     usleep(50_000)
@@ -67,7 +71,7 @@ extension EndToEnd {
             tmux.send("Enter")
             let picker = tmux.waitFor("Choose an onboarding flow")
             #expect(!picker.contains("Ctrl-Z"), "no shell to suspend to over SSH")
-            tmux.send("Enter") // OKLah
+            tmux.send("Enter")  // OKLah
             tmux.waitFor("Welcome to OKLah")
             tmux.send("Enter")
             tmux.waitFor("Pick your name")
@@ -104,15 +108,19 @@ extension EndToEnd {
             let server = try DemoServer(["--flow", "oklah"])
             let outputs = (0..<20).map { server.folder + "/client-\($0).out" }
             let clients = try outputs.map { output in
-                try #require(Subprocess.spawn("/usr/bin/env", ["ssh", "-tt"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init), output: output))
+                try #require(
+                    Subprocess.spawn(
+                        "/usr/bin/env", ["ssh", "-tt"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init),
+                        output: output))
             }
             defer {
                 for client in clients { kill(client, SIGTERM) }
                 for client in clients { var status: Int32 = 0; waitpid(client, &status, 0) }
             }
-            let allShown = server.waitUntil({
-                outputs.allSatisfy { ((try? String(contentsOfFile: $0, encoding: .utf8)) ?? "").contains("Welcome to OKLah") }
-            }, seconds: 60)
+            let allShown = server.waitUntil(
+                {
+                    outputs.allSatisfy { ((try? String(contentsOfFile: $0, encoding: .utf8)) ?? "").contains("Welcome to OKLah") }
+                }, seconds: 60)
             #expect(allShown, "every session shows OKLah's first screen")
             #expect(server.sessions.count == 20)
         }
@@ -120,16 +128,21 @@ extension EndToEnd {
         @Test func theNextConnectionPastTheLimitIsToldPolitely() throws {
             let server = try DemoServer(["--max-sessions", "1"])
             let first = server.folder + "/first.out"
-            let client = try #require(Subprocess.spawn("/usr/bin/env", ["ssh", "-tt"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init), output: first))
+            let client = try #require(
+                Subprocess.spawn(
+                    "/usr/bin/env", ["ssh", "-tt"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init), output: first))
             defer { kill(client, SIGTERM); var status: Int32 = 0; waitpid(client, &status, 0) }
             #expect(server.waitUntil({ server.sessions.count == 1 }))
-            let second = Subprocess.run("/usr/bin/env", ["ssh", "-tt"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init))
+            let second = Subprocess.run(
+                "/usr/bin/env", ["ssh", "-tt"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init))
             #expect(second.output.contains("the demo is full (1 sessions)"))
             #expect(second.status == 1)
-            let noTerminal = Subprocess.run("/usr/bin/env", ["ssh", "-T"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init))
+            let noTerminal = Subprocess.run(
+                "/usr/bin/env", ["ssh", "-T"] + server.sshCommand().split(separator: " ").dropFirst().map(String.init))
             #expect(noTerminal.output.contains("Onboard needs a terminal"))
             // A second server on the same port says so plainly.
-            let twice = Subprocess.run(Tmux.binary, ["serve-ssh", "--listen", "127.0.0.1:\(server.port)", "--host-key", server.folder + "/host_key"])
+            let twice = Subprocess.run(
+                Tmux.binary, ["serve-ssh", "--listen", "127.0.0.1:\(server.port)", "--host-key", server.folder + "/host_key"])
             #expect(twice.status == 1)
             #expect(twice.output.contains("127.0.0.1:\(server.port) is already in use"))
         }

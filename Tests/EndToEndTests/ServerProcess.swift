@@ -20,7 +20,8 @@ final class ServerProcess {
         database = folder + "/server.sqlite"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         outputPath = folder + "/output.txt"
-        guard let pid = Subprocess.spawn(Self.binary, ["--port", "0", "--db", folder + "/server.sqlite"] + arguments, output: outputPath) else {
+        guard let pid = Subprocess.spawn(Self.binary, ["--port", "0", "--db", folder + "/server.sqlite"] + arguments, output: outputPath)
+        else {
             throw POSIXError(.ENOENT)
         }
         self.pid = pid
@@ -53,14 +54,16 @@ final class ServerProcess {
     /// POSTs JSON through python3's urllib (every machine here has it): an HTTP client
     /// independent of ours. Returns the status, or 0 when there was no answer.
     static func post(_ url: String, json: String) -> Int {
-        let script = "import sys,urllib.request as u\ntry:\n r=u.urlopen(u.Request(sys.argv[1],data=sys.argv[2].encode(),headers={'Content-Type':'application/json'}),timeout=20); print(r.status)\nexcept Exception as e:\n print(getattr(e,'code',0))"
+        let script =
+            "import sys,urllib.request as u\ntry:\n r=u.urlopen(u.Request(sys.argv[1],data=sys.argv[2].encode(),headers={'Content-Type':'application/json'}),timeout=20); print(r.status)\nexcept Exception as e:\n print(getattr(e,'code',0))"
         let result = Subprocess.run("/usr/bin/env", ["python3", "-c", script, url, json])
         return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     /// GETs through python3's urllib: the status, or 0 when there was no answer.
     static func get(_ url: String) -> Int {
-        let script = "import sys,urllib.request as u\ntry:\n r=u.urlopen(sys.argv[1],timeout=5); print(r.status)\nexcept Exception as e:\n print(getattr(e,'code',0))"
+        let script =
+            "import sys,urllib.request as u\ntry:\n r=u.urlopen(sys.argv[1],timeout=5); print(r.status)\nexcept Exception as e:\n print(getattr(e,'code',0))"
         let result = Subprocess.run("/usr/bin/env", ["python3", "-c", script, url])
         return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }

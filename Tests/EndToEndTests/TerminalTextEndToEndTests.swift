@@ -14,20 +14,20 @@ extension EndToEnd {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let flow = folder + "/hostile.yaml", cast = folder + "/run.cast"
             try #"""
-                id: hostile
-                title: Hostile
-                summary: text that would be commands if a terminal ran it
-                entry:
-                  first_launch: start
-                screens:
-                  - id: start
-                    kind: info
-                    title: "Pat\e]0;PWNED\a"
-                    body: "Shared by Mal\rRED \e[2J \e]52;c;ZXZpbA==\a \u202Etxt.exe"
-                    actions:
-                      - label: Quit
-                        quit: true
-                """#.write(toFile: flow, atomically: true, encoding: .utf8)
+            id: hostile
+            title: Hostile
+            summary: text that would be commands if a terminal ran it
+            entry:
+              first_launch: start
+            screens:
+              - id: start
+                kind: info
+                title: "Pat\e]0;PWNED\a"
+                body: "Shared by Mal\rRED \e[2J \e]52;c;ZXZpbA==\a \u202Etxt.exe"
+                actions:
+                  - label: Quit
+                    quit: true
+            """#.write(toFile: flow, atomically: true, encoding: .utf8)
             func inert(_ text: String) -> Bool {
                 !text.unicodeScalars.contains { [0x1B, 0x07, 0x0D, 0x9B, 0x202E].contains($0.value) }
             }
@@ -46,7 +46,8 @@ extension EndToEnd {
             tmux.waitFor("[exit 0]")
             let recorded = try String(contentsOfFile: cast, encoding: .utf8)
             #expect(recorded.contains("PWNED"))
-            #expect(!recorded.contains("\\u001b]") && !recorded.contains("\\u001b[2J\\u001b]"), "no OSC sequence of the content in the cast")
+            #expect(
+                !recorded.contains("\\u001b]") && !recorded.contains("\\u001b[2J\\u001b]"), "no OSC sequence of the content in the cast")
             #expect(!recorded.contains("\\u202e") && !recorded.contains("\u{202E}"))
         }
 
@@ -85,7 +86,7 @@ extension EndToEnd {
             tmux.waitFor("Welcome to Baby Basics")
             tmux.sendBytes("1b")
             usleep(30_000)
-            tmux.sendBytes("5b 31 7e") // the rest of Home
+            tmux.sendBytes("5b 31 7e")  // the rest of Home
             usleep(400_000)
             var screen = tmux.screen
             #expect(screen.contains("Welcome to Baby Basics") && !screen.contains("[1~"), "\(screen)")
@@ -102,11 +103,11 @@ extension EndToEnd {
             tmux.type("mock://locl")
             tmux.send("Left")
             tmux.type("a")
-            tmux.sendBytes("1b 5b 31 7e") // Home
+            tmux.sendBytes("1b 5b 31 7e")  // Home
             tmux.type("X")
-            tmux.sendBytes("1b 5b 34 7e") // End
+            tmux.sendBytes("1b 5b 34 7e")  // End
             tmux.type("Y")
-            tmux.sendBytes("1b 5b 31 3b 39 58") // a key nobody maps: dropped whole
+            tmux.sendBytes("1b 5b 31 3b 39 58")  // a key nobody maps: dropped whole
             var screen = tmux.waitFor("Xmock://localY")
             #expect(!screen.contains("[1~") && !screen.contains("[4~") && !screen.contains("[1;9X"))
             #expect(screen.contains("Which Baby Basics server"), "Home and End did not go back")

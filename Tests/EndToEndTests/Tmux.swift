@@ -12,7 +12,9 @@ final class Tmux {
     let stateDirectory: String
 
     init(stateDirectory: String? = nil) {
-        self.stateDirectory = stateDirectory ?? FileManager.default.temporaryDirectory
+        self.stateDirectory =
+            stateDirectory
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("onboard-e2e-\(UUID().uuidString)").path
     }
 
@@ -28,7 +30,8 @@ final class Tmux {
         return package.appendingPathComponent(".build/debug/onboard").path
     }()
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 
     /// Starts `onboard ARGUMENTS` (with this test's state folder) in a shell that
     /// prints `[exit N]` when it ends, at the start of a line of its own: after a kill the
@@ -36,12 +39,15 @@ final class Tmux {
     /// at a column that depends on the checkout's path. `\r` as well as `\n`: a killed
     /// onboard leaves the terminal raw, where a newline does not return the carriage.
     func start(_ arguments: String, width: Int = 80, height: Int = 24, environment: String = "") {
-        let command = "cd \(Self.packageRoot) && env LANG=C.UTF-8 ONBOARD_SECRET_STORE=file \(environment) \(Self.binary) \(arguments) --state-dir \(stateDirectory); code=$?; printf '\\r\\n[exit %d]\\r\\n' $code; sleep 600"
+        let command =
+            "cd \(Self.packageRoot) && env LANG=C.UTF-8 ONBOARD_SECRET_STORE=file \(environment) \(Self.binary) \(arguments) --state-dir \(stateDirectory); code=$?; printf '\\r\\n[exit %d]\\r\\n' $code; sleep 600"
         if Self.tmux(["-L", socket, "has-session", "-t", "main"]).status == 0 {
             _ = Self.tmux(["-L", socket, "respawn-pane", "-k", "-t", "main", command])
             _ = Self.tmux(["-L", socket, "resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)"])
         } else {
-            _ = Self.tmux(["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", command])
+            _ = Self.tmux([
+                "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", command,
+            ])
         }
     }
 
@@ -137,7 +143,8 @@ final class Tmux {
     /// it: session.json and the state folder's secret file).
     func session(of flow: String) -> [String: Any]? {
         guard let session = try? StateStore(stateDirectory: stateDirectory, flowID: flow).sessionFile.load(),
-              let data = try? JSONEncoder().encode(session) else { return nil }
+            let data = try? JSONEncoder().encode(session)
+        else { return nil }
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
 

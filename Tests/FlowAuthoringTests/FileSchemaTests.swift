@@ -46,7 +46,9 @@ import TestSupport
 
     static var themeFiles: [String] {
         let folder = root.appendingPathComponent("Sources/TerminalUI/Themes")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().map { folder.appendingPathComponent($0).path }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().map {
+            folder.appendingPathComponent($0).path
+        }
     }
 
     @Test func everyBuiltInFlowHoldsToTheFlowSchemaAndLoads() throws {
@@ -105,7 +107,9 @@ import TestSupport
     @Test(arguments: FileSchema.allCases)
     func theCommittedSchemaIsWhatOnboardSchemaPrints(schema: FileSchema) throws {
         let committed = try String(contentsOf: Self.root.appendingPathComponent("schemas/\(schema.fileName)"), encoding: .utf8)
-        #expect(committed == schema.json(), "schemas/\(schema.fileName) is stale: onboard schema \(schema.rawValue) > schemas/\(schema.fileName)")
+        #expect(
+            committed == schema.json(),
+            "schemas/\(schema.fileName) is stale: onboard schema \(schema.rawValue) > schemas/\(schema.fileName)")
     }
 
     @Test func everyBuiltInFileNamesItsSchemaForEditors() throws {
@@ -113,7 +117,9 @@ import TestSupport
             let text = try String(contentsOfFile: file, encoding: .utf8)
             let schema = file.contains("/Themes/") ? FileSchema.theme : .flow
             let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("# yaml-language-server: $schema=") }, "\(file)")
-            let target = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(String(line.dropFirst("# yaml-language-server: $schema=".count))).standardized
+            let target = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(
+                String(line.dropFirst("# yaml-language-server: $schema=".count))
+            ).standardized
             #expect(target.path == Self.root.appendingPathComponent("schemas/\(schema.fileName)").standardized.path, "\(file)")
         }
     }

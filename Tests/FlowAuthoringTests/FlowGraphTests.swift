@@ -39,7 +39,8 @@ import ScreenTable
                 if map["notice"] != nil { steps.append(FileStep(from: screenID, to: screenID, label: "\(label): notice")) }
                 if let operation = map["call"]?.string { outcomes(map["on"], operation: operation, label: "\(label): ") }
                 for branch in map["branch"]?.sequence ?? [] {
-                    steps.append(FileStep(from: screenID, to: branch["go"]!.string!, label: "\(label): \(branch["when"]?.string ?? "otherwise")"))
+                    steps.append(
+                        FileStep(from: screenID, to: branch["go"]!.string!, label: "\(label): \(branch["when"]?.string ?? "otherwise")"))
                 }
             }
             for action in screen["actions"]?.sequence ?? [] {
@@ -73,7 +74,8 @@ import ScreenTable
         drawn.split(separator: "\n").contains { line in
             if line == step { return true }
             guard let stepCall = step.range(of: " on: "), let lineCall = line.range(of: " on: "),
-                  step[..<stepCall.upperBound] == line[..<lineCall.upperBound] else { return false }
+                step[..<stepCall.upperBound] == line[..<lineCall.upperBound]
+            else { return false }
             return line[lineCall.upperBound...].split(separator: ", ").contains(step[stepCall.upperBound...])
         }
     }
@@ -90,12 +92,15 @@ import ScreenTable
         }
         let drawn = Self.edges(inDot: dot)
         for step in steps {
-            #expect(drawn.contains { $0.from == step.from && $0.to == step.to && Self.label($0.label, covers: step.label) }, "no edge \(step)")
+            #expect(
+                drawn.contains { $0.from == step.from && $0.to == step.to && Self.label($0.label, covers: step.label) }, "no edge \(step)")
         }
         // Nothing more than the file says, besides the launch's entries.
         let drawnSteps = drawn.filter { $0.from != "(launch)" }
         for edge in drawnSteps {
-            #expect(steps.contains { $0.from == edge.from && $0.to == edge.to && Self.label(edge.label, covers: $0.label) }, "edge \(edge) is in no step of the file")
+            #expect(
+                steps.contains { $0.from == edge.from && $0.to == edge.to && Self.label(edge.label, covers: $0.label) },
+                "edge \(edge) is in no step of the file")
         }
         #expect(!dot.contains("\\nunreachable\""))
     }

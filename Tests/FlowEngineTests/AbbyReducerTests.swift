@@ -5,7 +5,7 @@ import Testing
 /// ABBY (shared/seeds/002) through the reducer: consent, phone and code, social
 /// sign-in, the profile's validation table, saving as you go, tokens and logout.
 @Suite struct AbbyReducerTests {
-    static let start: Int64 = 1_795_348_800_000 // 2026-11-22 12:00 UTC
+    static let start: Int64 = 1_795_348_800_000  // 2026-11-22 12:00 UTC
 
     func session(accessFor seconds: Int64 = 24 * 3600, refreshFor refresh: Int64 = 30 * 86_400, at now: Int64 = start) -> Session {
         .issued(to: "u_ana", guest: false, at: now / 1000, accessFor: seconds, refreshFor: refresh)
@@ -13,26 +13,31 @@ import Testing
 
     func atMethod(consent: String = "Agree and Continue") -> FlowDriver {
         var flow = FlowDriver("abby")
-        flow.launch(effects: ["save progress at consent"],
+        flow.launch(
+            effects: ["save progress at consent"],
             changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now"])
         #expect(flow.screen == "consent")
         // Agreeing starts the step events; declining records nothing.
         let agreed = consent == "Agree and Continue"
-        flow.press(consent, effects: (agreed ? ["track auth_method_viewed", "track onboarding_step_viewed"] : []) + ["save progress at method"],
+        flow.press(
+            consent, effects: (agreed ? ["track auth_method_viewed", "track onboarding_step_viewed"] : []) + ["save progress at method"],
             changes: ["context.analytics_consent = \(agreed ? "granted" : "declined")", "history = consent", "screen = method"])
         #expect(flow.screen == "method")
         return flow
     }
 
     /// Where a finished user's relaunch picks up.
-    let finished = SavedProgress(screen: "done", context: ["profile_complete": .text("true")], onboardingComplete: true, startedAt: nil, placeholderUserID: "p", requiresSession: true)
+    let finished = SavedProgress(
+        screen: "done", context: ["profile_complete": .text("true")], onboardingComplete: true, startedAt: nil, placeholderUserID: "p",
+        requiresSession: true)
 
     /// Issue 30: the progress lost (a data key gone, a damaged file) beside a kept session
     /// landed on "You're all set" and wrote the profile complete, though the service held
     /// only the names. The service says where the person stands.
     @Test func aSessionWithoutItsProgressAsksTheServiceWhereThePersonStands() {
         var flow = FlowDriver("abby")
-        let launch = flow.launch(session: session(),
+        let launch = flow.launch(
+            session: session(),
             effects: ["call load_profile"],
             changes: [
                 "call 1 = load_profile (user's, from checking_profile)",
@@ -45,14 +50,16 @@ import Testing
         #expect(flow.screen == "checking_profile")
         #expect(FlowDriver.calls(launch).map(\.operation) == [.loadProfile])
         #expect(!launch.contains { if case .saveProgress(let progress) = $0 { progress?.onboardingComplete == true } else { false } })
-        flow.answer(.success(CallOutput(values: ["profile_complete": .text("false"), "full_name": .text("Ana López")])),
+        flow.answer(
+            .success(CallOutput(values: ["profile_complete": .text("false"), "full_name": .text("Ana López")])),
             effects: ["save progress at names"],
             changes: ["call 1 removed", "context.full_name = Ana López", "context.profile_complete = false", "screen = names"])
         #expect(flow.screen == "names", "back where the service says: the profile is not finished")
         #expect(!flow.state.onboardingComplete)
 
         var offline = FlowDriver("abby")
-        offline.launch(session: session(),
+        offline.launch(
+            session: session(),
             effects: ["call load_profile"],
             changes: [
                 "call 1 = load_profile (user's, from checking_profile)",
@@ -62,7 +69,8 @@ import Testing
                 "session = u_ana named",
                 "since = now",
             ])
-        offline.fail("network",
+        offline.fail(
+            "network",
             effects: [],
             changes: [
                 "call 1 removed",
@@ -77,11 +85,14 @@ import Testing
 
     func signedIn(profile: [String: Value] = [:]) -> FlowDriver {
         var flow = atMethod()
-        flow.press("Continue with Apple", effects: ["track onboarding_step_viewed", "save progress at social"],
+        flow.press(
+            "Continue with Apple", effects: ["track onboarding_step_viewed", "save progress at social"],
             changes: ["context.provider = apple", "context.provider_name = Apple", "history = consent › method", "screen = social"])
-        flow.type("ana@icloud.com", into: "social_account", effects: [],
+        flow.type(
+            "ana@icloud.com", into: "social_account", effects: [],
             changes: ["context.social_account = ana@icloud.com", "edited = now"])
-        flow.press("Allow", effects: ["save progress at social", "save progress at social", "call social_sign_in"],
+        flow.press(
+            "Allow", effects: ["save progress at social", "save progress at social", "call social_sign_in"],
             changes: [
                 "call 1 = social_sign_in (user's, from social), keyed",
                 "context.idempotency_key.social_sign_in = p-1795348800000-1",
@@ -92,14 +103,21 @@ import Testing
         values["profile_complete"] = values["profile_complete"] ?? .text("false")
         // A returning user with a finished profile goes straight to the end.
         let finished = values["profile_complete"] == .text("true")
-        let effects = finished
+        let effects =
+            finished
             ? ["backfill analytics for u_ana", "save session u_ana", "track onboarding_completed", "save progress at done"]
             : ["save session u_ana", "backfill analytics for u_ana", "track onboarding_step_viewed", "save progress at names"]
-        let changes = finished
-            ? ["call 1 removed", "context.display_name = Ana", "context.idempotency_key.social_sign_in removed", "context.profile_complete = true",
-               "focus = 0", "history = social", "onboarding = complete", "screen = done", "session = u_ana named complete"]
-            : ["call 1 removed", "context.idempotency_key.social_sign_in removed", "context.profile_complete = false", "focus = 0",
-               "history = social", "screen = names", "session = u_ana named"]
+        let changes =
+            finished
+            ? [
+                "call 1 removed", "context.display_name = Ana", "context.idempotency_key.social_sign_in removed",
+                "context.profile_complete = true",
+                "focus = 0", "history = social", "onboarding = complete", "screen = done", "session = u_ana named complete",
+            ]
+            : [
+                "call 1 removed", "context.idempotency_key.social_sign_in removed", "context.profile_complete = false", "focus = 0",
+                "history = social", "screen = names", "session = u_ana named",
+            ]
         flow.answer(.success(CallOutput(session: session(), values: values)), effects: effects, changes: changes)
         return flow
     }
@@ -110,20 +128,24 @@ import Testing
     /// written. Withdrawing consent deletes them, and nothing is recorded after.
     @Test func withdrawingConsentForgetsTheEventsRecorded() {
         var flow = atMethod()
-        flow.key(.back, effects: ["track onboarding_step_viewed", "save progress at consent"],
+        flow.key(
+            .back, effects: ["track onboarding_step_viewed", "save progress at consent"],
             changes: ["history removed", "screen = consent"])
         #expect(flow.screen == "consent")
-        flow.press("Continue Without Analytics", effects: ["forget analytics", "save progress at method"],
+        flow.press(
+            "Continue Without Analytics", effects: ["forget analytics", "save progress at method"],
             changes: ["context.analytics_consent = declined", "history = consent", "screen = method"])
         #expect(flow.text("analytics_consent") == "declined")
-        flow.press("Use Phone Number", effects: ["save progress at phone"],
+        flow.press(
+            "Use Phone Number", effects: ["save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
     }
 
     @Test func nothingIsTrackedBeforeOrWithoutConsent() {
         var declined = atMethod(consent: "Continue Without Analytics")
         #expect(FlowDriver.tracked(declined.effects).isEmpty)
-        declined.press("Use Phone Number", effects: ["save progress at phone"],
+        declined.press(
+            "Use Phone Number", effects: ["save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         #expect(FlowDriver.tracked(declined.effects).isEmpty)
         #expect(declined.text("analytics_consent") == "declined")
@@ -131,15 +153,19 @@ import Testing
         var agreed = atMethod()
         #expect(FlowDriver.tracked(agreed.effects).map(\.name) == ["auth_method_viewed", "onboarding_step_viewed"])
         // As the consent text says: which steps are reached, and nothing typed.
-        agreed.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+        agreed.press(
+            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
-        let steps = agreed.effects.compactMap { if case .track(let record) = $0, record.name == "onboarding_step_viewed" { record.properties["step"] } else { nil } }
+        let steps = agreed.effects.compactMap {
+            if case .track(let record) = $0, record.name == "onboarding_step_viewed" { record.properties["step"] } else { nil }
+        }
         #expect(steps == [.number(2), .number(2)])
     }
 
     @Test func theFirstScreenSaysWhatIsCollectedAndOffersAChoice() {
         var flow = FlowDriver("abby")
-        flow.launch(effects: ["save progress at consent"],
+        flow.launch(
+            effects: ["save progress at consent"],
             changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now"])
         let view = flow.view
         #expect(view.bullets.contains { $0.contains("full legal name and phone number stay private") })
@@ -154,15 +180,18 @@ import Testing
 
     @Test func thePhoneNumberIsFormattedAsTypedAndSentAsE164() {
         var flow = atMethod()
-        flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+        flow.press(
+            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         #expect(flow.text("country") == "+1 United States / Canada")
         flow.focus("country", effects: [], changes: [])
         flow.key(.right, effects: [], changes: ["context.country = +44 United Kingdom", "edited = now"])
         #expect(flow.text("country") == "+44 United Kingdom")
-        flow.type("07700 900-123", into: "phone", effects: ["save progress at phone"], changes: ["context.phone = 07700900123", "focus = 1"])
+        flow.type(
+            "07700 900-123", into: "phone", effects: ["save progress at phone"], changes: ["context.phone = 07700900123", "focus = 1"])
         #expect(flow.text("phone") == "07700900123", "digits only")
-        let send = flow.press("Send Code", effects: ["save progress at phone", "save progress at phone", "call send_phone_code"],
+        let send = flow.press(
+            "Send Code", effects: ["save progress at phone", "save progress at phone", "call send_phone_code"],
             changes: [
                 "call 1 = send_phone_code (user's, from phone), keyed",
                 "context.idempotency_key.send_phone_code = p-1795348800000-1",
@@ -193,28 +222,38 @@ import Testing
     @Test(arguments: ["", "12", "abc", "(555)"])
     func anInvalidNumberGetsTheSpecsMessageAndNoCall(number: String) {
         var flow = atMethod()
-        flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+        flow.press(
+            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
-        flow.type(number, into: "phone", effects: ["save progress at phone"],
+        flow.type(
+            number, into: "phone", effects: ["save progress at phone"],
             changes: ["context.phone = \(number.filter(\.isNumber))", "edited = now", "focus = 1"])
-        let send = flow.press("Send Code", effects: ["save progress at phone"], changes: ["edited removed", "error.phone = Please enter a valid phone number"])
+        let send = flow.press(
+            "Send Code", effects: ["save progress at phone"],
+            changes: ["edited removed", "error.phone = Please enter a valid phone number"])
         #expect(FlowDriver.calls(send).isEmpty)
         #expect(flow.state.form.errors["phone"] == "Please enter a valid phone number")
     }
 
     func atCode() -> FlowDriver {
         var flow = atMethod()
-        flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+        flow.press(
+            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
-        flow.type("5550109999", into: "phone", effects: ["save progress at phone"], changes: ["context.phone = 5550109999", "edited = now", "focus = 1"])
-        flow.press("Send Code", effects: ["save progress at phone", "save progress at phone", "call send_phone_code"],
+        flow.type(
+            "5550109999", into: "phone", effects: ["save progress at phone"],
+            changes: ["context.phone = 5550109999", "edited = now", "focus = 1"])
+        flow.press(
+            "Send Code", effects: ["save progress at phone", "save progress at phone", "call send_phone_code"],
             changes: [
                 "call 1 = send_phone_code (user's, from phone), keyed",
                 "context.idempotency_key.send_phone_code = p-1795348800000-1",
                 "edited removed",
                 "focus = 2",
             ])
-        flow.answer(.success(CallOutput(values: ["phone_e164": .text("+15550109999"), "sms_code": .text("")])), effects: ["track onboarding_step_viewed", "save progress at code"],
+        flow.answer(
+            .success(CallOutput(values: ["phone_e164": .text("+15550109999"), "sms_code": .text("")])),
+            effects: ["track onboarding_step_viewed", "save progress at code"],
             changes: [
                 "call 1 removed",
                 "context.idempotency_key.send_phone_code removed",
@@ -232,7 +271,8 @@ import Testing
         var flow = atCode()
         let partial = flow.type("123", effects: [], changes: ["context.sms_code = 123", "edited = now"])
         #expect(FlowDriver.calls(partial).isEmpty)
-        let rest = flow.type("4 5-6", effects: ["save progress at code", "call verify_phone_code"],
+        let rest = flow.type(
+            "4 5-6", effects: ["save progress at code", "call verify_phone_code"],
             changes: [
                 "call 2 = verify_phone_code (user's, from code), keyed",
                 "context.idempotency_key.verify_phone_code = p-1795348800000-2",
@@ -248,13 +288,15 @@ import Testing
     @Test(arguments: ["invalid_input", "not_found"])
     func aWrongOrExpiredCodeShareOneMessageAndEmptyTheBoxes(code: String) {
         var flow = atCode()
-        flow.type("000000", effects: ["save progress at code", "call verify_phone_code"],
+        flow.type(
+            "000000", effects: ["save progress at code", "call verify_phone_code"],
             changes: [
                 "call 2 = verify_phone_code (user's, from code), keyed",
                 "context.idempotency_key.verify_phone_code = p-1795348800000-2",
                 "context.sms_code = 000000",
             ])
-        _ = flow.fail(code, "That code is not right. 4 tries left.", effects: ["save progress at code", "track auth_error"],
+        _ = flow.fail(
+            code, "That code is not right. 4 tries left.", effects: ["save progress at code", "track auth_error"],
             changes: [
                 "call 2 removed", "context.error_code = \(code)", "context.error_message = That code is not right. 4 tries left.",
                 "context.sms_code = ", "last failure = code",
@@ -267,13 +309,15 @@ import Testing
 
     @Test func tooManyAttemptsAreLimitedWithAClearMessage() {
         var flow = atCode()
-        flow.type("000000", effects: ["save progress at code", "call verify_phone_code"],
+        flow.type(
+            "000000", effects: ["save progress at code", "call verify_phone_code"],
             changes: [
                 "call 2 = verify_phone_code (user's, from code), keyed",
                 "context.idempotency_key.verify_phone_code = p-1795348800000-2",
                 "context.sms_code = 000000",
             ])
-        _ = flow.fail("rate_limited", "Too many wrong codes. Request a new code.", effects: ["save progress at code", "track auth_error"],
+        _ = flow.fail(
+            "rate_limited", "Too many wrong codes. Request a new code.", effects: ["save progress at code", "track auth_error"],
             changes: [
                 "call 2 removed",
                 "context.error_code = rate_limited",
@@ -299,14 +343,16 @@ import Testing
         flow.now = shown + 60_000
         #expect(message(flow.now) == nil, "and goes once the button is ready")
         #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code"))
-        let resend = flow.press("Resend Code", effects: ["save progress at code", "call send_phone_code"],
+        let resend = flow.press(
+            "Resend Code", effects: ["save progress at code", "call send_phone_code"],
             changes: [
                 "call 2 = send_phone_code (user's, from code), keyed",
                 "context.idempotency_key.send_phone_code = p-1795348800000-2",
                 "cooling removed",
             ])
         #expect(FlowDriver.calls(resend).first?.operation == .sendPhoneCode)
-        flow.answer(.success(CallOutput(values: ["phone_e164": .text("+15550109999")])), effects: [],
+        flow.answer(
+            .success(CallOutput(values: ["phone_e164": .text("+15550109999")])), effects: [],
             changes: [
                 "call 2 removed",
                 "context.idempotency_key.send_phone_code removed",
@@ -324,19 +370,23 @@ import Testing
 
     @Test func changeNumberGoesBackKeepingTheNumber() {
         var flow = atCode()
-        flow.press("Change Number", effects: ["save progress at code", "track onboarding_step_viewed", "save progress at phone"],
+        flow.press(
+            "Change Number", effects: ["save progress at code", "track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.changing_number = yes", "history = consent › method › phone › code", "screen = phone"])
         #expect(flow.screen == "phone")
         #expect(flow.text("phone") == "5550109999")
         // The same number again is refused while the cooldown runs: a way back to the
         // code already sent is offered.
-        flow.press("Send Code", effects: ["save progress at phone", "save progress at phone", "call send_phone_code"],
+        flow.press(
+            "Send Code", effects: ["save progress at phone", "save progress at phone", "call send_phone_code"],
             changes: [
                 "call 2 = send_phone_code (user's, from phone), keyed",
                 "context.idempotency_key.send_phone_code = p-1795348800000-2",
                 "focus = 2",
             ])
-        _ = flow.answer(.failure(ServiceFailure(code: "rate_limited", message: "Please wait 51 seconds before requesting a new code.", retryAfter: 51)), effects: ["save progress at phone", "track auth_error"],
+        _ = flow.answer(
+            .failure(ServiceFailure(code: "rate_limited", message: "Please wait 51 seconds before requesting a new code.", retryAfter: 51)),
+            effects: ["save progress at phone", "track auth_error"],
             changes: [
                 "call 2 removed",
                 "context.error_code = rate_limited",
@@ -345,27 +395,32 @@ import Testing
                 "message = error: Please wait 51 seconds before requesting a new code.",
             ])
         #expect(flow.screen == "phone")
-        flow.press("Back to Code Entry", effects: ["save progress at phone", "track onboarding_step_viewed", "save progress at code"],
+        flow.press(
+            "Back to Code Entry", effects: ["save progress at phone", "track onboarding_step_viewed", "save progress at code"],
             changes: ["focus = 0", "history = consent › method › phone", "message removed", "screen = code"])
         #expect(flow.screen == "code")
     }
 
     @Test func theFirstVisitToThePhoneScreenHasNoWayBackToACode() {
         var flow = atMethod()
-        flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+        flow.press(
+            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         #expect(!flow.view.actions.filter { flow.engine.holds($0.when, flow.state) }.map(\.label).contains("Back to Code Entry"))
     }
 
     @Test func aReturningUserWithACompleteProfileGoesStraightToTheEnd() {
         var flow = atCode()
-        flow.type("123456", effects: ["save progress at code", "call verify_phone_code"],
+        flow.type(
+            "123456", effects: ["save progress at code", "call verify_phone_code"],
             changes: [
                 "call 2 = verify_phone_code (user's, from code), keyed",
                 "context.idempotency_key.verify_phone_code = p-1795348800000-2",
                 "context.sms_code = 123456",
             ])
-        flow.answer(.success(CallOutput(session: session(), values: ["profile_complete": .text("true"), "display_name": .text("Ana")])), effects: ["backfill analytics for u_ana", "save session u_ana", "track onboarding_completed", "save progress at done"],
+        flow.answer(
+            .success(CallOutput(session: session(), values: ["profile_complete": .text("true"), "display_name": .text("Ana")])),
+            effects: ["backfill analytics for u_ana", "save session u_ana", "track onboarding_completed", "save progress at done"],
             changes: [
                 "call 2 removed",
                 "context.display_name = Ana",
@@ -385,11 +440,14 @@ import Testing
 
     @Test func cancellingTheProviderReturnsToTheMethodChoiceWithNoError() {
         var flow = atMethod()
-        flow.press("Continue with Google", effects: ["track onboarding_step_viewed", "save progress at social"],
+        flow.press(
+            "Continue with Google", effects: ["track onboarding_step_viewed", "save progress at social"],
             changes: ["context.provider = google", "context.provider_name = Google", "history = consent › method", "screen = social"])
         #expect(flow.screen == "social")
         #expect(flow.text("provider") == "google")
-        flow.press("Cancel", effects: ["save progress at social", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
+        flow.press(
+            "Cancel",
+            effects: ["save progress at social", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
             changes: [
                 "context.provider removed",
                 "context.provider_name removed",
@@ -404,11 +462,14 @@ import Testing
 
     @Test func allowSignsInWithTheProviderAndANewUserStartsTheProfile() {
         var flow = atMethod()
-        flow.press("Continue with Facebook", effects: ["track onboarding_step_viewed", "save progress at social"],
+        flow.press(
+            "Continue with Facebook", effects: ["track onboarding_step_viewed", "save progress at social"],
             changes: ["context.provider = facebook", "context.provider_name = Facebook", "history = consent › method", "screen = social"])
-        flow.type("ana@example.org", into: "social_account", effects: [],
+        flow.type(
+            "ana@example.org", into: "social_account", effects: [],
             changes: ["context.social_account = ana@example.org", "edited = now"])
-        let allow = flow.press("Allow", effects: ["save progress at social", "save progress at social", "call social_sign_in"],
+        let allow = flow.press(
+            "Allow", effects: ["save progress at social", "save progress at social", "call social_sign_in"],
             changes: [
                 "call 1 = social_sign_in (user's, from social), keyed",
                 "context.idempotency_key.social_sign_in = p-1795348800000-1",
@@ -416,7 +477,9 @@ import Testing
                 "focus = 1",
             ])
         #expect(FlowDriver.calls(allow).first?.inputs == ["provider": "facebook", "social_account": "ana@example.org"])
-        flow.answer(.success(CallOutput(session: session(), values: ["profile_complete": .text("false")])), effects: ["save session u_ana", "backfill analytics for u_ana", "track onboarding_step_viewed", "save progress at names"],
+        flow.answer(
+            .success(CallOutput(session: session(), values: ["profile_complete": .text("false")])),
+            effects: ["save session u_ana", "backfill analytics for u_ana", "track onboarding_step_viewed", "save progress at names"],
             changes: [
                 "call 1 removed",
                 "context.idempotency_key.social_sign_in removed",
@@ -432,18 +495,23 @@ import Testing
 
     @Test func aRefusedTokenShowsTheServicesMessage() {
         var flow = atMethod()
-        flow.press("Continue with Apple", effects: ["track onboarding_step_viewed", "save progress at social"],
+        flow.press(
+            "Continue with Apple", effects: ["track onboarding_step_viewed", "save progress at social"],
             changes: ["context.provider = apple", "context.provider_name = Apple", "history = consent › method", "screen = social"])
-        flow.type("ana@icloud.com", into: "social_account", effects: [],
+        flow.type(
+            "ana@icloud.com", into: "social_account", effects: [],
             changes: ["context.social_account = ana@icloud.com", "edited = now"])
-        flow.press("Allow", effects: ["save progress at social", "save progress at social", "call social_sign_in"],
+        flow.press(
+            "Allow", effects: ["save progress at social", "save progress at social", "call social_sign_in"],
             changes: [
                 "call 1 = social_sign_in (user's, from social), keyed",
                 "context.idempotency_key.social_sign_in = p-1795348800000-1",
                 "edited removed",
                 "focus = 1",
             ])
-        _ = flow.fail("unauthorized", "Sign in with Apple could not be verified. Please try again.", effects: ["save progress at social", "track auth_error"],
+        _ = flow.fail(
+            "unauthorized", "Sign in with Apple could not be verified. Please try again.",
+            effects: ["save progress at social", "track auth_error"],
             changes: [
                 "call 1 removed",
                 "context.error_code = unauthorized",
@@ -466,7 +534,8 @@ import Testing
     func namesFollowTheValidationTable(field: String, value: String, message: String) {
         var flow = signedIn()
         flow.type("Ana López", into: "full_name", effects: [], changes: ["context.full_name = Ana López", "edited = now"])
-        flow.type("Ana 99", into: "display_name", effects: ["save progress at names"], changes: ["context.display_name = Ana 99", "focus = 1"])
+        flow.type(
+            "Ana 99", into: "display_name", effects: ["save progress at names"], changes: ["context.display_name = Ana 99", "focus = 1"])
         // Display name has focus, its draft just typed; a value's format is judged as it is
         // typed, its length when the form is sent.
         let leaves = field == "full_name"
@@ -474,7 +543,8 @@ import Testing
         flow.focus(field, effects: leaves ? ["save progress at names"] : [], changes: leaves ? ["edited removed", "focus = 0"] : [])
         flow.key(.deleteBackward, times: 20, effects: [], changes: ["context.\(field) = "] + (leaves ? ["edited = now"] : []))
         flow.type(value, effects: [], changes: ["context.\(field) = \(value)"] + (judgedAsTyped ? ["error.\(field) = \(message)"] : []))
-        let save = flow.press("Continue", effects: ["save progress at names"],
+        let save = flow.press(
+            "Continue", effects: ["save progress at names"],
             changes: ["edited removed"] + (judgedAsTyped ? [] : ["error.\(field) = \(message)"]))
         #expect(FlowDriver.calls(save).isEmpty)
         #expect(flow.state.form.errors[field] == message)
@@ -485,17 +555,22 @@ import Testing
     /// digits typed next land in it (not in the Country picker or on a button).
     @Test func aRefusedNumberPutsFocusBackOnTheNumber() {
         var flow = atMethod()
-        flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+        flow.press(
+            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
-        flow.type("5550100999", into: "phone", effects: ["save progress at phone"], changes: ["context.phone = 5550100999", "edited = now", "focus = 1"])
-        flow.press("Send Code", effects: ["save progress at phone", "save progress at phone", "call send_phone_code"],
+        flow.type(
+            "5550100999", into: "phone", effects: ["save progress at phone"],
+            changes: ["context.phone = 5550100999", "edited = now", "focus = 1"])
+        flow.press(
+            "Send Code", effects: ["save progress at phone", "save progress at phone", "call send_phone_code"],
             changes: [
                 "call 1 = send_phone_code (user's, from phone), keyed",
                 "context.idempotency_key.send_phone_code = p-1795348800000-1",
                 "edited removed",
                 "focus = 2",
             ])
-        _ = flow.fail("invalid_input", "Please enter a valid phone number", effects: ["save progress at phone", "track auth_error"],
+        _ = flow.fail(
+            "invalid_input", "Please enter a valid phone number", effects: ["save progress at phone", "track auth_error"],
             changes: [
                 "call 1 removed",
                 "context.error_code = invalid_input",
@@ -516,14 +591,16 @@ import Testing
         flow.focus("display_name", effects: ["save progress at names"], changes: ["focus = 1"])
         for count in 1...31 {
             let shown = String(repeating: "a", count: min(count, 30))
-            let said = count > 30
+            let said =
+                count > 30
                 ? ["error.display_name = Only 30 characters fit here; the rest was left out."]
                 : ["context.display_name = \(shown)"] + (count == 1 ? ["edited = now"] : [])
             flow.type("a", effects: [], changes: said)
         }
         #expect(flow.text("display_name")?.count == 30)
         #expect(flow.state.form.errors["display_name"] == "Only 30 characters fit here; the rest was left out.")
-        flow.key(.deleteBackward, effects: [],
+        flow.key(
+            .deleteBackward, effects: [],
             changes: ["context.display_name = aaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "error.display_name removed"])
         #expect(flow.state.form.errors["display_name"] == nil, "and the note goes once there is room")
     }
@@ -531,9 +608,13 @@ import Testing
     @Test func namesInAnyScriptPassAndOnlyThisScreensFieldsAreSaved() {
         var flow = signedIn()
         flow.type("Zoë Ångström 李", into: "full_name", effects: [], changes: ["context.full_name = Zoë Ångström 李", "edited = now"])
-        flow.type("Zoe 7", into: "display_name", effects: ["save progress at names"], changes: ["context.display_name = Zoe 7", "focus = 1"])
-        let save = FlowDriver.calls(flow.press("Continue", effects: ["save progress at names", "call save_profile"],
-            changes: ["call 2 = save_profile (user's, from names)", "edited removed", "focus = 2"])).first
+        flow.type(
+            "Zoe 7", into: "display_name", effects: ["save progress at names"], changes: ["context.display_name = Zoe 7", "focus = 1"])
+        let save = FlowDriver.calls(
+            flow.press(
+                "Continue", effects: ["save progress at names", "call save_profile"],
+                changes: ["call 2 = save_profile (user's, from names)", "edited removed", "focus = 2"])
+        ).first
         #expect(save?.operation == .saveProfile)
         #expect(save?.fields == ["full_name": .text("Zoë Ångström 李"), "display_name": .text("Zoe 7")])
     }
@@ -542,9 +623,11 @@ import Testing
         var flow = signedIn()
         flow.type("Ana López", into: "full_name", effects: [], changes: ["context.full_name = Ana López", "edited = now"])
         flow.type("Ana", into: "display_name", effects: ["save progress at names"], changes: ["context.display_name = Ana", "focus = 1"])
-        flow.press("Continue", effects: ["save progress at names", "call save_profile"],
+        flow.press(
+            "Continue", effects: ["save progress at names", "call save_profile"],
             changes: ["call 2 = save_profile (user's, from names)", "edited removed", "focus = 2"])
-        _ = flow.fail("conflict", "That display name is taken. Please choose another.", effects: ["save progress at names", "track auth_error"],
+        _ = flow.fail(
+            "conflict", "That display name is taken. Please choose another.", effects: ["save progress at names", "track auth_error"],
             changes: [
                 "call 2 removed",
                 "context.error_code = conflict",
@@ -559,10 +642,13 @@ import Testing
     func atAge() -> FlowDriver {
         var flow = signedIn()
         flow.type("Ana López", into: "full_name", effects: [], changes: ["context.full_name = Ana López", "edited = now"])
-        flow.type("Ana 99", into: "display_name", effects: ["save progress at names"], changes: ["context.display_name = Ana 99", "focus = 1"])
-        flow.press("Continue", effects: ["save progress at names", "call save_profile"],
+        flow.type(
+            "Ana 99", into: "display_name", effects: ["save progress at names"], changes: ["context.display_name = Ana 99", "focus = 1"])
+        flow.press(
+            "Continue", effects: ["save progress at names", "call save_profile"],
             changes: ["call 2 = save_profile (user's, from names)", "edited removed", "focus = 2"])
-        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at age"],
+        flow.answer(
+            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at age"],
             changes: [
                 "call 2 removed",
                 "context.age_range = 18-99",
@@ -581,7 +667,8 @@ import Testing
         let saved = try #require(atAge().savedProgress)
         #expect(saved.history.last == "names")
         var relaunched = FlowDriver("abby")
-        relaunched.launch(session: session(), progress: saved,
+        relaunched.launch(
+            session: session(), progress: saved,
             effects: ["track onboarding_step_viewed", "save progress at age"],
             changes: [
                 "context.age_range = 18-99",
@@ -603,7 +690,8 @@ import Testing
             ])
         #expect(relaunched.screen == "age")
         #expect(relaunched.shown.canGoBack)
-        relaunched.key(.back,
+        relaunched.key(
+            .back,
             effects: ["track onboarding_step_viewed", "save progress at names"],
             changes: ["history = social", "screen = names"])
         #expect(relaunched.screen == "names")
@@ -613,7 +701,8 @@ import Testing
         var edited = saved
         edited.history.insert("a_screen_since_removed", at: 0)
         var again = FlowDriver("abby")
-        again.launch(session: session(), progress: edited,
+        again.launch(
+            session: session(), progress: edited,
             effects: ["track onboarding_step_viewed", "save progress at age"],
             changes: [
                 "context.age_range = 18-99",
@@ -638,48 +727,63 @@ import Testing
 
     @Test func theAgeIsComputedAndUnder18IsRefused() {
         var flow = atAge()
-        flow.type("20100101", into: "birth_date", effects: [],
+        flow.type(
+            "20100101", into: "birth_date", effects: [],
             changes: ["context.birth_date = 2010-01-01", "edited = now", "typing number = birth_date"])
         #expect(flow.text("birth_date") == "2010-01-01")
         let view = flow.engine.view(of: flow.state, now: flow.now)
         #expect(view.fields[0].hint == "Age 16")
-        #expect(FlowDriver.calls(flow.press("Continue", effects: ["save progress at age"],
-            changes: ["edited removed", "error.birth_date = You must be 18+ to use ABBY", "typing number removed"])).isEmpty)
+        #expect(
+            FlowDriver.calls(
+                flow.press(
+                    "Continue", effects: ["save progress at age"],
+                    changes: ["edited removed", "error.birth_date = You must be 18+ to use ABBY", "typing number removed"])
+            ).isEmpty)
         #expect(flow.state.form.errors["birth_date"] == "You must be 18+ to use ABBY")
         flow.focus("birth_date", effects: [], changes: [])
-        flow.key(.home, times: 3, effects: [],
-            changes: ["context.birth_date = 2007-01-01", "edited = now", "error.birth_date removed"]) // back a year at a time
+        flow.key(
+            .home, times: 3, effects: [],
+            changes: ["context.birth_date = 2007-01-01", "edited = now", "error.birth_date removed"])  // back a year at a time
         #expect(flow.text("birth_date") == "2007-01-01")
         #expect(flow.engine.view(of: flow.state, now: flow.now).fields[0].hint == "Age 19")
-        #expect(FlowDriver.calls(flow.press("Continue", effects: ["save progress at age", "call save_profile"],
-            changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2"])).first?.fields["birth_date"] == .text("2007-01-01"))
+        #expect(
+            FlowDriver.calls(
+                flow.press(
+                    "Continue", effects: ["save progress at age", "call save_profile"],
+                    changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2"])
+            ).first?.fields["birth_date"] == .text("2007-01-01"))
     }
 
     @Test func theAgeRangeHasTwoHandlesAndTheSpecsMessages() {
         var flow = atAge()
-        flow.type("19900514", into: "birth_date", effects: [],
+        flow.type(
+            "19900514", into: "birth_date", effects: [],
             changes: ["context.birth_date = 1990-05-14", "edited = now", "typing number = birth_date"])
         #expect(flow.text("age_range") == "18-99")
         flow.focus("age_range", effects: ["save progress at age"], changes: ["edited removed", "focus = 1", "typing number removed"])
-        flow.type("1", effects: [],
-            changes: ["typed digits = 1", "typing number = age_range"]) // some age from 18 to 99 starts with 1: shown as 18 meanwhile
+        flow.type(
+            "1", effects: [],
+            changes: ["typed digits = 1", "typing number = age_range"])  // some age from 18 to 99 starts with 1: shown as 18 meanwhile
         #expect(flow.text("age_range") == "18-99")
-        flow.type("6", effects: [], changes: ["typed digits = 6"]) // none starts with 16: 6 starts a new number (still 18 shown)
+        flow.type("6", effects: [], changes: ["typed digits = 6"])  // none starts with 16: 6 starts a new number (still 18 shown)
         #expect(flow.text("age_range") == "18-99")
-        flow.type("5", effects: [], changes: ["context.age_range = 65-99", "edited = now", "typed digits = 65"]) // 65
+        flow.type("5", effects: [], changes: ["context.age_range = 65-99", "edited = now", "typed digits = 65"])  // 65
         #expect(flow.text("age_range") == "65-99")
-        flow.key(.right, effects: [], changes: ["context.age_range = 66-99", "typing number removed"]) // an arrow ends the typing
-        flow.type("540", effects: [],
-            changes: ["context.age_range = 54-99", "typed digits = 54", "typing number = age_range"]) // 5, 54, and none starts with 540 or 0
+        flow.key(.right, effects: [], changes: ["context.age_range = 66-99", "typing number removed"])  // an arrow ends the typing
+        flow.type(
+            "540", effects: [],
+            changes: ["context.age_range = 54-99", "typed digits = 54", "typing number = age_range"])  // 5, 54, and none starts with 540 or 0
         #expect(flow.text("age_range") == "54-99")
         flow.key(.left, times: 34, effects: [], changes: ["context.age_range = 20-99", "typing number removed"])
         #expect(flow.text("age_range") == "20-99")
         #expect(flow.state.form.errors["age_range"] == nil)
-        flow.type(" 30", effects: [],
-            changes: ["context.age_range = 20-30", "cursor.age_range = 1", "typed digits = 30", "typing number = age_range"]) // Space: the other handle
+        flow.type(
+            " 30", effects: [],
+            changes: ["context.age_range = 20-30", "cursor.age_range = 1", "typed digits = 30", "typing number = age_range"])  // Space: the other handle
         #expect(flow.text("age_range") == "20-30")
         flow.type(" ", effects: [], changes: ["cursor.age_range = 0", "typing number removed"])
-        flow.type("35", effects: [],
+        flow.type(
+            "35", effects: [],
             changes: [
                 "context.age_range = 35-30",
                 "error.age_range = Maximum age cannot be less than minimum",
@@ -687,63 +791,85 @@ import Testing
                 "typing number = age_range",
             ])
         #expect(flow.state.form.errors["age_range"] == "Maximum age cannot be less than minimum")
-        #expect(FlowDriver.calls(flow.press("Continue", effects: ["save progress at age"], changes: ["edited removed", "typing number removed"])).isEmpty)
+        #expect(
+            FlowDriver.calls(
+                flow.press("Continue", effects: ["save progress at age"], changes: ["edited removed", "typing number removed"])
+            ).isEmpty)
         flow.focus("age_range", effects: [], changes: [])
         flow.key(.left, times: 10, effects: [], changes: ["context.age_range = 25-30", "edited = now", "error.age_range removed"])
         #expect(flow.text("age_range") == "25-30")
-        #expect(FlowDriver.calls(flow.press("Continue", effects: ["save progress at age", "call save_profile"],
-            changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2"])).first?.fields["age_range"] == .text("25-30"))
+        #expect(
+            FlowDriver.calls(
+                flow.press(
+                    "Continue", effects: ["save progress at age", "call save_profile"],
+                    changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2"])
+            ).first?.fields["age_range"] == .text("25-30"))
     }
 
     @Test func identityIsOneOfAnInclusiveListAndSeekingIsMultiSelect() {
         var flow = atAge()
-        flow.type("19900514", into: "birth_date", effects: [],
+        flow.type(
+            "19900514", into: "birth_date", effects: [],
             changes: ["context.birth_date = 1990-05-14", "edited = now", "typing number = birth_date"])
-        flow.press("Continue", effects: ["save progress at age", "call save_profile"],
+        flow.press(
+            "Continue", effects: ["save progress at age", "call save_profile"],
             changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
-        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
+        flow.answer(
+            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
             changes: ["call 3 removed", "context.seeking = []", "focus = 0", "history = social › names › age", "screen = identity"])
         #expect(flow.screen == "identity")
         #expect(flow.view.fields[0].options.count >= 10)
-        let empty = flow.press("Continue", effects: ["save progress at identity"],
+        let empty = flow.press(
+            "Continue", effects: ["save progress at identity"],
             changes: ["error.gender = Please choose how you identify.", "error.seeking = Choose who you're looking for (one or more)."])
         #expect(FlowDriver.calls(empty).isEmpty)
         #expect(flow.state.form.errors["gender"] == "Please choose how you identify.")
         #expect(flow.state.form.errors["seeking"] == "Choose who you're looking for (one or more).")
-        flow.type("n", into: "gender", effects: [],
-            changes: ["context.gender = Non-binary", "edited = now", "error.gender removed"]) // a letter jumps to the option
+        flow.type(
+            "n", into: "gender", effects: [],
+            changes: ["context.gender = Non-binary", "edited = now", "error.gender removed"])  // a letter jumps to the option
         #expect(flow.text("gender") == "Non-binary")
         flow.focus("seeking", effects: ["save progress at identity"], changes: ["edited removed", "focus = 1"])
-        flow.type(" ", effects: [], changes: ["context.seeking = [Women]", "edited = now", "error.seeking removed"]) // Women
+        flow.type(" ", effects: [], changes: ["context.seeking = [Women]", "edited = now", "error.seeking removed"])  // Women
         flow.key(.right, effects: [], changes: ["cursor.seeking = 1"])
-        flow.type(" ", effects: [], changes: ["context.seeking = [Women, Men]"]) // Men
+        flow.type(" ", effects: [], changes: ["context.seeking = [Women, Men]"])  // Men
         #expect(flow.state.context["seeking"] == .list(["Women", "Men"]))
         flow.key(.end, effects: [], changes: ["cursor.seeking = 3"])
-        flow.type(" ", effects: [], changes: ["context.seeking = [Everyone]"]) // Everyone stands alone
+        flow.type(" ", effects: [], changes: ["context.seeking = [Everyone]"])  // Everyone stands alone
         #expect(flow.state.context["seeking"] == .list(["Everyone"]))
         flow.key(.home, effects: [], changes: ["cursor.seeking = 0"])
         flow.type(" ", effects: [], changes: ["context.seeking = [Women]"])
         #expect(flow.state.context["seeking"] == .list(["Women"]))
-        let save = FlowDriver.calls(flow.press("Continue", effects: ["save progress at identity", "call save_profile"],
-            changes: ["call 4 = save_profile (user's, from identity)", "edited removed", "focus = 2"])).first
+        let save = FlowDriver.calls(
+            flow.press(
+                "Continue", effects: ["save progress at identity", "call save_profile"],
+                changes: ["call 4 = save_profile (user's, from identity)", "edited removed", "focus = 2"])
+        ).first
         #expect(save?.fields == ["gender": .text("Non-binary"), "seeking": .list(["Women"])])
     }
 
     @Test func backAndForwardKeepEveryValue() {
         var flow = atAge()
-        flow.type("19900514", into: "birth_date", effects: [],
+        flow.type(
+            "19900514", into: "birth_date", effects: [],
             changes: ["context.birth_date = 1990-05-14", "edited = now", "typing number = birth_date"])
-        flow.press("Continue", effects: ["save progress at age", "call save_profile"],
+        flow.press(
+            "Continue", effects: ["save progress at age", "call save_profile"],
             changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
-        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
+        flow.answer(
+            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
             changes: ["call 3 removed", "context.seeking = []", "focus = 0", "history = social › names › age", "screen = identity"])
         flow.type("w", into: "gender", effects: [], changes: ["context.gender = Woman", "edited = now"])
-        flow.key(.back, effects: ["track onboarding_step_viewed", "save progress at age"],
+        flow.key(
+            .back, effects: ["track onboarding_step_viewed", "save progress at age"],
             changes: ["edited removed", "history = social › names", "screen = age"])
         #expect(flow.screen == "age")
         #expect(flow.text("birth_date") == "1990-05-14")
-        flow.press("Continue", effects: ["save progress at age", "call save_profile"], changes: ["call 4 = save_profile (user's, from age)", "focus = 2"])
-        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
+        flow.press(
+            "Continue", effects: ["save progress at age", "call save_profile"],
+            changes: ["call 4 = save_profile (user's, from age)", "focus = 2"])
+        flow.answer(
+            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
             changes: ["call 4 removed", "focus = 0", "history = social › names › age", "screen = identity"])
         #expect(flow.text("gender") == "Woman")
         #expect(flow.text("full_name") == "Ana López")
@@ -751,11 +877,14 @@ import Testing
 
     @Test func aSaveWithoutANetworkKeepsTheDraftOnThisDevice() {
         var flow = atAge()
-        flow.type("19900514", into: "birth_date", effects: [],
+        flow.type(
+            "19900514", into: "birth_date", effects: [],
             changes: ["context.birth_date = 1990-05-14", "edited = now", "typing number = birth_date"])
-        flow.press("Continue", effects: ["save progress at age", "call save_profile"],
+        flow.press(
+            "Continue", effects: ["save progress at age", "call save_profile"],
             changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
-        let failed = flow.fail("network", "offline", effects: ["save progress at age", "track auth_error"],
+        let failed = flow.fail(
+            "network", "offline", effects: ["save progress at age", "track auth_error"],
             changes: [
                 "call 3 removed",
                 "context.error_code = network",
@@ -764,7 +893,9 @@ import Testing
                 "message = error: Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.",
             ])
         #expect(flow.screen == "age")
-        #expect(flow.state.message == .error("Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them."))
+        #expect(
+            flow.state.message
+                == .error("Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them."))
         let drafts: [SavedProgress] = failed.compactMap { effect in
             if case .saveProgress(let progress?) = effect { return progress }
             return nil
@@ -773,7 +904,8 @@ import Testing
         #expect(drafts.last?.context["birth_date"] == .text("1990-05-14"))
         // Pressed again once back online, it goes on.
         flow.press("Continue", effects: ["call save_profile"], changes: ["call 4 = save_profile (user's, from age)", "message removed"])
-        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
+        flow.answer(
+            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
             changes: [
                 "call 4 removed",
                 "context.error_code removed",
@@ -793,7 +925,8 @@ import Testing
         #expect(flow.savedProgress?.context["full_name"] == .text("Ana López"))
         // A relaunch resumes on the same screen with the same values.
         var relaunched = FlowDriver("abby")
-        relaunched.launch(session: session(), progress: flow.savedProgress, effects: ["track onboarding_step_viewed", "save progress at names"],
+        relaunched.launch(
+            session: session(), progress: flow.savedProgress, effects: ["track onboarding_step_viewed", "save progress at names"],
             changes: [
                 "context.analytics_consent = granted",
                 "context.full_name = Ana López",
@@ -817,21 +950,28 @@ import Testing
         var flow = FlowDriver("abby")
         #expect(flow.engine.flow.stepCount == 7)
         // The relaunch's check with the service is not a step of onboarding.
-        let numbered = flow.engine.flow.screens.filter { $0.kind != .route && !["done", "checking_profile", "profile_unreachable"].contains($0.id) }
+        let numbered = flow.engine.flow.screens.filter {
+            $0.kind != .route && !["done", "checking_profile", "profile_unreachable"].contains($0.id)
+        }
         #expect(numbered.allSatisfy { $0.step != nil }, "Step N of M is always visible during onboarding")
         flow = atAge()
-        flow.type("19900514", into: "birth_date", effects: [],
+        flow.type(
+            "19900514", into: "birth_date", effects: [],
             changes: ["context.birth_date = 1990-05-14", "edited = now", "typing number = birth_date"])
-        flow.press("Continue", effects: ["save progress at age", "call save_profile"],
+        flow.press(
+            "Continue", effects: ["save progress at age", "call save_profile"],
             changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
-        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
+        flow.answer(
+            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
             changes: ["call 3 removed", "context.seeking = []", "focus = 0", "history = social › names › age", "screen = identity"])
         flow.type("w", into: "gender", effects: [], changes: ["context.gender = Woman", "edited = now"])
         flow.focus("seeking", effects: ["save progress at identity"], changes: ["edited removed", "focus = 1"])
         flow.type(" ", effects: [], changes: ["context.seeking = [Women]", "edited = now"])
-        flow.press("Continue", effects: ["save progress at identity", "call save_profile"],
+        flow.press(
+            "Continue", effects: ["save progress at identity", "call save_profile"],
             changes: ["call 4 = save_profile (user's, from identity)", "edited removed", "focus = 2"])
-        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at background"],
+        flow.answer(
+            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at background"],
             changes: [
                 "call 4 removed",
                 "context.ethnicity_prefs = []",
@@ -840,17 +980,24 @@ import Testing
                 "screen = background",
             ])
         flow.type("a", into: "ethnicity", effects: [], changes: ["context.ethnicity = Asian", "edited = now"])
-        flow.press("Continue", effects: ["save progress at background", "call save_profile"],
+        flow.press(
+            "Continue", effects: ["save progress at background", "call save_profile"],
             changes: ["call 5 = save_profile (user's, from background)", "edited removed", "focus = 2"])
-        flow.answer(.success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at relationship"],
+        flow.answer(
+            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at relationship"],
             changes: ["call 5 removed", "focus = 0", "history = social › names › age › identity › background", "screen = relationship"])
         flow.type("s", into: "relationship_type", effects: [], changes: ["context.relationship_type = Serious", "edited = now"])
         flow.type("n", into: "smoking", effects: ["save progress at relationship"], changes: ["context.smoking = Never", "focus = 1"])
-        let finish = FlowDriver.calls(flow.press("Finish", effects: ["save progress at relationship", "call finish_profile"],
-            changes: ["call 6 = finish_profile (user's, from relationship)", "edited removed", "focus = 2"])).first
+        let finish = FlowDriver.calls(
+            flow.press(
+                "Finish", effects: ["save progress at relationship", "call finish_profile"],
+                changes: ["call 6 = finish_profile (user's, from relationship)", "edited removed", "focus = 2"])
+        ).first
         #expect(finish?.operation == .finishProfile)
         #expect(finish?.fields == ["relationship_type": .text("Serious"), "smoking": .text("Never")])
-        let done = flow.answer(.success(CallOutput(values: ["profile_complete": .text("true")])), effects: ["save session u_ana", "track onboarding_completed", "save progress at done"],
+        let done = flow.answer(
+            .success(CallOutput(values: ["profile_complete": .text("true")])),
+            effects: ["save session u_ana", "track onboarding_completed", "save progress at done"],
             changes: [
                 "call 6 removed",
                 "context.profile_complete = true",
@@ -869,7 +1016,8 @@ import Testing
     @Test func theSessionIsRenewedFiveMinutesBeforeItExpires() {
         var flow = FlowDriver("abby")
         let soon = session(accessFor: 10 * 60)
-        flow.launch(session: soon, progress: finished, effects: ["save progress at done"],
+        flow.launch(
+            session: soon, progress: finished, effects: ["save progress at done"],
             changes: [
                 "context.profile_complete = true",
                 "onboarding = complete",
@@ -892,7 +1040,8 @@ import Testing
     @Test func aDeviceClockADayFastRenewsOnceNotInALoop() {
         var flow = FlowDriver("abby")
         let issuedAt = flow.now / 1000
-        flow.launch(session: session(at: flow.now), progress: finished,
+        flow.launch(
+            session: session(at: flow.now), progress: finished,
             effects: ["save progress at done"],
             changes: [
                 "context.profile_complete = true",
@@ -903,13 +1052,14 @@ import Testing
                 "session = u_ana named",
                 "since = now",
             ])
-        flow.now += (23 * 3600 + 56 * 60) * 1000 // --clock-offset 23h56m: the device only
+        flow.now += (23 * 3600 + 56 * 60) * 1000  // --clock-offset 23h56m: the device only
         let renew = FlowDriver.calls(flow.send(.tick, effects: ["call refresh_session"], changes: ["call 1 = refresh_session (renewal)"]))
         #expect(renew.map(\.operation) == [.refreshSession], "the device thinks 4 minutes are left: renewed once")
-        var renewed = session(at: issuedAt * 1000 + 60_000) // the service's clock: a minute later
+        var renewed = session(at: issuedAt * 1000 + 60_000)  // the service's clock: a minute later
         renewed.accessToken = "at2"
         renewed.clockSkew = flow.now / 1000 - (issuedAt + 60)
-        flow.answer(.refreshSession, .success(CallOutput(session: renewed)),
+        flow.answer(
+            .refreshSession, .success(CallOutput(session: renewed)),
             effects: ["save session u_ana"],
             changes: ["call 1 removed", "session = u_ana named complete"])
         for _ in 0..<100 {
@@ -923,7 +1073,8 @@ import Testing
     /// measured) is renewed again only after 1 s, then 2 s, 4 s … at most a minute.
     @Test func aRenewalThatIsStillDueBacksOff() {
         var flow = FlowDriver("abby")
-        flow.launch(session: session(accessFor: 60), progress: finished,
+        flow.launch(
+            session: session(accessFor: 60), progress: finished,
             effects: ["save progress at done"],
             changes: [
                 "context.profile_complete = true",
@@ -951,9 +1102,16 @@ import Testing
     @Test func aFailedRefreshLogsOutGracefullyToTheMethodChoice() {
         var flow = signedIn()
         flow.now += 24 * 3_600_000
-        let renew = FlowDriver.calls(flow.send(.tick, effects: ["call refresh_session"],
-            changes: ["call 2 = refresh_session (renewal)"])).first!
-        let effects = flow.send(.callFinished(id: renew.id, result: .failure(ServiceFailure(code: "unauthorized", message: "expired"))), effects: ["forget session", "forget progress", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
+        let renew = FlowDriver.calls(
+            flow.send(
+                .tick, effects: ["call refresh_session"],
+                changes: ["call 2 = refresh_session (renewal)"])
+        ).first!
+        let effects = flow.send(
+            .callFinished(id: renew.id, result: .failure(ServiceFailure(code: "unauthorized", message: "expired"))),
+            effects: [
+                "forget session", "forget progress", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method",
+            ],
             changes: [
                 "call 2 removed",
                 "context.profile_complete removed",
@@ -977,7 +1135,8 @@ import Testing
     @Test func thirtyDaysUnusedLogsOut() {
         var flow = FlowDriver("abby")
         let old = session(at: FlowDriver("abby").now - 31 * 86_400_000)
-        let effects = flow.launch(session: old, effects: ["forget session", "forget progress", "save progress at method"],
+        let effects = flow.launch(
+            session: old, effects: ["forget session", "forget progress", "save progress at method"],
             changes: ["phase = showing", "placeholder = p", "screen = method", "since = now"])
         #expect(flow.screen == "method" || flow.screen == "consent")
         #expect(flow.state.session == nil)
@@ -989,7 +1148,9 @@ import Testing
         #expect(flow.screen == "done")
         let press = flow.press("Log Out", effects: ["call log_out"], changes: ["call 2 = log_out (user's, from done)"])
         #expect(FlowDriver.calls(press).first?.operation == .logOut)
-        let effects = flow.answer(.success(CallOutput(signedOut: true)), effects: ["forget local data", "forget session", "forget progress", "save progress at consent"],
+        let effects = flow.answer(
+            .success(CallOutput(signedOut: true)),
+            effects: ["forget local data", "forget session", "forget progress", "save progress at consent"],
             changes: [
                 "call 2 removed",
                 "context.analytics_consent removed",
@@ -1006,7 +1167,9 @@ import Testing
         #expect(effects.contains(.forgetLocalData))
         #expect(effects.contains(.saveSession(nil)))
         #expect(flow.screen == "consent")
-        #expect(flow.state.context.isEmpty || flow.state.context.keys.allSatisfy { $0.hasPrefix("error") == false && $0 != "analytics_consent" })
+        #expect(
+            flow.state.context.isEmpty || flow.state.context.keys.allSatisfy { $0.hasPrefix("error") == false && $0 != "analytics_consent" }
+        )
     }
 }
 

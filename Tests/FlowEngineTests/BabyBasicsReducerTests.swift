@@ -11,8 +11,11 @@ import Testing
     /// Launched on 2026-11-22 12:00 UTC with this server URL pre-filled.
     func story(url: String = "mock://local") -> FlowDriver {
         var flow = FlowDriver("babybasics")
-        flow.launch(defaults: ["server_url": .text(url)], effects: ["save progress at server"],
-            changes: ["context.server_url = \(url)", "phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
+        flow.launch(
+            defaults: ["server_url": .text(url)], effects: ["save progress at server"],
+            changes: [
+                "context.server_url = \(url)", "phase = showing", "placeholder = p", "screen = server", "since = now", "started = now",
+            ])
         return flow
     }
 
@@ -20,7 +23,8 @@ import Testing
     func fill(_ flow: inout FlowDriver, _ values: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         for (index, value) in values.enumerated() {
             if index > 0 {
-                flow.key(.focusNext, effects: ["save progress at \(flow.screen ?? "")"], changes: ["edited removed", "focus = \(index)"],
+                flow.key(
+                    .focusNext, effects: ["save progress at \(flow.screen ?? "")"], changes: ["edited removed", "focus = \(index)"],
                     sourceLocation: sourceLocation)
             }
             let field = flow.view.fields[index].id
@@ -31,12 +35,15 @@ import Testing
     @Test(arguments: [FlowEvent.closing, .intent(.quit)])
     func whatIsTypedIsKeptWhenTheRunEnds(ending: FlowEvent) {
         var flow = FlowDriver("babybasics")
-        flow.launch(effects: ["save progress at server"],
+        flow.launch(
+            effects: ["save progress at server"],
             changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
-        flow.type("https://baby.example.org", into: "server_url", effects: [],
+        flow.type(
+            "https://baby.example.org", into: "server_url", effects: [],
             changes: ["context.server_url = https://baby.example.org", "edited = now"])
         // The draft is saved first; a quit then ends the run.
-        flow.send(ending, effects: ending == .closing ? ["save progress at server"] : ["save progress at server", "quit"],
+        flow.send(
+            ending, effects: ending == .closing ? ["save progress at server"] : ["save progress at server", "quit"],
             changes: ending == .closing ? ["edited removed"] : ["edited removed", "phase = finished"])
         #expect(flow.savedProgress?.screen == "server")
         #expect(flow.savedProgress?.context["server_url"] == .text("https://baby.example.org"))
@@ -45,7 +52,8 @@ import Testing
     /// Issue 30 §5: a pause in typing saves the draft; a burst of keys costs one write.
     @Test func aPauseInTypingSavesTheDraft() {
         var flow = FlowDriver("babybasics")
-        flow.launch(effects: ["save progress at server"],
+        flow.launch(
+            effects: ["save progress at server"],
             changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
         flow.type("https://baby", into: "server_url", effects: [], changes: ["context.server_url = https://baby", "edited = now"])
         flow.send(.tick, effects: [], changes: [])
@@ -64,10 +72,12 @@ import Testing
         var flow = story(url: "http://127.0.0.1:8080")
         #expect(flow.screen == "server")
         #expect(flow.text("server_url") == "http://127.0.0.1:8080")
-        let effects = flow.press("Continue", effects: ["save progress at server", "call connect_server"],
+        let effects = flow.press(
+            "Continue", effects: ["save progress at server", "call connect_server"],
             changes: ["call 1 = connect_server (user's, from server)", "focus = 1"])
         #expect(FlowDriver.calls(effects).first?.service == "http://127.0.0.1:8080")
-        flow.fail("network", "refused", effects: ["save progress at server"],
+        flow.fail(
+            "network", "refused", effects: ["save progress at server"],
             changes: [
                 "call 1 removed",
                 "context.error_code = network",
@@ -80,9 +90,11 @@ import Testing
         #expect(flow.screen == "server_unreachable")
         // The spec's words, then what went wrong (issue 31: a server without TLS said only "cannot be reached").
         #expect(flow.shown.body == "Can't connect to server. Check the URL and try again.\nTried: http://127.0.0.1:8080\nrefused")
-        flow.press("Retry", effects: ["save progress at server", "call connect_server"],
+        flow.press(
+            "Retry", effects: ["save progress at server", "call connect_server"],
             changes: ["call 2 = connect_server (user's, from server)", "retries = 1", "screen = server"])
-        flow.answer(.success(CallOutput(values: ["server_url": .text("http://127.0.0.1:8080")])), effects: ["save progress at auth"],
+        flow.answer(
+            .success(CallOutput(values: ["server_url": .text("http://127.0.0.1:8080")])), effects: ["save progress at auth"],
             changes: [
                 "call 2 removed",
                 "context.error_code removed",
@@ -98,15 +110,19 @@ import Testing
     @Test(arguments: ["baby.example.org", "https://baby example.org", "ftp://x"])
     func aURLThatIsNotAServiceAddressIsRefusedBeforeAnyCall(url: String) {
         var flow = story(url: url)
-        flow.press("Continue", effects: ["save progress at server"],
+        flow.press(
+            "Continue", effects: ["save progress at server"],
             changes: ["error.server_url = Enter a full address such as https://baby.example.org, with no spaces."])
         #expect(flow.state.form.errors["server_url"] == "Enter a full address such as https://baby.example.org, with no spaces.")
     }
 
     func atAuth() -> FlowDriver {
         var flow = story()
-        flow.press("Continue", effects: ["save progress at server", "call connect_server"], changes: ["call 1 = connect_server (user's, from server)", "focus = 1"])
-        flow.answer(.success(CallOutput()), effects: ["save progress at auth"],
+        flow.press(
+            "Continue", effects: ["save progress at server", "call connect_server"],
+            changes: ["call 1 = connect_server (user's, from server)", "focus = 1"])
+        flow.answer(
+            .success(CallOutput()), effects: ["save progress at auth"],
             changes: ["call 1 removed", "focus = 0", "history = server", "screen = auth"])
         return flow
     }
@@ -115,14 +131,16 @@ import Testing
         var flow = atAuth()
         flow.press("Create Account", effects: ["save progress at register"], changes: ["history = server › auth", "screen = register"])
         fill(&flow, ["Jo", "jo@example.org", "long enough"])
-        flow.press("Create Account", effects: ["save progress at register", "save progress at register", "call register"],
+        flow.press(
+            "Create Account", effects: ["save progress at register", "save progress at register", "call register"],
             changes: [
                 "call 2 = register (user's, from register), keyed",
                 "context.idempotency_key.register = p-1795348800000-2",
                 "edited removed",
                 "focus = 3",
             ])
-        flow.fail("conflict", "taken", effects: ["save progress at register"],
+        flow.fail(
+            "conflict", "taken", effects: ["save progress at register"],
             changes: [
                 "call 2 removed",
                 "context.error_code = conflict",
@@ -132,7 +150,8 @@ import Testing
             ])
         #expect(flow.screen == "register")
         #expect(flow.state.message == .error("An account with this email already exists. Try logging in."))
-        flow.press("Log In Instead", effects: ["save progress at register", "save progress at login"],
+        flow.press(
+            "Log In Instead", effects: ["save progress at register", "save progress at login"],
             changes: ["focus = 0", "history = server › auth › register", "message removed", "screen = login"])
         #expect(flow.screen == "login")
         #expect(flow.text("email") == "jo@example.org")
@@ -142,14 +161,17 @@ import Testing
         var flow = atAuth()
         flow.press("I Have an Invite", effects: ["save progress at invite"], changes: ["history = server › auth", "screen = invite"])
         fill(&flow, ["Pat", "pat@example.org", "long enough", "bad-code"])
-        flow.press("Join", effects: ["save progress at invite", "save progress at invite", "call register"],
+        flow.press(
+            "Join", effects: ["save progress at invite", "save progress at invite", "call register"],
             changes: [
                 "call 2 = register (user's, from invite), keyed",
                 "context.idempotency_key.register = p-1795348800000-2",
                 "edited removed",
                 "focus = 4",
             ])
-        flow.answer(.success(CallOutput(session: named("u_pat"))), effects: ["save session u_pat", "backfill analytics for u_pat", "save progress at invite", "call accept_invite"],
+        flow.answer(
+            .success(CallOutput(session: named("u_pat"))),
+            effects: ["save session u_pat", "backfill analytics for u_pat", "save progress at invite", "call accept_invite"],
             changes: [
                 "call 2 removed",
                 "call 3 = accept_invite (user's, from accepting), keyed",
@@ -162,7 +184,8 @@ import Testing
                 "session = u_pat named",
             ])
         #expect(flow.screen == "accepting")
-        flow.fail("not_found", "x", effects: ["save progress at invite_retry"],
+        flow.fail(
+            "not_found", "x", effects: ["save progress at invite_retry"],
             changes: [
                 "call 3 removed",
                 "context.error_code = not_found",
@@ -175,14 +198,17 @@ import Testing
         #expect(flow.state.message == .error("This invite link is invalid or has already been used."))
         #expect(flow.state.session?.userID == "u_pat")
         #expect(flow.shown.fields.map(\.label) == ["Invite code or link"])
-        flow.press("Join", effects: ["save progress at invite_retry", "call accept_invite"],
+        flow.press(
+            "Join", effects: ["save progress at invite_retry", "call accept_invite"],
             changes: [
                 "call 4 = accept_invite (user's, from accepting), keyed",
                 "history = invite › invite_retry",
                 "message removed",
                 "screen = accepting",
-            ]) // never registers again
-        flow.answer(.success(CallOutput(values: ["child_name": .text("Ray"), "shared_by": .text("Jo"), "children": .list(["Ray"])])), effects: ["save progress at tracking"],
+            ])  // never registers again
+        flow.answer(
+            .success(CallOutput(values: ["child_name": .text("Ray"), "shared_by": .text("Jo"), "children": .list(["Ray"])])),
+            effects: ["save progress at tracking"],
             changes: [
                 "call 4 removed",
                 "context.child_name = Ray",
@@ -199,11 +225,15 @@ import Testing
 
     @Test(arguments: [true, false]) func logInGoesToTheDashboardOnlyWithChildren(hasChildren: Bool) {
         var flow = atAuth()
-        flow.press("Log in", effects: ["save progress at login"],
-            changes: ["history = server › auth", "screen = login"]) // the spec's link under the buttons
+        flow.press(
+            "Log in", effects: ["save progress at login"],
+            changes: ["history = server › auth", "screen = login"])  // the spec's link under the buttons
         fill(&flow, ["jo@example.org", "long enough"])
-        flow.press("Log In", effects: ["save progress at login", "call log_in"], changes: ["call 2 = log_in (user's, from login)", "edited removed", "focus = 2"])
-        flow.answer(.success(CallOutput(session: named())), effects: ["save session u_jo", "backfill analytics for u_jo", "call load_children"],
+        flow.press(
+            "Log In", effects: ["save progress at login", "call log_in"],
+            changes: ["call 2 = log_in (user's, from login)", "edited removed", "focus = 2"])
+        flow.answer(
+            .success(CallOutput(session: named())), effects: ["save session u_jo", "backfill analytics for u_jo", "call load_children"],
             changes: [
                 "call 2 removed",
                 "call 3 = load_children (user's, from checking_children)",
@@ -216,10 +246,14 @@ import Testing
         #expect(flow.screen == "checking_children")
         flow.answer(
             .success(CallOutput(values: ["children": .list(hasChildren ? ["Ray"] : [])])),
-            effects: hasChildren ? ["save session u_jo", "save progress at dashboard", "call load_children"] : ["save progress at add_baby"],
+            effects: hasChildren
+                ? ["save session u_jo", "save progress at dashboard", "call load_children"] : ["save progress at add_baby"],
             changes: hasChildren
-                ? ["call 3 removed", "call 4 = load_children (background)", "context.children = [Ray]", "onboarding = complete", "screen = dashboard",
-                   "session = u_jo named complete"]
+                ? [
+                    "call 3 removed", "call 4 = load_children (background)", "context.children = [Ray]", "onboarding = complete",
+                    "screen = dashboard",
+                    "session = u_jo named complete",
+                ]
                 : ["call 3 removed", "context.birth_date = 2026-11-22", "context.children = []", "screen = add_baby"])
         #expect(flow.screen == (hasChildren ? "dashboard" : "add_baby"))
     }
@@ -228,14 +262,17 @@ import Testing
         var flow = atAuth()
         flow.press("Create Account", effects: ["save progress at register"], changes: ["history = server › auth", "screen = register"])
         fill(&flow, ["Jo", "jo@example.org", "long enough"])
-        flow.press("Create Account", effects: ["save progress at register", "save progress at register", "call register"],
+        flow.press(
+            "Create Account", effects: ["save progress at register", "save progress at register", "call register"],
             changes: [
                 "call 2 = register (user's, from register), keyed",
                 "context.idempotency_key.register = p-1795348800000-2",
                 "edited removed",
                 "focus = 3",
             ])
-        flow.answer(.success(CallOutput(session: named())), effects: ["save session u_jo", "backfill analytics for u_jo", "save progress at add_baby"],
+        flow.answer(
+            .success(CallOutput(session: named())),
+            effects: ["save session u_jo", "backfill analytics for u_jo", "save progress at add_baby"],
             changes: [
                 "call 2 removed",
                 "context.birth_date = 2026-11-22",
@@ -260,7 +297,8 @@ import Testing
         #expect(flow.text("birth_date") == "2025-10-21")
         flow.type("202403", effects: [], changes: ["context.birth_date = 2024-03", "typing number = birth_date"])
         #expect(flow.text("birth_date") == "2024-03")
-        flow.press("Let's Go!", effects: ["save progress at add_baby"],
+        flow.press(
+            "Let's Go!", effects: ["save progress at add_baby"],
             changes: [
                 "edited removed",
                 "error.baby_name = Please enter your baby's name.",
@@ -274,7 +312,8 @@ import Testing
     @Test func aSecondLaunchAfterStepOneResumesAtStepTwo() {
         let auth = atAuth()
         var next = FlowDriver("babybasics")
-        next.launch(progress: auth.savedProgress, defaults: ["server_url": .text("http://elsewhere")], effects: ["save progress at auth"],
+        next.launch(
+            progress: auth.savedProgress, defaults: ["server_url": .text("http://elsewhere")], effects: ["save progress at auth"],
             changes: [
                 "context.server_url = mock://local",
                 "history = server",

@@ -13,14 +13,15 @@ import Testing
     /// The example flow, launched on its form.
     func story() -> FlowDriver {
         var flow = FlowDriver(flow: try! FlowFiles.load(url: Self.examplePath))
-        flow.launch(effects: ["save progress at ask"],
+        flow.launch(
+            effects: ["save progress at ask"],
             changes: ["phase = showing", "placeholder = p", "screen = ask", "since = now", "started = now"])
         return flow
     }
 
     @Test func submittingEmptyShowsTheRequiredMessageAndMakesNoCall() {
         var flow = story()
-        flow.key(.focusNext, effects: ["save progress at ask"], changes: ["focus = 1"]) // to Continue
+        flow.key(.focusNext, effects: ["save progress at ask"], changes: ["focus = 1"])  // to Continue
         flow.key(.activate, effects: [], changes: ["error.nickname = Please enter a nickname.", "focus = 0"])
         #expect(flow.state.form.errors["nickname"] == "Please enter a nickname.")
         #expect(flow.state.form.focus == 0)
@@ -29,14 +30,16 @@ import Testing
     @Test func aShortNicknameShowsTheMinLengthMessage() {
         var flow = story()
         flow.type("Al", effects: [], changes: ["context.nickname = Al", "edited = now"])
-        flow.key(.activate, effects: ["save progress at ask"],
-            changes: ["edited removed", "error.nickname = A nickname needs at least 3 characters."]) // Enter in the only field submits the form
+        flow.key(
+            .activate, effects: ["save progress at ask"],
+            changes: ["edited removed", "error.nickname = A nickname needs at least 3 characters."])  // Enter in the only field submits the form
         #expect(flow.state.form.errors["nickname"] == "A nickname needs at least 3 characters.")
     }
 
     @Test func aPasteLongerThanTheFieldIsCutWithAMessage() {
         var flow = story()
-        flow.type(String(repeating: "x", count: 1_000_000), effects: [],
+        flow.type(
+            String(repeating: "x", count: 1_000_000), effects: [],
             changes: [
                 "context.nickname = xxxxxxxxxxxxxxxxxxxx",
                 "edited = now",
@@ -73,8 +76,11 @@ import Testing
     @Test func aValidNicknameCallsTheServiceAndBranchesOnTheResult() {
         var flow = story()
         flow.type("Alice", effects: [], changes: ["context.nickname = Alice", "edited = now"])
-        flow.press("Continue", effects: ["save progress at ask", "call health"], changes: ["call 1 = health (user's, from ask)", "edited removed", "focus = 1"])
-        flow.fail("network", "down", effects: ["save progress at ask"],
+        flow.press(
+            "Continue", effects: ["save progress at ask", "call health"],
+            changes: ["call 1 = health (user's, from ask)", "edited removed", "focus = 1"])
+        flow.fail(
+            "network", "down", effects: ["save progress at ask"],
             changes: [
                 "call 1 removed",
                 "context.error_code = network",
@@ -86,10 +92,12 @@ import Testing
             ])
         #expect(flow.screen == "offline")
         #expect(flow.shown.body == "The service could not be reached (network).")
-        flow.press("Try Again", effects: ["save progress at ask", "call health"],
+        flow.press(
+            "Try Again", effects: ["save progress at ask", "call health"],
             changes: ["call 2 = health (user's, from ask)", "retries = 1", "screen = ask"])
         #expect(flow.screen == "ask")
-        flow.answer(.success(CallOutput()), effects: ["save progress at welcome"],
+        flow.answer(
+            .success(CallOutput()), effects: ["save progress at welcome"],
             changes: [
                 "call 2 removed",
                 "context.error_code removed",
@@ -115,15 +123,20 @@ import Testing
         #expect(flow.reached == [.screen("ask")])
         flow.key(.activate, effects: ["save progress at ask"], changes: ["error.nickname = Please enter a nickname."])
         flow.type("Al", effects: [], changes: ["context.nickname = Al", "edited = now", "error.nickname removed"])
-        flow.key(.activate, effects: ["save progress at ask"],
+        flow.key(
+            .activate, effects: ["save progress at ask"],
             changes: ["edited removed", "error.nickname = A nickname needs at least 3 characters."])
-        #expect(flow.reached.suffix(2) == [
-            .message(screen: "ask", field: "nickname", rule: "required"),
-            .message(screen: "ask", field: "nickname", rule: "min_length"),
-        ])
+        #expect(
+            flow.reached.suffix(2) == [
+                .message(screen: "ask", field: "nickname", rule: "required"),
+                .message(screen: "ask", field: "nickname", rule: "min_length"),
+            ])
         flow.type("ice", effects: [], changes: ["context.nickname = Alice", "edited = now", "error.nickname removed"])
-        flow.press("Continue", effects: ["save progress at ask", "call health"], changes: ["call 1 = health (user's, from ask)", "edited removed", "focus = 1"])
-        flow.fail("network", "down", effects: ["save progress at ask"],
+        flow.press(
+            "Continue", effects: ["save progress at ask", "call health"],
+            changes: ["call 1 = health (user's, from ask)", "edited removed", "focus = 1"])
+        flow.fail(
+            "network", "down", effects: ["save progress at ask"],
             changes: [
                 "call 1 removed",
                 "context.error_code = network",
@@ -134,9 +147,11 @@ import Testing
                 "screen = offline",
             ])
         #expect(flow.reached.suffix(2) == [.result(screen: "ask", operation: "health", code: "error"), .screen("offline")])
-        flow.press("Try Again", effects: ["save progress at ask", "call health"],
+        flow.press(
+            "Try Again", effects: ["save progress at ask", "call health"],
             changes: ["call 2 = health (user's, from ask)", "retries = 1", "screen = ask"])
-        flow.answer(.success(CallOutput()), effects: ["save progress at welcome"],
+        flow.answer(
+            .success(CallOutput()), effects: ["save progress at welcome"],
             changes: [
                 "call 2 removed",
                 "context.error_code removed",

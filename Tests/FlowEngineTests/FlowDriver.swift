@@ -83,8 +83,9 @@ struct FlowDriver {
         session: Session? = nil, progress: SavedProgress? = nil, defaults: [String: Value] = [:], placeholder: String = "p",
         effects expected: [String], changes: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) -> [Effect] {
-        send(.launched(Launch(session: session, progress: progress, placeholderUserID: placeholder, defaults: defaults)),
-             effects: expected, changes: changes, sourceLocation: sourceLocation)
+        send(
+            .launched(Launch(session: session, progress: progress, placeholderUserID: placeholder, defaults: defaults)),
+            effects: expected, changes: changes, sourceLocation: sourceLocation)
     }
 
     /// Presses the button with this label that is shown (a hidden one with the same label
@@ -96,9 +97,11 @@ struct FlowDriver {
     ) -> [Effect] {
         let screen = view
         let items = engine.focusables(of: screen, state)
-        guard let focus = items.firstIndex(where: { item in
-            if case .action(let index) = item { screen.actions[index].label == label } else { false }
-        }) else {
+        guard
+            let focus = items.firstIndex(where: { item in
+                if case .action(let index) = item { screen.actions[index].label == label } else { false }
+            })
+        else {
             Issue.record("no '\(label)' shown on \(screen.id)", sourceLocation: sourceLocation)
             return []
         }
@@ -117,7 +120,8 @@ struct FlowDriver {
 
     private func focusIntent(_ id: String, sourceLocation: Testing.SourceLocation) -> FlowEvent? {
         guard let index = view.fields.firstIndex(where: { $0.id == id }),
-              let focus = engine.focusables(of: view, state).firstIndex(of: .field(index)) else {
+            let focus = engine.focusables(of: view, state).firstIndex(of: .field(index))
+        else {
             Issue.record("no field '\(id)' on \(view.id)", sourceLocation: sourceLocation)
             return nil
         }

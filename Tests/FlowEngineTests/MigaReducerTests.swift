@@ -13,15 +13,18 @@ import Testing
     /// Walks the twelve steps with readiness 7 and the Focus topic.
     func throughTheSteps() -> FlowDriver {
         var flow = FlowDriver("miga")
-        flow.launch(effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
+        flow.launch(
+            effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
             changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
         for id in Self.order {
             #expect(flow.screen == id)
             switch id {
             case "determination":
-                flow.type("7", into: "readiness", effects: [],
+                flow.type(
+                    "7", into: "readiness", effects: [],
                     changes: ["context.readiness = 7", "edited = now", "typed digits = 7", "typing number = readiness"])
-                flow.press("Continue", effects: ["save progress at determination", "track step_interests", "save progress at interests"],
+                flow.press(
+                    "Continue", effects: ["save progress at determination", "track step_interests", "save progress at interests"],
                     changes: [
                         "context.interests = []",
                         "edited removed",
@@ -33,7 +36,8 @@ import Testing
                 flow.focus("interests", effects: [], changes: [])
                 flow.key(.right, effects: [], changes: ["cursor.interests = 1"])
                 flow.type(" ", effects: [], changes: ["context.interests = [Focus]", "edited = now"])
-                flow.press("Continue", effects: ["save progress at interests", "track step_journey", "save progress at journey"],
+                flow.press(
+                    "Continue", effects: ["save progress at interests", "track step_journey", "save progress at journey"],
                     changes: [
                         "edited removed",
                         "history = welcome › mission › time_wasted › time_saved › goal › credibility › trial › determination › interests",
@@ -41,7 +45,9 @@ import Testing
                     ])
             default:
                 let next = Self.order.drop { $0 != id }.dropFirst().first ?? "setup"
-                flow.press(flow.view.actions[0].label, effects: next == "setup" ? ["call prepare_store"] : ["track step_\(next)", "save progress at \(next)"],
+                flow.press(
+                    flow.view.actions[0].label,
+                    effects: next == "setup" ? ["call prepare_store"] : ["track step_\(next)", "save progress at \(next)"],
                     changes: next == "setup" ? Self.setupBegins : Self.moved(from: id, to: next))
             }
         }
@@ -53,7 +59,10 @@ import Testing
     /// The readiness slider starts at 5 when its screen is first shown.
     static func moved(from screen: String, to next: String) -> [String] {
         (next == "determination" ? ["context.readiness = 5"] : [])
-            + ["history = " + order.prefix { $0 != screen }.joined(separator: " › ") + (screen == order[0] ? "" : " › ") + screen, "screen = \(next)"]
+            + [
+                "history = " + order.prefix { $0 != screen }.joined(separator: " › ") + (screen == order[0] ? "" : " › ") + screen,
+                "screen = \(next)",
+            ]
     }
 
     /// The last step's Continue: setup begins with its first task.
@@ -70,7 +79,8 @@ import Testing
         _ flow: inout FlowDriver, _ results: [Result<CallOutput, ServiceFailure>], effects: [[String]], changes: [[String]],
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
-        #expect(results.count == effects.count && results.count == changes.count, "one list each per answer", sourceLocation: sourceLocation)
+        #expect(
+            results.count == effects.count && results.count == changes.count, "one list each per answer", sourceLocation: sourceLocation)
         for ((result, expected), stated) in zip(zip(results, effects), changes) {
             guard let call = flow.state.calls.task else {
                 Issue.record("no task is running", sourceLocation: sourceLocation)
@@ -127,8 +137,10 @@ import Testing
 
     static let online: [Result<CallOutput, ServiceFailure>] = [
         .success(CallOutput(values: ["note": .text("ready")])),
-        .success(CallOutput(
-            session: .issued(to: "u_guest", at: 0, accessFor: 4_000_000_000, token: "a", refreshToken: "r"), values: ["user_id": .text("u_guest")])),
+        .success(
+            CallOutput(
+                session: .issued(to: "u_guest", at: 0, accessFor: 4_000_000_000, token: "a", refreshToken: "r"),
+                values: ["user_id": .text("u_guest")])),
         .success(CallOutput(values: ["note": .text("content sync on, flow 1.0"), "content_sync_enabled": .text("true")])),
         .success(CallOutput(values: ["note": .text("12 entries cached")])),
         .success(CallOutput(values: ["supported_apps": .list(["Instagram", "TikTok", "X"]), "biometrics": .text("face_id")])),
@@ -136,7 +148,8 @@ import Testing
 
     @Test func aFirstLaunchShowsTheWelcomeAndTwelveNumberedStepsInTheSpecsOrder() {
         var flow = FlowDriver("miga")
-        flow.launch(effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
+        flow.launch(
+            effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
             changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
         #expect(flow.view.title == "The Intentional Life Starts Now")
         #expect(flow.view.actions.map(\.label) == ["Begin My Journey"])
@@ -151,18 +164,23 @@ import Testing
 
     @Test func eachStepIsSavedAndAKillResumesThere() {
         var flow = FlowDriver("miga")
-        flow.launch(effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
+        flow.launch(
+            effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
             changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
-        flow.press("Begin My Journey", effects: ["track step_mission", "save progress at mission"],
+        flow.press(
+            "Begin My Journey", effects: ["track step_mission", "save progress at mission"],
             changes: ["history = welcome", "screen = mission"])
-        flow.press("Continue", effects: ["track step_time_wasted", "save progress at time_wasted"],
+        flow.press(
+            "Continue", effects: ["track step_time_wasted", "save progress at time_wasted"],
             changes: ["history = welcome › mission", "screen = time_wasted"])
-        flow.press("Continue", effects: ["track step_time_saved", "save progress at time_saved"],
+        flow.press(
+            "Continue", effects: ["track step_time_saved", "save progress at time_saved"],
             changes: ["history = welcome › mission › time_wasted", "screen = time_saved"])
         let at = flow.screen
         #expect(flow.savedProgress?.screen == at)
         var relaunched = FlowDriver("miga")
-        relaunched.launch(progress: flow.savedProgress, effects: ["track step_time_saved", "save progress at time_saved"],
+        relaunched.launch(
+            progress: flow.savedProgress, effects: ["track step_time_saved", "save progress at time_saved"],
             changes: [
                 "history = welcome › mission › time_wasted",
                 "phase = showing",
@@ -176,11 +194,14 @@ import Testing
 
     @Test func theReadinessSliderAndTopicPillsWorkByKeyboard() {
         var flow = FlowDriver("miga")
-        flow.launch(effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
+        flow.launch(
+            effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
             changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
         while let at = flow.screen, at != "determination" {
             let next = Self.order.drop { $0 != at }.dropFirst().first ?? "setup"
-            flow.press(flow.view.actions[0].label, effects: ["track step_\(next)", "save progress at \(next)"], changes: Self.moved(from: at, to: next))
+            flow.press(
+                flow.view.actions[0].label, effects: ["track step_\(next)", "save progress at \(next)"],
+                changes: Self.moved(from: at, to: next))
         }
         #expect(flow.text("readiness") == "5")
         flow.focus("readiness", effects: [], changes: [])
@@ -188,14 +209,16 @@ import Testing
         #expect(flow.text("readiness") == "10", "never past 10")
         flow.key(.home, effects: [], changes: ["context.readiness = 1"])
         #expect(flow.text("readiness") == "1")
-        flow.type("910", effects: [],
-            changes: ["context.readiness = 10", "typed digits = 10", "typing number = readiness"]) // 9, then 1 starts a new number, then 10
+        flow.type(
+            "910", effects: [],
+            changes: ["context.readiness = 10", "typed digits = 10", "typing number = readiness"])  // 9, then 1 starts a new number, then 10
         #expect(flow.text("readiness") == "10")
-        flow.type("0", effects: [], changes: []) // nothing from 1 to 10 starts with 0
+        flow.type("0", effects: [], changes: [])  // nothing from 1 to 10 starts with 0
         #expect(flow.text("readiness") == "10")
         flow.key(.deleteBackward, effects: [], changes: ["context.readiness = 1", "typed digits = 1"])
         #expect(flow.text("readiness") == "1")
-        flow.press("Continue", effects: ["save progress at determination", "track step_interests", "save progress at interests"],
+        flow.press(
+            "Continue", effects: ["save progress at determination", "track step_interests", "save progress at interests"],
             changes: [
                 "context.interests = []",
                 "edited removed",
@@ -214,10 +237,14 @@ import Testing
         #expect(flow.engine.focusables(of: flow.view, flow.state).isEmpty, "no Continue while setting up")
         var copy = self
         copy.answerTasks(&flow, Self.online, effects: Self.onlineEffects, changes: Self.onlineChanges)
-        #expect(flow.state.checklist.tasks == [.done("ready"), .done("done"), .done("content sync on, flow 1.0"), .done("12 entries cached"), .done("done")])
+        #expect(
+            flow.state.checklist.tasks == [
+                .done("ready"), .done("done"), .done("content sync on, flow 1.0"), .done("12 entries cached"), .done("done"),
+            ])
         #expect(flow.text("setup_mode") == "online")
         #expect(flow.state.message == .notice("Everything is ready."))
-        let report = flow.effects.compactMap { if case .track(let record) = $0, record.name == "setup_completed" { record } else { nil } }.first
+        let report = flow.effects.compactMap { if case .track(let record) = $0, record.name == "setup_completed" { record } else { nil } }
+            .first
         #expect(report?.properties["fallbacks"] == .number(0))
         #expect(report?.properties["duration_ms"] != nil)
         #expect(report?.userID == "p", "analytics keep the device's own id, not the service's u_guest")
@@ -259,11 +286,13 @@ import Testing
                 changes: [retried[attempt - 1]])
         }
         #expect(flow.state.checklist.tasks[1] == .fellBack("offline: local-only mode"))
-        copy.answerTasks(&flow, [
-            .success(CallOutput(values: ["note": .text("offline: defaults used"), "fell_back": .text("true")])),
-            .success(CallOutput(values: ["note": .text("offline: 10 bundled entries cached"), "fell_back": .text("true")])),
-            Self.online[4],
-        ], effects: [["call preload_content"], ["call check_compatibility"], ["track setup_completed"]],
+        copy.answerTasks(
+            &flow,
+            [
+                .success(CallOutput(values: ["note": .text("offline: defaults used"), "fell_back": .text("true")])),
+                .success(CallOutput(values: ["note": .text("offline: 10 bundled entries cached"), "fell_back": .text("true")])),
+                Self.online[4],
+            ], effects: [["call preload_content"], ["call check_compatibility"], ["track setup_completed"]],
             changes: [
                 [
                     "call 5 removed",
@@ -285,7 +314,11 @@ import Testing
                 ],
             ])
         #expect(flow.text("setup_mode") == "local-only")
-        #expect(flow.state.message == .notice("MIGA could not reach its service, so it runs in local-only mode: everything works on this device, and content syncs when it can."), "not an error: setup worked")
+        #expect(
+            flow.state.message
+                == .notice(
+                    "MIGA could not reach its service, so it runs in local-only mode: everything works on this device, and content syncs when it can."
+                ), "not an error: setup worked")
         #expect(flow.state.session == nil)
         flow.press("Continue", effects: ["save progress at apps"], changes: ["context.apps = []", "message removed", "screen = apps"])
         #expect(flow.screen == "apps")
@@ -294,57 +327,63 @@ import Testing
     @Test func aTaskWithNoFallbackStopsTheChecklistAndEnterTriesAgain() {
         var flow = throughTheSteps()
         var copy = self
-        copy.answerTasks(&flow, [.failure(ServiceFailure(code: "server_error", message: "The disk is full."))], effects: [[]],
-            changes: [[
-                "call 1 removed",
-                "checklist = failed: The disk is full. | waiting | waiting | waiting | waiting",
-                "message = error: The disk is full. Press Enter to try again.",
-            ]])
+        copy.answerTasks(
+            &flow, [.failure(ServiceFailure(code: "server_error", message: "The disk is full."))], effects: [[]],
+            changes: [
+                [
+                    "call 1 removed",
+                    "checklist = failed: The disk is full. | waiting | waiting | waiting | waiting",
+                    "message = error: The disk is full. Press Enter to try again.",
+                ]
+            ])
         #expect(flow.state.checklist.tasks[0] == .failed("The disk is full."))
         #expect(flow.state.message == .error("The disk is full. Press Enter to try again."))
-        let again = flow.key(.activate, effects: ["call prepare_store"],
+        let again = flow.key(
+            .activate, effects: ["call prepare_store"],
             changes: [
                 "call 2 = prepare_store (task 0, try 1)",
                 "checklist = running | waiting | waiting | waiting | waiting",
                 "message removed",
             ])
         #expect(FlowDriver.calls(again).map(\.operation) == [.prepareStore])
-        copy.answerTasks(&flow, Self.online, effects: Self.onlineEffects, changes: [
-            [
-                "call 2 removed",
-                "call 3 = sign_in_anonymously (task 1, try 1), keyed",
-                "checklist = done: ready | running | waiting | waiting | waiting",
-                "context.idempotency_key.sign_in_anonymously = p-1795348800000-3",
-            ],
-            [
-                "call 3 removed",
-                "call 4 = fetch_config (task 2, try 1)",
-                "checklist = done: ready | done: done | running | waiting | waiting",
-                "context.idempotency_key.sign_in_anonymously removed",
-                "context.user_id = u_guest",
-                "history removed",
-                "session = u_guest guest",
-            ],
-            [
-                "call 4 removed",
-                "call 5 = preload_content (task 3, try 1)",
-                "checklist = done: ready | done: done | done: content sync on, flow 1.0 | running | waiting",
-                "context.content_sync_enabled = true",
-            ],
-            [
-                "call 5 removed",
-                "call 6 = check_compatibility (task 4, try 1)",
-                "checklist = done: ready | done: done | done: content sync on, flow 1.0 | done: 12 entries cached | running",
-            ],
-            [
-                "call 6 removed",
-                "checklist = done: ready | done: done | done: content sync on, flow 1.0 | done: 12 entries cached | done: done",
-                "context.biometrics = face_id",
-                "context.setup_mode = online",
-                "context.supported_apps = [Instagram, TikTok, X]",
-                "message = notice: Everything is ready.",
-            ],
-        ])
+        copy.answerTasks(
+            &flow, Self.online, effects: Self.onlineEffects,
+            changes: [
+                [
+                    "call 2 removed",
+                    "call 3 = sign_in_anonymously (task 1, try 1), keyed",
+                    "checklist = done: ready | running | waiting | waiting | waiting",
+                    "context.idempotency_key.sign_in_anonymously = p-1795348800000-3",
+                ],
+                [
+                    "call 3 removed",
+                    "call 4 = fetch_config (task 2, try 1)",
+                    "checklist = done: ready | done: done | running | waiting | waiting",
+                    "context.idempotency_key.sign_in_anonymously removed",
+                    "context.user_id = u_guest",
+                    "history removed",
+                    "session = u_guest guest",
+                ],
+                [
+                    "call 4 removed",
+                    "call 5 = preload_content (task 3, try 1)",
+                    "checklist = done: ready | done: done | done: content sync on, flow 1.0 | running | waiting",
+                    "context.content_sync_enabled = true",
+                ],
+                [
+                    "call 5 removed",
+                    "call 6 = check_compatibility (task 4, try 1)",
+                    "checklist = done: ready | done: done | done: content sync on, flow 1.0 | done: 12 entries cached | running",
+                ],
+                [
+                    "call 6 removed",
+                    "checklist = done: ready | done: done | done: content sync on, flow 1.0 | done: 12 entries cached | done: done",
+                    "context.biometrics = face_id",
+                    "context.setup_mode = online",
+                    "context.supported_apps = [Instagram, TikTok, X]",
+                    "message = notice: Everything is ready.",
+                ],
+            ])
         #expect(flow.engine.checklistDone(flow.state))
     }
 
@@ -360,15 +399,19 @@ import Testing
     func theInstructionsFollowTheDevicesUnlockMethod(biometrics: String, screen: String) {
         var flow = atApps()
         flow.state.context["biometrics"] = .text(biometrics)
-        flow.press("Continue", effects: ["save progress at apps"], changes: ["error.apps = Choose at least one app to put behind a mindful pause."])
+        flow.press(
+            "Continue", effects: ["save progress at apps"], changes: ["error.apps = Choose at least one app to put behind a mindful pause."]
+        )
         #expect(flow.state.form.errors["apps"] == "Choose at least one app to put behind a mindful pause.")
         flow.type(" ", into: "apps", effects: [], changes: ["context.apps = [Instagram]", "edited = now", "error.apps removed"])
-        flow.press("Continue", effects: ["save progress at apps", "save progress at \(screen)"],
+        flow.press(
+            "Continue", effects: ["save progress at apps", "save progress at \(screen)"],
             changes: ["edited removed", "history = apps", "screen = \(screen)"])
         #expect(flow.screen == screen)
         #expect(flow.view.bullets.first?.hasPrefix("1. ") == true, "numbered steps")
         if biometrics == "none" {
-            flow.press("Continue to the Hub", effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
+            flow.press(
+                "Continue to the Hub", effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
                 changes: [
                     "call 6 = open_hub (background), keyed",
                     "context.idempotency_key.open_hub = p-1795348800000-6",
@@ -389,46 +432,49 @@ import Testing
         var answers = Self.online
         answers[4] = .success(CallOutput(values: ["supported_apps": .list([]), "biometrics": .text("face_id")]))
         var copy = self
-        copy.answerTasks(&flow, answers, effects: Self.onlineEffects, changes: [
-            [
-                "call 1 removed",
-                "call 2 = sign_in_anonymously (task 1, try 1), keyed",
-                "checklist = done: ready | running | waiting | waiting | waiting",
-                "context.idempotency_key.sign_in_anonymously = p-1795348800000-2",
-            ],
-            [
-                "call 2 removed",
-                "call 3 = fetch_config (task 2, try 1)",
-                "checklist = done: ready | done: done | running | waiting | waiting",
-                "context.idempotency_key.sign_in_anonymously removed",
-                "context.user_id = u_guest",
-                "history removed",
-                "session = u_guest guest",
-            ],
-            [
-                "call 3 removed",
-                "call 4 = preload_content (task 3, try 1)",
-                "checklist = done: ready | done: done | done: content sync on, flow 1.0 | running | waiting",
-                "context.content_sync_enabled = true",
-            ],
-            [
-                "call 4 removed",
-                "call 5 = check_compatibility (task 4, try 1)",
-                "checklist = done: ready | done: done | done: content sync on, flow 1.0 | done: 12 entries cached | running",
-            ],
-            [
-                "call 5 removed",
-                "checklist = done: ready | done: done | done: content sync on, flow 1.0 | done: 12 entries cached | done: done",
-                "context.biometrics = face_id",
-                "context.setup_mode = online",
-                "context.supported_apps = []",
-                "message = notice: Everything is ready.",
-            ],
-        ])
+        copy.answerTasks(
+            &flow, answers, effects: Self.onlineEffects,
+            changes: [
+                [
+                    "call 1 removed",
+                    "call 2 = sign_in_anonymously (task 1, try 1), keyed",
+                    "checklist = done: ready | running | waiting | waiting | waiting",
+                    "context.idempotency_key.sign_in_anonymously = p-1795348800000-2",
+                ],
+                [
+                    "call 2 removed",
+                    "call 3 = fetch_config (task 2, try 1)",
+                    "checklist = done: ready | done: done | running | waiting | waiting",
+                    "context.idempotency_key.sign_in_anonymously removed",
+                    "context.user_id = u_guest",
+                    "history removed",
+                    "session = u_guest guest",
+                ],
+                [
+                    "call 3 removed",
+                    "call 4 = preload_content (task 3, try 1)",
+                    "checklist = done: ready | done: done | done: content sync on, flow 1.0 | running | waiting",
+                    "context.content_sync_enabled = true",
+                ],
+                [
+                    "call 4 removed",
+                    "call 5 = check_compatibility (task 4, try 1)",
+                    "checklist = done: ready | done: done | done: content sync on, flow 1.0 | done: 12 entries cached | running",
+                ],
+                [
+                    "call 5 removed",
+                    "checklist = done: ready | done: done | done: content sync on, flow 1.0 | done: 12 entries cached | done: done",
+                    "context.biometrics = face_id",
+                    "context.setup_mode = online",
+                    "context.supported_apps = []",
+                    "message = notice: Everything is ready.",
+                ],
+            ])
         flow.press("Continue", effects: ["save progress at no_supported_apps"], changes: ["message removed", "screen = no_supported_apps"])
         #expect(flow.screen == "no_supported_apps")
         #expect(flow.shown.buttons.map(\.label) == ["Continue to the Hub"])
-        flow.press("Continue to the Hub", effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
+        flow.press(
+            "Continue to the Hub", effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
             changes: [
                 "call 6 = open_hub (background), keyed",
                 "context.idempotency_key.open_hub = p-1795348800000-6",
@@ -443,11 +489,14 @@ import Testing
     @Test func aFailedValidationGivesRetryInstructionsAndKeepsEverything() {
         var flow = atApps()
         flow.type(" ", into: "apps", effects: [], changes: ["context.apps = [Instagram]", "edited = now"])
-        flow.press("Continue", effects: ["save progress at apps", "save progress at hide_face_id"],
+        flow.press(
+            "Continue", effects: ["save progress at apps", "save progress at hide_face_id"],
             changes: ["edited removed", "history = apps", "screen = hide_face_id"])
         #expect(flow.screen == "hide_face_id")
         flow.press("I've Done It", effects: ["call validate_hiding"], changes: ["call 6 = validate_hiding (user's, from hide_face_id)"])
-        _ = flow.fail("not_found", "MIGA can still open the apps directly, so they are not hidden yet.", effects: ["save progress at hide_face_id", "track setup_error"],
+        _ = flow.fail(
+            "not_found", "MIGA can still open the apps directly, so they are not hidden yet.",
+            effects: ["save progress at hide_face_id", "track setup_error"],
             changes: [
                 "call 6 removed",
                 "context.error_code = not_found",
@@ -456,11 +505,16 @@ import Testing
                 "message = error: Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.",
             ])
         #expect(flow.screen == "hide_face_id")
-        if case .error(let text)? = flow.state.message { #expect(text.hasPrefix("Not hidden yet: repeat steps 1-3")) } else { Issue.record("no message") }
+        if case .error(let text)? = flow.state.message {
+            #expect(text.hasPrefix("Not hidden yet: repeat steps 1-3"))
+        } else {
+            Issue.record("no message")
+        }
         #expect(flow.state.context["apps"] == .list(["Instagram"]))
         // Quitting here and relaunching comes back to these instructions.
         var relaunched = FlowDriver("miga")
-        relaunched.launch(session: flow.state.session, progress: flow.savedProgress, effects: ["save progress at hide_face_id"],
+        relaunched.launch(
+            session: flow.state.session, progress: flow.savedProgress, effects: ["save progress at hide_face_id"],
             changes: [
                 "context.apps = [Instagram]",
                 "context.biometrics = face_id",
@@ -481,9 +535,12 @@ import Testing
                 "started = now",
             ])
         #expect(relaunched.screen == "hide_face_id")
-        flow.press("I've Done It", effects: ["call validate_hiding"],
+        flow.press(
+            "I've Done It", effects: ["call validate_hiding"],
             changes: ["call 7 = validate_hiding (user's, from hide_face_id)", "message removed"])
-        let done = flow.answer(.success(CallOutput(values: ["hiding_verified": .text("true")])), effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
+        let done = flow.answer(
+            .success(CallOutput(values: ["hiding_verified": .text("true")])),
+            effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
             changes: [
                 "call 7 removed",
                 "call 8 = open_hub (background), keyed",
@@ -507,8 +564,11 @@ import Testing
         var flow = atApps()
         flow.state.context["biometrics"] = .text("none")
         flow.type(" ", into: "apps", effects: [], changes: ["context.apps = [Instagram]", "edited = now"])
-        flow.press("Continue", effects: ["save progress at apps", "save progress at hide_none"], changes: ["edited removed", "history = apps", "screen = hide_none"])
-        flow.press("Continue to the Hub", effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
+        flow.press(
+            "Continue", effects: ["save progress at apps", "save progress at hide_none"],
+            changes: ["edited removed", "history = apps", "screen = hide_none"])
+        flow.press(
+            "Continue to the Hub", effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
             changes: [
                 "call 6 = open_hub (background), keyed",
                 "context.idempotency_key.open_hub = p-1795348800000-6",
@@ -520,7 +580,8 @@ import Testing
         var relaunched = FlowDriver("miga")
         var progress = flow.savedProgress!
         progress.requiresSession = false
-        relaunched.launch(session: nil, progress: progress, effects: ["save progress at hub", "call open_hub"],
+        relaunched.launch(
+            session: nil, progress: progress, effects: ["save progress at hub", "call open_hub"],
             changes: [
                 "call 1 = open_hub (background), keyed",
                 "context.apps = [Instagram]",
@@ -545,12 +606,15 @@ import Testing
     @Test func theHubIsLockedUntilOnboardingIsComplete() {
         // Saved progress from the middle of onboarding never opens the hub.
         var flow = FlowDriver("miga")
-        flow.launch(effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
+        flow.launch(
+            effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
             changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
-        flow.press("Begin My Journey", effects: ["track step_mission", "save progress at mission"],
+        flow.press(
+            "Begin My Journey", effects: ["track step_mission", "save progress at mission"],
             changes: ["history = welcome", "screen = mission"])
         var relaunched = FlowDriver("miga")
-        relaunched.launch(progress: flow.savedProgress, effects: ["track step_mission", "save progress at mission"],
+        relaunched.launch(
+            progress: flow.savedProgress, effects: ["track step_mission", "save progress at mission"],
             changes: ["history = welcome", "phase = showing", "placeholder = p", "screen = mission", "since = now", "started = now"])
         #expect(relaunched.screen == "mission")
         #expect(!relaunched.state.onboardingComplete)
@@ -559,10 +623,12 @@ import Testing
     @Test func noCallSendsTheUsersChoicesToTheService() {
         var flow = atApps()
         flow.type(" ", into: "apps", effects: [], changes: ["context.apps = [Instagram]", "edited = now"])
-        flow.press("Continue", effects: ["save progress at apps", "save progress at hide_face_id"],
+        flow.press(
+            "Continue", effects: ["save progress at apps", "save progress at hide_face_id"],
             changes: ["edited removed", "history = apps", "screen = hide_face_id"])
         flow.press("I've Done It", effects: ["call validate_hiding"], changes: ["call 6 = validate_hiding (user's, from hide_face_id)"])
-        flow.answer(.success(CallOutput()), effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
+        flow.answer(
+            .success(CallOutput()), effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
             changes: [
                 "call 6 removed",
                 "call 7 = open_hub (background), keyed",
@@ -572,7 +638,9 @@ import Testing
                 "screen = hub",
                 "session = u_guest guest complete",
             ])
-        let serviceCalls = FlowDriver.calls(flow.effects).filter { ![.prepareStore, .checkCompatibility, .validateHiding, .openHub, .preloadContent, .fetchConfig].contains($0.operation) }
+        let serviceCalls = FlowDriver.calls(flow.effects).filter {
+            ![.prepareStore, .checkCompatibility, .validateHiding, .openHub, .preloadContent, .fetchConfig].contains($0.operation)
+        }
         #expect(serviceCalls.map(\.operation) == [.signInAnonymously])
         for call in serviceCalls {
             #expect(call.inputs.isEmpty && call.fields.isEmpty)
@@ -584,14 +652,20 @@ import Testing
 @Suite struct JumpReducerTests {
     @Test func aJumpShowsTheScreenDropsTheWaitAndKeepsBack() {
         var flow = FlowDriver("abby")
-        flow.launch(effects: ["save progress at consent"],
+        flow.launch(
+            effects: ["save progress at consent"],
             changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now"])
-        flow.press("Agree and Continue", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
+        flow.press(
+            "Agree and Continue", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
             changes: ["context.analytics_consent = granted", "history = consent", "screen = method"])
-        flow.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+        flow.press(
+            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
-        flow.type("5550109999", into: "phone", effects: ["save progress at phone"], changes: ["context.phone = 5550109999", "edited = now", "focus = 1"])
-        flow.press("Send Code", effects: ["save progress at phone", "save progress at phone", "call send_phone_code"],
+        flow.type(
+            "5550109999", into: "phone", effects: ["save progress at phone"],
+            changes: ["context.phone = 5550109999", "edited = now", "focus = 1"])
+        flow.press(
+            "Send Code", effects: ["save progress at phone", "save progress at phone", "call send_phone_code"],
             changes: [
                 "call 1 = send_phone_code (user's, from phone), keyed",
                 "context.idempotency_key.send_phone_code = p-1795348800000-1",
@@ -600,7 +674,8 @@ import Testing
             ])
         #expect(flow.state.calls.userCall != nil)
         // A forced run: nothing recorded as the person's (issue 30 §1).
-        flow.send(.jump("age"), effects: [],
+        flow.send(
+            .jump("age"), effects: [],
             changes: [
                 "call 1 = send_phone_code (abandoned), keyed",
                 "context.age_range = 18-99",
@@ -624,15 +699,18 @@ import Testing
     /// until the next launch.
     @Test func aJumpRecordsNothingAsThePersons() {
         var flow = FlowDriver("oklah")
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
-        flow.send(.jump("home"), effects: ["call motivation"],
+        flow.send(
+            .jump("home"), effects: ["call motivation"],
             changes: ["call 1 = motivation (background)", "forced by jump = yes", "history = privacy", "screen = home"])
         #expect(flow.screen == "home")
         #expect(!flow.state.onboardingComplete)
         #expect(flow.state.forcedByJump)
-        flow.send(.launched(Launch(session: nil, progress: flow.savedProgress, placeholderUserID: "p")),
-                  effects: ["track onboarding_start", "save progress at privacy"],
+        flow.send(
+            .launched(Launch(session: nil, progress: flow.savedProgress, placeholderUserID: "p")),
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["call 1 removed", "forced by jump removed", "history removed", "screen = privacy"])
         #expect(!flow.state.forcedByJump, "a relaunch is a real run again")
     }
@@ -642,7 +720,8 @@ import Testing
     @Test func aJumpHonoursTheFlowsGuards() {
         var flow = FlowDriver("rucktracker")
         let guest = Session.issued(to: "u_guest", at: flow.now / 1000, complete: true)
-        flow.launch(session: guest,
+        flow.launch(
+            session: guest,
             effects: ["save progress at home", "call load_account"],
             changes: [
                 "call 1 = load_account (background)",
@@ -654,13 +733,19 @@ import Testing
                 "since = now",
             ])
         let before = flow.screen
-        flow.send(.jump("confirm_sign_out"), effects: [],
+        flow.send(
+            .jump("confirm_sign_out"), effects: [],
             changes: [
-                "message = error: QA: the flow cannot reach confirm_sign_out in this state (it needs is_signed_in, or not is_anonymous), so it was not opened.",
+                "message = error: QA: the flow cannot reach confirm_sign_out in this state (it needs is_signed_in, or not is_anonymous), so it was not opened."
             ])
         #expect(flow.screen == before)
-        #expect(flow.state.message == .error("QA: the flow cannot reach confirm_sign_out in this state (it needs is_signed_in, or not is_anonymous), so it was not opened."))
-        flow.send(.jump("guest_profile"),
+        #expect(
+            flow.state.message
+                == .error(
+                    "QA: the flow cannot reach confirm_sign_out in this state (it needs is_signed_in, or not is_anonymous), so it was not opened."
+                ))
+        flow.send(
+            .jump("guest_profile"),
             effects: [],
             changes: ["forced by jump = yes", "history = home", "message removed", "screen = guest_profile"])
         #expect(flow.screen == "guest_profile", "what a guest can reach opens")

@@ -16,7 +16,9 @@ import Testing
     }
 
     var signedIn: CallOutput {
-        CallOutput(session: session(expiresIn: 86_400, complete: false), values: ["user_id": .text("u_1"), "name_options": .list(["Sunny Otter", "Brave Spark", "Kind Meadow"])])
+        CallOutput(
+            session: session(expiresIn: 86_400, complete: false),
+            values: ["user_id": .text("u_1"), "name_options": .list(["Sunny Otter", "Brave Spark", "Kind Meadow"])])
     }
 
     let networkDown = ServiceFailure(code: "network", message: "down")
@@ -24,9 +26,11 @@ import Testing
     /// First launch, Start, account created: the pick-name screen with three names.
     func atPickName() -> FlowDriver {
         var flow = story()
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+        flow.press(
+            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -34,7 +38,8 @@ import Testing
                 "screen = creating",
             ])
         flow.now += 500
-        flow.answer(.success(signedIn), effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
+        flow.answer(
+            .success(signedIn), effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
             changes: [
                 "call 1 removed",
                 "context.idempotency_key.sign_in_anonymously removed",
@@ -50,7 +55,8 @@ import Testing
 
     @Test func firstLaunchShowsThePrivacyGateAndMakesNoCall() {
         var flow = story()
-        let effects = flow.launch(placeholder: "local-test", effects: ["track onboarding_start", "save progress at privacy"],
+        let effects = flow.launch(
+            placeholder: "local-test", effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = local-test", "screen = privacy", "since = now", "started = now"])
         #expect(flow.screen == "privacy")
         #expect(FlowDriver.tracked(effects).first?.userID == "local-test", "under the placeholder until a session names the user")
@@ -59,7 +65,8 @@ import Testing
 
     @Test func onlyStartLeavesThePrivacyScreen() {
         var flow = story()
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         for intent in [Intent.back, .focusNext, .left, .right, .insert("x"), .deleteBackward] {
             flow.key(intent, effects: [], changes: [])
@@ -69,9 +76,11 @@ import Testing
 
     @Test func startCreatesTheAccountOnceEvenWhenPressedTwice() {
         var flow = story()
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+        flow.press(
+            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -95,7 +104,8 @@ import Testing
         var flow = atPickName()
         flow.now += 100
         flow.key(.focusNext, effects: [], changes: ["focus = 1"])
-        let picked = flow.key(.activate, effects: ["call choose_name"],
+        let picked = flow.key(
+            .activate, effects: ["call choose_name"],
             changes: [
                 "call 2 = choose_name (user's, from saving_name)",
                 "context.chosen_name = Brave Spark",
@@ -131,17 +141,20 @@ import Testing
 
     @Test func homeShowsTheMotivationWhenItArrives() {
         var flow = story()
-        flow.launch(session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+        flow.launch(
+            session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
             changes: FlowDriver.launchedAtOKLahHome)
         #expect(flow.screen == "home")
-        flow.answer(.motivation, .success(CallOutput(values: ["motivation": .text("Rest is productive too.")])), effects: ["save progress at home"],
+        flow.answer(
+            .motivation, .success(CallOutput(values: ["motivation": .text("Rest is productive too.")])), effects: ["save progress at home"],
             changes: ["call 1 removed", "context.motivation = Rest is productive too."])
         #expect(flow.shown.body == "Rest is productive too.")
     }
 
     @Test func homeKeepsAFallbackMessageWhenMotivationFails() {
         var flow = story()
-        flow.launch(session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+        flow.launch(
+            session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
             changes: FlowDriver.launchedAtOKLahHome)
         flow.answer(.motivation, .failure(networkDown), effects: [], changes: ["call 1 removed"])
         #expect(flow.screen == "home")
@@ -151,9 +164,11 @@ import Testing
 
     @Test func checkInSaysItIsOutOfScope() {
         var flow = story()
-        flow.launch(session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+        flow.launch(
+            session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
             changes: FlowDriver.launchedAtOKLahHome)
-        flow.press("Check in", effects: [],
+        flow.press(
+            "Check in", effects: [],
             changes: ["message = notice: Check-in is coming in a later release; it is not part of onboarding."])
         guard case .notice(let text)? = flow.state.message else { Issue.record("no notice"); return }
         #expect(text.contains("not part of onboarding"))
@@ -162,9 +177,11 @@ import Testing
     @Test(arguments: ["network", "server_error", "rate_limited"])
     func anyFailureShowsTheRetryableErrorAndTracksIt(code: String) {
         var flow = story()
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+        flow.press(
+            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -173,7 +190,8 @@ import Testing
             ])
         flow.now += 100
         // The error screen is not a resume point: the privacy screen stays the last one.
-        let effects = flow.fail(code, "x", effects: ["track onboarding_error"],
+        let effects = flow.fail(
+            code, "x", effects: ["track onboarding_error"],
             changes: [
                 "call 1 removed", "context.error_code = \(code)", "context.error_message = x", "last failure = creating", "screen = failed",
                 "since = now",
@@ -188,9 +206,11 @@ import Testing
     /// relaunch — carries the key saved before the first call left.
     @Test func everyRetryOfStartCarriesTheSameIdempotencyKey() throws {
         var flow = story()
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
-        let started = flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+        let started = flow.press(
+            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -202,7 +222,8 @@ import Testing
         #expect(saved.screen == "privacy")
         #expect(saved.context.values.contains { $0.text.map(key.hasPrefix) == true }, "kept on disk before the call")
 
-        flow.fail("timeout", "x", effects: ["track onboarding_error"],
+        flow.fail(
+            "timeout", "x", effects: ["track onboarding_error"],
             changes: [
                 "call 1 removed",
                 "context.error_code = timeout",
@@ -211,14 +232,16 @@ import Testing
                 "screen = failed",
             ])
         flow.now += 5000
-        let retried = flow.press("Try Again", effects: ["track onboarding_retry", "call sign_in_anonymously"],
+        let retried = flow.press(
+            "Try Again", effects: ["track onboarding_retry", "call sign_in_anonymously"],
             changes: ["call 2 = sign_in_anonymously (user's, from creating), keyed", "retries = 1", "screen = creating", "since = now"])
         #expect(FlowDriver.calls(retried).first?.idempotencyKey == key)
 
         // Killed now: the relaunch resumes on the privacy screen with the same key.
         var relaunched = story()
         relaunched.now += 60_000
-        relaunched.launch(progress: saved, placeholder: "other", effects: ["track onboarding_start", "save progress at privacy"],
+        relaunched.launch(
+            progress: saved, placeholder: "other", effects: ["track onboarding_start", "save progress at privacy"],
             changes: [
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
                 "phase = showing",
@@ -228,12 +251,14 @@ import Testing
                 "started = now-60s",
             ])
         // The key is already on disk: nothing to save before the call this time.
-        let afterRelaunch = relaunched.press("Start", effects: ["call sign_in_anonymously"],
+        let afterRelaunch = relaunched.press(
+            "Start", effects: ["call sign_in_anonymously"],
             changes: ["call 1 = sign_in_anonymously (user's, from creating), keyed", "history = privacy", "screen = creating"])
         #expect(FlowDriver.calls(afterRelaunch).first?.idempotencyKey == key)
 
         // Success ends the intent: no key is left for the next sign-in.
-        flow.answer(.success(signedIn), effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
+        flow.answer(
+            .success(signedIn), effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
             changes: [
                 "call 2 removed",
                 "context.error_code removed",
@@ -246,7 +271,8 @@ import Testing
                 "session = u_1 guest",
             ])
         #expect(!flow.state.context.keys.contains { $0.hasPrefix("idempotency_key.") })
-        let named = flow.key(.activate, effects: ["call choose_name"],
+        let named = flow.key(
+            .activate, effects: ["call choose_name"],
             changes: [
                 "call 3 = choose_name (user's, from saving_name)",
                 "context.chosen_name = Sunny Otter",
@@ -259,9 +285,11 @@ import Testing
 
     @Test func tryAgainRetriesTheCallAndCountsAttempts() {
         var flow = story()
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+        flow.press(
+            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -269,16 +297,22 @@ import Testing
                 "screen = creating",
             ])
         for attempt in 1...2 {
-            flow.fail("network", "x", effects: ["track onboarding_error"],
-                changes: ["call \(attempt) removed"] + (attempt == 1
-                    ? ["context.error_code = network", "context.error_message = x", "last failure = creating", "screen = failed"]
-                    : ["screen = failed"]))
-            let effects = flow.press("Try Again", effects: ["track onboarding_retry", "call sign_in_anonymously"],
-                changes: ["call \(attempt + 1) = sign_in_anonymously (user's, from creating), keyed", "retries = \(attempt)", "screen = creating"])
+            flow.fail(
+                "network", "x", effects: ["track onboarding_error"],
+                changes: ["call \(attempt) removed"]
+                    + (attempt == 1
+                        ? ["context.error_code = network", "context.error_message = x", "last failure = creating", "screen = failed"]
+                        : ["screen = failed"]))
+            let effects = flow.press(
+                "Try Again", effects: ["track onboarding_retry", "call sign_in_anonymously"],
+                changes: [
+                    "call \(attempt + 1) = sign_in_anonymously (user's, from creating), keyed", "retries = \(attempt)", "screen = creating",
+                ])
             #expect(flow.screen == "creating")
             #expect(FlowDriver.tracked(effects).first?.properties["attempt_number"] == .number(Int64(attempt)))
         }
-        flow.answer(.success(signedIn), effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
+        flow.answer(
+            .success(signedIn), effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
             changes: [
                 "call 3 removed",
                 "context.error_code removed",
@@ -296,7 +330,8 @@ import Testing
 
     @Test func aFailedNameChoiceRetriesTheNameNotTheAccount() {
         var flow = atPickName()
-        flow.key(.activate, effects: ["call choose_name"],
+        flow.key(
+            .activate, effects: ["call choose_name"],
             changes: [
                 "call 2 = choose_name (user's, from saving_name)",
                 "context.chosen_name = Sunny Otter",
@@ -304,7 +339,8 @@ import Testing
                 "history = pick_name",
                 "screen = saving_name",
             ])
-        flow.fail("server_error", "x", effects: ["track onboarding_error"],
+        flow.fail(
+            "server_error", "x", effects: ["track onboarding_error"],
             changes: [
                 "call 2 removed",
                 "context.error_code = server_error",
@@ -313,13 +349,15 @@ import Testing
                 "screen = failed",
             ])
         #expect(flow.screen == "failed")
-        flow.press("Try Again", effects: ["track onboarding_retry", "call choose_name"],
+        flow.press(
+            "Try Again", effects: ["track onboarding_retry", "call choose_name"],
             changes: ["call 3 = choose_name (user's, from saving_name)", "retries = 1", "screen = saving_name"])
     }
 
     @Test func relaunchWithACompletedSessionGoesStraightHome() {
         var flow = story()
-        flow.launch(session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+        flow.launch(
+            session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
             changes: FlowDriver.launchedAtOKLahHome)
         #expect(flow.screen == "home", "and no onboarding_start")
     }
@@ -329,7 +367,8 @@ import Testing
     /// stands: the name chosen, or the names it offered.
     @Test func aSessionWithoutItsProgressAsksTheServiceForTheName() {
         var flow = story()
-        flow.launch(session: session(complete: false), effects: ["call load_profile"],
+        flow.launch(
+            session: session(complete: false), effects: ["call load_profile"],
             changes: [
                 "call 1 = load_profile (user's, from checking_name)",
                 "phase = showing",
@@ -340,8 +379,9 @@ import Testing
             ])
         #expect(flow.screen == "checking_name")
         // Home completes onboarding: the session is saved with the flag, once.
-        flow.answer(.loadProfile, .success(CallOutput(values: ["display_name": .text("Sunny Otter")])),
-                    effects: ["save session u_1", "track onboarding_complete", "save progress at home", "call motivation"],
+        flow.answer(
+            .loadProfile, .success(CallOutput(values: ["display_name": .text("Sunny Otter")])),
+            effects: ["save session u_1", "track onboarding_complete", "save progress at home", "call motivation"],
             changes: [
                 "call 1 removed",
                 "call 2 = motivation (background)",
@@ -355,7 +395,8 @@ import Testing
         #expect(flow.state.onboardingComplete)
 
         var unnamed = story()
-        unnamed.launch(session: session(complete: false), effects: ["call load_profile"],
+        unnamed.launch(
+            session: session(complete: false), effects: ["call load_profile"],
             changes: [
                 "call 1 = load_profile (user's, from checking_name)",
                 "phase = showing",
@@ -365,13 +406,15 @@ import Testing
                 "since = now",
             ])
         let offered: [String] = ["Sunny Otter", "Brave Spark", "Kind Meadow"]
-        unnamed.answer(.loadProfile, .success(CallOutput(values: ["name_options": .list(offered)])), effects: ["save progress at pick_name"],
+        unnamed.answer(
+            .loadProfile, .success(CallOutput(values: ["name_options": .list(offered)])), effects: ["save progress at pick_name"],
             changes: ["call 1 removed", "context.name_options = [Sunny Otter, Brave Spark, Kind Meadow]", "screen = pick_name"])
         #expect(unnamed.screen == "pick_name", "the same names offered again")
         #expect(unnamed.state.context["name_options"] == .list(offered))
 
         var offline = story()
-        offline.launch(session: session(), effects: ["call load_profile"],
+        offline.launch(
+            session: session(), effects: ["call load_profile"],
             changes: [
                 "call 1 = load_profile (user's, from checking_name)",
                 "onboarding = complete",
@@ -381,7 +424,8 @@ import Testing
                 "session = u_1 guest complete",
                 "since = now",
             ])
-        offline.answer(.loadProfile, .failure(networkDown), effects: ["track onboarding_error"],
+        offline.answer(
+            .loadProfile, .failure(networkDown), effects: ["track onboarding_error"],
             changes: [
                 "call 1 removed",
                 "context.error_code = network",
@@ -396,7 +440,8 @@ import Testing
     @Test func killedOnThePickScreenResumesThereWithTheSameNames() throws {
         let picked = atPickName()
         var flow = story()
-        flow.launch(session: picked.state.session, progress: picked.savedProgress, effects: ["save progress at pick_name"],
+        flow.launch(
+            session: picked.state.session, progress: picked.savedProgress, effects: ["save progress at pick_name"],
             changes: [
                 "context.name_options = [Sunny Otter, Brave Spark, Kind Meadow]",
                 "context.user_id = u_1",
@@ -417,14 +462,16 @@ import Testing
             screen: "privacy", context: [:], onboardingComplete: false, startedAt: Self.start - 5000, placeholderUserID: "p",
             requiresSession: false)
         var flow = story()
-        flow.launch(progress: progress, effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            progress: progress, effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now-5s"])
         #expect(flow.screen == "privacy")
     }
 
     @Test func anExpiredSessionIsRenewedSilentlyThenHome() {
         var flow = story()
-        flow.launch(session: session(expiresIn: -10), progress: .oklahHome, effects: ["call refresh_session"],
+        flow.launch(
+            session: session(expiresIn: -10), progress: .oklahHome, effects: ["call refresh_session"],
             changes: [
                 "call 1 = refresh_session (renewal)",
                 "context.display_name = Sunny Otter",
@@ -438,7 +485,9 @@ import Testing
         #expect(flow.state.phase == .renewing(attempt: 1))
         var renewed = session(expiresIn: 86_400)
         renewed.accessToken = "at2"
-        flow.answer(.refreshSession, .success(CallOutput(session: renewed)), effects: ["save session u_1", "save progress at home", "call motivation"],
+        flow.answer(
+            .refreshSession, .success(CallOutput(session: renewed)),
+            effects: ["save session u_1", "save progress at home", "call motivation"],
             changes: [
                 "call 1 removed",
                 "call 2 = motivation (background)",
@@ -454,7 +503,8 @@ import Testing
 
     @Test func renewalIsTriedThreeTimesThenTheSessionIsKeptAndHomeShown() {
         var flow = story()
-        flow.launch(session: session(expiresIn: -10), progress: .oklahHome, effects: ["call refresh_session"],
+        flow.launch(
+            session: session(expiresIn: -10), progress: .oklahHome, effects: ["call refresh_session"],
             changes: [
                 "call 1 = refresh_session (renewal)",
                 "context.display_name = Sunny Otter",
@@ -466,11 +516,16 @@ import Testing
             ])
         for attempt in 1...2 {
             #expect(flow.state.phase == .renewing(attempt: attempt))
-            flow.answer(.refreshSession, .failure(networkDown), effects: ["call refresh_session"],
-                changes: ["call \(attempt) removed", "call \(attempt + 1) = refresh_session (renewal)", "phase = renewing(attempt: \(attempt + 1))"])
+            flow.answer(
+                .refreshSession, .failure(networkDown), effects: ["call refresh_session"],
+                changes: [
+                    "call \(attempt) removed", "call \(attempt + 1) = refresh_session (renewal)",
+                    "phase = renewing(attempt: \(attempt + 1))",
+                ])
         }
         // Home's own call goes as it is, not held for a fourth try.
-        flow.answer(.refreshSession, .failure(networkDown), effects: ["save progress at home", "call motivation"],
+        flow.answer(
+            .refreshSession, .failure(networkDown), effects: ["save progress at home", "call motivation"],
             changes: [
                 "call 3 removed",
                 "call 4 = motivation (background)",
@@ -490,7 +545,8 @@ import Testing
 
     @Test func aRejectedSessionFallsBackToPrivacyWithNoError() {
         var flow = story()
-        flow.launch(session: session(expiresIn: -10), progress: .oklahHome, effects: ["call refresh_session"],
+        flow.launch(
+            session: session(expiresIn: -10), progress: .oklahHome, effects: ["call refresh_session"],
             changes: [
                 "call 1 = refresh_session (renewal)",
                 "context.display_name = Sunny Otter",
@@ -518,7 +574,8 @@ import Testing
         #expect(flow.state.message == nil)
         #expect(flow.state.session == nil)
         // Start makes a new account.
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+        flow.press(
+            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 2 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-2",
@@ -529,9 +586,11 @@ import Testing
 
     @Test func suspendedDuringCreationRetriesSilentlyOnceThenShowsTheError() throws {
         var flow = story()
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+        flow.press(
+            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -540,7 +599,8 @@ import Testing
             ])
         let original = try #require(flow.state.calls.userCall?.id)
         flow.now += 5000
-        let resumed = flow.send(.resumed, effects: ["call sign_in_anonymously"],
+        let resumed = flow.send(
+            .resumed, effects: ["call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (replaced by 2), keyed",
                 "call 2 = sign_in_anonymously (user's, from creating), keyed",
@@ -553,7 +613,8 @@ import Testing
         // The original failing does not show the error while the retry runs.
         flow.send(.callFinished(id: original, result: .failure(networkDown)), effects: [], changes: ["call 1 removed"])
         #expect(flow.screen == "creating")
-        flow.send(.callFinished(id: retry.id, result: .failure(networkDown)), effects: ["track onboarding_error"],
+        flow.send(
+            .callFinished(id: retry.id, result: .failure(networkDown)), effects: ["track onboarding_error"],
             changes: [
                 "call 2 removed",
                 "context.error_code = network",
@@ -573,9 +634,11 @@ import Testing
 
     @Test func quitEndsTheFlowFromAnyScreenEvenWhileBusy() {
         var flow = story()
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+        flow.press(
+            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",

@@ -60,7 +60,8 @@ import Testing
                 let typed = PhoneNumber.typed(item.typed, country: item.option, options: options)
                 let number = try #require(PhoneNumber(country: typed.country, digits: typed.digits))
                 #expect(number.e164 == e164, "\(item.option): '\(item.typed)' is \(e164)")
-                #expect((InputRules.e164(number.e164) != nil) == item.possible, "\(item.option): '\(item.typed)' possible: \(item.possible)")
+                #expect(
+                    (InputRules.e164(number.e164) != nil) == item.possible, "\(item.option): '\(item.typed)' possible: \(item.possible)")
             } else {
                 // The service takes 8 to 15 digits, country code included (E.164's cap, and
                 // the API's documented floor); the reference's lengths go beyond both (a

@@ -8,14 +8,17 @@ import Testing
     static let start: Int64 = 1_800_000_000_000
 
     func session(_ user: String = "u_guest", anonymous: Bool = true, expiresIn: Int64 = 3600) -> Session {
-        .issued(to: user, guest: anonymous, at: Self.start / 1000, accessFor: expiresIn, token: "at-\(user)", refreshToken: "rt-\(user)", complete: true)
+        .issued(
+            to: user, guest: anonymous, at: Self.start / 1000, accessFor: expiresIn, token: "at-\(user)", refreshToken: "rt-\(user)",
+            complete: true)
     }
 
     /// Launched with `session` (Home loads the account in the background).
     func story(_ session: Session?) -> FlowDriver {
         var flow = FlowDriver("rucktracker", now: Self.start)
         if let session {
-            flow.launch(session: session, effects: ["save progress at home", "call load_account"],
+            flow.launch(
+                session: session, effects: ["save progress at home", "call load_account"],
                 changes: [
                     "call 1 = load_account (background)", "onboarding = complete", "phase = showing", "placeholder = p", "screen = home",
                     "session = \(StoryState.describe(session))", "since = now",
@@ -33,7 +36,8 @@ import Testing
 
     @Test func firstLaunchMakesAGuestWithNoAuthWall() {
         var flow = story(nil)
-        flow.launch(effects: ["save progress at starting", "call sign_in_anonymously"],
+        flow.launch(
+            effects: ["save progress at starting", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from starting), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -44,7 +48,9 @@ import Testing
                 "started = now",
             ])
         #expect(flow.screen == "starting")
-        flow.answer(.success(CallOutput(session: session())), effects: ["backfill analytics for u_guest", "save session u_guest", "save progress at home", "call load_account"],
+        flow.answer(
+            .success(CallOutput(session: session())),
+            effects: ["backfill analytics for u_guest", "save session u_guest", "save progress at home", "call load_account"],
             changes: [
                 "call 1 removed",
                 "call 2 = load_account (background)",
@@ -60,7 +66,8 @@ import Testing
     /// relaunch (3 of 3): the first launch's key is on disk before its call leaves.
     @Test func aKillBeforeTheFirstGuestAnswersMakesNoSecondGuest() throws {
         var flow = story(nil)
-        let first = flow.launch(effects: ["save progress at starting", "call sign_in_anonymously"],
+        let first = flow.launch(
+            effects: ["save progress at starting", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from starting), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -75,7 +82,8 @@ import Testing
 
         var relaunched = story(nil)
         relaunched.now += 5000
-        let again = relaunched.launch(progress: saved, placeholder: "other", effects: ["call sign_in_anonymously"],
+        let again = relaunched.launch(
+            progress: saved, placeholder: "other", effects: ["call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from starting), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -94,7 +102,8 @@ import Testing
     /// the key its first try sent, and says so; the service's own failure still stands.
     @Test func aFirstLaunchOfflineStartsAGuestOnThisDevice() throws {
         var flow = story(nil)
-        let first = flow.launch(effects: ["save progress at starting", "call sign_in_anonymously"],
+        let first = flow.launch(
+            effects: ["save progress at starting", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from starting), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -106,9 +115,11 @@ import Testing
             ])
         let key = try #require(FlowDriver.calls(first).first?.idempotencyKey)
         let placeholder = flow.state.placeholderUserID
-        let home = flow.answer(.failure(networkDown), effects: [
-            "backfill analytics for \(placeholder)", "save session \(placeholder)", "save progress at home", "call load_account",
-        ],
+        let home = flow.answer(
+            .failure(networkDown),
+            effects: [
+                "backfill analytics for \(placeholder)", "save session \(placeholder)", "save progress at home", "call load_account",
+            ],
             changes: [
                 "call 1 removed",
                 "call 2 = load_account (background)",
@@ -134,12 +145,15 @@ import Testing
         flow.send(.tick, effects: [], changes: [])
         flow.now = later
         // Registered by a call that then failed: the guest is the service's from now on.
-        flow.answer(.loadAccount, .failure(ServiceFailure(code: "server_error", message: "no", session: session("u_registered"))), effects: ["save session u_registered", "backfill analytics for u_registered"],
+        flow.answer(
+            .loadAccount, .failure(ServiceFailure(code: "server_error", message: "no", session: session("u_registered"))),
+            effects: ["save session u_registered", "backfill analytics for u_registered"],
             changes: ["call 2 removed", "session = u_registered guest complete"])
         #expect(flow.state.session?.userID == "u_registered" && flow.state.session?.isOnThisDeviceOnly == false)
 
         var failed = story(nil)
-        failed.launch(effects: ["save progress at starting", "call sign_in_anonymously"],
+        failed.launch(
+            effects: ["save progress at starting", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from starting), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -149,7 +163,8 @@ import Testing
                 "since = now",
                 "started = now",
             ])
-        failed.fail("server_error", effects: [],
+        failed.fail(
+            "server_error", effects: [],
             changes: [
                 "call 1 removed",
                 "context.error_code = server_error",
@@ -165,7 +180,8 @@ import Testing
         let flow = story(session())
         #expect(flow.screen == "home")
         var expired = story(nil)
-        expired.launch(session: session(expiresIn: -10), effects: ["call refresh_session"],
+        expired.launch(
+            session: session(expiresIn: -10), effects: ["call refresh_session"],
             changes: [
                 "call 1 = refresh_session (renewal)",
                 "onboarding = complete",
@@ -174,10 +190,15 @@ import Testing
                 "session = u_guest guest complete",
             ])
         for attempt in 1..<FlowEngine.renewalAttempts {
-            expired.answer(.refreshSession, .failure(networkDown), effects: ["call refresh_session"],
-                changes: ["call \(attempt) removed", "call \(attempt + 1) = refresh_session (renewal)", "phase = renewing(attempt: \(attempt + 1))"])
+            expired.answer(
+                .refreshSession, .failure(networkDown), effects: ["call refresh_session"],
+                changes: [
+                    "call \(attempt) removed", "call \(attempt + 1) = refresh_session (renewal)",
+                    "phase = renewing(attempt: \(attempt + 1))",
+                ])
         }
-        expired.answer(.refreshSession, .failure(networkDown), effects: ["save progress at home", "call load_account"],
+        expired.answer(
+            .refreshSession, .failure(networkDown), effects: ["save progress at home", "call load_account"],
             changes: [
                 "call 3 removed",
                 "call 4 = load_account (background)",
@@ -198,7 +219,8 @@ import Testing
         let saved = SavedProgress(
             screen: "home", context: ["rucks": .list(["5.5 km in 60 min · 2027-01-15 08:00:00"])], onboardingComplete: true,
             startedAt: nil, placeholderUserID: "p", requiresSession: true)
-        flow.launch(session: session(expiresIn: -10), progress: saved,
+        flow.launch(
+            session: session(expiresIn: -10), progress: saved,
             effects: ["call refresh_session"],
             changes: [
                 "call 1 = refresh_session (renewal)",
@@ -209,7 +231,8 @@ import Testing
                 "renewal held progress = home",
                 "session = u_guest guest complete",
             ])
-        let effects = flow.answer(.refreshSession, .failure(ServiceFailure(code: "unauthorized", message: "refused")),
+        let effects = flow.answer(
+            .refreshSession, .failure(ServiceFailure(code: "unauthorized", message: "refused")),
             effects: ["save progress at home", "call load_account"],
             changes: [
                 "call 1 removed",
@@ -228,9 +251,13 @@ import Testing
         #expect(flow.shown.warnings.first?.contains("could not be renewed") == true)
         #expect(flow.text("rucks") == nil || flow.state.context["rucks"]?.list?.count == 1)
         flow.now += FlowEngine.renewalRetryDelay
-        #expect(FlowDriver.calls(flow.send(.tick,
-            effects: ["call refresh_session"],
-            changes: ["call 3 = refresh_session (renewal)", "renewal due removed"])).map(\.operation) == [.refreshSession], "tried again later")
+        #expect(
+            FlowDriver.calls(
+                flow.send(
+                    .tick,
+                    effects: ["call refresh_session"],
+                    changes: ["call 3 = refresh_session (renewal)", "renewal due removed"])
+            ).map(\.operation) == [.refreshSession], "tried again later")
     }
 
     /// Issue 30: a named Pro account unused for 31 days became a guest offered Go Pro
@@ -242,7 +269,8 @@ import Testing
         let saved = SavedProgress(
             screen: "home", context: ["email": .text("so@example.com"), "pro": .text("true")], onboardingComplete: true,
             startedAt: nil, placeholderUserID: "p", requiresSession: true)
-        let effects = flow.launch(session: named, progress: saved,
+        let effects = flow.launch(
+            session: named, progress: saved,
             effects: ["forget session", "forget progress", "save progress at session_ended"],
             changes: ["context.email = so@example.com", "phase = showing", "placeholder = p", "screen = session_ended", "since = now"])
         #expect(flow.screen == "session_ended")
@@ -258,7 +286,8 @@ import Testing
     /// is taken: the profile then shows the signed-in account, not a guest with an email.
     @Test func aSessionTheHomeLoadCorrectsIsKept() {
         var flow = FlowDriver("rucktracker", now: Self.start)
-        flow.launch(session: session(),
+        flow.launch(
+            session: session(),
             effects: ["save progress at home", "call load_account"],
             changes: [
                 "call 1 = load_account (background)",
@@ -270,7 +299,9 @@ import Testing
                 "since = now",
             ])
         let named = session(anonymous: false)
-        let effects = flow.answer(.loadAccount, .success(CallOutput(session: named, values: ["email": .text("lost@example.org"), "account_status": .text("Signed In")])),
+        let effects = flow.answer(
+            .loadAccount,
+            .success(CallOutput(session: named, values: ["email": .text("lost@example.org"), "account_status": .text("Signed In")])),
             effects: ["save session u_guest", "save progress at home"],
             changes: [
                 "call 1 removed",
@@ -297,17 +328,21 @@ import Testing
         var flow = story(session("u_named", anonymous: false))
         flow.press("Profile", effects: ["save progress at account_profile"], changes: ["history = home", "screen = account_profile"])
         #expect(flow.screen == "account_profile")
-        flow.press("Sign Out", effects: ["save progress at confirm_sign_out"],
+        flow.press(
+            "Sign Out", effects: ["save progress at confirm_sign_out"],
             changes: ["history = home › account_profile", "screen = confirm_sign_out"])
         #expect(flow.screen == "confirm_sign_out")
         #expect(flow.shown.body.hasPrefix("Signing out will create a new guest account"))
-        flow.press("Sign Out", effects: ["save progress at confirm_sign_out", "call sign_out"],
+        flow.press(
+            "Sign Out", effects: ["save progress at confirm_sign_out", "call sign_out"],
             changes: [
                 "call 2 = sign_out (user's, from confirm_sign_out), keyed",
                 "context.idempotency_key.sign_out = p-1800000000000-2",
                 "focus = 1",
             ])
-        flow.answer(.success(CallOutput(session: session("u_new_guest"))), effects: ["save session u_new_guest", "save progress at home", "call load_account"],
+        flow.answer(
+            .success(CallOutput(session: session("u_new_guest"))),
+            effects: ["save session u_new_guest", "save progress at home", "call load_account"],
             changes: [
                 "call 2 removed",
                 "call 3 = load_account (background)",
@@ -326,15 +361,18 @@ import Testing
     @Test func signingOutOfflineChangesNothing() {
         var flow = story(session("u_named", anonymous: false))
         flow.press("Profile", effects: ["save progress at account_profile"], changes: ["history = home", "screen = account_profile"])
-        flow.press("Sign Out", effects: ["save progress at confirm_sign_out"],
+        flow.press(
+            "Sign Out", effects: ["save progress at confirm_sign_out"],
             changes: ["history = home › account_profile", "screen = confirm_sign_out"])
-        flow.press("Sign Out", effects: ["save progress at confirm_sign_out", "call sign_out"],
+        flow.press(
+            "Sign Out", effects: ["save progress at confirm_sign_out", "call sign_out"],
             changes: [
                 "call 2 = sign_out (user's, from confirm_sign_out), keyed",
                 "context.idempotency_key.sign_out = p-1800000000000-2",
                 "focus = 1",
             ])
-        flow.answer(.failure(networkDown), effects: ["save progress at confirm_sign_out"],
+        flow.answer(
+            .failure(networkDown), effects: ["save progress at confirm_sign_out"],
             changes: [
                 "call 2 removed",
                 "context.error_code = network",
@@ -351,10 +389,12 @@ import Testing
     @Test func addEmailChecksFormatAndMatchAsYouType() throws {
         var flow = story(session())
         flow.press("Profile", effects: ["save progress at guest_profile"], changes: ["history = home", "screen = guest_profile"])
-        flow.press("Add Email to Sync", effects: ["save progress at add_email"],
+        flow.press(
+            "Add Email to Sync", effects: ["save progress at add_email"],
             changes: ["history = home › guest_profile", "screen = add_email"])
         #expect(flow.screen == "add_email")
-        flow.type("ruck@ex", effects: [],
+        flow.type(
+            "ruck@ex", effects: [],
             changes: ["context.email = ruck@ex", "edited = now", "error.email = Please enter a valid email address."])
         #expect(flow.state.form.errors["email"] == "Please enter a valid email address.")
         flow.type("ample.org", effects: [], changes: ["context.email = ruck@example.org", "error.email removed"])
@@ -362,12 +402,14 @@ import Testing
         flow.key(.focusNext, effects: ["save progress at add_email"], changes: ["edited removed", "focus = 1"])
         flow.type("march on!", effects: [], changes: ["context.password = march on!", "edited = now"])
         flow.key(.focusNext, effects: ["save progress at add_email"], changes: ["edited removed", "focus = 2"])
-        flow.type("march", effects: [],
+        flow.type(
+            "march", effects: [],
             changes: ["context.confirm_password = march", "edited = now", "error.confirm_password = Passwords do not match."])
         #expect(flow.state.form.errors["confirm_password"] == "Passwords do not match.")
         flow.type(" on!", effects: [], changes: ["context.confirm_password = march on!", "error.confirm_password removed"])
         #expect(flow.state.form.errors["confirm_password"] == nil)
-        let effects = flow.press("Secure My Account", effects: ["save progress at add_email", "save progress at add_email", "call link_email"],
+        let effects = flow.press(
+            "Secure My Account", effects: ["save progress at add_email", "save progress at add_email", "call link_email"],
             changes: [
                 "call 2 = link_email (user's, from add_email), keyed",
                 "context.idempotency_key.link_email = p-1800000000000-2",
@@ -380,7 +422,8 @@ import Testing
         #expect(flow.savedProgress?.context["password"] == nil)
         var named = session()
         named.isAnonymous = false
-        flow.answer(.success(CallOutput(session: named)), effects: ["save session u_guest", "save progress at linked"],
+        flow.answer(
+            .success(CallOutput(session: named)), effects: ["save session u_guest", "save progress at linked"],
             changes: [
                 "call 2 removed",
                 "context.confirm_password removed",
@@ -401,11 +444,13 @@ import Testing
     @Test func aCommonPasswordIsRefusedAsItIsTyped() {
         var flow = story(session())
         flow.press("Profile", effects: ["save progress at guest_profile"], changes: ["history = home", "screen = guest_profile"])
-        flow.press("Add Email to Sync", effects: ["save progress at add_email"],
+        flow.press(
+            "Add Email to Sync", effects: ["save progress at add_email"],
             changes: ["history = home › guest_profile", "screen = add_email"])
         flow.type("ruck@example.org", effects: [], changes: ["context.email = ruck@example.org", "edited = now"])
         flow.key(.focusNext, effects: ["save progress at add_email"], changes: ["edited removed", "focus = 1"])
-        flow.type("Password1", effects: [],
+        flow.type(
+            "Password1", effects: [],
             changes: [
                 "context.password = Password1",
                 "edited = now",
@@ -418,7 +463,8 @@ import Testing
         flow.press("Secure My Account", effects: ["save progress at add_email"], changes: ["edited removed", "focus = 1"])
         #expect(flow.screen == "add_email" && flow.state.form.errors["password"] == common)
         flow.focus("password", effects: [], changes: [])
-        flow.type("!", effects: [],
+        flow.type(
+            "!", effects: [],
             changes: [
                 "context.password = Password1!",
                 "edited = now",
@@ -430,24 +476,28 @@ import Testing
 
     @Test func anEmailThatIsTakenKeepsTheGuestAndItsData() {
         var flow = story(session())
-        flow.answer(.loadAccount, .success(CallOutput(values: ["rucks": .list(["5.0 km in 60 min"])])), effects: ["save progress at home"],
+        flow.answer(
+            .loadAccount, .success(CallOutput(values: ["rucks": .list(["5.0 km in 60 min"])])), effects: ["save progress at home"],
             changes: ["call 1 removed", "context.rucks = [5.0 km in 60 min]"])
         flow.press("Profile", effects: ["save progress at guest_profile"], changes: ["history = home", "screen = guest_profile"])
-        flow.press("Add Email to Sync", effects: ["save progress at add_email"],
+        flow.press(
+            "Add Email to Sync", effects: ["save progress at add_email"],
             changes: ["history = home › guest_profile", "screen = add_email"])
         flow.type("taken@example.org", effects: [], changes: ["context.email = taken@example.org", "edited = now"])
         flow.key(.focusNext, effects: ["save progress at add_email"], changes: ["edited removed", "focus = 1"])
         flow.type("long enough", effects: [], changes: ["context.password = long enough", "edited = now"])
         flow.key(.focusNext, effects: ["save progress at add_email"], changes: ["edited removed", "focus = 2"])
         flow.type("long enough", effects: [], changes: ["context.confirm_password = long enough", "edited = now"])
-        flow.press("Secure My Account", effects: ["save progress at add_email", "save progress at add_email", "call link_email"],
+        flow.press(
+            "Secure My Account", effects: ["save progress at add_email", "save progress at add_email", "call link_email"],
             changes: [
                 "call 2 = link_email (user's, from add_email), keyed",
                 "context.idempotency_key.link_email = p-1800000000000-2",
                 "edited removed",
                 "focus = 3",
             ])
-        flow.fail("conflict", "taken", effects: ["save progress at add_email"],
+        flow.fail(
+            "conflict", "taken", effects: ["save progress at add_email"],
             changes: [
                 "call 2 removed",
                 "context.error_code = conflict",
@@ -467,14 +517,16 @@ import Testing
         #expect(buttons(guest).contains("Go Pro"))
         guest.press("Go Pro", effects: ["save progress at pro_offer"], changes: ["history = home", "screen = pro_offer"])
         guest.press("Buy Pro (simulated)", effects: ["call purchase_pro"], changes: ["call 2 = purchase_pro (user's, from pro_offer)"])
-        guest.answer(.success(CallOutput(values: ["pro": .text("true")])), effects: ["save progress at post_purchase_guest"],
+        guest.answer(
+            .success(CallOutput(values: ["pro": .text("true")])), effects: ["save progress at post_purchase_guest"],
             changes: ["call 2 removed", "context.pro = true", "history = home › pro_offer", "screen = post_purchase_guest"])
         #expect(guest.screen == "post_purchase_guest")
         #expect(guest.shown.body.contains("Add an email to secure your premium subscription:"))
         #expect(!guest.shown.body.hasSuffix("..."), "whole sentences, not the spec's elision")
         // Quit on the prompt: the next launch brings it back, though onboarding is complete.
         var relaunched = story(nil)
-        relaunched.launch(session: session(), progress: guest.savedProgress, effects: ["save progress at post_purchase_guest"],
+        relaunched.launch(
+            session: session(), progress: guest.savedProgress, effects: ["save progress at post_purchase_guest"],
             changes: [
                 "context.pro = true",
                 "history = home › pro_offer",
@@ -486,7 +538,8 @@ import Testing
                 "since = now",
             ])
         #expect(relaunched.screen == "post_purchase_guest")
-        guest.press("Skip", effects: ["save progress at home", "call load_account"],
+        guest.press(
+            "Skip", effects: ["save progress at home", "call load_account"],
             changes: ["call 3 = load_account (background)", "history = home › pro_offer › post_purchase_guest", "screen = home"])
         #expect(guest.screen == "home")
         #expect(!buttons(guest).contains("Go Pro"))
@@ -494,7 +547,8 @@ import Testing
         var member = story(session("u_named", anonymous: false))
         member.press("Go Pro", effects: ["save progress at pro_offer"], changes: ["history = home", "screen = pro_offer"])
         member.press("Buy Pro (simulated)", effects: ["call purchase_pro"], changes: ["call 2 = purchase_pro (user's, from pro_offer)"])
-        member.answer(.success(CallOutput(values: ["pro": .text("true")])), effects: ["save progress at post_purchase_member"],
+        member.answer(
+            .success(CallOutput(values: ["pro": .text("true")])), effects: ["save progress at post_purchase_member"],
             changes: ["call 2 removed", "context.pro = true", "history = home › pro_offer", "screen = post_purchase_member"])
         #expect(member.screen == "post_purchase_member")
         #expect(member.shown.body.contains("every device you sign in on"))
@@ -503,13 +557,16 @@ import Testing
     @Test func aRuckNeedsPositiveNumbers() {
         var flow = story(session())
         flow.press("Log a Ruck", effects: ["save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
-        flow.type("-3", effects: [],
+        flow.type(
+            "-3", effects: [],
             changes: ["context.distance_km = -3", "edited = now", "error.distance_km = The distance must be a number above zero."])
         #expect(flow.state.form.errors["distance_km"] == "The distance must be a number above zero.")
         flow.key(.deleteBackward, times: 2, effects: [], changes: ["context.distance_km = ", "error.distance_km removed"])
         flow.type("7.5", effects: [], changes: ["context.distance_km = 7.5"])
         #expect(flow.state.form.errors["distance_km"] == nil)
-        flow.press("Save", effects: ["save progress at log_ruck"], changes: ["edited removed", "error.duration_min = Enter how many minutes it took.", "focus = 1"])
+        flow.press(
+            "Save", effects: ["save progress at log_ruck"],
+            changes: ["edited removed", "error.duration_min = Enter how many minutes it took.", "focus = 1"])
         #expect(flow.state.form.errors["duration_min"] == "Enter how many minutes it took.")
     }
 
@@ -518,15 +575,18 @@ import Testing
     @Test func theRuckFormTheLogInFormAndSetUsernameBehave() {
         var flow = story(session())
         flow.press("Log a Ruck", effects: ["save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
-        flow.type("1e9", effects: [],
+        flow.type(
+            "1e9", effects: [],
             changes: ["context.distance_km = 1e9", "edited = now", "error.distance_km = The distance must be a number above zero."])
         #expect(flow.state.form.errors["distance_km"] == "The distance must be a number above zero.", "1e9 is not a distance people type")
         flow.key(.setValue(.text("5")), effects: [], changes: ["context.distance_km = 5", "error.distance_km removed"])
         flow.key(.focusNext, effects: ["save progress at log_ruck"], changes: ["edited removed", "focus = 1"])
-        flow.type("99999", effects: [],
+        flow.type(
+            "99999", effects: [],
             changes: ["context.duration_min = 99999", "edited = now", "error.duration_min = A ruck is at most a week (10080 minutes)."])
         #expect(flow.state.form.errors["duration_min"] == "A ruck is at most a week (10080 minutes).")
-        flow.press("Cancel", effects: ["save progress at log_ruck", "save progress at home", "call load_account"],
+        flow.press(
+            "Cancel", effects: ["save progress at log_ruck", "save progress at home", "call load_account"],
             changes: [
                 "call 2 = load_account (background)",
                 "context.distance_km removed",
@@ -539,17 +599,21 @@ import Testing
             ])
         flow.press("Log a Ruck", effects: ["save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
         #expect(flow.state.context["distance_km"] == nil && flow.state.context["duration_min"] == nil, "Cancel leaves nothing behind")
-        flow.press("Cancel", effects: ["save progress at log_ruck", "save progress at home", "call load_account"],
+        flow.press(
+            "Cancel", effects: ["save progress at log_ruck", "save progress at home", "call load_account"],
             changes: ["call 3 = load_account (background)", "history removed", "screen = home"])
 
         // A password typed on Add Email never pre-fills Log In.
         flow.press("Profile", effects: ["save progress at guest_profile"], changes: ["history = home", "screen = guest_profile"])
-        flow.press("Add Email to Sync", effects: ["save progress at add_email"],
+        flow.press(
+            "Add Email to Sync", effects: ["save progress at add_email"],
             changes: ["history = home › guest_profile", "screen = add_email"])
-        flow.type("abc", into: "password", effects: ["save progress at add_email"],
+        flow.type(
+            "abc", into: "password", effects: ["save progress at add_email"],
             changes: ["context.password = abc", "edited = now", "error.password = Password must be at least 8 characters.", "focus = 1"])
         #expect(flow.state.form.errors["password"] == "Password must be at least 8 characters.", "judged as typed, like the match")
-        flow.press("Maybe Later", effects: ["save progress at add_email", "save progress at guest_profile"],
+        flow.press(
+            "Maybe Later", effects: ["save progress at add_email", "save progress at guest_profile"],
             changes: [
                 "context.password removed",
                 "edited removed",
@@ -561,27 +625,36 @@ import Testing
         flow.press("Log In", effects: ["save progress at log_in"], changes: ["history = home › guest_profile", "screen = log_in"])
         #expect(flow.screen == "log_in")
         #expect((flow.text("password") ?? "").isEmpty)
-        flow.press("Cancel", effects: ["save progress at log_in", "save progress at guest_profile"], changes: ["history = home", "screen = guest_profile"])
+        flow.press(
+            "Cancel", effects: ["save progress at log_in", "save progress at guest_profile"],
+            changes: ["history = home", "screen = guest_profile"])
 
         // Set Username goes back to the Profile it came from.
-        flow.press("Set Username", effects: ["save progress at set_username"],
+        flow.press(
+            "Set Username", effects: ["save progress at set_username"],
             changes: ["history = home › guest_profile", "screen = set_username"])
         // Issue 32: what the service would never take said "try again"; the rule is said
         // as it is typed, and blanks are no name.
-        flow.type("🙂🙂 日本", effects: [],
+        flow.type(
+            "🙂🙂 日本", effects: [],
             changes: ["context.username = 🙂🙂 日本", "edited = now", "error.username = A username can hold letters, digits and spaces only."])
         #expect(flow.state.form.errors["username"] == "A username can hold letters, digits and spaces only.")
         flow.key(.edit(.deleteToStart), effects: [], changes: ["context.username = ", "error.username removed", "killed = 🙂🙂 日本"])
         flow.type("   ", effects: [], changes: ["context.username =    "])
-        flow.press("Save", effects: ["save progress at set_username"], changes: ["edited removed", "error.username = A username needs 2 to 30 characters."])
+        flow.press(
+            "Save", effects: ["save progress at set_username"],
+            changes: ["edited removed", "error.username = A username needs 2 to 30 characters."])
         #expect(flow.state.form.errors["username"] == "A username needs 2 to 30 characters.")
         flow.focus("username", effects: [], changes: [])
-        flow.key(.edit(.deleteToStart), effects: [],
+        flow.key(
+            .edit(.deleteToStart), effects: [],
             changes: ["context.username = ", "edited = now", "error.username removed", "killed =    "])
         flow.type("Rucky", effects: [], changes: ["context.username = Rucky"])
-        flow.press("Save", effects: ["save progress at set_username", "call set_username"],
+        flow.press(
+            "Save", effects: ["save progress at set_username", "call set_username"],
             changes: ["call 4 = set_username (user's, from set_username)", "edited removed", "focus = 1"])
-        flow.answer(.success(CallOutput(values: ["username": .text("Rucky")])), effects: ["save progress at guest_profile"],
+        flow.answer(
+            .success(CallOutput(values: ["username": .text("Rucky")])), effects: ["save progress at guest_profile"],
             changes: ["call 4 removed", "focus = 0", "history = home", "message = notice: Username saved.", "screen = guest_profile"])
         #expect(flow.screen == "guest_profile")
         #expect(flow.state.message == .notice("Username saved."))

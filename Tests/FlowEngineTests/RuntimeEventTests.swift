@@ -7,14 +7,17 @@ import Testing
 @Suite struct RuntimeEventTests {
     @Test func aFileThatCannotBeWrittenIsSaidOnEveryScreenAndAfterAReset() {
         var flow = FlowDriver("oklah")
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         let note = "Onboard could not save its state (disk full). Your progress may not survive a restart."
-        flow.send(.storageFailed(note), effects: [],
+        flow.send(
+            .storageFailed(note), effects: [],
             changes: ["storage problems = Onboard could not save its state (disk full). Your progress may not survive a restart."])
         flow.send(.storageFailed(note), effects: [], changes: [])
         #expect(flow.engine.view(of: flow.state).warnings == [note], "said once")
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+        flow.press(
+            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1795348800000-1",
@@ -22,7 +25,9 @@ import Testing
                 "screen = creating",
             ])
         #expect(flow.engine.view(of: flow.state).warnings == [note], "still said on the next screen")
-        flow.send(.reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")), effects: ["forget local data", "track onboarding_start", "save progress at privacy"],
+        flow.send(
+            .reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")),
+            effects: ["forget local data", "track onboarding_start", "save progress at privacy"],
             changes: [
                 "call 1 removed",
                 "context.idempotency_key.sign_in_anonymously removed",
@@ -35,9 +40,11 @@ import Testing
 
     @Test func aResetForgetsTheDeviceFirstThenStartsAsAFirstLaunch() {
         var flow = FlowDriver("oklah")
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+        flow.press(
+            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1795348800000-1",
@@ -45,7 +52,9 @@ import Testing
                 "screen = creating",
             ])
         let before = flow.state.calls.userCall!.id
-        let effects = flow.send(.reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")), effects: ["forget local data", "track onboarding_start", "save progress at privacy"],
+        let effects = flow.send(
+            .reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")),
+            effects: ["forget local data", "track onboarding_start", "save progress at privacy"],
             changes: [
                 "call 1 removed",
                 "context.idempotency_key.sign_in_anonymously removed",
@@ -57,7 +66,8 @@ import Testing
         #expect(flow.screen == "privacy")
         #expect(!flow.state.isBusy)
         // The answer to the call made before the reset is not taken for a new call's.
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+        flow.press(
+            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 2 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p2-1795348800000-2",
@@ -74,7 +84,8 @@ import Testing
     @Test func aMovedClockRenewsAnExpiredSessionAtOnce() {
         var flow = FlowDriver("oklah")
         let session = Session.issued(at: flow.now / 1000, created: flow.now / 1000, complete: true)
-        flow.launch(session: session, progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+        flow.launch(
+            session: session, progress: .oklahHome, effects: ["save progress at home", "call motivation"],
             changes: FlowDriver.launchedAtOKLahHome)
         #expect(flow.state.calls.renewalID == nil)
         flow.now += 3600 * 1000
@@ -95,7 +106,8 @@ import Testing
     @Test func aCallWhoseTokenIsAboutToExpireWaitsForTheRenewalThenGoesWithTheNewToken() throws {
         var flow = FlowDriver("oklah", now: Self.start)
         // 30 s left, less than the flow's renew_before: Home's call waits for a renewal.
-        flow.launch(session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"],
+        flow.launch(
+            session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"],
             changes: [
                 "call 1 = motivation (background), held",
                 "call 2 = refresh_session (renewal)",
@@ -108,19 +120,24 @@ import Testing
                 "since = now",
             ])
         let renewed = session(expiresIn: 86_400, token: "at2")
-        let sent = flow.answer(.refreshSession, .success(CallOutput(session: renewed)), effects: ["save session u_1", "call motivation"],
+        let sent = flow.answer(
+            .refreshSession, .success(CallOutput(session: renewed)), effects: ["save session u_1", "call motivation"],
             changes: ["call 1 = motivation (background)", "call 2 removed"])
         #expect(FlowDriver.calls(sent).first?.session?.accessToken == "at2")
     }
 
     @Test func aRefusedTokenIsRenewedOnceAndTheCallSentAgain() throws {
         var flow = FlowDriver("oklah", now: Self.start)
-        flow.launch(session: session(expiresIn: 3600), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+        flow.launch(
+            session: session(expiresIn: 3600), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
             changes: FlowDriver.launchedAtOKLahHome)
         let refused = ServiceFailure(code: "unauthorized", message: "Your session is no longer valid. Please sign in again.")
-        flow.answer(.motivation, .failure(refused), effects: ["call refresh_session"],
+        flow.answer(
+            .motivation, .failure(refused), effects: ["call refresh_session"],
             changes: ["call 1 = motivation (background), held, renewed for", "call 2 = refresh_session (renewal)"])
-        let sent = flow.answer(.refreshSession, .success(CallOutput(session: session(expiresIn: 86_400, token: "at2"))), effects: ["save session u_1", "call motivation"],
+        let sent = flow.answer(
+            .refreshSession, .success(CallOutput(session: session(expiresIn: 86_400, token: "at2"))),
+            effects: ["save session u_1", "call motivation"],
             changes: ["call 1 = motivation (background), renewed for", "call 2 removed"])
         #expect(FlowDriver.calls(sent).first?.session?.accessToken == "at2")
         // Refused again with the new token: that is the answer (Home keeps its fallback).
@@ -130,17 +147,20 @@ import Testing
 
     @Test func aRenewalTheNetworkPreventsFailsTheCallsHeldForIt() {
         var flow = FlowDriver("oklah", now: Self.start)
-        flow.launch(effects: ["track onboarding_start", "save progress at privacy"],
+        flow.launch(
+            effects: ["track onboarding_start", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
-        flow.press("Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+        flow.press(
+            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
                 "history = privacy",
                 "screen = creating",
             ])
-        flow.answer(.success(CallOutput(session: session(expiresIn: 30), values: ["name_options": .list(["A B", "C D", "E F"])])),
-                    effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
+        flow.answer(
+            .success(CallOutput(session: session(expiresIn: 30), values: ["name_options": .list(["A B", "C D", "E F"])])),
+            effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
             changes: [
                 "call 1 removed",
                 "context.idempotency_key.sign_in_anonymously removed",
@@ -150,7 +170,8 @@ import Testing
                 "session = u_1 guest",
             ])
         // Choosing a name needs the session, which is about to expire.
-        flow.key(.activate, effects: ["call refresh_session"],
+        flow.key(
+            .activate, effects: ["call refresh_session"],
             changes: [
                 "call 2 = choose_name (user's, from saving_name), held",
                 "call 3 = refresh_session (renewal)",
@@ -160,7 +181,8 @@ import Testing
                 "screen = saving_name",
             ])
         #expect(flow.state.isBusy, "the user waits for the held call")
-        flow.answer(.refreshSession, .failure(ServiceFailure(code: "network", message: "down")), effects: ["track onboarding_error"],
+        flow.answer(
+            .refreshSession, .failure(ServiceFailure(code: "network", message: "down")), effects: ["track onboarding_error"],
             changes: [
                 "call 2 removed",
                 "call 3 removed",
@@ -173,13 +195,15 @@ import Testing
         #expect(flow.screen == "failed", "the held call fails as the renewal did")
         #expect(flow.state.renewal.dueAt == flow.now + FlowEngine.renewalRetryDelay)
         // While that renewal waits, Try Again sends the call as it is: no fourth try.
-        flow.press("Try Again", effects: ["track onboarding_retry", "call choose_name"],
+        flow.press(
+            "Try Again", effects: ["track onboarding_retry", "call choose_name"],
             changes: ["call 4 = choose_name (user's, from saving_name)", "retries = 1", "screen = saving_name"])
     }
 
     @Test func aRejectedRenewalSignsOutQuietlyAndDropsTheHeldCall() {
         var flow = FlowDriver("oklah", now: Self.start)
-        flow.launch(session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"],
+        flow.launch(
+            session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"],
             changes: [
                 "call 1 = motivation (background), held",
                 "call 2 = refresh_session (renewal)",

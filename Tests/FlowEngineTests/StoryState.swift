@@ -23,7 +23,14 @@ enum StoryState {
         put("history", state.history.isEmpty ? nil : state.history.joined(separator: " › "))
         put("since", time(state.screenSince))
         for (key, value) in state.context { put("context.\(key)", describe(value)) }
-        put("message", state.message.map { switch $0 { case .notice(let text): "notice: \(text)"; case .error(let text): "error: \(text)" } })
+        put(
+            "message",
+            state.message.map {
+                switch $0 {
+                case .notice(let text): "notice: \(text)";
+                case .error(let text): "error: \(text)"
+                }
+            })
         put("cooling", state.pressedWhileCooling.map { "action \($0)" })
         put("warnings", state.warnings.isEmpty ? nil : state.warnings.joined(separator: " | "))
         put("storage problems", state.storageProblems.isEmpty ? nil : state.storageProblems.joined(separator: " | "))
@@ -97,14 +104,15 @@ enum StoryState {
     }
 
     static func describe(_ entry: CallTable.Entry) -> String {
-        let purpose = switch entry.purpose {
-        case .user(_, let origin): "user's, from \(origin.screen)"
-        case .replaced(let id): "replaced by \(id)"
-        case .background: "background"
-        case .renewal: "renewal"
-        case .task(let index, let attempt): "task \(index), try \(attempt)"
-        case .abandoned: "abandoned"
-        }
+        let purpose =
+            switch entry.purpose {
+            case .user(_, let origin): "user's, from \(origin.screen)"
+            case .replaced(let id): "replaced by \(id)"
+            case .background: "background"
+            case .renewal: "renewal"
+            case .task(let index, let attempt): "task \(index), try \(attempt)"
+            case .abandoned: "abandoned"
+            }
         var words = ["\(entry.operation.rawValue) (\(purpose))"]
         if entry.held { words.append("held") }
         if entry.renewedFor { words.append("renewed for") }

@@ -11,11 +11,11 @@ import Testing
         editor.insert("x")
         #expect(editor.text == "xmock://local")
         editor.apply(.wordRight)
-        #expect(editor.cursor == 5) // after "xmock"
+        #expect(editor.cursor == 5)  // after "xmock"
         editor.apply(.wordRight)
         #expect(editor.cursor == 13)
         editor.apply(.wordLeft)
-        #expect(editor.cursor == 8) // before "local"
+        #expect(editor.cursor == 8)  // before "local"
         editor.deleteBackward()
         #expect(editor.text == "xmock:/local")
         editor.apply(.deleteForward)
@@ -55,12 +55,14 @@ import Testing
 
     @Test func aTypoInTheMiddleOfAURLIsFixedWithoutRetyping() {
         var driver = FlowDriver("babybasics")
-        driver.launch(effects: ["save progress at server"],
+        driver.launch(
+            effects: ["save progress at server"],
             changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
         driver.focus("server_url", effects: [], changes: [])
-        driver.send(.intent(.setValue(.text("https://baby.exmple.org"))), effects: [],
+        driver.send(
+            .intent(.setValue(.text("https://baby.exmple.org"))), effects: [],
             changes: ["context.server_url = https://baby.exmple.org", "edited = now"])
-        driver.key(.left, times: 8, effects: [], changes: ["cursor.server_url = 15"]) // before "mple.org"
+        driver.key(.left, times: 8, effects: [], changes: ["cursor.server_url = 15"])  // before "mple.org"
         driver.type("a", effects: [], changes: ["context.server_url = https://baby.example.org", "cursor.server_url = 16"])
         #expect(driver.text("server_url") == "https://baby.example.org")
         #expect(driver.state.form.cursor["server_url"] == 16)
@@ -92,7 +94,8 @@ import Testing
                     quit: true
             """
         var driver = FlowDriver(flow: try FlowLoader.load(yaml: yaml, file: "born.yaml").get())
-        driver.launch(effects: ["save progress at ask"],
+        driver.launch(
+            effects: ["save progress at ask"],
             changes: ["context.born = 2026-11-22", "phase = showing", "placeholder = p", "screen = ask", "since = now", "started = now"])
         driver.type("2", effects: [], changes: ["context.born = 2", "edited = now", "typing number = born"])
         #expect(driver.text("born") == "2", "the first digit replaces today, as before")
@@ -108,19 +111,24 @@ import Testing
 
     @Test func aPasswordIsNeverKeptInTheKillBuffer() {
         var driver = FlowDriver("babybasics")
-        driver.launch(effects: ["save progress at server"],
+        driver.launch(
+            effects: ["save progress at server"],
             changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
         driver.type("mock://local", into: "server_url", effects: [], changes: ["context.server_url = mock://local", "edited = now"])
-        driver.press("Continue", effects: ["save progress at server", "call connect_server"],
+        driver.press(
+            "Continue", effects: ["save progress at server", "call connect_server"],
             changes: ["call 1 = connect_server (user's, from server)", "edited removed", "focus = 1"])
-        driver.answer(.success(CallOutput()), effects: ["save progress at auth"],
+        driver.answer(
+            .success(CallOutput()), effects: ["save progress at auth"],
             changes: ["call 1 removed", "focus = 0", "history = server", "screen = auth"])
         driver.press("Create Account", effects: ["save progress at register"], changes: ["history = server › auth", "screen = register"])
         #expect(driver.screen == "register")
         driver.type("some words", into: "name", effects: [], changes: ["context.name = some words", "edited = now"])
         driver.key(.edit(.deleteToStart), effects: [], changes: ["context.name = ", "killed = some words"])
         #expect(driver.state.form.killed == "some words")
-        driver.type("secret pass", into: "password", effects: ["save progress at register"], changes: ["context.password = secret pass", "focus = 2"])
+        driver.type(
+            "secret pass", into: "password", effects: ["save progress at register"],
+            changes: ["context.password = secret pass", "focus = 2"])
         driver.key(.edit(.deleteToStart), effects: [], changes: ["context.password = "])
         #expect(driver.text("password") == "")
         #expect(driver.state.form.killed == "some words")
@@ -134,20 +142,26 @@ import Testing
 
     @Test func phoneDigitsGoInAtTheCursorAndTheLimitIsSaid() {
         var driver = FlowDriver("abby")
-        driver.launch(effects: ["save progress at consent"],
+        driver.launch(
+            effects: ["save progress at consent"],
             changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now"])
-        driver.press("Agree and Continue", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
+        driver.press(
+            "Agree and Continue", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
             changes: ["context.analytics_consent = granted", "history = consent", "screen = method"])
-        driver.press("Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+        driver.press(
+            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         #expect(driver.screen == "phone")
-        driver.type("5550109999", into: "phone", effects: ["save progress at phone"], changes: ["context.phone = 5550109999", "edited = now", "focus = 1"])
+        driver.type(
+            "5550109999", into: "phone", effects: ["save progress at phone"],
+            changes: ["context.phone = 5550109999", "edited = now", "focus = 1"])
         driver.key(.home, effects: [], changes: ["cursor.phone = 0"])
         driver.key(.right, times: 3, effects: [], changes: ["cursor.phone = 3"])
         driver.key(.edit(.deleteForward), effects: [], changes: ["context.phone = 555109999"])
         driver.type("7", effects: [], changes: ["context.phone = 5557109999", "cursor.phone = 4"])
         #expect(driver.text("phone") == "5557109999")
-        driver.type("12345", effects: [],
+        driver.type(
+            "12345", effects: [],
             changes: [
                 "context.phone = 55571234109999",
                 "cursor.phone = 8",
@@ -161,10 +175,11 @@ import Testing
 /// The phone rule with its country judges a number as the service will (E.164), so the
 /// form never sends one the service refuses.
 @Suite struct PhoneRuleTests {
-    let field = Field(id: "phone", kind: .phone, label: "Phone", rules: [Rule(.phone, field: "country", message: "Please enter a valid phone number")])
+    let field = Field(
+        id: "phone", kind: .phone, label: "Phone", rules: [Rule(.phone, field: "country", message: "Please enter a valid phone number")])
 
     @Test(arguments: [
-        ("+1 United States", "5550", false), // +15550: too short for E.164
+        ("+1 United States", "5550", false),  // +15550: too short for E.164
         ("+1 United States", "(555) 010-9999", true),
         ("+44 United Kingdom", "07700 900123", true),
         ("+44 United Kingdom", "12", false),

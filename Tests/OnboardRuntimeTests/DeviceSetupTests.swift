@@ -19,7 +19,10 @@ import Testing
             device: DeviceSetup(folder: folder, simulation: simulation, clock: clock))
     }
 
-    func run(_ operation: ScreenTable.Operation, _ runner: OperationRunner, session: Session? = nil, inputs: [String: String] = [:], fields: [String: Value] = [:]) async -> Result<CallOutput, ServiceFailure> {
+    func run(
+        _ operation: ScreenTable.Operation, _ runner: OperationRunner, session: Session? = nil, inputs: [String: String] = [:],
+        fields: [String: Value] = [:]
+    ) async -> Result<CallOutput, ServiceFailure> {
         await runner.run(CallRequest(id: 1, operation: operation, session: session, inputs: inputs, fields: fields))
     }
 
@@ -100,12 +103,18 @@ import Testing
     }
 
     @Test func theStreakStartsAtDayOneAndCountsDays() async throws {
-        let first = try await run(.openHub, runner(), inputs: ["readiness": "7"], fields: ["apps": .list(["Instagram"]), "interests": .list(["Sleep"])]).get()
+        let first = try await run(
+            .openHub, runner(), inputs: ["readiness": "7"], fields: ["apps": .list(["Instagram"]), "interests": .list(["Sleep"])]
+        ).get()
         #expect(first.values["streak_day"] == .text("1"))
         #expect(first.values["hub_summary"] == .list(["Readiness: 7 of 10", "Interests: Sleep", "Behind a mindful pause: Instagram"]))
         let since = first.values["hub_since"]?.text ?? ""
-        let next = try await run(.openHub, runner(offsetSeconds: 86_400), inputs: ["hub_since": since, "hub_last": first.values["hub_last"]?.text ?? ""]).get()
-        let later = try await run(.openHub, runner(offsetSeconds: 2 * 86_400), inputs: ["hub_since": since, "hub_last": next.values["hub_last"]?.text ?? ""]).get()
+        let next = try await run(
+            .openHub, runner(offsetSeconds: 86_400), inputs: ["hub_since": since, "hub_last": first.values["hub_last"]?.text ?? ""]
+        ).get()
+        let later = try await run(
+            .openHub, runner(offsetSeconds: 2 * 86_400), inputs: ["hub_since": since, "hub_last": next.values["hub_last"]?.text ?? ""]
+        ).get()
         #expect(later.values["streak_day"] == .text("3"))
         #expect(later.values["hub_since"] == .text(since))
     }
@@ -115,12 +124,14 @@ import Testing
     @Test func aDayMissedStartsTheStreakAgainAndTheHubSaysSo() async throws {
         let first = try await run(.openHub, runner()).get()
         let inputs = ["hub_since": first.values["hub_since"]?.text ?? "", "hub_last": first.values["hub_last"]?.text ?? ""]
-        let sameDay = try await run(.openHub, runner(), inputs: inputs).get() // again the same day
+        let sameDay = try await run(.openHub, runner(), inputs: inputs).get()  // again the same day
         #expect(sameDay.values["streak_day"] == .text("1"))
         let away = try await run(.openHub, runner(offsetSeconds: 400 * 86_400), inputs: inputs).get()
         #expect(away.values["streak_day"] == .text("1"))
         #expect(away.values["hub_since"] == away.values["hub_last"], "the streak starts today")
-        #expect(away.values["hub_summary"]?.list?.first == "A day went by without MIGA, so your streak starts again today: it counts the days in a row you open MIGA.")
+        #expect(
+            away.values["hub_summary"]?.list?.first
+                == "A day went by without MIGA, so your streak starts again today: it counts the days in a row you open MIGA.")
         let twoDaysOn = try await run(.openHub, runner(offsetSeconds: 2 * 86_400), inputs: inputs).get()
         #expect(twoDaysOn.values["streak_day"] == .text("1"), "one day missed is enough")
     }
@@ -132,7 +143,10 @@ import Testing
         try Data("[{\"title\": ".utf8).write(to: URL(fileURLWithPath: folder + "/content.json"))
         let hub = try await run(.openHub, runner()).get()
         let summary = hub.values["hub_summary"]?.list ?? []
-        #expect(summary.first?.hasPrefix("The cached content (content.json) could not be read, so the bundled entries are used. The old file was kept as content.json.corrupt-") == true, "\(summary)")
+        #expect(
+            summary.first?.hasPrefix(
+                "The cached content (content.json) could not be read, so the bundled entries are used. The old file was kept as content.json.corrupt-"
+            ) == true, "\(summary)")
         #expect(!summary.contains { $0.contains("?") })
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).contains { $0.hasPrefix("content.json.corrupt-") })
         #expect(hub.values["banner"]?.text?.isEmpty == false, "the bundled entries stand in")

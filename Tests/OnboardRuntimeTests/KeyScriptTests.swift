@@ -4,26 +4,31 @@ import Testing
 
 @Suite struct KeyScriptTests {
     @Test func textNamedKeysWaitsAndComments() throws {
-        let script = try KeyScript.parse("""
+        let script = try KeyScript.parse(
+            """
             # a comment
             wait:Welcome
             Jo<Tab>a<<b<C-r><Enter>
 
             <sms-code>
             """)
-        #expect(script.steps == [
-            .wait("Welcome"),
-            .keys([.character("J"), .character("o"), .tab, .character("a"), .character("<"), .character("b"), .control("r"), .enter]),
-            .smsCode,
-        ])
+        #expect(
+            script.steps == [
+                .wait("Welcome"),
+                .keys([.character("J"), .character("o"), .tab, .character("a"), .character("<"), .character("b"), .control("r"), .enter]),
+                .smsCode,
+            ])
     }
 
     @Test func modifiersAreWrittenAsTmuxWritesThem() throws {
         let script = try KeyScript.parse("<M-b><C-Left><S-Home><M-BSpace><C-u><Delete>")
-        #expect(script.steps == [.keys([
-            .modified(.character("b"), .alt), .modified(.left, .control), .modified(.home, .shift),
-            .modified(.backspace, .alt), .control("u"), .delete,
-        ])])
+        #expect(
+            script.steps == [
+                .keys([
+                    .modified(.character("b"), .alt), .modified(.left, .control), .modified(.home, .shift),
+                    .modified(.backspace, .alt), .control("u"), .delete,
+                ])
+            ])
         #expect(throws: KeyScript.ParseError.self) { try KeyScript.parse("<M-nothing>") }
     }
 

@@ -12,7 +12,9 @@ import Testing
 @Suite struct LinePrompterTests {
     /// Runs `yaml` with these answers on its own thread, as the real UI thread is (the
     /// calls need the concurrency pool free); returns the transcript and the ending.
-    func transcript(_ yaml: String, answers: [String], faults: FaultSwitchboard = FaultSwitchboard(), between: ((Int) -> Void)? = nil) async throws -> (text: String, ending: FlowEnding) {
+    func transcript(
+        _ yaml: String, answers: [String], faults: FaultSwitchboard = FaultSwitchboard(), between: ((Int) -> Void)? = nil
+    ) async throws -> (text: String, ending: FlowEnding) {
         let flow = try FlowLoader.load(yaml: yaml, file: "test.yaml").get()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-lines-\(UUID().uuidString)").path
         let store = StateStore(stateDirectory: folder, flowID: flow.id)
@@ -24,11 +26,13 @@ import Testing
         var remaining = answers[...]
         var text = ""
         var asked = 0
-        let prompter = LinePrompter(session: session, readLine: { _ in
-            asked += 1
-            between?(asked)
-            return remaining.popFirst()
-        }, write: { text += $0 }, echo: true)
+        let prompter = LinePrompter(
+            session: session,
+            readLine: { _ in
+                asked += 1
+                between?(asked)
+                return remaining.popFirst()
+            }, write: { text += $0 }, echo: true)
         nonisolated(unsafe) let loop = prompter
         let ending = await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: loop.run()) }.start()

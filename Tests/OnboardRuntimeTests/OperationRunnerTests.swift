@@ -65,10 +65,12 @@ final class CountingRefreshes: AuthServiceDecorator, Sendable {
         let kept = try String(contentsOfFile: store.folder + "/device-tokens.json", encoding: .utf8)
         #expect(kept.contains("sealedTokens") && !kept.contains("dt1."), "sealed: \(kept)")
         for attempt in 0..<10 {
-            _ = try? await mock.login(flow: "babybasics", email: "device.owner@example.org", password: "guess \(attempt)", guestAccessToken: nil)
+            _ = try? await mock.login(
+                flow: "babybasics", email: "device.owner@example.org", password: "guess \(attempt)", guestAccessToken: nil)
         }
         await #expect(throws: ServiceError.self) {
-            _ = try await mock.login(flow: "babybasics", email: "device.owner@example.org", password: "the right one", guestAccessToken: nil)
+            _ = try await mock.login(
+                flow: "babybasics", email: "device.owner@example.org", password: "the right one", guestAccessToken: nil)
         }
         let login = ["email": "device.owner@example.org ", "password": "the right one"]
         let back = try await runner.run(CallRequest(id: 2, operation: .logIn, session: nil, inputs: login)).get()
@@ -81,9 +83,11 @@ final class CountingRefreshes: AuthServiceDecorator, Sendable {
     @Test func aLinkWhoseAnswerWasLostIsFoundWhenTheAccountLoads() async throws {
         let mock = try mock()
         let runner = OperationRunner(service: mock, flowID: "rucktracker")
-        let guest = try #require(try await runner.run(CallRequest(id: 1, operation: .signInAnonymously, session: nil, inputs: [:])).get().session)
+        let guest = try #require(
+            try await runner.run(CallRequest(id: 1, operation: .signInAnonymously, session: nil, inputs: [:])).get().session)
         // The link reached the service; its answer never reached the client.
-        _ = try await mock.linkEmail(flow: "rucktracker", accessToken: guest.accessToken, email: "lost@example.org", password: "long enough")
+        _ = try await mock.linkEmail(
+            flow: "rucktracker", accessToken: guest.accessToken, email: "lost@example.org", password: "long enough")
 
         let loaded = try await runner.run(CallRequest(id: 2, operation: .loadAccount, session: guest, inputs: [:])).get()
         #expect(loaded.values["email"] == .text("lost@example.org"))
@@ -97,11 +101,14 @@ final class CountingRefreshes: AuthServiceDecorator, Sendable {
         let mock = try mock()
         _ = try await mock.register(flow: "rucktracker", name: "So", email: "so@example.com", password: "march on!")
         let runner = OperationRunner(service: mock, flowID: "rucktracker")
-        var guest = try #require(try await runner.run(CallRequest(id: 1, operation: .signInAnonymously, session: nil, inputs: [:])).get().session)
+        var guest = try #require(
+            try await runner.run(CallRequest(id: 1, operation: .signInAnonymously, session: nil, inputs: [:])).get().session)
         _ = try await runner.run(CallRequest(id: 2, operation: .purchasePro, session: guest, inputs: [:])).get()
         guest.accessExpiresAt = 0
-        let loggedIn = try await runner.run(CallRequest(
-            id: 3, operation: .logIn, session: guest, inputs: ["email": "so@example.com", "password": "march on!"])).get()
+        let loggedIn = try await runner.run(
+            CallRequest(
+                id: 3, operation: .logIn, session: guest, inputs: ["email": "so@example.com", "password": "march on!"])
+        ).get()
         #expect(loggedIn.values["pro"] == .text("true"))
     }
 
@@ -158,7 +165,11 @@ final class LosingFirstWrite: AuthServiceDecorator, Sendable {
 
     func around<T: Sendable>(_ endpoint: Endpoint, _ call: @Sendable () async throws -> T) async throws -> T {
         let result = try await call()
-        if endpoint == .putRecord, !lost.withLock({ let was = $0; $0 = true; return was }) {
+        if endpoint == .putRecord,
+            !lost.withLock({
+                let was = $0; $0 = true; return was
+            })
+        {
             throw ServiceError(.timeout, "The reply was lost.")
         }
         return result

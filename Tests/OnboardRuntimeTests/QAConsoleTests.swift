@@ -78,7 +78,8 @@ import Testing
             let outbox = self.outbox
             let session = FlowSession.on(
                 FaultInjectingService(wrapping: mock, switchboard: faults), flow: flow, store: store, clock: clock)
-            let runner = FlowRunner(session: session, renderer: Renderer(), terminal: terminal, qa: QAControls(faults: faults, outbox: outbox))
+            let runner = FlowRunner(
+                session: session, renderer: Renderer(), terminal: terminal, qa: QAControls(faults: faults, outbox: outbox))
             terminal.smsCode = { outbox().last?.code }
             nonisolated(unsafe) let loop = runner
             nonisolated(unsafe) let screen = terminal
@@ -93,7 +94,8 @@ import Testing
 
     @Test func aFaultSwitchedOnTakesEffectOnTheNextCall() async throws {
         let run = try Run("oklah")
-        let result = try await run.play("""
+        let result = try await run.play(
+            """
             wait:Welcome to OKLah
             <C-g>
             <Down><Enter>
@@ -113,7 +115,8 @@ import Testing
         let run = try Run("oklah")
         try await run.play("wait:Welcome to OKLah\n<Enter>\nwait:Pick your name\n<Enter>\nwait:Check in\n")
         let before = try #require(run.store.load().session)
-        let result = try await run.play("""
+        let result = try await run.play(
+            """
             wait:Check in
             <C-g>
             <Down><Down><Enter>
@@ -133,7 +136,8 @@ import Testing
 
     @Test func theOutboxShowsTheCodeJustSent() async throws {
         let run = try Run("abby")
-        let result = try await run.play("""
+        let result = try await run.play(
+            """
             wait:Welcome to ABBY
             <Enter>
             wait:Create your account
@@ -152,7 +156,8 @@ import Testing
 
     @Test func aJumpLandsOnTheScreenAndEscLeavesTheFlowWhereItWas() async throws {
         let run = try Run("miga")
-        let result = try await run.play("""
+        let result = try await run.play(
+            """
             wait:The Intentional Life Starts Now
             <C-g>
             <Down><Down><Down><Down><Enter>
@@ -171,7 +176,8 @@ import Testing
         let run = try Run("oklah")
         try await run.play("wait:Welcome to OKLah\n<Enter>\nwait:Pick your name\n")
         #expect(run.store.load().session != nil)
-        let result = try await run.play("""
+        let result = try await run.play(
+            """
             wait:Pick your name
             <C-g>
             <Up><Up><Enter>
@@ -181,7 +187,8 @@ import Testing
             """)
         #expect(result.failure == nil)
         #expect(run.store.load().session == nil)
-        #expect(!FileManager.default.fileExists(atPath: run.store.analytics.path) || run.store.analytics.events().allSatisfy { $0["event"] as? String != "name_selected" })
+        #expect(
+            !FileManager.default.fileExists(atPath: run.store.analytics.path)
+                || run.store.analytics.events().allSatisfy { $0["event"] as? String != "name_selected" })
     }
 }
-

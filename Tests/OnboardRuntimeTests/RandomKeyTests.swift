@@ -18,7 +18,8 @@ import TestSupport
 /// `swift test` runs a short fixed-seed pass; `ONBOARD_RANDOM_KEYS=1000000` (and
 /// `ONBOARD_RANDOM_SEED`) make it the full run (`reliability/run`).
 @Suite(.serialized) struct RandomKeyTests {
-    static let keysPerFlow = Int(ProcessInfo.processInfo.environment["ONBOARD_RANDOM_KEYS"] ?? "").map { $0 / BuiltinFlows.ids.count } ?? 3_000
+    static let keysPerFlow =
+        Int(ProcessInfo.processInfo.environment["ONBOARD_RANDOM_KEYS"] ?? "").map { $0 / BuiltinFlows.ids.count } ?? 3_000
     static let seed = UInt64(ProcessInfo.processInfo.environment["ONBOARD_RANDOM_SEED"] ?? "") ?? 20_261_123
 
     @Test(arguments: BuiltinFlows.ids)
@@ -98,7 +99,8 @@ final class RandomKeyboard: @unchecked Sendable {
             switch roll {
             case 0..<380: keys.append(.character(Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &random)))))
             case 380..<480: keys.append(.character(oddCharacter()))
-            case 480..<620: keys.append([.up, .down, .left, .right, .home, .end, .pageUp, .pageDown, .tab, .backTab].randomElement(using: &random)!)
+            case 480..<620:
+                keys.append([.up, .down, .left, .right, .home, .end, .pageUp, .pageDown, .tab, .backTab].randomElement(using: &random)!)
             case 620..<720: keys.append(.enter)
             case 720..<770: keys.append(.escape)
             case 770..<830: keys.append([.backspace, .delete, .insert].randomElement(using: &random)!)
@@ -150,11 +152,15 @@ final class RandomKeyboard: @unchecked Sendable {
 
     /// A bracketed paste of random text, now and then huge or never closed.
     private func paste() -> [Key] {
-        let length = Int.random(in: 0..<10, using: &random) == 0 ? Int.random(in: 1_000...120_000, using: &random) : Int.random(in: 0...80, using: &random)
+        let length =
+            Int.random(in: 0..<10, using: &random) == 0
+            ? Int.random(in: 1_000...120_000, using: &random) : Int.random(in: 0...80, using: &random)
         var text: [Key] = []
         text.reserveCapacity(length)
         for _ in 0..<length {
-            text.append(Int.random(in: 0..<8, using: &random) == 0 ? .character(oddCharacter()) : .character(Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &random)))))
+            text.append(
+                Int.random(in: 0..<8, using: &random) == 0
+                    ? .character(oddCharacter()) : .character(Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &random)))))
         }
         let start: [Key] = [.escape, .character("["), .character("2"), .character("0"), .character("0"), .character("~")]
         let end: [Key] = [.escape, .character("["), .character("2"), .character("0"), .character("1"), .character("~")]

@@ -14,7 +14,10 @@ import Testing
         isAnonymous: false, createdAt: 1, lastAuthenticated: 2, onboardingComplete: true)
     let progress = SavedProgress(
         screen: "basic_profile",
-        context: ["full_name": .text("Ana López"), "phone_e164": .text("+15550109999"), "email": .text("ana@example.org"), "seeking": .list(["Women"])],
+        context: [
+            "full_name": .text("Ana López"), "phone_e164": .text("+15550109999"), "email": .text("ana@example.org"),
+            "seeking": .list(["Women"]),
+        ],
         onboardingComplete: false, startedAt: 5, placeholderUserID: "p", requiresSession: true)
 
     /// Every file in the state folder outside `secrets/`, as text.
@@ -64,8 +67,10 @@ import Testing
         let loaded = StateStore(stateDirectory: state, flowID: "abby").load()
         #expect(loaded.session == session, "the account is kept")
         #expect(loaded.progress == nil)
-        #expect(loaded.warnings.first?.hasPrefix(
-            "Your saved progress (progress.json) could not be read, because the key it was encrypted with is no longer here (its secrets/ folder was removed, or the state folder was copied without it), so you are still signed in, but answers kept only on this device are lost. The old file was kept as progress.json.corrupt-") == true)
+        #expect(
+            loaded.warnings.first?.hasPrefix(
+                "Your saved progress (progress.json) could not be read, because the key it was encrypted with is no longer here (its secrets/ folder was removed, or the state folder was copied without it), so you are still signed in, but answers kept only on this device are lost. The old file was kept as progress.json.corrupt-"
+            ) == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).contains { $0.hasPrefix("progress.json.corrupt-") })
     }
 
@@ -84,8 +89,10 @@ import Testing
         try FileSecretStore(stateDirectory: state).delete(.session("oklah"))
         let loaded = StateStore(stateDirectory: state, flowID: "oklah").load()
         #expect(loaded.session == nil)
-        #expect(loaded.warnings.first?.hasPrefix(
-            "Your saved session (session.json) could not be read, because its tokens are no longer in a private file in \(state)/secrets: its secrets/ folder was removed, or the state folder was copied without it, so this starts fresh.") == true)
+        #expect(
+            loaded.warnings.first?.hasPrefix(
+                "Your saved session (session.json) could not be read, because its tokens are no longer in a private file in \(state)/secrets: its secrets/ folder was removed, or the state folder was copied without it, so this starts fresh."
+            ) == true)
     }
 
     /// Files from before secrets at rest open as they are; the next save moves the
@@ -123,7 +130,10 @@ import Testing
         let environment = ["XDG_RUNTIME_DIR": state + "/no-runtime"]
         let first = try SecretStoreMode.auto.open(stateDirectory: state, environment: environment)
         #expect(first.store is FileSecretStore)
-        #expect(first.notice == "Onboard keeps this folder's tokens and encryption key in a private file (\(state)/secrets): no Secret Service answers here (no D-Bus session bus).")
+        #expect(
+            first.notice
+                == "Onboard keeps this folder's tokens and encryption key in a private file (\(state)/secrets): no Secret Service answers here (no D-Bus session bus)."
+        )
         try StateStore(stateDirectory: state, flowID: "oklah", secrets: first.store).save(session: session)
         #expect(try SecretStoreMode.auto.open(stateDirectory: state, environment: environment).notice == nil)
         #expect(throws: SecretStoreError.self) { try SecretStoreMode.keyring.open(stateDirectory: state, environment: environment) }

@@ -6,11 +6,15 @@ import Testing
 @Suite struct StateStoreTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-state-\(UUID().uuidString)").path
 
-    let session = Session(userID: "u_1", accessToken: "at_secret", accessExpiresAt: 10, refreshToken: "rt_secret", refreshExpiresAt: nil, isAnonymous: true, createdAt: 1, lastAuthenticated: 2, onboardingComplete: true)
+    let session = Session(
+        userID: "u_1", accessToken: "at_secret", accessExpiresAt: 10, refreshToken: "rt_secret", refreshExpiresAt: nil, isAnonymous: true,
+        createdAt: 1, lastAuthenticated: 2, onboardingComplete: true)
 
     @Test func savedStateComesBackAndIsPrivate() throws {
         let store = StateStore(stateDirectory: folder, flowID: "oklah")
-        let progress = SavedProgress(screen: "pick_name", context: ["name_options": .list(["A", "B", "C"])], onboardingComplete: false, startedAt: 5, placeholderUserID: "p", requiresSession: true)
+        let progress = SavedProgress(
+            screen: "pick_name", context: ["name_options": .list(["A", "B", "C"])], onboardingComplete: false, startedAt: 5,
+            placeholderUserID: "p", requiresSession: true)
         try store.save(session: session)
         try store.save(progress: progress)
         let loaded = StateStore(stateDirectory: folder, flowID: "oklah").load()
@@ -30,7 +34,9 @@ import Testing
     @Test func theEventLogNeverGrowsPastItsLimit() throws {
         let log = AnalyticsLog(path: folder + "/events.jsonl", limitBytes: 8192)
         for index in 0..<2000 {
-            try log.append(AnalyticsRecord(name: "session_refreshed", userID: "u_1", timestamp: Int64(index), properties: ["n": .number(Int64(index))]))
+            try log.append(
+                AnalyticsRecord(name: "session_refreshed", userID: "u_1", timestamp: Int64(index), properties: ["n": .number(Int64(index))])
+            )
         }
         let size = try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int ?? 0
         #expect(size <= 8192)
@@ -48,7 +54,10 @@ import Testing
         try Data("{\"screen\": ".utf8).write(to: URL(fileURLWithPath: store.progressPath))
         let loaded = store.load()
         #expect(loaded.session == session)
-        #expect(loaded.warnings.first?.hasPrefix("Your saved progress (progress.json) could not be read, so you are still signed in, but answers kept only on this device are lost.") == true)
+        #expect(
+            loaded.warnings.first?.hasPrefix(
+                "Your saved progress (progress.json) could not be read, so you are still signed in, but answers kept only on this device are lost."
+            ) == true)
     }
 
     @Test func aCorruptFileIsSetAsideAndReportedInPlainWords() throws {
@@ -58,7 +67,10 @@ import Testing
         let loaded = store.load()
         #expect(loaded.session == nil)
         #expect(loaded.warnings.count == 1)
-        #expect(loaded.warnings[0].hasPrefix("Your saved session (session.json) could not be read, so this starts fresh. The old file was kept as session.json.corrupt-"))
+        #expect(
+            loaded.warnings[0].hasPrefix(
+                "Your saved session (session.json) could not be read, so this starts fresh. The old file was kept as session.json.corrupt-")
+        )
         let files = try FileManager.default.contentsOfDirectory(atPath: store.folder)
         let aside = try #require(files.first { $0.hasPrefix("session.json.corrupt-") })
         #expect(try String(contentsOfFile: store.folder + "/" + aside, encoding: .utf8) == "{\"userID\": tru")
@@ -75,9 +87,14 @@ import Testing
     @Test func analyticsAreJSONLinesWithVersionAndNoSecrets() throws {
         let store = StateStore(stateDirectory: folder, flowID: "oklah")
         try store.analytics.append(AnalyticsRecord(name: "onboarding_start", userID: "local-1", timestamp: 1_800_000_000_000))
-        try store.analytics.append(AnalyticsRecord(name: "onboarding_error", userID: "local-1", timestamp: 1_800_000_000_500, properties: ["error_code": .text("ERR-ONB-001")]))
+        try store.analytics.append(
+            AnalyticsRecord(
+                name: "onboarding_error", userID: "local-1", timestamp: 1_800_000_000_500, properties: ["error_code": .text("ERR-ONB-001")])
+        )
         try store.analytics.backfill(placeholder: "local-1", userID: "u_9")
-        try store.analytics.append(AnalyticsRecord(name: "onboarding_complete", userID: "u_9", timestamp: 1_800_000_001_000, properties: ["duration_ms": .number(1000)]))
+        try store.analytics.append(
+            AnalyticsRecord(
+                name: "onboarding_complete", userID: "u_9", timestamp: 1_800_000_001_000, properties: ["duration_ms": .number(1000)]))
         let events = store.analytics.events()
         #expect(events.map { $0["event"] as? String } == ["onboarding_start", "onboarding_error", "onboarding_complete"])
         #expect(events.allSatisfy { $0["user_id"] as? String == "u_9" })
@@ -90,7 +107,7 @@ import Testing
         let store = StateStore(stateDirectory: folder, flowID: "oklah")
         try store.save(session: session)
         try store.analytics.append(AnalyticsRecord(name: "x", userID: "u", timestamp: 0))
-        try await store.sessionFile.withLock { }
+        try await store.sessionFile.withLock {}
         #expect(FileManager.default.fileExists(atPath: store.sessionFile.lockPath))
         try store.reset()
         let loaded = store.load()

@@ -25,7 +25,8 @@ import Testing
 
     /// Every value above, through the service's own operations.
     func giveEverything(to service: OnboardService) async throws -> IssuedSession {
-        let account = try await service.register(name: "Ana Quintero", email: "ana.quintero@example.org", password: "a long passphrase", policy: .named)
+        let account = try await service.register(
+            name: "Ana Quintero", email: "ana.quintero@example.org", password: "a long passphrase", policy: .named)
         _ = try await service.updateProfile(
             accessToken: account.accessToken, fields: ["display_name": .text("Quintero99"), "bio": .text("Valparaíso")])
         _ = try await service.addChild(accessToken: account.accessToken, name: "Mila Quintero", birthDate: "2025-02-03")
@@ -95,7 +96,9 @@ import Testing
     /// `--mock-db`, onboard-server): neither reads ciphertext as names.
     @Test func aFileSealedWithAnotherKeyIsNeverReadAsGarbage() async throws {
         _ = try await giveEverything(to: try sealed(key))
-        #expect(throws: ColumnSealer.ForeignKey.self) { _ = try ServiceDatabase.open(path: path, sealer: ColumnSealer { SymmetricKey(size: .bits256) }) }
+        #expect(throws: ColumnSealer.ForeignKey.self) {
+            _ = try ServiceDatabase.open(path: path, sealer: ColumnSealer { SymmetricKey(size: .bits256) })
+        }
         let refused = #expect(throws: ServiceError.self) { _ = try ServiceDatabase.open(path: path) }
         #expect(refused?.message.contains("sealed with its state folder's key") == true)
         // The right key still opens everything.

@@ -170,7 +170,9 @@ func temporaryDatabasePath() -> String {
         await #expect(throws: ServiceError.self) { try await down.health() }
         let flaky = FaultInjectingService(wrapping: mock, faults: [.failFirst(2)])
         for _ in 0..<2 {
-            do { _ = try await flaky.health(); Issue.record("should fail") } catch let error as ServiceError { #expect(error.code == .network) }
+            do { _ = try await flaky.health(); Issue.record("should fail") } catch let error as ServiceError {
+                #expect(error.code == .network)
+            }
         }
         #expect(try await flaky.health() == "ok")
         let limited = FaultInjectingService(wrapping: mock, faults: [.rateLimit])
@@ -185,7 +187,9 @@ func temporaryDatabasePath() -> String {
         }
         let rejecting = FaultInjectingService(wrapping: mock, faults: [.reauthFail])
         let signIn = try await rejecting.signInAnonymously(flow: "oklah")
-        do { _ = try await rejecting.refresh(refreshToken: signIn.session.refreshToken); Issue.record("should fail") } catch let error as ServiceError {
+        do { _ = try await rejecting.refresh(refreshToken: signIn.session.refreshToken); Issue.record("should fail") } catch let error
+            as ServiceError
+        {
             #expect(error.code == .unauthorized)
         }
     }
@@ -219,7 +223,11 @@ extension OnboardServiceTests {
         let service = try service()
         let account = try await service.register(name: "Ana", email: "ana@example.org", password: "long enough", policy: .named)
         let database = try ServiceDatabase.open(path: path)
-        let complete = { try await database.read { db in try Int.fetchOne(db, sql: "SELECT onboarding_complete FROM users WHERE id = ?", arguments: [account.userID]) } }
+        let complete = {
+            try await database.read { db in
+                try Int.fetchOne(db, sql: "SELECT onboarding_complete FROM users WHERE id = ?", arguments: [account.userID])
+            }
+        }
         _ = try await service.updateProfile(accessToken: account.accessToken, fields: ["bio": .text("Hi")])
         #expect(try await complete() == 0)
         _ = try await service.updateProfile(accessToken: account.accessToken, fields: ["profile_complete": .flag(true)])
@@ -279,12 +287,18 @@ extension OnboardServiceTests {
         let now = clock.now()
         let database = try ServiceDatabase.open(path: path)
         try await database.write { db in
-            try db.execute(sql: "INSERT INTO idempotency (id, operation, created_at, owner) VALUES ('dead', 'register', ?, ?), ('alive', 'register', ?, 1)",
-                           arguments: [now, finished.processIdentifier, now])
+            try db.execute(
+                sql:
+                    "INSERT INTO idempotency (id, operation, created_at, owner) VALUES ('dead', 'register', ?, ?), ('alive', 'register', ?, 1)",
+                arguments: [now, finished.processIdentifier, now])
         }
-        #expect(try await store.claimIdempotency("dead", operation: "register", request: "", now: now, window: 86_400, wait: 15) == .claimed)
-        #expect(try await store.claimIdempotency("alive", operation: "register", request: "", now: now, window: 86_400, wait: 15) == .running)
-        #expect(try await store.claimIdempotency("alive", operation: "register", request: "", now: now + 16, window: 86_400, wait: 15) == .claimed)
+        #expect(
+            try await store.claimIdempotency("dead", operation: "register", request: "", now: now, window: 86_400, wait: 15) == .claimed)
+        #expect(
+            try await store.claimIdempotency("alive", operation: "register", request: "", now: now, window: 86_400, wait: 15) == .running)
+        #expect(
+            try await store.claimIdempotency("alive", operation: "register", request: "", now: now + 16, window: 86_400, wait: 15)
+                == .claimed)
     }
 
     /// Issue 31: an SMS code was kept as an unkeyed SHA-256 of `phone:code` — a million
@@ -304,10 +318,12 @@ extension OnboardServiceTests {
     @Test func aRegistrationWhoseFirstAnswerWasLostSignsInInsteadOfEmailTaken() async throws {
         let service = try service()
         let key = "register-after-a-lost-answer-01"
-        let first = try await service.register(name: "Jo", email: "jo@example.org", password: "long enough", policy: .named, idempotencyKey: key)
+        let first = try await service.register(
+            name: "Jo", email: "jo@example.org", password: "long enough", policy: .named, idempotencyKey: key)
         let database = try ServiceDatabase.open(path: path)
         try await database.write { db in try db.execute(sql: "DELETE FROM idempotency") }
-        let retry = try await service.register(name: "Jo", email: "jo@example.org", password: "long enough", policy: .named, idempotencyKey: key)
+        let retry = try await service.register(
+            name: "Jo", email: "jo@example.org", password: "long enough", policy: .named, idempotencyKey: key)
         #expect(retry.userID == first.userID)
         #expect(!retry.isAnonymous)
         _ = try await service.refresh(refreshToken: retry.refreshToken)
@@ -316,10 +332,12 @@ extension OnboardServiceTests {
         // same key with another password.
         try await database.write { db in try db.execute(sql: "DELETE FROM idempotency") }
         await #expect(throws: OnboardService.emailTaken) {
-            _ = try await service.register(name: "Jo", email: "jo@example.org", password: "other password", policy: .named, idempotencyKey: key)
+            _ = try await service.register(
+                name: "Jo", email: "jo@example.org", password: "other password", policy: .named, idempotencyKey: key)
         }
         await #expect(throws: OnboardService.emailTaken) {
-            _ = try await service.register(name: "Jo", email: "jo@example.org", password: "long enough", policy: .named, idempotencyKey: "someone-else-key-0002")
+            _ = try await service.register(
+                name: "Jo", email: "jo@example.org", password: "long enough", policy: .named, idempotencyKey: "someone-else-key-0002")
         }
     }
 }
@@ -327,7 +345,8 @@ extension OnboardServiceTests {
 /// SHA-256 as hex, computed apart from the service's own helper.
 enum SHA256Digest {
     static func hex(_ text: String) -> String {
-        let pipe = Subprocess.run("/usr/bin/env", ["python3", "-c", "import hashlib,sys; print(hashlib.sha256(sys.argv[1].encode()).hexdigest())", text])
+        let pipe = Subprocess.run(
+            "/usr/bin/env", ["python3", "-c", "import hashlib,sys; print(hashlib.sha256(sys.argv[1].encode()).hexdigest())", text])
         return pipe.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

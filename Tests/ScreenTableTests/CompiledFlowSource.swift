@@ -38,7 +38,9 @@ enum CompiledFlowSource {
         ]
         for flow in flows {
             let tokens = flow.tokens
-            lines.append("        \(literal(flow.id)): TokenPolicy(accessLifetime: \(tokens.accessLifetime), refreshLifetime: \(tokens.refreshLifetime.map(String.init) ?? "nil")),")
+            lines.append(
+                "        \(literal(flow.id)): TokenPolicy(accessLifetime: \(tokens.accessLifetime), refreshLifetime: \(tokens.refreshLifetime.map(String.init) ?? "nil")),"
+            )
         }
         lines += ["    ]", "}"]
         return lines.joined(separator: "\n") + "\n"
@@ -52,21 +54,29 @@ enum CompiledFlowSource {
         let id = name(flow)
         var lines = ["    private static func \(id)() -> Flow {"]
         let entry = flow.entry
-        lines.append("        var entry = Entry(firstLaunch: \(literal(entry.firstLaunch)), signedIn: \(literal(entry.signedIn)), resume: \(entry.resume), signedOut: \(literal(entry.signedOut)))")
+        lines.append(
+            "        var entry = Entry(firstLaunch: \(literal(entry.firstLaunch)), signedIn: \(literal(entry.signedIn)), resume: \(entry.resume), signedOut: \(literal(entry.signedOut)))"
+        )
         lines.append("        entry.sessionRequired = \(entry.sessionRequired)")
         lines.append("        entry.sessionEnded = \(literal(entry.sessionEnded))")
         lines.append("        entry.keepsGuest = \(entry.keepsGuest)")
         lines.append("        entry.offlineGuest = \(literal(entry.offlineGuest))")
         let tokens = flow.tokens
-        lines.append("        let tokens = TokenSettings(accessLifetime: \(tokens.accessLifetime), refreshLifetime: \(tokens.refreshLifetime.map(String.init) ?? "nil"), renewBefore: \(tokens.renewBefore))")
+        lines.append(
+            "        let tokens = TokenSettings(accessLifetime: \(tokens.accessLifetime), refreshLifetime: \(tokens.refreshLifetime.map(String.init) ?? "nil"), renewBefore: \(tokens.renewBefore))"
+        )
         let names = flow.analytics
-        lines.append("        var analytics = AnalyticsNames(start: \(literal(names.start)), complete: \(literal(names.complete)), error: \(literal(names.error)), retry: \(literal(names.retry)), errorCodes: \(literal(names.errorCodes)))")
+        lines.append(
+            "        var analytics = AnalyticsNames(start: \(literal(names.start)), complete: \(literal(names.complete)), error: \(literal(names.error)), retry: \(literal(names.retry)), errorCodes: \(literal(names.errorCodes)))"
+        )
         lines.append("        analytics.consentKey = \(literal(names.consentKey))")
         lines.append("        analytics.renewed = \(literal(names.renewed))")
         lines.append("        analytics.step = \(literal(names.step))")
         lines.append("        analytics.localID = \(names.localID)")
         let screens = flow.screens.indices.map { "\(id)Screen\($0)()" }.joined(separator: ", ")
-        lines.append("        var flow = Flow(id: \(literal(flow.id)), title: \(literal(flow.title)), summary: \(literal(flow.summary)), entry: entry, tokens: tokens, analytics: analytics, screens: [\(screens)])")
+        lines.append(
+            "        var flow = Flow(id: \(literal(flow.id)), title: \(literal(flow.title)), summary: \(literal(flow.summary)), entry: entry, tokens: tokens, analytics: analytics, screens: [\(screens)])"
+        )
         lines.append("        flow.serviceURLKey = \(literal(flow.serviceURLKey))")
         lines.append("        flow.stepCount = \(flow.stepCount.map(String.init) ?? "nil")")
         lines.append("        flow.secrets = \(literal(flow.secrets))")
@@ -106,19 +116,24 @@ enum CompiledFlowSource {
         set("route", "[\(screen.route.map(branch).joined(separator: ", "))]", unless: "[]")
         if let call = screen.call { lines.append("        screen.call = \(self.call(call))") }
         if let choice = screen.choice {
-            let options = switch choice.options {
-            case .fixed(let list): ".fixed(\(literal(list)))"
-            case .context(let key): ".context(\(literal(key)))"
-            }
+            let options =
+                switch choice.options {
+                case .fixed(let list): ".fixed(\(literal(list)))"
+                case .context(let key): ".context(\(literal(key)))"
+                }
             lines.append("        screen.choice = Choice(options: \(options), store: \(literal(choice.store)), then: \(step(choice.then)))")
         }
         for task in screen.tasks {
-            lines.append("        screen.tasks.append(ChecklistTask(label: \(literal(task.label)), operation: .\(task.operation), retries: \(task.retries), fallback: \(literal(task.fallback))))")
+            lines.append(
+                "        screen.tasks.append(ChecklistTask(label: \(literal(task.label)), operation: .\(task.operation), retries: \(task.retries), fallback: \(literal(task.fallback))))"
+            )
         }
         for field in screen.fields {
             var changes: [String] = []
             for rule in field.rules {
-                changes.append("            field.rules.append(Rule(.\(rule.name), count: \(rule.count.map(String.init) ?? "nil"), field: \(literal(rule.field)), message: \(literal(rule.message))))")
+                changes.append(
+                    "            field.rules.append(Rule(.\(rule.name), count: \(rule.count.map(String.init) ?? "nil"), field: \(literal(rule.field)), message: \(literal(rule.message))))"
+                )
             }
             func setField(_ property: String, _ value: String, unless defaultValue: String) {
                 if value != defaultValue { changes.append("            field.\(property) = \(value)") }
@@ -132,7 +147,9 @@ enum CompiledFlowSource {
             setField("showsAge", "\(field.showsAge)", unless: "false")
             setField("submitsWhenFull", "\(field.submitsWhenFull)", unless: "false")
             lines.append("        do {")
-            lines.append("            \(changes.isEmpty ? "let" : "var") field = Field(id: \(literal(field.id)), kind: .\(field.kind), label: \(literal(field.label)), placeholder: \(literal(field.placeholder)), maxLength: \(field.maxLength))")
+            lines.append(
+                "            \(changes.isEmpty ? "let" : "var") field = Field(id: \(literal(field.id)), kind: .\(field.kind), label: \(literal(field.label)), placeholder: \(literal(field.placeholder)), maxLength: \(field.maxLength))"
+            )
             lines += changes + ["            screen.fields.append(field)", "        }"]
         }
         for action in screen.actions {
@@ -143,7 +160,9 @@ enum CompiledFlowSource {
             if let prompt = action.linkPrompt { changes.append("            action.linkPrompt = \(literal(prompt))") }
             let key = action.key.map { literal(String($0)) } ?? "nil"
             lines.append("        do {")
-            lines.append("            \(changes.isEmpty ? "let" : "var") action = Action(label: \(literal(action.label)), key: \(key), step: \(step(action.step)), when: \(guardSource(action.when)), location: \(literal(action.location)))")
+            lines.append(
+                "            \(changes.isEmpty ? "let" : "var") action = Action(label: \(literal(action.label)), key: \(key), step: \(step(action.step)), when: \(guardSource(action.when)), location: \(literal(action.location)))"
+            )
             lines += changes + ["            screen.actions.append(action)", "        }"]
         }
         lines += ["        return screen", "    }"]
@@ -175,7 +194,8 @@ enum CompiledFlowSource {
 
     static func guardSource(_ guardValue: Guard?) -> String {
         guard let guardValue else { return "nil" }
-        return "Guard(.\(guardValue.name), negated: \(guardValue.negated), key: \(literal(guardValue.key)), value: \(literal(guardValue.value)))"
+        return
+            "Guard(.\(guardValue.name), negated: \(guardValue.negated), key: \(literal(guardValue.key)), value: \(literal(guardValue.value)))"
     }
 
     // MARK: Literals
@@ -205,7 +225,8 @@ enum CompiledFlowSource {
     static func literal(_ list: [String]) -> String { "[\(list.map { literal($0) }.joined(separator: ", "))]" }
 
     static func literal(_ map: [String: String]) -> String {
-        map.isEmpty ? "[:]" : "[\(map.sorted { $0.key < $1.key }.map { "\(literal($0.key)): \(literal($0.value))" }.joined(separator: ", "))]"
+        map.isEmpty
+            ? "[:]" : "[\(map.sorted { $0.key < $1.key }.map { "\(literal($0.key)): \(literal($0.value))" }.joined(separator: ", "))]"
     }
 
     static func literal(_ location: SourceLocation?) -> String {

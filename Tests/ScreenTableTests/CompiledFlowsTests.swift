@@ -33,7 +33,8 @@ import Testing
             try expected.write(to: Self.guestPoliciesFile, atomically: true, encoding: .utf8)
         }
         let committed = (try? String(contentsOf: Self.guestPoliciesFile, encoding: .utf8)) ?? ""
-        #expect(committed == expected, "CompiledGuestPolicies.swift is stale: run ONBOARD_REGENERATE=1 swift test --filter CompiledFlowsTests")
+        #expect(
+            committed == expected, "CompiledGuestPolicies.swift is stale: run ONBOARD_REGENERATE=1 swift test --filter CompiledFlowsTests")
     }
 
     @Test(arguments: BuiltinFlows.ids)

@@ -86,7 +86,9 @@ import Testing
         let found = problems(yaml)
         #expect(found.contains("f.yaml:8:5: error: unknown key 'titel' in a screen; did you mean 'title'?"), "\(found)")
         #expect(found.contains("f.yaml:11:13: error: unknown screen 'tow'; did you mean 'two'?"), "\(found)")
-        #expect(found.contains { $0.hasPrefix("f.yaml:13:11: error: unknown screen kind 'inof'") && $0.hasSuffix("did you mean 'info'?") }, "\(found)")
+        #expect(
+            found.contains { $0.hasPrefix("f.yaml:13:11: error: unknown screen kind 'inof'") && $0.hasSuffix("did you mean 'info'?") },
+            "\(found)")
         let lines = found.compactMap { Int($0.split(separator: ":")[1]) }
         #expect(lines == lines.sorted() && lines.count == found.count, "\(found)")
         #expect(Suggestion.closest(to: "sign_in_anonymosly", in: Operation.allCases.map(\.rawValue)) == "sign_in_anonymously")
@@ -158,29 +160,33 @@ import Testing
     /// Every problem in one pass: a bad field kind, a bad operation and an unknown `go:`
     /// target together, and no false "unknown screen" for a screen that had a problem.
     @Test func everyProblemIsReportedAtOnce() {
-        let found = problems(Self.flow(screen: """
-            kind: form
-            title: One
-            fields:
-              - id: a
-                kind: wibble
-                label: A
-            actions:
-              - label: Go
-                call: no_such_op
-              - label: Next
-                go: nowhere
-              - label: Two
-                go: two
-            """))
+        let found = problems(
+            Self.flow(
+                screen: """
+                    kind: form
+                    title: One
+                    fields:
+                      - id: a
+                        kind: wibble
+                        label: A
+                    actions:
+                      - label: Go
+                        call: no_such_op
+                      - label: Next
+                        go: nowhere
+                      - label: Two
+                        go: two
+                    """))
         #expect(found.count == 3, "\(found)")
         #expect(found.contains { $0.contains("unknown field kind 'wibble'") })
         #expect(found.contains { $0.contains("unknown operation 'no_such_op'") })
         #expect(found.contains { $0.hasSuffix("unknown screen 'nowhere'") })
-        let brokenTarget = problems(Self.flow(screen: """
-            kind: nonsense
-            title: One
-            """, extra: ""))
+        let brokenTarget = problems(
+            Self.flow(
+                screen: """
+                    kind: nonsense
+                    title: One
+                    """, extra: ""))
         #expect(!brokenTarget.contains { $0.contains("unknown screen 'one'") }, "\(brokenTarget)")
     }
 
@@ -188,27 +194,34 @@ import Testing
     @Test(arguments: [
         ("", "the file is empty"),
         ("id: [", "not valid YAML"),
-        ("""
+        (
+            """
             id: a
             id: b
             title: T
-            """, "duplicate keys: id"),
-        ("""
+            """, "duplicate keys: id"
+        ),
+        (
+            """
             id: demo
             title: Demo
             entry:
               first_launch: one
 
-            """, "the flow has no 'screens'"),
-        ("""
+            """, "the flow has no 'screens'"
+        ),
+        (
+            """
             id: demo
             title: Demo
             entry:
               first_launch: one
             screens: []
 
-            """, "'screens' must be a list with at least one screen"),
-        ("""
+            """, "'screens' must be a list with at least one screen"
+        ),
+        (
+            """
             id: demo
             title: Demo
             screens:
@@ -216,211 +229,285 @@ import Testing
                 kind: info
                 complete: true
 
-            """, "the flow has no 'entry'"),
-        (flow(screen: """
-            kind: progress
-            title: One
-            actions:
-              - label: Next
-                go: two
-            """), "needs a 'call'"),
-        (flow(screen: """
-            kind: choice
-            title: One
-            """), "needs a 'choice'"),
-        (flow(screen: """
-            kind: form
-            title: One
-            actions:
-              - label: Next
-                go: two
-            """), "needs at least one field"),
+            """, "the flow has no 'entry'"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: progress
+                    title: One
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "needs a 'call'"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: choice
+                    title: One
+                    """), "needs a 'choice'"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: form
+                    title: One
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "needs at least one field"
+        ),
         (flow(screen: "kind: route"), "needs a 'route' list"),
-        (flow(screen: """
-            kind: checklist
-            actions:
-              - label: Next
-                go: two
-            """), "needs 'tasks'"),
-        (flow(screen: """
-            kind: info
-            tasks:
-              - label: A
-                call: health
-            actions:
-              - label: Next
-                go: two
-            """), "'tasks' belongs to checklist screens"),
-        (flow(screen: """
-            kind: info
-            title: One
-            """), "has no actions, so nothing leads away from it"),
-        (flow(screen: """
-            kind: info
-            actions:
-              - label: Next
-                key: ab
-                go: two
-            """), "'key' must be one character, not 'ab'"),
-        (flow(screen: """
-            kind: info
-            actions:
-              - label: Next
-                go: two
-                on:
-                  success: two
-            """), "'on' goes with 'call' only"),
-        (flow(screen: """
-            kind: info
-            actions:
-              - label: Next
-                branch:
-                  - when: is_signed_in
-                    go: two
-            """), "the last branch"),
-        (flow(screen: """
-            kind: info
-            actions:
-              - label: Next
-                branch:
-                  - when: is_happy
-                    go: two
-                  - go: two
-            """), "unknown guard 'is_happy'"),
-        (flow(screen: """
-            kind: info
-            back: maybe
-            actions:
-              - label: Next
-                go: two
-            """), "'back' must be true or false"),
-        (flow(screen: """
-            kind: info
-            step: 1
-            actions:
-              - label: Next
-                go: two
-            """), "has a 'step' but the flow does not say how many"),
-        (flow(screen: """
-            kind: info
-            step: 9
-            actions:
-              - label: Next
-                go: two
-            """, extra: "steps: 2"), "is step 9, but the flow has 2"),
-        (flow(screen: """
-            kind: form
-            fields:
-              - id: pick
-                label: Pick
-                kind: select
-            actions:
-              - label: Next
-                go: two
-            """), "needs 'options' or 'options_from'"),
-        (flow(screen: """
-            kind: form
-            fields:
-              - id: pick
-                label: Pick
-                kind: multi
-                options: [A, B]
-                exclusive: C
-            actions:
-              - label: Next
-                go: two
-            """), "'exclusive' of field 'pick' must be one of its options"),
-        (flow(screen: """
-            kind: form
-            fields:
-              - id: level
-                label: Level
-                kind: slider
-                min: 5
-                max: 5
-            actions:
-              - label: Next
-                go: two
-            """), "needs 'min' below 'max'"),
-        (flow(screen: """
-            kind: form
-            fields:
-              - id: name
-                label: Name
-                options: [A]
-            actions:
-              - label: Next
-                go: two
-            """), "'options' belongs to select and multi fields"),
-        (flow(screen: """
-            kind: form
-            fields:
-              - id: name
-                label: Name
-                max_length: many
-            actions:
-              - label: Next
-                go: two
-            """), "'max_length' must be a whole number"),
-        (flow(screen: """
-            kind: form
-            fields:
-              - id: name
-                label: Name
-                rules:
-                  - rule: min_length
-                    message: Longer.
-            actions:
-              - label: Next
-                go: two
-            """), "needs a whole number 'value'"),
-        (flow(screen: """
-            kind: form
-            fields:
-              - id: name
-                label: Name
-                rules:
-                  - rule: matches
-                    message: Same.
-            actions:
-              - label: Next
-                go: two
-            """), "needs the 'field' it must match"),
-        (flow(screen: """
-            kind: form
-            fields:
-              - id: name
-                label: Name
-                rules:
-                  - rule: matches
-                    field: other
-                    message: Same.
-            actions:
-              - label: Next
-                go: two
-            """), "names unknown field 'other'"),
-        (flow(screen: """
-            kind: info
-            actions:
-              - label: Next
-                go: two
-            """, extra: """
-            tokens:
-              access_ttl: soon
-            """), "'soon' is not a duration like 15m, 24h or 30d"),
-        (flow(screen: """
-            kind: choice
-            choice:
-              store: pick
-              then:
-                go: two
-            """), "needs 'options' or 'options_from'"),
-        (flow(screen: """
-            kind: choice
-            choice:
-              options: [A, B]
-              store: pick
-            """), "needs 'then' (what a pick does)"),
+        (
+            flow(
+                screen: """
+                    kind: checklist
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "needs 'tasks'"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: info
+                    tasks:
+                      - label: A
+                        call: health
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "'tasks' belongs to checklist screens"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: info
+                    title: One
+                    """), "has no actions, so nothing leads away from it"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: info
+                    actions:
+                      - label: Next
+                        key: ab
+                        go: two
+                    """), "'key' must be one character, not 'ab'"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: info
+                    actions:
+                      - label: Next
+                        go: two
+                        on:
+                          success: two
+                    """), "'on' goes with 'call' only"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: info
+                    actions:
+                      - label: Next
+                        branch:
+                          - when: is_signed_in
+                            go: two
+                    """), "the last branch"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: info
+                    actions:
+                      - label: Next
+                        branch:
+                          - when: is_happy
+                            go: two
+                          - go: two
+                    """), "unknown guard 'is_happy'"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: info
+                    back: maybe
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "'back' must be true or false"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: info
+                    step: 1
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "has a 'step' but the flow does not say how many"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: info
+                    step: 9
+                    actions:
+                      - label: Next
+                        go: two
+                    """, extra: "steps: 2"), "is step 9, but the flow has 2"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: form
+                    fields:
+                      - id: pick
+                        label: Pick
+                        kind: select
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "needs 'options' or 'options_from'"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: form
+                    fields:
+                      - id: pick
+                        label: Pick
+                        kind: multi
+                        options: [A, B]
+                        exclusive: C
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "'exclusive' of field 'pick' must be one of its options"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: form
+                    fields:
+                      - id: level
+                        label: Level
+                        kind: slider
+                        min: 5
+                        max: 5
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "needs 'min' below 'max'"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: form
+                    fields:
+                      - id: name
+                        label: Name
+                        options: [A]
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "'options' belongs to select and multi fields"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: form
+                    fields:
+                      - id: name
+                        label: Name
+                        max_length: many
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "'max_length' must be a whole number"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: form
+                    fields:
+                      - id: name
+                        label: Name
+                        rules:
+                          - rule: min_length
+                            message: Longer.
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "needs a whole number 'value'"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: form
+                    fields:
+                      - id: name
+                        label: Name
+                        rules:
+                          - rule: matches
+                            message: Same.
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "needs the 'field' it must match"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: form
+                    fields:
+                      - id: name
+                        label: Name
+                        rules:
+                          - rule: matches
+                            field: other
+                            message: Same.
+                    actions:
+                      - label: Next
+                        go: two
+                    """), "names unknown field 'other'"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: info
+                    actions:
+                      - label: Next
+                        go: two
+                    """,
+                extra: """
+                    tokens:
+                      access_ttl: soon
+                    """), "'soon' is not a duration like 15m, 24h or 30d"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: choice
+                    choice:
+                      store: pick
+                      then:
+                        go: two
+                    """), "needs 'options' or 'options_from'"
+        ),
+        (
+            flow(
+                screen: """
+                    kind: choice
+                    choice:
+                      options: [A, B]
+                      store: pick
+                    """), "needs 'then' (what a pick does)"
+        ),
     ])
     func eachMistakeIsReportedInPlainWords(yaml: String, expected: String) {
         let found = problems(yaml)

@@ -7,14 +7,20 @@ import Testing
 @Suite struct OperationTraitsTests {
     @Test func theOperationsWithoutASessionAreTheOnesThatNeverHadOne() {
         let without = Set(Operation.allCases.filter { !$0.needsSession })
-        #expect(without == [.health, .signInAnonymously, .logIn, .connectServer, .register, .sendPhoneCode, .verifyPhoneCode, .socialSignIn,
-                            .prepareStore, .fetchConfig, .preloadContent, .checkCompatibility, .validateHiding, .openHub])
+        #expect(
+            without == [
+                .health, .signInAnonymously, .logIn, .connectServer, .register, .sendPhoneCode, .verifyPhoneCode, .socialSignIn,
+                .prepareStore, .fetchConfig, .preloadContent, .checkCompatibility, .validateHiding, .openHub,
+            ])
     }
 
     @Test func theOperationsSentWithAnIdempotencyKeyAreTheOnesThatCreateOrSpend() {
         let keyed = Set(Operation.allCases.filter(\.createsOrSpends))
-        #expect(keyed == [.signInAnonymously, .signOut, .register, .linkEmail, .sendPhoneCode, .verifyPhoneCode, .socialSignIn,
-                          .addChild, .createInvite, .acceptInvite, .logRuck, .openHub])
+        #expect(
+            keyed == [
+                .signInAnonymously, .signOut, .register, .linkEmail, .sendPhoneCode, .verifyPhoneCode, .socialSignIn,
+                .addChild, .createInvite, .acceptInvite, .logRuck, .openHub,
+            ])
     }
 
     @Test func inputsAreTheContextKeysEachReads() {

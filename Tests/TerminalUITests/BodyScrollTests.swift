@@ -57,7 +57,9 @@ import Testing
         for scroll in 0...top.bodyHidden {
             let frame = renderer.render(view, width: 40, height: 12, scroll: scroll)
             #expect(labels.allSatisfy(frame.text.contains) && frame.text.contains("Continue"), "\(frame.text)")
-            for line in ["First", "Second", "Third", "Fourth", "Fifth", "Sixth"] where frame.text.contains("\(line) line") { seen.insert(line) }
+            for line in ["First", "Second", "Third", "Fourth", "Fifth", "Sixth"] where frame.text.contains("\(line) line") {
+                seen.insert(line)
+            }
         }
         #expect(seen == ["First", "Second", "Third", "Fourth", "Fifth", "Sixth"])
         #expect(renderer.render(view, width: 40, height: 12, scroll: top.bodyHidden).lines.last?.contains("PgUp up") == true)
@@ -68,7 +70,7 @@ import Testing
 /// Right: the text slid under it; Alt-F three times at 80x24 hid the start). The cursor
 /// keeps text on both sides, and the start shows while the cursor is near it.
 @Suite struct LongValueScrollTests {
-    static let value = (0..<12).map { "word\($0)" }.joined(separator: " ") // 71 characters
+    static let value = (0..<12).map { "word\($0)" }.joined(separator: " ")  // 71 characters
 
     /// The visible part of the field and the cursor's column in it, at 40x12.
     func shown(caret: Int?) -> (text: String, cursor: Int) {
@@ -80,7 +82,7 @@ import Testing
         let frame = Renderer().render(view, width: 40, height: 12)
         let cursor = try! #require(frame.cursor)
         let line = frame.lines[cursor.y]
-        let box = line.dropFirst(4).prefix(31) // inside the card: the input's columns
+        let box = line.dropFirst(4).prefix(31)  // inside the card: the input's columns
         return (String(box), cursor.x - 4)
     }
 

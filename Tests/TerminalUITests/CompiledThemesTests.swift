@@ -29,7 +29,8 @@ import Testing
                 var parts: [String] = []
                 if let colour = style.foreground { parts.append("foreground: \(colour)") }
                 if let colour = style.background { parts.append("background: \(colour)") }
-                for (name, on) in [("bold", style.bold), ("underline", style.underline), ("reverse", style.reverse), ("dim", style.dim)] where on {
+                for (name, on) in [("bold", style.bold), ("underline", style.underline), ("reverse", style.reverse), ("dim", style.dim)]
+                where on {
                     parts.append("\(name): true")
                 }
                 lines.append("            .\(role): Theme.Style(\(parts.joined(separator: ", "))),")
@@ -45,8 +46,9 @@ import Testing
         if ProcessInfo.processInfo.environment["ONBOARD_REGENERATE"] == "1" {
             try expected.write(to: Self.sourceFile, atomically: true, encoding: .utf8)
         }
-        #expect(try String(contentsOf: Self.sourceFile, encoding: .utf8) == expected,
-                "CompiledThemes.swift is stale: run ONBOARD_REGENERATE=1 swift test --filter CompiledThemesTests")
+        #expect(
+            try String(contentsOf: Self.sourceFile, encoding: .utf8) == expected,
+            "CompiledThemes.swift is stale: run ONBOARD_REGENERATE=1 swift test --filter CompiledThemesTests")
     }
 
     @Test(arguments: Themes.builtinNames)

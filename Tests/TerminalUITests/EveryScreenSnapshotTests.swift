@@ -26,7 +26,8 @@ import Testing
         "gender": .text("Woman"), "seeking": .list(["Women", "Men"]), "ethnicity": .text("Asian"),
         "ethnicity_prefs": .list(["No preference"]), "relationship_type": .text("Serious"), "smoking": .text("Never"),
         "readiness": .text("7"), "interests": .list(["Focus", "Sleep"]), "supported_apps": .list(["Instagram", "TikTok", "X"]),
-        "apps": .list(["Instagram"]), "streak_day": .text("3"), "banner": .text("Three breaths: Before you open an app, take three slow breaths."),
+        "apps": .list(["Instagram"]), "streak_day": .text("3"),
+        "banner": .text("Three breaths: Before you open an app, take three slow breaths."),
         "hub_summary": .list(["Readiness: 7 of 10", "Interests: Focus, Sleep", "Behind a mindful pause: Instagram"]),
     ]
 
@@ -38,9 +39,11 @@ import Testing
         let engine = FlowEngine(flow: try BuiltinFlows.load(id))
         let renderer = Renderer(glyphs: .unicode)
         for screen in engine.flow.screens where screen.kind != .route {
-            var state = FlowState(showing: screen.id, session: Session(
-                userID: "u_1", accessToken: "a", accessExpiresAt: 0, refreshToken: "r", refreshExpiresAt: nil,
-                isAnonymous: true, createdAt: 0, lastAuthenticated: 0))
+            var state = FlowState(
+                showing: screen.id,
+                session: Session(
+                    userID: "u_1", accessToken: "a", accessExpiresAt: 0, refreshToken: "r", refreshExpiresAt: nil,
+                    isAnonymous: true, createdAt: 0, lastAuthenticated: 0))
             state.context = Self.sample
             if screen.kind == .checklist {
                 // Finished, with one task that fell back: every kind of line shows.
@@ -55,12 +58,16 @@ import Testing
                 let focusedRoles = Set((0..<height).flatMap { y in (0..<width).map { frame[$0, y].role } })
                     .filter { [.buttonFocused, .inputFocused, .optionFocused].contains($0) }
                 for role in focusedRoles {
-                    #expect(mono.style(role) != mono.style(.text) && mono.style(role) != mono.style(.button), "\(role) looks like plain text in mono")
+                    #expect(
+                        mono.style(role) != mono.style(.text) && mono.style(role) != mono.style(.button),
+                        "\(role) looks like plain text in mono")
                 }
                 // What has focus is always on screen, however small the terminal.
                 let view = engine.view(of: state)
                 if let focused = view.buttons.first(where: \.focused) {
-                    #expect(frame.text.contains(String(focused.label.prefix(width - 16))), "\(id)/\(screen.id) at \(width)x\(height) hides the focused '\(focused.label)'")
+                    #expect(
+                        frame.text.contains(String(focused.label.prefix(width - 16))),
+                        "\(id)/\(screen.id) at \(width)x\(height) hides the focused '\(focused.label)'")
                 }
                 if let focused = view.fields.first(where: \.focused) {
                     #expect(frame.text.contains(focused.label), "\(id)/\(screen.id) at \(width)x\(height) hides the focused field")

@@ -98,14 +98,16 @@ import TestSupport
             var bytes = ""
             var text = ""
             for _ in 0..<Int.random(in: 1...8, using: &generator) {
-                let word = String((0..<Int.random(in: 1...4, using: &generator)).map { _ in "abcxyz019 ".randomElement(using: &generator)! })
+                let word = String(
+                    (0..<Int.random(in: 1...4, using: &generator)).map { _ in "abcxyz019 ".randomElement(using: &generator)! })
                 text += word
                 bytes += word
-                let parameters = (0..<Int.random(in: 0...3, using: &generator)).map { _ in String(Int.random(in: 0...300, using: &generator)) }
+                let parameters = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                    String(Int.random(in: 0...300, using: &generator))
+                }
                 bytes += "\u{1B}[" + parameters.joined(separator: ";") + String(finals.randomElement(using: &generator)!)
             }
             #expect(Self.decode(bytes) == text.map { .key(.character($0)) }, "\(bytes.debugDescription)")
         }
     }
 }
-

@@ -22,19 +22,35 @@ import Testing
         _ = engine.reduce(&state, .intent(.activate), now: 0)
         result.append(("creating", state))
         var failed = state
-        _ = engine.reduce(&failed, .callFinished(id: failed.calls.userCall!.id, result: .failure(ServiceFailure(code: "network", message: "down"))), now: 0)
+        _ = engine.reduce(
+            &failed, .callFinished(id: failed.calls.userCall!.id, result: .failure(ServiceFailure(code: "network", message: "down"))),
+            now: 0)
         result.append(("failed", failed))
-        let session = Session(userID: "u_1", accessToken: "a", accessExpiresAt: 100_000, refreshToken: "r", refreshExpiresAt: nil, isAnonymous: true, createdAt: 0, lastAuthenticated: 0)
-        _ = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(CallOutput(session: session, values: ["name_options": .list(["Sunny Otter", "Brave Spark", "Kind Meadow"])]))), now: 0)
+        let session = Session(
+            userID: "u_1", accessToken: "a", accessExpiresAt: 100_000, refreshToken: "r", refreshExpiresAt: nil, isAnonymous: true,
+            createdAt: 0, lastAuthenticated: 0)
+        _ = engine.reduce(
+            &state,
+            .callFinished(
+                id: state.calls.userCall!.id,
+                result: .success(
+                    CallOutput(session: session, values: ["name_options": .list(["Sunny Otter", "Brave Spark", "Kind Meadow"])]))), now: 0)
         result.append(("pick_name", state))
         _ = engine.reduce(&state, .intent(.focusNext), now: 0)
         result.append(("pick_name_second", state))
         _ = engine.reduce(&state, .intent(.activate), now: 0)
         result.append(("saving_name", state))
-        let effects = engine.reduce(&state, .callFinished(id: state.calls.userCall!.id, result: .success(CallOutput(values: ["display_name": .text("Brave Spark")]))), now: 0)
+        let effects = engine.reduce(
+            &state,
+            .callFinished(id: state.calls.userCall!.id, result: .success(CallOutput(values: ["display_name": .text("Brave Spark")]))),
+            now: 0)
         let motivation = effects.compactMap { if case .call(let request) = $0 { request.id } else { nil } }.first!
         result.append(("home_loading", state))
-        _ = engine.reduce(&state, .callFinished(id: motivation, result: .success(CallOutput(values: ["motivation": .text("Little by little, a little becomes a lot.")]))), now: 0)
+        _ = engine.reduce(
+            &state,
+            .callFinished(
+                id: motivation, result: .success(CallOutput(values: ["motivation": .text("Little by little, a little becomes a lot.")]))),
+            now: 0)
         result.append(("home", state))
         _ = engine.reduce(&state, .intent(.activate), now: 0)
         result.append(("home_check_in", state))

@@ -10,16 +10,18 @@ import Testing
     }
 
     static let hostile = [
-        "Pat\u{1B}]0;PWNED\u{07}",          // sets the window title
-        "Ray\u{1B}[2J",                     // clears the screen
-        "Al\u{1B}]52;c;ZXZpbA==\u{07}",     // writes the clipboard
-        "Shared by Mal\rRED",               // a bare CR overwrites from column 0
-        "\u{202E}txt.exe",                  // right-to-left override
+        "Pat\u{1B}]0;PWNED\u{07}",  // sets the window title
+        "Ray\u{1B}[2J",  // clears the screen
+        "Al\u{1B}]52;c;ZXZpbA==\u{07}",  // writes the clipboard
+        "Shared by Mal\rRED",  // a bare CR overwrites from column 0
+        "\u{202E}txt.exe",  // right-to-left override
         "C1\u{9B}31m and DEL\u{7F}",
     ]
 
     static func isInert(_ text: String) -> Bool {
-        !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || [0x202E, 0x202D, 0x2066, 0x200F].contains($0.value) }
+        !text.unicodeScalars.contains {
+            $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || [0x202E, 0x202D, 0x2066, 0x200F].contains($0.value)
+        }
     }
 
     @Test func everyControlIsShownAndNoneIsLeft() {

@@ -15,7 +15,8 @@ import Testing
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-config-\(UUID().uuidString)").path
         let folder = config + "/onboard/themes"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try "name: sunset\nroles:\n  title: { fg: 208, bold: true }\n".write(toFile: folder + "/sunset.yaml", atomically: true, encoding: .utf8)
+        try "name: sunset\nroles:\n  title: { fg: 208, bold: true }\n".write(
+            toFile: folder + "/sunset.yaml", atomically: true, encoding: .utf8)
         try "name: broken\nroles:\n  title: { fg: 300 }\n".write(toFile: folder + "/broken.yaml", atomically: true, encoding: .utf8)
         let environment = ["XDG_CONFIG_HOME": config]
         #expect(Themes.available(environment: environment).suffix(2) == ["broken", "sunset"])

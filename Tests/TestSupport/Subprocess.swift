@@ -10,7 +10,9 @@ public enum Subprocess {
         let inputPath = outputPath + ".in"
         defer { unlink(outputPath); unlink(inputPath) }
         _ = FileManager.default.createFile(atPath: inputPath, contents: Data((input ?? "").utf8))
-        guard let pid = spawn(executable, arguments, input: input == nil ? "/dev/null" : inputPath, output: outputPath) else { return (-1, "cannot run \(executable)") }
+        guard let pid = spawn(executable, arguments, input: input == nil ? "/dev/null" : inputPath, output: outputPath) else {
+            return (-1, "cannot run \(executable)")
+        }
         let status = wait(for: pid)
         let data = FileManager.default.contents(atPath: outputPath) ?? Data()
         return (status, String(decoding: data, as: UTF8.self))
@@ -38,7 +40,9 @@ public enum Subprocess {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         // The test runner sets NO_COLOR; onboard should run as in a person's terminal.
-        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" && $0.key != "NO_COLOR" }.map { "\($0.key)=\($0.value)" }
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" && $0.key != "NO_COLOR" }.map {
+            "\($0.key)=\($0.value)"
+        }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }

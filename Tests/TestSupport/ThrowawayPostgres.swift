@@ -47,7 +47,8 @@ public final class ThrowawayPostgres: Sendable {
     /// Starts it again on the same port, with what it had committed.
     public func start() throws {
         // fsync=off: nothing here outlives the machine; the kernel has every write.
-        let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300"
+        let options =
+            "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300"
             + (crashSafe ? "" : " -c synchronous_commit=off")
         try Self.run(Self.tool("pg_ctl"), ["-D", data, "-o", options, "-l", folder + "/log", "-w", "start"], asPostgres: asPostgres)
     }
@@ -70,7 +71,9 @@ public final class ThrowawayPostgres: Sendable {
 
     /// A new, empty database: its name.
     public func newDatabaseName() throws -> String {
-        let name = databases.withLock { count in count += 1; return "onboard_test_\(count)" }
+        let name = databases.withLock { count in
+            count += 1; return "onboard_test_\(count)"
+        }
         _ = try query("CREATE DATABASE \(name)", in: "postgres")
         return name
     }
@@ -92,11 +95,11 @@ public final class ThrowawayPostgres: Sendable {
         return server
     }
 
-
     /// Debian keeps the server's programs under /usr/lib/postgresql/VERSION/bin.
     static func tool(_ name: String) throws -> String {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
-        for version in versions.sorted(by: >) where FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\(version)/bin/\(name)") {
+        for version in versions.sorted(by: >)
+        where FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\(version)/bin/\(name)") {
             return "/usr/lib/postgresql/\(version)/bin/\(name)"
         }
         for folder in ["/usr/local/bin", "/usr/bin"] where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
@@ -124,7 +127,9 @@ public final class ThrowawayPostgres: Sendable {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
@@ -137,7 +142,8 @@ public final class ThrowawayPostgres: Sendable {
         guard first else { return }
         atexit {
             for (data, asPostgres) in ThrowawayPostgres.running.withLock({ $0 }) {
-                _ = try? ThrowawayPostgres.run(try ThrowawayPostgres.tool("pg_ctl"), ["-D", data, "-m", "immediate", "stop"], asPostgres: asPostgres)
+                _ = try? ThrowawayPostgres.run(
+                    try ThrowawayPostgres.tool("pg_ctl"), ["-D", data, "-m", "immediate", "stop"], asPostgres: asPostgres)
             }
         }
     }
