@@ -77,7 +77,9 @@ public enum OnboardServer {
             }
         }
         let faults = FaultSwitchboard()
-        let routes = Routes(service: service, clock: clock, faults: faults, dev: configuration.dev, openAPI: openAPIDocument)
+        let routes = Routes(
+            service: service, clock: clock, faults: faults, dev: configuration.dev, openAPI: openAPIDocument,
+            scheme: configuration.tlsCertificate == nil ? "http" : "https")
         let router = Router(context: APIContext.self)
         // Middleware wraps only the routes added after it, so the table of methods is
         // read from the same routes on a scratch router first.
@@ -162,7 +164,9 @@ public enum OnboardServer {
         let service = try OnboardService(database: ServiceDatabase.inMemory())
         Routes(service: service, clock: AdjustableClock(), faults: FaultSwitchboard(), dev: dev, openAPI: Data()).register(on: router)
         // The alias Routes names for the trie is the documented /content/{kind}.
-        return router.routes.filter { !$0.path.description.hasSuffix("/" + Routes.contentShadowedByMotivation) }.map { route in
+        // The API's routes (the device sign-in's HTML page is not part of it).
+        let api = router.routes.filter { $0.path.description.hasPrefix("/api/v1/") }
+        return api.filter { !$0.path.description.hasSuffix("/" + Routes.contentShadowedByMotivation) }.map { route in
             // Hummingbird writes parameters as :name, OpenAPI as {name}.
             let path = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
             return "\(route.method.rawValue) /" + path.dropFirst(2).joined(separator: "/")

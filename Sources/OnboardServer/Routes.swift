@@ -11,6 +11,8 @@ struct Routes {
     let faults: FaultSwitchboard
     let dev: Bool
     let openAPI: Data
+    /// `https` with `--tls-cert`: the scheme of addresses the server gives back.
+    var scheme = "http"
 
     func register(on router: Router<APIContext>) {
         let api = router.group("api/v1")
@@ -23,10 +25,12 @@ struct Routes {
         // at a path's last segment, so /content/motivation would stop at the inner node of
         // /content/motivation/random. Named on its own; routeList folds it into {kind}.
         api.get(RouterPath(Self.contentShadowedByMotivation)) { request, context in
-            JSONReply(try await Wire.ContentCall(kind: "motivation").serve(on: service, as: try Self.caller(request, context)))
+            JSONReply(try await Wire.ContentCall(kind: "motivation").serve(on: service, as: try caller(request, context)))
         }
 
         guard dev else { return }
+        // The development approval of a device sign-in: the only approval there is yet.
+        DevicePage(service: service).register(on: router)
         // QA controls: off unless the server runs with --dev (ASVS 14.3.2).
         api.on(Wire.OutboxCall.endpoint) { _, _ in JSONReply(try await service.outbox()) }
         api.on(Wire.ResetCall.endpoint) { _, _ in
@@ -73,7 +77,7 @@ struct Routes {
     private func serve<Call: ServedCall>(_ type: Call.Type, on api: RouterGroup<APIContext>) {
         guard dev || !Call.endpoint.isDev else { return }
         api.on(Call.endpoint) { request, context in
-            let caller = try Self.caller(request, context)
+            let caller = try caller(request, context)
             if Call.endpoint.needsSession { _ = try caller.accessToken() }
             var call = Call.endpoint.method == .get
                 ? try JSONDecoder().decode(Call.self, from: Data("{}".utf8))
@@ -83,12 +87,23 @@ struct Routes {
         }
     }
 
+    /// `scheme://host:port` as the request names this server (its Host header), for the
+    /// addresses an answer gives back to the same caller; nil for a host that is not a
+    /// plain name or address.
+    func origin(_ request: Request) -> String? {
+        guard let host = request.head.authority, !host.isEmpty, host.count <= 255,
+              host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
+        else { return nil }
+        return "\(scheme)://\(host)"
+    }
+
     /// The caller as its headers say: bearer token, address, idempotency key and proof,
     /// device token.
-    static func caller(_ request: Request, _ context: APIContext) throws -> Caller {
+    func caller(_ request: Request, _ context: APIContext) throws -> Caller {
         Caller(
-            bearer: bearer(request), client: context.clientAddress, idempotencyKey: header("idempotency-key", request),
-            idempotencyProof: try idempotencyProof(request), deviceToken: header("device-token", request))
+            bearer: Self.bearer(request), client: context.clientAddress, idempotencyKey: Self.header("idempotency-key", request),
+            idempotencyProof: try Self.idempotencyProof(request), deviceToken: Self.header("device-token", request),
+            origin: origin(request))
     }
 
     /// The one `/content/{kind}` the router needs named (see `register`).

@@ -204,6 +204,25 @@ public enum ServiceDatabase {
             // `clock`: the offset `/dev/clock` set, in seconds.
             try db.execute(sql: "CREATE TABLE qa_settings (name TEXT PRIMARY KEY, value INTEGER NOT NULL)")
         }
+        migrator.registerMigration("v9: device authorizations") { db in
+            // RFC 8628: the device code only as its hash; status pending, approved, denied
+            // or spent; the approving identity's email sealed like every other.
+            try db.execute(sql: """
+                CREATE TABLE device_grants (
+                    device_code_hash TEXT PRIMARY KEY,
+                    user_code TEXT NOT NULL UNIQUE,
+                    provider TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    interval INTEGER NOT NULL,
+                    polled_at INTEGER,
+                    status TEXT NOT NULL DEFAULT 'pending',
+                    subject TEXT,
+                    email TEXT
+                );
+                CREATE INDEX device_grants_expiry ON device_grants (expires_at);
+                """)
+        }
         return migrator
     }
 

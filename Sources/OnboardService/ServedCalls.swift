@@ -12,10 +12,15 @@ public struct Caller: Sendable {
     public var idempotencyProof: String?
     /// A known device's token for the email it logs in to.
     public var deviceToken: String?
+    /// `https://host:port` as the caller reached the service, for addresses it gives
+    /// back (a device sign-in's page); nil in process.
+    public var origin: String?
 
-    public init(bearer: String?, client: String, idempotencyKey: String?, idempotencyProof: String?, deviceToken: String?) {
-        (self.bearer, self.client, self.idempotencyKey, self.idempotencyProof, self.deviceToken) =
-            (bearer, client, idempotencyKey, idempotencyProof, deviceToken)
+    public init(
+        bearer: String?, client: String, idempotencyKey: String?, idempotencyProof: String?, deviceToken: String?, origin: String? = nil
+    ) {
+        (self.bearer, self.client, self.idempotencyKey, self.idempotencyProof, self.deviceToken, self.origin) =
+            (bearer, client, idempotencyKey, idempotencyProof, deviceToken, origin)
     }
 
     /// The session's access token; a call that needs one and has none is turned down.
@@ -114,6 +119,16 @@ extension Wire.SocialRequest: ServedCall {
         try await service.socialSignIn(
             provider: provider, idToken: idToken, nonce: nonce ?? "", policy: .named, idempotencyKey: caller.idempotencyKey,
             idempotencyProof: caller.idempotencyProof)
+    }
+}
+extension Wire.DeviceAuthorizationRequest: ServedCall {
+    public func serve(on service: OnboardService, as caller: Caller) async throws -> DeviceAuthorization {
+        try await service.startDeviceSignIn(provider: provider, client: caller.client, origin: caller.origin)
+    }
+}
+extension Wire.DeviceTokenRequest: ServedCall {
+    public func serve(on service: OnboardService, as caller: Caller) async throws -> SignIn {
+        try await service.pollDeviceSignIn(deviceCode: deviceCode, policy: .named)
     }
 }
 extension Wire.RefreshRequest: ServedCall {

@@ -28,6 +28,11 @@ public struct ServiceSettings: Sendable, Equatable {
     /// them (the embedded mock and `--dev`). Without it no provider is configured, and
     /// social sign-in is refused: anyone could otherwise mint a token for any account.
     public var mockIdentityProvider = true
+    /// A device authorization (RFC 8628): how long its codes live, the seconds between
+    /// polls, and user codes tried on the verification page per client address.
+    public var deviceCodeLifetime: Int64 = 600
+    public var devicePollInterval: Int64 = 5
+    public var userCodeAttemptsPerAddress = RateLimit(limit: 20, window: 600)
 
     public init() {}
 }

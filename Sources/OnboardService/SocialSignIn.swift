@@ -18,10 +18,9 @@ extension OnboardService {
         }
         guard !nonce.isEmpty, nonce.count <= 128 else { throw ServiceError(.invalidInput, "A sign-in needs a nonce.") }
         let email = try? Self.normalised(account)
-        // The subject is stable per provider and account, never the address itself.
-        let subject = Secrets.hash(provider + ":" + account.lowercased()).prefix(24)
         return try await identityProvider.issue(
-            provider: provider, subject: String(subject), email: email, audience: audience, nonce: nonce, now: clock.now())
+            provider: provider, subject: Self.mockSubject(provider: provider, account: account), email: email, audience: audience, nonce: nonce,
+            now: clock.now())
     }
 
     public func socialSignIn(
@@ -62,8 +61,14 @@ extension OnboardService {
         }
     }
 
+    /// The mock provider's subject for an account: stable per provider and account, never
+    /// the address itself.
+    static func mockSubject(provider: String, account: String) -> String {
+        String(Secrets.hash(provider + ":" + account.lowercased()).prefix(24))
+    }
+
     /// Exactly as the OpenAPI document's enum names it (lower case).
-    private static func knownProvider(_ provider: String) throws -> String {
+    static func knownProvider(_ provider: String) throws -> String {
         guard socialProviders.contains(provider) else {
             throw ServiceError(.invalidInput, "Unknown sign-in provider '\(provider)'; use apple, google or facebook.")
         }

@@ -177,5 +177,15 @@ extension PostgresStore {
             // QA settings every instance shares (`clock`: `/dev/clock`'s offset, seconds).
             "CREATE TABLE qa_settings (name TEXT PRIMARY KEY, value BIGINT NOT NULL)",
         ],
+        [
+            // RFC 8628's grants (see SQLite's v9).
+            """
+            CREATE TABLE device_grants (
+                device_code_hash TEXT PRIMARY KEY, user_code TEXT NOT NULL UNIQUE, provider TEXT NOT NULL,
+                created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, interval BIGINT NOT NULL, polled_at BIGINT,
+                status TEXT NOT NULL DEFAULT 'pending', subject TEXT, email TEXT)
+            """,
+            "CREATE INDEX device_grants_expiry ON device_grants (expires_at)",
+        ],
     ]
 }

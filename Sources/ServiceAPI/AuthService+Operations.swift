@@ -40,6 +40,15 @@ extension AuthService {
         try await send(Wire.SocialRequest(flow: flow, provider: provider, idToken: idToken, nonce: nonce), bearer: nil)
     }
 
+    /// A social sign-in approved in a browser: the codes to show and poll with.
+    public func startSocialDevice(flow: String, provider: String) async throws -> DeviceAuthorization {
+        try await send(Wire.DeviceAuthorizationRequest(flow: flow, provider: provider), bearer: nil)
+    }
+    /// One poll: the session once approved; RFC 8628's answers as error codes until then.
+    public func pollSocialDevice(flow: String, deviceCode: String) async throws -> SignIn {
+        try await send(Wire.DeviceTokenRequest(flow: flow, deviceCode: deviceCode), bearer: nil)
+    }
+
     // Sessions
     public func refresh(refreshToken: String) async throws -> IssuedSession {
         try await send(Wire.RefreshRequest(refreshToken: refreshToken), bearer: nil)

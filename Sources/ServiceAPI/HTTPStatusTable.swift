@@ -4,7 +4,8 @@
 extension ServiceError.Code {
     public var httpStatus: Int {
         switch self {
-        case .invalidInput: 400
+        // RFC 8628's poll answers are RFC 6749 §5.2 errors: 400.
+        case .invalidInput, .authorizationPending, .slowDown, .accessDenied, .expiredToken: 400
         case .unauthorized: 401
         case .notFound: 404
         case .conflict: 409

@@ -12,13 +12,24 @@ public struct ServiceError: Error, Equatable, Sendable, Codable, CustomStringCon
         case badResponse = "bad_response"
         /// An Idempotency-Key used again for a different request (HTTP 422).
         case idempotencyKeyReused = "idempotency_key_reused"
+        // A device authorization's poll (RFC 8628 §3.5), each its own answer.
+        /// The person has not approved yet: poll again after the interval.
+        case authorizationPending = "authorization_pending"
+        /// Polled sooner than the interval: wait 5 seconds longer from now on.
+        case slowDown = "slow_down"
+        /// The person said no: back to the choice, with no error.
+        case accessDenied = "access_denied"
+        /// The code ran out (or was used): start again.
+        case expiredToken = "expired_token"
 
         /// Worth trying again as it is: the request was not judged (no network, an
         /// overloaded or garbled answer), unlike a refusal.
         public var isTransient: Bool {
             switch self {
             case .network, .timeout, .serverError, .rateLimited, .badResponse: true
-            case .unauthorized, .invalidInput, .notFound, .conflict, .idempotencyKeyReused: false
+            case .unauthorized, .invalidInput, .notFound, .conflict, .idempotencyKeyReused, .authorizationPending, .slowDown, .accessDenied,
+                 .expiredToken:
+                false
             }
         }
 

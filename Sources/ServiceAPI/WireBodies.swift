@@ -115,6 +115,26 @@ public enum Wire {
         }
     }
 
+    /// A social sign-in approved in a browser (RFC 8628 §3.1): this device gets the codes.
+    public struct DeviceAuthorizationRequest: WireCall, Equatable {
+        public typealias Answer = DeviceAuthorization
+        public static let endpoint = Endpoint(.post, "/auth/social/device")
+        public var flow: String?
+        public var provider: String
+        public init(flow: String?, provider: String) { (self.flow, self.provider) = (flow, provider) }
+    }
+
+    /// This device's poll (RFC 8628 §3.4): the session once approved, else
+    /// `authorization_pending`, `slow_down`, `access_denied` or `expired_token`.
+    public struct DeviceTokenRequest: WireCall, Equatable {
+        public typealias Answer = SignIn
+        public static let endpoint = Endpoint(.post, "/auth/social/device/token")
+        public var flow: String?
+        public var deviceCode: String
+        enum CodingKeys: String, CodingKey { case flow, deviceCode = "device_code" }
+        public init(flow: String?, deviceCode: String) { (self.flow, self.deviceCode) = (flow, deviceCode) }
+    }
+
     public struct ProfileRequest: WireCall, Equatable {
         public typealias Answer = Profile
         public static let endpoint = Endpoint(.put, "/user/profile", needsSession: true)
@@ -247,6 +267,7 @@ public enum Wire {
     public static let allCalls: [any WireCall.Type] = [
         HealthCall.self, AppConfigCall.self, FlowRequest.self, RegisterRequest.self, LoginRequest.self, LinkEmailRequest.self,
         RefreshRequest.self, LogoutRequest.self, PhoneRequest.self, PhoneVerifyRequest.self, SocialRequest.self, IdentityTokenRequest.self,
+        DeviceAuthorizationRequest.self, DeviceTokenRequest.self,
         ProfileCall.self, ProfileRequest.self, NameRequest.self, ChildrenCall.self, ChildRequest.self, InviteRequest.self,
         AcceptRequest.self, RecordsCall.self, RecordRequest.self, MotivationCall.self, ContentCall.self,
         OutboxCall.self, ResetCall.self, ConfigOverride.self, ClockRequest.self, FaultsRequest.self,

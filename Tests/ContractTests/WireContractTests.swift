@@ -40,6 +40,9 @@ import Yams
             "SocialRequest", Wire.SocialRequest(flow: "abby", provider: "google", idToken: "t", nonce: "n"),
             Wire.SocialRequest(flow: nil, provider: "google", idToken: "t", nonce: nil)
         ),
+        ("DeviceAuthorizationRequest", Wire.DeviceAuthorizationRequest(flow: "abby", provider: "google"),
+         Wire.DeviceAuthorizationRequest(flow: nil, provider: "google")),
+        ("DeviceTokenRequest", Wire.DeviceTokenRequest(flow: "abby", deviceCode: "dc"), Wire.DeviceTokenRequest(flow: nil, deviceCode: "dc")),
         ("ProfileRequest", Wire.ProfileRequest(fields: ["age": .number(30)]), Wire.ProfileRequest(fields: [:])),
         ("ChildRequest", Wire.ChildRequest(name: "Kim", birthDate: "2025-02-03"), Wire.ChildRequest(name: "Kim", birthDate: nil)),
         ("InviteRequest", Wire.InviteRequest(childID: "c"), Wire.InviteRequest(childID: "c")),

@@ -59,6 +59,18 @@ public protocol ServiceStore: Sendable {
     /// another account has it.
     func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, token: NewRefreshToken) async throws -> SignedInUser?
 
+    // MARK: Device authorizations (RFC 8628)
+    /// A new grant, waiting for the person to approve it in a browser.
+    func createDeviceGrant(_ grant: NewDeviceGrant) async throws
+    /// The unexpired grant waiting under this user code, for the verification page.
+    func pendingDeviceGrant(userCode: String, now: Int64) async throws -> PendingDeviceGrant?
+    /// Approves (with the identity the provider vouched for) or denies a grant still
+    /// waiting; false when there is none under this code.
+    func decideDeviceGrant(userCode: String, identity: DeviceIdentity?, now: Int64) async throws -> Bool
+    /// One poll, atomically: too soon after the last one, still waiting, refused, expired,
+    /// or approved — then spent, so a second poll with the same device code gets nothing.
+    func pollDeviceGrant(deviceCodeHash: String, now: Int64) async throws -> DeviceGrantPoll
+
     // MARK: Profiles and records
     func updateProfile(of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64) async throws -> ProfileUpdate
     func putRecord(_ value: FieldValue, key: String, for userID: String, now: Int64) async throws
@@ -221,4 +233,48 @@ public enum IdempotencyClaim: Sendable, Equatable {
     case otherOperation
     /// The same key and operation, another request (body, proof): refused, never replayed.
     case otherRequest
+}
+
+/// A device authorization as it is made: the device code only as its hash.
+public struct NewDeviceGrant: Sendable, Equatable {
+    public var deviceCodeHash: String
+    /// Normalised: upper case, no dash.
+    public var userCode: String
+    public var provider: String
+    public var createdAt: Int64
+    public var expiresAt: Int64
+    public var interval: Int64
+
+    public init(deviceCodeHash: String, userCode: String, provider: String, createdAt: Int64, expiresAt: Int64, interval: Int64) {
+        (self.deviceCodeHash, self.userCode, self.provider, self.createdAt, self.expiresAt, self.interval) =
+            (deviceCodeHash, userCode, provider, createdAt, expiresAt, interval)
+    }
+}
+
+public struct PendingDeviceGrant: Sendable, Equatable {
+    public var provider: String
+    public var expiresAt: Int64
+
+    public init(provider: String, expiresAt: Int64) {
+        (self.provider, self.expiresAt) = (provider, expiresAt)
+    }
+}
+
+/// Who the provider says approved a grant.
+public struct DeviceIdentity: Sendable, Equatable {
+    public var subject: String
+    public var email: String?
+
+    public init(subject: String, email: String?) {
+        (self.subject, self.email) = (subject, email)
+    }
+}
+
+public enum DeviceGrantPoll: Sendable, Equatable {
+    case unknown
+    case expired
+    case slowDown
+    case pending
+    case denied
+    case approved(provider: String, identity: DeviceIdentity, expiresAt: Int64)
 }

@@ -1,0 +1,98 @@
+import InputRules
+import ServiceAPI
+
+/// Social sign-in approved in a browser (RFC 8628, the OAuth 2.0 Device Authorization
+/// Grant): the terminal shows a short code and an address, the person approves in any
+/// browser (a phone, from an SSH session), and the terminal's poll gets the session.
+/// The service brokers: it is the one that talks to the provider, so every provider
+/// works the same for every client. Until real providers are configured (issue 34), the
+/// approval is the development page's, served only where the mock provider is (`--dev`
+/// and the embedded mock).
+extension OnboardService {
+    /// RFC 8628 §6.1: base 20 without vowels (no words spelt) or look-alikes; eight
+    /// characters, about 34.5 bits, shown as two halves.
+    static let userCodeAlphabet = Array("BCDFGHJKLMNPQRSTVWXZ")
+
+    public func startDeviceSignIn(provider: String, client: String, origin: String?) async throws -> DeviceAuthorization {
+        let provider = try Self.knownProvider(provider)
+        guard settings.mockIdentityProvider else { throw SocialProvider.unavailable(provider) }
+        let now = clock.now()
+        try await limit("sign-in", address: client, settings.signInPerAddress, now: now)
+        let deviceCode = Secrets.token(prefix: "dc_")
+        let userCode = String((0..<8).map { _ in Self.userCodeAlphabet.randomElement()! })
+        try await store.createDeviceGrant(NewDeviceGrant(
+            deviceCodeHash: Secrets.hash(deviceCode), userCode: userCode, provider: provider, createdAt: now,
+            expiresAt: now + settings.deviceCodeLifetime, interval: settings.devicePollInterval))
+        let page = (origin ?? "mock://local") + "/device"
+        let shown = Self.displayed(userCode)
+        return DeviceAuthorization(
+            deviceCode: deviceCode, userCode: shown, verificationURI: page, verificationURIComplete: page + "?user_code=" + shown,
+            expiresIn: settings.deviceCodeLifetime, interval: settings.devicePollInterval)
+    }
+
+    /// One poll of the terminal that started the sign-in: RFC 8628 §3.5's answers as
+    /// error codes until the person decides, then the session, once.
+    public func pollDeviceSignIn(deviceCode: String, policy: TokenPolicy) async throws -> SignIn {
+        let now = clock.now()
+        let hash = Secrets.hash(deviceCode)
+        let expired = ServiceError(.expiredToken, "This sign-in code has expired. Start again for a new one.")
+        switch try await store.pollDeviceGrant(deviceCodeHash: hash, now: now) {
+        case .unknown, .expired:
+            throw expired
+        case .slowDown:
+            throw ServiceError(.slowDown, "Asked again too soon: wait \(settings.devicePollInterval + 5) seconds between polls from now on.")
+        case .pending:
+            throw ServiceError(.authorizationPending, "Waiting for the sign-in to be approved in the browser.")
+        case .denied:
+            throw ServiceError(.accessDenied, "The sign-in was not approved.")
+        case .approved(let provider, let identity, let expiresAt):
+            let refresh = newRefreshToken(for: Secrets.userID(), policy: policy)
+            // The grant is spent already; its id also spends like an ID token's would.
+            guard let user = try await store.socialUser(
+                tokenID: "device:" + hash, tokenExpiry: expiresAt, provider: provider, subject: identity.subject, email: identity.email,
+                now: now, token: refresh.record)
+            else { throw expired }
+            let session = try await session((refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
+            return SignIn(session: session, isNewUser: user.isNew)
+        }
+    }
+
+    /// The verification page: the provider of the grant waiting under a typed code (any
+    /// case; dashes and spaces ignored), nil when none is. Tries are limited per address:
+    /// a code is guessable only by trying very many.
+    public func pendingDeviceSignIn(userCode typed: String, client: String) async throws -> PendingDeviceGrant? {
+        let now = clock.now()
+        try await limit("user-code", address: client, settings.userCodeAttemptsPerAddress, now: now)
+        guard let code = Self.normalisedUserCode(typed) else { return nil }
+        return try await store.pendingDeviceGrant(userCode: code, now: now)
+    }
+
+    /// The development page's decision: approved as `account` (the same identity the mock
+    /// provider's token gives it), or denied (nil). False when no grant waits under the code.
+    public func decideDeviceSignIn(userCode typed: String, approvedAs account: String?, client: String) async throws -> Bool {
+        guard settings.mockIdentityProvider else { throw SocialProvider.unavailable("your provider") }
+        guard let code = Self.normalisedUserCode(typed), let grant = try await pendingDeviceSignIn(userCode: code, client: client) else {
+            return false
+        }
+        var identity: DeviceIdentity?
+        if let account {
+            let account = account.trimmingWhitespace
+            guard !account.isEmpty, account.count <= 254 else { throw ServiceError(.invalidInput, "Enter the account to continue with.") }
+            identity = DeviceIdentity(subject: Self.mockSubject(provider: grant.provider, account: account), email: try? Self.normalised(account))
+        }
+        return try await store.decideDeviceGrant(userCode: code, identity: identity, now: clock.now())
+    }
+
+    /// `BCDFGHJK` as people read it: `BCDF-GHJK`.
+    static func displayed(_ code: String) -> String {
+        String(code.prefix(4)) + "-" + String(code.dropFirst(4))
+    }
+
+    /// A typed code as stored (upper case, no dashes or spaces), nil unless it is eight
+    /// characters of the alphabet.
+    static func normalisedUserCode(_ typed: String) -> String? {
+        let code = String(typed.uppercased().filter { $0 != "-" && !$0.isWhitespace })
+        guard code.count == 8, code.allSatisfy(userCodeAlphabet.contains) else { return nil }
+        return code
+    }
+}

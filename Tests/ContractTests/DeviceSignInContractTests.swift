@@ -1,0 +1,145 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import OnboardService
+import ServiceAPI
+import ServiceClient
+import Testing
+
+/// Issue 34: social sign-in approved in a browser (RFC 8628) on both transports and both
+/// stores. The approval is made as a person makes it: on onboard-server, through the
+/// verification page's HTML forms; in process, through the same service call the page
+/// makes.
+@Suite struct DeviceSignInContractTests {
+    /// The page's decision: allowed as `account`, or denied (nil). Returns the HTTP status
+    /// the page answered with, and its text (200 in process when there was a grant).
+    static func decide(_ subject: Subject, code: String, account: String?) async throws -> (status: Int, page: String) {
+        guard let server = subject.server else {
+            let service = try #require(subject.service as? InProcessTransport).service
+            let decided = try await service.decideDeviceSignIn(userCode: code, approvedAs: account, client: "local")
+            return (decided ? 200 : 400, "")
+        }
+        var form = "user_code=\(code)&decision=\(account == nil ? "deny" : "allow")"
+        if let account { form += "&account=" + (account.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }
+        return try await Self.post(server, "/device/decide", form: form)
+    }
+
+    static func post(_ server: RunningServer, _ path: String, form: String) async throws -> (status: Int, page: String) {
+        var request = HTTPClientRequest(url: server.base + path)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: form))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), String(buffer: body))
+    }
+
+    func expectCode(_ code: ServiceError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+            Issue.record("expected \(code.rawValue), got a session", sourceLocation: sourceLocation)
+        } catch let error as ServiceError {
+            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("expected \(code.rawValue), got \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(arguments: ContractTests.transports) func approvedInTheBrowserTheTerminalsPollGetsTheSessionOnce(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let started = try await subject.service.startSocialDevice(flow: "abby", provider: "google")
+        // RFC 8628 §6.1: eight characters without vowels or look-alikes, in two halves.
+        #expect(started.userCode.wholeMatch(of: /[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}/) != nil, "\(started.userCode)")
+        #expect(started.verificationURI.hasSuffix("/device"))
+        #expect(started.verificationURIComplete == started.verificationURI + "?user_code=" + started.userCode)
+        if let server = subject.server { #expect(started.verificationURI == server.base + "/device", "the page on the address the terminal used") }
+        #expect(started.expiresIn == 600 && started.interval == 5)
+
+        await expectCode(.authorizationPending) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode) }
+        // Sooner than the interval: slow down (RFC 8628 §3.5).
+        await expectCode(.slowDown) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode) }
+        try await subject.advanceClock(6)
+        // Typed as a person might: lower case, without the dash.
+        let typed = started.userCode.lowercased().replacingOccurrences(of: "-", with: "")
+        let decided = try await Self.decide(subject, code: typed, account: "ana@example.org")
+        #expect(decided.status == 200)
+        if subject.server != nil { #expect(decided.page.contains("You can go back to your terminal")) }
+
+        let signIn = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode)
+        #expect(signIn.isNewUser && !signIn.session.isAnonymous)
+        let profile = try await subject.service.profile(accessToken: signIn.session.accessToken)
+        #expect(profile.email == "ana@example.org")
+        // Spent: the same device code never signs in twice.
+        try await subject.advanceClock(6)
+        await expectCode(.expiredToken) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode) }
+
+        // The same account approved again is the same person, not a new account.
+        let again = try await subject.service.startSocialDevice(flow: "abby", provider: "google")
+        #expect(again.userCode != started.userCode)
+        #expect(try await Self.decide(subject, code: again.userCode, account: "Ana@Example.org").status == 200)
+        let returning = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: again.deviceCode)
+        #expect(!returning.isNewUser && returning.session.userID == signIn.session.userID)
+    }
+
+    @Test(arguments: ContractTests.transports) func deniedIsAccessDeniedAndAnExpiredCodeIsExpired(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let denied = try await subject.service.startSocialDevice(flow: "abby", provider: "apple")
+        #expect(try await Self.decide(subject, code: denied.userCode, account: nil).status == 200)
+        await expectCode(.accessDenied) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: denied.deviceCode) }
+        try await subject.advanceClock(6)
+        await expectCode(.expiredToken) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: denied.deviceCode) }
+        // Decided once: a second decision on the same code changes nothing.
+        #expect(try await Self.decide(subject, code: denied.userCode, account: "ana@example.org").status == 400)
+
+        let late = try await subject.service.startSocialDevice(flow: "abby", provider: "facebook")
+        try await subject.advanceClock(601)
+        #expect(try await Self.decide(subject, code: late.userCode, account: "ana@example.org").status == 400, "a code past its ten minutes")
+        await expectCode(.expiredToken) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: late.deviceCode) }
+        await expectCode(.expiredToken) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: "dc_never-issued") }
+        await expectCode(.invalidInput) { _ = try await subject.service.startSocialDevice(flow: "abby", provider: "myspace") }
+    }
+
+    /// The verification page as a phone shows it: the code from the link filled in, a
+    /// wrong code said plainly, everything typed written back inert, no script allowed
+    /// (ASVS 5.3.3, output encoding; 14.4.3, a Content-Security-Policy).
+    @Test func theVerificationPageEscapesWhatItWritesBackAndRunsNoScript() async throws {
+        let server = try await RunningServer.start(dev: true)
+        defer { server.stop() }
+        var request = HTTPClientRequest(url: server.base + "/device?user_code=%22%3E%3Cscript%3Ealert(1)%3C/script%3E")
+        request.method = .GET
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let page = String(buffer: try await response.body.collect(upTo: 1 << 20))
+        #expect(response.status == .ok)
+        #expect(!page.contains("<script>") && page.contains("&quot;&gt;&lt;script&gt;"), "\(page)")
+        let policy = response.headers.first(name: "Content-Security-Policy") ?? ""
+        #expect(policy.contains("default-src 'none'") && !policy.contains("script-src"))
+        #expect(response.headers.first(name: "Cache-Control") == "no-store")
+
+        let wrong = try await Self.post(server, "/device", form: "user_code=BCDF-GHJK")
+        #expect(wrong.status == 400 && wrong.page.contains("That code is not right, or it has expired."))
+        let transport = try HTTPTransport(base: server.base)
+        let started = try await transport.startSocialDevice(flow: "abby", provider: "google")
+        let found = try await Self.post(server, "/device", form: "user_code=" + started.userCode)
+        #expect(found.status == 200 && found.page.contains("Sign in with Google") && found.page.contains(started.userCode))
+        #expect(!found.page.contains(started.deviceCode), "the device's secret never reaches the page")
+    }
+
+    /// Without --dev there is no provider to approve with: no page, and starting says so.
+    @Test func withoutDevThereIsNoPageAndStartingIsRefusedPlainly() async throws {
+        let server = try await RunningServer.start(dev: false)
+        defer { server.stop() }
+        let page = try await Self.post(server, "/device", form: "user_code=BCDF-GHJK")
+        #expect(page.status == 404)
+        let transport = try HTTPTransport(base: server.base)
+        do {
+            _ = try await transport.startSocialDevice(flow: "abby", provider: "google")
+            Issue.record("a server without a provider started a sign-in")
+        } catch let error as ServiceError {
+            #expect(error.code == .notFound)
+            #expect(error.message == "Sign in with Google is not available on this server. Use another way to sign in.")
+        }
+    }
+}
