@@ -49,6 +49,8 @@ let package = Package(
         // Calendar dates without Foundation, for the client's date fields and the service's
         // own checks alike.
         .target(name: "CivilCalendar"),
+        // QR codes (ISO/IEC 18004) as modules, for the device sign-in's page on a phone.
+        .target(name: "QRCode"),
         // What people type, as the service accepts it (email, phone, trimming): one
         // definition for the client's validation and the service's checks.
         .target(name: "InputRules"),
@@ -178,6 +180,7 @@ let package = Package(
         // For the tests only: a throwaway PostgreSQL server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "InputRules", "TestSupport"]),
         .testTarget(
             name: "FlowAuthoringTests",
