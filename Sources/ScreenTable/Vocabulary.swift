@@ -49,6 +49,15 @@ public enum Operation: String, Sendable, CaseIterable {
     /// `social_account` (with a fresh nonce), then signs in with it; fills
     /// `profile_complete` and the profile.
     case socialSignIn = "social_sign_in"
+    /// Starts a sign-in with `provider` approved in a browser (RFC 8628); fills
+    /// `user_code`, `verification_uri`, `verification_uri_complete`, `device_code` (this
+    /// device's secret), `poll_interval` (seconds) and `device_expires_at` (ms, this
+    /// device's clock).
+    case startSocialDevice = "start_social_device"
+    /// Asks once whether the sign-in of `device_code` was approved: the session and the
+    /// profile once it is (`device_code` then forgotten); `authorization_pending`,
+    /// `slow_down`, `access_denied` or `expired_token` until then.
+    case pollSocialDevice = "poll_social_device"
     /// The signed-in user's profile as the service holds it; fills `profile_complete` and
     /// the profile's fields (where a relaunch that lost its progress stands).
     case loadProfile = "load_profile"
@@ -150,6 +159,9 @@ extension Operation {
         case .sendPhoneCode: OperationTraits(session: .none, effect: .createsOrSpends, inputs: ["country", "phone"])
         case .verifyPhoneCode: OperationTraits(session: .none, effect: .createsOrSpends, inputs: ["phone_e164", "sms_code"])
         case .socialSignIn: OperationTraits(session: .none, effect: .createsOrSpends, inputs: ["provider", "social_account"])
+        // The grant is single use on the service's side: no idempotency key needed.
+        case .startSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["provider"])
+        case .pollSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["device_code"])
         case .loadProfile: OperationTraits(session: .required, effect: .repeatable)
         case .saveProfile: OperationTraits(session: .required, effect: .repeatable)
         case .finishProfile: OperationTraits(session: .required, effect: .repeatable)

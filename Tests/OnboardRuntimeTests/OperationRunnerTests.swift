@@ -195,3 +195,34 @@ extension OperationRunnerTests {
         #expect(entries.count == 1, "\(entries)")
     }
 }
+
+extension OperationRunnerTests {
+    /// Issue 34: a sign-in approved in a browser, as ABBY's device screen makes it: the
+    /// codes to show, a poll that waits, then (approved on the verification page's side)
+    /// the session and the profile, the spent device code forgotten.
+    @Test func aSignInApprovedInTheBrowserReachesTheRunnerOnItsNextPoll() async throws {
+        let clock = AdjustableClock()
+        let mock = InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory(), clock: clock))
+        let runner = OperationRunner(service: mock, flowID: "abby")
+        let started = try await runner.run(CallRequest(id: 1, operation: .startSocialDevice, session: nil, inputs: ["provider": "google"])).get()
+        let code = try #require(started.values["user_code"]?.text)
+        let device = try #require(started.values["device_code"]?.text)
+        #expect(started.values["verification_uri_complete"]?.text == "mock://local/device?user_code=" + code)
+        #expect(started.values["poll_interval"]?.text == "5")
+        let waiting = await runner.run(CallRequest(id: 2, operation: .pollSocialDevice, session: nil, inputs: ["device_code": device]))
+        #expect(waiting.failure?.code == "authorization_pending")
+        #expect(try await mock.service.decideDeviceSignIn(userCode: code, approvedAs: "ana@example.org", client: "local"))
+        clock.offsetSeconds += 5
+        let signedIn = try await runner.run(CallRequest(id: 3, operation: .pollSocialDevice, session: nil, inputs: ["device_code": device])).get()
+        #expect(signedIn.session?.isAnonymous == false)
+        #expect(signedIn.values["is_new_user"] == .text("true"))
+        #expect(signedIn.values["device_code"] == .text(""), "spent, and not kept")
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let failure) = self { return failure }
+        return nil
+    }
+}

@@ -10,7 +10,7 @@ import Testing
         #expect(
             without == [
                 .health, .signInAnonymously, .logIn, .connectServer, .register, .sendPhoneCode, .verifyPhoneCode, .socialSignIn,
-                .prepareStore, .fetchConfig, .preloadContent, .checkCompatibility, .validateHiding, .openHub,
+                .startSocialDevice, .pollSocialDevice, .prepareStore, .fetchConfig, .preloadContent, .checkCompatibility, .validateHiding, .openHub,
             ])
     }
 
@@ -27,6 +27,7 @@ import Testing
         #expect(Operation.register.inputs == ["name", "email", "password"])
         #expect(Operation.openHub.listInputs == ["interests", "apps"])
         #expect(Operation.logRuck.listInputs == ["rucks"])
-        #expect(Operation.allCases.filter { !$0.inputs.isEmpty }.count == 13)
+        #expect(Operation.pollSocialDevice.inputs == ["device_code"])
+        #expect(Operation.allCases.filter { !$0.inputs.isEmpty }.count == 15)
     }
 }

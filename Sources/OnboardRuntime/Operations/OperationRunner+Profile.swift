@@ -48,6 +48,26 @@ extension OperationRunner {
         return CallOutput(values: Self.profileValues(profile))
     }
 
+    /// A sign-in to approve in a browser: the codes to show, and when they run out on
+    /// this device's clock.
+    func startSocialDevice(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        let started = try await service.startSocialDevice(flow: flowID, provider: request.inputs["provider"] ?? "")
+        return CallOutput(values: [
+            "user_code": .text(started.userCode), "verification_uri": .text(started.verificationURI),
+            "verification_uri_complete": .text(started.verificationURIComplete), "device_code": .text(started.deviceCode),
+            "poll_interval": .text(String(started.interval)),
+            "device_expires_at": .text(String(clock.nowMilliseconds() + started.expiresIn * 1000)),
+        ])
+    }
+
+    /// One poll; once approved, the session and profile, and the spent device code forgotten.
+    func pollSocialDevice(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        let signIn = try await service.pollSocialDevice(flow: flowID, deviceCode: request.inputs["device_code"] ?? "")
+        var output = try await signedIn(signIn, on: service)
+        output.values["device_code"] = .text("")
+        return output
+    }
+
     /// A phone or social sign-in: the session, and the profile so far (a returning user's
     /// finished profile goes straight to the end).
     func signedIn(_ signIn: SignIn, on service: any AuthService) async throws -> CallOutput {

@@ -154,6 +154,8 @@ public struct OperationRunner: Sendable {
         case .sendPhoneCode: return try await sendPhoneCode(request, on: service)
         case .verifyPhoneCode: return try await verifyPhoneCode(request, on: service)
         case .socialSignIn: return try await socialSignIn(request, on: service)
+        case .startSocialDevice: return try await startSocialDevice(request, on: service)
+        case .pollSocialDevice: return try await pollSocialDevice(request, on: service)
         case .loadProfile:
             return CallOutput(values: Self.profileValues(try await service.profile(accessToken: try session(of: request).accessToken)))
         case .saveProfile, .finishProfile: return try await saveProfile(request, on: service)
