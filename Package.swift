@@ -109,7 +109,8 @@ let package = Package(
         .target(
             name: "TerminalUI",
             dependencies: [
-                "ScreenTable", "FlowEngine", "CivilCalendar", "InputRules", "TextWidth", "Installation", .product(name: "Yams", package: "Yams"),
+                "ScreenTable", "FlowEngine", "CivilCalendar", "InputRules", "TextWidth", "Installation", "QRCode",
+                .product(name: "Yams", package: "Yams"),
             ],
             resources: [.copy("Themes")]
         ),

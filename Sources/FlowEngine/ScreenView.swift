@@ -55,6 +55,8 @@ public struct ScreenView: Equatable, Sendable {
     /// Rows of a context list, or the text shown when it is empty.
     public var items: [String] = []
     public var emptyItems = ""
+    /// Text to show as a QR code too (drawn only where it fits).
+    public var qr: String?
     public var fields: [FieldView] = []
     public var options: [ItemView] = []
     public var buttons: [ItemView] = []

@@ -15,6 +15,10 @@ struct DevicePage {
         router.get("device") { request, _ in
             Self.page(Self.codeForm(request.uri.queryParameters["user_code"].map(String.init) ?? "", error: nil))
         }
+        // The QR code's address: `/D/BCDF-GHJK`, upper case (see `startDeviceSignIn`).
+        router.get("D/:code") { _, context in
+            Self.page(Self.codeForm(context.parameters.get("code") ?? "", error: nil))
+        }
         router.post("device") { request, context in
             let form = try await Self.form(request, context)
             let code = form["user_code"] ?? ""

@@ -23,10 +23,13 @@ extension OnboardService {
         try await store.createDeviceGrant(NewDeviceGrant(
             deviceCodeHash: Secrets.hash(deviceCode), userCode: userCode, provider: provider, createdAt: now,
             expiresAt: now + settings.deviceCodeLifetime, interval: settings.devicePollInterval))
-        let page = (origin ?? "mock://local") + "/device"
+        let base = origin ?? "mock://local"
         let shown = Self.displayed(userCode)
+        // For a QR code (RFC 8628 §3.3.1): upper case with the code in the path, every
+        // character QR's alphanumeric mode holds, so the code is small enough for 80x24.
+        let complete = (base + "/D/" + shown).uppercased()
         return DeviceAuthorization(
-            deviceCode: deviceCode, userCode: shown, verificationURI: page, verificationURIComplete: page + "?user_code=" + shown,
+            deviceCode: deviceCode, userCode: shown, verificationURI: base + "/device", verificationURIComplete: complete,
             expiresIn: settings.deviceCodeLifetime, interval: settings.devicePollInterval)
     }
 

@@ -69,7 +69,7 @@ public enum FilePart: String, Sendable, CaseIterable {
             Key("id", .text, required: true), Key("kind", .screenKind, required: true), Key("title", .text), Key("logo", .list(.text)),
             Key("body", .text), Key("bullets", .list(.text)), Key("fields", .list(.part(.field))), Key("actions", .list(.part(.action))),
             Key("choice", .part(.choice)), Key("call", .operation), Key("on", .outcomes), Key("load", .list(.operation)),
-            Key("back", .flag), Key("resumable", .flag), Key("complete", .flag), Key("track", .list(.text)), Key("items", .text),
+            Key("back", .flag), Key("resumable", .flag), Key("complete", .flag), Key("track", .list(.text)), Key("items", .text), Key("qr", .text),
             Key("empty", .text), Key("route", .list(.part(.branch))), Key("step", .wholeNumber), Key("tasks", .list(.part(.task))),
             Key("report", .text), Key("finished", .text), Key("finished_offline", .text), Key("resume_at", .screen),
             Key("resume_after_complete", .flag), Key("newest_first", .flag),

@@ -85,6 +85,7 @@ extension FlowReader {
         screen.step = int(map, "step")
         screen.resumesAfterComplete = bool(map, "resume_after_complete") ?? false
         screen.newestFirst = bool(map, "newest_first") ?? false
+        screen.qr = string(map, "qr")
         if let target = string(map, "resume_at") {
             screen.resumeAt = target
             references.append((target, location(map["resume_at"]!)))

@@ -55,6 +55,9 @@ public struct Screen: Sendable, Equatable {
     /// `items` is kept in the order things were logged; shown newest first (a log a person
     /// adds to, whose new entry must be in sight).
     public var newestFirst = false
+    /// A context value shown as a QR code as well as in the text (a device sign-in's
+    /// page, for a phone's camera), when the terminal has room for one.
+    public var qr: String?
     /// Route screens: where to go on arrival.
     public var route: [Branch] = []
     /// Its place in the flow's numbered steps ("Step 3 of 7"), if it has one.

@@ -22,6 +22,7 @@ enum CompiledThemes {
             .notice: Theme.Style(foreground: 2),
             .spinner: Theme.Style(foreground: 6, bold: true),
             .help: Theme.Style(dim: true),
+            .qrCode: Theme.Style(foreground: 0, background: 7),
         ])
         case "light": Theme(name: "light", styles: [
             .text: Theme.Style(),
@@ -41,6 +42,7 @@ enum CompiledThemes {
             .notice: Theme.Style(foreground: 2),
             .spinner: Theme.Style(foreground: 4, bold: true),
             .help: Theme.Style(foreground: 8),
+            .qrCode: Theme.Style(foreground: 0, background: 7),
         ])
         case "dark": Theme(name: "dark", styles: [
             .text: Theme.Style(foreground: 252),
@@ -60,6 +62,7 @@ enum CompiledThemes {
             .notice: Theme.Style(foreground: 114),
             .spinner: Theme.Style(foreground: 117, bold: true),
             .help: Theme.Style(foreground: 245),
+            .qrCode: Theme.Style(foreground: 0, background: 7),
         ])
         case "high-contrast": Theme(name: "high-contrast", styles: [
             .background: Theme.Style(background: 0),
@@ -80,6 +83,7 @@ enum CompiledThemes {
             .notice: Theme.Style(foreground: 7, background: 0, bold: true),
             .spinner: Theme.Style(foreground: 7, background: 0, bold: true),
             .help: Theme.Style(foreground: 7, background: 0),
+            .qrCode: Theme.Style(foreground: 0, background: 7),
         ])
         case "mono": Theme(name: "mono", styles: [
             .text: Theme.Style(),
@@ -99,6 +103,7 @@ enum CompiledThemes {
             .notice: Theme.Style(underline: true),
             .spinner: Theme.Style(bold: true),
             .help: Theme.Style(dim: true),
+            .qrCode: Theme.Style(),
         ])
         default: nil
         }

@@ -31,6 +31,11 @@ public struct Renderer: Sendable {
         let inner = cardWidth - 6
         var lines = layout(view, width: inner, tick: tick)
         let available = height - 1 - 2 // help line, card borders
+        if view.qr != nil, glyphs.ascii || lines.count > available {
+            // A QR code cut off or scrolled is no use to a camera: the text says it all.
+            view.qr = nil
+            lines = layout(view, width: inner, tick: tick)
+        }
         frame.bodyHidden = fit(&lines, into: available, scroll: scroll)
         frame.bodyShown = lines.count { $0.kind == .body }
         let focusable = view.fields.contains(where: \.focused) || view.buttons.contains(where: \.focused) || view.options.contains(where: \.focused)
@@ -82,7 +87,7 @@ public struct Renderer: Sendable {
         var lines: [Line] = [view.stepLabel.map { .text($0, .muted, .center) } ?? .spacer] + warningLines(view, width: width)
         if let waiting = waitingScreen(view, tick: tick) { return lines + waiting }
         let sections = [
-            logoLines(view), titleLines(view, width: width), bodyLines(view, width: width), checklistSection(view, width: width, tick: tick),
+            logoLines(view), titleLines(view, width: width), bodyAndQRLines(view, width: width), checklistSection(view, width: width, tick: tick),
             bulletLines(view, width: width), itemLines(view, width: width), fieldLines(view, width: width), optionLines(view, width: width),
             messageLines(view, width: width), footerLines(view, width: width, tick: tick),
         ]

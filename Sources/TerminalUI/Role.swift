@@ -19,4 +19,7 @@ public enum Role: String, Sendable, CaseIterable, Hashable {
     case notice
     case spinner
     case help
+    /// A QR code's modules: dark on light whatever the terminal's own colours, or a phone
+    /// would read an inverted code.
+    case qrCode = "qr_code"
 }

@@ -53,7 +53,8 @@ import Testing
         // RFC 8628 §6.1: eight characters without vowels or look-alikes, in two halves.
         #expect(started.userCode.wholeMatch(of: /[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}/) != nil, "\(started.userCode)")
         #expect(started.verificationURI.hasSuffix("/device"))
-        #expect(started.verificationURIComplete == started.verificationURI + "?user_code=" + started.userCode)
+        // For a QR code: upper case, the code in the path (QR's alphanumeric mode).
+        #expect(started.verificationURIComplete == (started.verificationURI.dropLast("device".count) + "D/" + started.userCode).uppercased())
         if let server = subject.server { #expect(started.verificationURI == server.base + "/device", "the page on the address the terminal used") }
         #expect(started.expiresIn == 600 && started.interval == 5)
 

@@ -207,7 +207,7 @@ extension OperationRunnerTests {
         let started = try await runner.run(CallRequest(id: 1, operation: .startSocialDevice, session: nil, inputs: ["provider": "google"])).get()
         let code = try #require(started.values["user_code"]?.text)
         let device = try #require(started.values["device_code"]?.text)
-        #expect(started.values["verification_uri_complete"]?.text == "mock://local/device?user_code=" + code)
+        #expect(started.values["verification_uri_complete"]?.text == "MOCK://LOCAL/D/" + code)
         #expect(started.values["poll_interval"]?.text == "5")
         let waiting = await runner.run(CallRequest(id: 2, operation: .pollSocialDevice, session: nil, inputs: ["device_code": device]))
         #expect(waiting.failure?.code == "authorization_pending")

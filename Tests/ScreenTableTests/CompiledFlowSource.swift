@@ -109,6 +109,7 @@ enum CompiledFlowSource {
         set("items", literal(screen.items), unless: "nil")
         set("empty", literal(screen.empty), unless: "\"\"")
         set("newestFirst", "\(screen.newestFirst)", unless: "false")
+        set("qr", literal(screen.qr), unless: "nil")
         set("step", screen.step.map(String.init) ?? "nil", unless: "nil")
         set("report", literal(screen.report), unless: "nil")
         set("finishedNote", literal(screen.finishedNote), unless: "nil")
