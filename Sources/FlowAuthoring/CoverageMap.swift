@@ -49,7 +49,7 @@ public struct CoverageMap: Sendable {
     static func calls(on screen: Screen) -> [ServiceCall] {
         var steps = screen.actions.map(\.step)
         if let choice = screen.choice { steps.append(choice.then) }
-        var calls = screen.call.map { [$0] } ?? []
+        var calls = screen.ownCalls
         for case .call(let call) in steps where !calls.contains(where: { $0.operation == call.operation }) {
             calls.append(call)
         }

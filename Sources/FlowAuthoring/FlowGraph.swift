@@ -90,6 +90,9 @@ public struct FlowGraph: Sendable, Equatable {
         if let call = screen.call {
             edges += Self.edges(from: screen.id, of: call, prefix: "")
         }
+        if let poll = screen.poll {
+            edges += Self.edges(from: screen.id, of: poll.call, prefix: "poll ")
+        }
         if let choice = screen.choice {
             edges += Self.edges(from: screen.id, of: choice.then, label: "pick \(choice.store)")
         }

@@ -85,6 +85,8 @@ extension FlowEngine {
             guard case .success = result, let retry = state.calls.remove(retryID),
                   case .user(let call, let origin) = retry.purpose else { return }
             finishUserCall(call, from: origin, result, &state, now: now, effects: &effects)
+        case .poll(let call, let screen):
+            finishPoll(call, on: screen, result, &state, now: now, effects: &effects)
         case .abandoned:
             break
         }
@@ -95,7 +97,7 @@ extension FlowEngine {
     private func mayRenew(for entry: CallTable.Entry, _ state: FlowState) -> Bool {
         guard entry.operation.usesSession, !entry.renewedFor, state.renewal.dueAt == nil, state.session != nil else { return false }
         switch entry.purpose {
-        case .user, .background, .task: return true
+        case .user, .background, .task, .poll: return true
         case .replaced, .renewal, .abandoned: return false
         }
     }
@@ -205,13 +207,55 @@ extension FlowEngine {
 }
 
 extension FlowEngine {
-    /// A screen's own call (a progress screen's), and what it loads in the background.
+    /// A screen's own call (a progress screen's), what it loads in the background, and its
+    /// poll's first turn, an interval from now (any other screen's poll stops).
     func makeArrivalCalls(on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        state.calls.poll = screen.poll.map { poll in
+            let interval = poll.every.flatMap { state.context[$0]?.text }.flatMap { Int64($0) }.map { max(1, $0) } ?? 5
+            return CallTable.PollTimer(screen: screen.id, dueAt: now + interval * 1000, interval: interval)
+        }
         if let call = screen.call {
             start(call, from: .arrival(screen: screen.id), &state, now: now, effects: &effects)
         }
         for operation in screen.load {
             issue(operation, for: .background, &state, now: now, effects: &effects)
+        }
+    }
+}
+
+/// A screen's poll (RFC 8628's device sign-in): made on the clock's ticks while its
+/// screen is shown, never two at once; `authorization_pending` waits another interval and
+/// `slow_down` five seconds more from then on, unless the screen's `on:` names them; any
+/// other answer stops it and follows its outcome.
+extension FlowEngine {
+    func pollIfDue(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard var timer = state.calls.poll, let due = timer.dueAt, due <= now, state.phase == .showing,
+              timer.screen == state.screenID, let poll = currentScreen(state)?.poll else { return }
+        timer.dueAt = nil
+        state.calls.poll = timer
+        issue(poll.call.operation, for: .poll(poll.call, screen: timer.screen), &state, now: now, effects: &effects)
+    }
+
+    func finishPoll(_ call: ServiceCall, on screen: String, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard state.screenID == screen, var timer = state.calls.poll, timer.screen == screen else { return }
+        if case .failure(let failure) = result, call.outcomes[failure.code] == nil,
+           [ServiceError.Code.authorizationPending.rawValue, ServiceError.Code.slowDown.rawValue].contains(failure.code) {
+            if failure.code == ServiceError.Code.slowDown.rawValue { timer.interval += 5 }
+            timer.dueAt = now + timer.interval * 1000
+            state.calls.poll = timer
+            return
+        }
+        state.calls.poll = nil
+        switch result {
+        case .success(let output):
+            apply(output, &state, effects: &effects)
+            reached("success", of: call, from: .arrival(screen: screen), effects: &effects)
+            follow(call.outcome(for: "success"), &state, now: now, effects: &effects)
+        case .failure(let failure):
+            state.context["error_code"] = .text(failure.code)
+            state.context["error_message"] = .text(failure.message)
+            reached(failure.code, of: call, from: .arrival(screen: screen), effects: &effects)
+            follow(call.outcome(for: failure.code), &state, now: now, effects: &effects, isError: true)
         }
     }
 }

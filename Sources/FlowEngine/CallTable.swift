@@ -15,6 +15,8 @@ public struct CallTable: Equatable, Sendable {
         case renewal
         /// A checklist task's call: which task, which attempt (from 1).
         case task(index: Int, attempt: Int)
+        /// A screen's poll (`Screen.poll`), made from `screen`: the screen stays usable.
+        case poll(ServiceCall, screen: String)
         /// Its screen is gone (a QA jump, a sign-out): the result is dropped.
         case abandoned
     }
@@ -41,6 +43,15 @@ public struct CallTable: Equatable, Sendable {
     public var retries = 0
     /// After a suspend the user's call is sent again once; not again until a new call.
     public var silentRetryUsed = false
+    /// The shown screen's poll: when it is next made (nil while one is out), and how
+    /// often (seconds).
+    public var poll: PollTimer?
+
+    public struct PollTimer: Equatable, Sendable {
+        public var screen: String
+        public var dueAt: Int64?
+        public var interval: Int64
+    }
 
     public init() {}
 
@@ -95,6 +106,7 @@ public struct CallTable: Equatable, Sendable {
     /// The calls the user waits for and checklist tasks are dropped; background calls and
     /// a renewal still land.
     mutating func abandonForeground() {
+        poll = nil
         for (id, entry) in entries {
             if entry.held {
                 // Never sent: nothing will answer it.
@@ -102,7 +114,7 @@ public struct CallTable: Equatable, Sendable {
                 continue
             }
             switch entry.purpose {
-            case .user, .replaced, .task: entries[id]?.purpose = .abandoned
+            case .user, .replaced, .task, .poll: entries[id]?.purpose = .abandoned
             case .background, .renewal, .abandoned: break
             }
         }

@@ -53,6 +53,7 @@ public struct FlowEngine: Sendable {
             jump(to: id, &state, now: now, effects: &effects)
         case .tick, .clockMoved:
             renewIfDue(&state, now: now, effects: &effects)
+            pollIfDue(&state, now: now, effects: &effects)
         case .storageFailed(let note):
             if !state.storageProblems.contains(note) { state.storageProblems.append(note) }
         case .reset(let launch):

@@ -150,7 +150,7 @@ extension FlowEngine {
         }
         for action in screen.actions { follow(action.step, under: action.when.map { [$0] } ?? []) }
         if let choice = screen.choice { follow(choice.then, under: []) }
-        if let call = screen.call { ways += call.outcomes.values.compactMap(\.go).map { ($0, []) } }
+        for call in screen.ownCalls { ways += call.outcomes.values.compactMap(\.go).map { ($0, []) } }
         return ways
     }
 

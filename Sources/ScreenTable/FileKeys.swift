@@ -2,7 +2,7 @@
 /// rejects any other key; `onboard schema flow` tells editors the same, so the two cannot
 /// drift apart.
 public enum FilePart: String, Sendable, CaseIterable {
-    case flow, entry, tokens, analytics, screen, action, task, choice, then, outcome, branch, field, rule
+    case flow, entry, tokens, analytics, screen, action, task, poll, choice, then, outcome, branch, field, rule
 
     /// What a key's value must be.
     public indirect enum Shape: Sendable, Equatable {
@@ -72,7 +72,7 @@ public enum FilePart: String, Sendable, CaseIterable {
             Key("back", .flag), Key("resumable", .flag), Key("complete", .flag), Key("track", .list(.text)), Key("items", .text), Key("qr", .text),
             Key("empty", .text), Key("route", .list(.part(.branch))), Key("step", .wholeNumber), Key("tasks", .list(.part(.task))),
             Key("report", .text), Key("finished", .text), Key("finished_offline", .text), Key("resume_at", .screen),
-            Key("resume_after_complete", .flag), Key("newest_first", .flag),
+            Key("resume_after_complete", .flag), Key("newest_first", .flag), Key("poll", .part(.poll)),
         ]
         case .action: [
             Key("label", .text, required: true), Key("key", .character), Key("when", .guardText),
@@ -82,6 +82,7 @@ public enum FilePart: String, Sendable, CaseIterable {
         case .task: [
             Key("label", .text, required: true), Key("call", .operation, required: true), Key("retries", .wholeNumber), Key("fallback", .text),
         ]
+        case .poll: [Key("call", .operation, required: true), Key("every", .text), Key("on", .outcomes)]
         case .choice: [
             Key("options", .list(.text)), Key("options_from", .text), Key("store", .text, required: true),
             Key("then", .part(.then), required: true),

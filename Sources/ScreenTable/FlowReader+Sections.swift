@@ -86,6 +86,14 @@ extension FlowReader {
         screen.resumesAfterComplete = bool(map, "resume_after_complete") ?? false
         screen.newestFirst = bool(map, "newest_first") ?? false
         screen.qr = string(map, "qr")
+        if let node = map["poll"], let poll = mapping(node, "'poll'") {
+            checkKeys(poll, allowed: FilePart.poll.names, in: "the poll of \(context)")
+            if let call = poll["call"], let made = readCall(operation: call, outcomes: poll["on"], in: "the poll of \(context)") {
+                screen.poll = Poll(call: made, every: string(poll, "every"))
+            } else if poll["call"] == nil {
+                problems.append(Problem("the poll of \(context) needs a 'call'", at: location(node)))
+            }
+        }
         if let target = string(map, "resume_at") {
             screen.resumeAt = target
             references.append((target, location(map["resume_at"]!)))

@@ -28,7 +28,7 @@ public enum Reachability {
     public static func targets(of screen: Screen) -> [String] {
         var steps = screen.actions.map(\.step)
         if let choice = screen.choice { steps.append(choice.then) }
-        var calls = screen.call.map { [$0] } ?? []
+        var calls = screen.ownCalls
         var result: [String] = screen.route.map(\.go)
         for step in steps {
             switch step {

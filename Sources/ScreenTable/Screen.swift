@@ -58,6 +58,8 @@ public struct Screen: Sendable, Equatable {
     /// A context value shown as a QR code as well as in the text (a device sign-in's
     /// page, for a phone's camera), when the terminal has room for one.
     public var qr: String?
+    /// A call made again and again while the screen is shown (a device sign-in's poll).
+    public var poll: Poll?
     /// Route screens: where to go on arrival.
     public var route: [Branch] = []
     /// Its place in the flow's numbered steps ("Step 3 of 7"), if it has one.
@@ -116,5 +118,25 @@ public struct ChecklistTask: Sendable, Equatable {
         self.operation = operation
         self.retries = retries
         self.fallback = fallback
+    }
+}
+
+/// A call repeated while its screen is shown, every `every` seconds (a context value; 5
+/// without one), until an answer with an outcome of its own: `authorization_pending`
+/// (unless `on:` names it) waits another interval, `slow_down` five seconds more from
+/// then on (RFC 8628 §3.5). The screen stays usable meanwhile (Cancel, Esc).
+public struct Poll: Sendable, Equatable {
+    public var call: ServiceCall
+    public var every: String?
+
+    public init(call: ServiceCall, every: String?) {
+        (self.call, self.every) = (call, every)
+    }
+}
+
+extension Screen {
+    /// Every call the screen itself makes: on arrival, and its poll.
+    public var ownCalls: [ServiceCall] {
+        [call, poll?.call].compactMap { $0 }
     }
 }

@@ -65,6 +65,7 @@ enum StoryState {
         put("last failure", calls.lastFailure.map { "\($0.screen)" })
         put("retries", calls.retries == 0 ? nil : "\(calls.retries)")
         put("silent retry used", calls.silentRetryUsed ? "yes" : nil)
+        put("poll", calls.poll.map { "\($0.screen) every \($0.interval)s, " + (time($0.dueAt).map { "due " + $0 } ?? "out") })
         return lines
     }
 
@@ -111,7 +112,8 @@ enum StoryState {
             case .background: "background"
             case .renewal: "renewal"
             case .task(let index, let attempt): "task \(index), try \(attempt)"
-            case .abandoned: "abandoned"
+            case .poll(_, let screen): "poll from \(screen)"
+        case .abandoned: "abandoned"
             }
         var words = ["\(entry.operation.rawValue) (\(purpose))"]
         if entry.held { words.append("held") }
