@@ -224,9 +224,10 @@ extension FlowEngine {
 }
 
 /// A screen's poll (RFC 8628's device sign-in): made on the clock's ticks while its
-/// screen is shown, never two at once; `authorization_pending` waits another interval and
-/// `slow_down` five seconds more from then on, unless the screen's `on:` names them; any
-/// other answer stops it and follows its outcome.
+/// screen is shown, never two at once; `authorization_pending` (and a transient failure:
+/// the network, a busy service) waits another interval and `slow_down` five seconds more
+/// from then on, unless the screen's `on:` names them; any other answer stops it and
+/// follows its outcome.
 extension FlowEngine {
     func pollIfDue(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         guard var timer = state.calls.poll, let due = timer.dueAt, due <= now, state.phase == .showing,
@@ -238,8 +239,10 @@ extension FlowEngine {
 
     func finishPoll(_ call: ServiceCall, on screen: String, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         guard state.screenID == screen, var timer = state.calls.poll, timer.screen == screen else { return }
+        // Still waiting, or the service out of reach for a moment (ten minutes are long
+        // on a train): ask again after an interval, unless the screen says otherwise.
         if case .failure(let failure) = result, call.outcomes[failure.code] == nil,
-           [ServiceError.Code.authorizationPending.rawValue, ServiceError.Code.slowDown.rawValue].contains(failure.code) {
+           failure.isTransient || [ServiceError.Code.authorizationPending.rawValue, ServiceError.Code.slowDown.rawValue].contains(failure.code) {
             if failure.code == ServiceError.Code.slowDown.rawValue { timer.interval += 5 }
             timer.dueAt = now + timer.interval * 1000
             state.calls.poll = timer

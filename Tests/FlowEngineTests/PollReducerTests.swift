@@ -126,4 +126,15 @@ import Testing
         flow.now += 60_000
         flow.send(.tick, effects: [], changes: [])
     }
+
+    /// A moment offline does not end the wait: the poll asks again after its interval.
+    @Test func aNetworkFailureWhileWaitingIsAskedAgainLater() throws {
+        var flow = try atWaiting()
+        flow.now += 5000
+        flow.send(.tick, effects: ["call poll_social_device"], changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
+        flow.answer(
+            .pollSocialDevice, .failure(ServiceFailure(code: "network", message: "offline")), effects: [],
+            changes: ["call 2 removed", "poll = waiting every 5s, due now+5s"])
+        #expect(flow.state.message == nil)
+    }
 }
