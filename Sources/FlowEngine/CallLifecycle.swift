@@ -230,6 +230,12 @@ extension FlowEngine {
 /// follows its outcome.
 extension FlowEngine {
     func pollIfDue(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        // A clock set back would put the next poll that far off: never more than an
+        // interval away.
+        if var timer = state.calls.poll, let due = timer.dueAt, due - now > timer.interval * 1000 {
+            timer.dueAt = now + timer.interval * 1000
+            state.calls.poll = timer
+        }
         guard var timer = state.calls.poll, let due = timer.dueAt, due <= now, state.phase == .showing,
               timer.screen == state.screenID, let poll = currentScreen(state)?.poll else { return }
         timer.dueAt = nil

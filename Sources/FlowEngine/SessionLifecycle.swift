@@ -88,7 +88,13 @@ extension FlowEngine {
     /// again once a renewal the network prevented is due.
     func renewIfDue(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         guard state.calls.renewalID == nil, state.phase == .showing, let session = state.session else { return }
-        if let due = state.renewal.dueAt {
+        if var due = state.renewal.dueAt {
+            // A clock set back (QA's Clock, a device's clock corrected) would put the
+            // retry that far off: it is never more than the longest wait away.
+            if due - now > Self.renewalRetryDelay {
+                due = now + Self.renewalRetryDelay
+                state.renewal.dueAt = due
+            }
             guard due <= now else { return }
             state.renewal.dueAt = nil
             issue(.refreshSession, for: .renewal, &state, now: now, effects: &effects)

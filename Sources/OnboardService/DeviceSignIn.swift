@@ -19,7 +19,8 @@ extension OnboardService {
         let now = clock.now()
         try await limit("sign-in", address: client, settings.signInPerAddress, now: now)
         let deviceCode = Secrets.token(prefix: "dc_")
-        let userCode = String((0..<8).map { _ in Self.userCodeAlphabet.randomElement()! })
+        // SystemRandomNumberGenerator: the kernel's CSPRNG.
+        let userCode = String((0..<8).map { _ in Self.userCodeAlphabet[Int.random(in: Self.userCodeAlphabet.indices)] })
         try await store.createDeviceGrant(NewDeviceGrant(
             deviceCodeHash: Secrets.hash(deviceCode), userCode: userCode, provider: provider, createdAt: now,
             expiresAt: now + settings.deviceCodeLifetime, interval: settings.devicePollInterval))

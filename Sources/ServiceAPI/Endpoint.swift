@@ -29,7 +29,6 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     public static var all: [Endpoint] { [openAPI] + Wire.allCalls.map { $0.endpoint } }
 
     // The endpoints code names on their own (faults, tests).
-    public static var health: Endpoint { Wire.HealthCall.endpoint }
     public static var refresh: Endpoint { Wire.RefreshRequest.endpoint }
     public static var putRecord: Endpoint { Wire.RecordRequest.endpoint }
 

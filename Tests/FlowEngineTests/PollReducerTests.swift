@@ -50,7 +50,9 @@ import Testing
 
     func atWaiting() throws -> FlowDriver {
         var flow = FlowDriver(flow: try FlowLoader.load(yaml: Self.yaml, file: "poll.yaml").get())
-        flow.launch(effects: ["save progress at start"], changes: ["phase = showing", "placeholder = p", "screen = start", "since = now", "started = now"])
+        flow.launch(
+            effects: ["save progress at start"],
+            changes: ["phase = showing", "placeholder = p", "screen = start", "since = now", "started = now"])
         flow.press("Sign In", effects: ["call start_social_device"], changes: ["call 1 = start_social_device (user's, from start)"])
         flow.answer(
             .success(Self.started), effects: ["save progress at waiting"],
@@ -69,19 +71,25 @@ import Testing
         flow.now += 4000
         flow.send(.tick, effects: [], changes: [])  // not due yet
         flow.now += 1000
-        flow.send(.tick, effects: ["call poll_social_device"], changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
+        flow.send(
+            .tick, effects: ["call poll_social_device"],
+            changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
         #expect(FlowDriver.calls(flow.effects).last?.inputs == ["device_code": "dc_1"])
         flow.send(.tick, effects: [], changes: [])  // one at a time
         flow.answer(
             .pollSocialDevice, .failure(ServiceFailure(code: "authorization_pending", message: "waiting")), effects: [],
             changes: ["call 2 removed", "poll = waiting every 5s, due now+5s"])
         flow.now += 5000
-        flow.send(.tick, effects: ["call poll_social_device"], changes: ["call 3 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
+        flow.send(
+            .tick, effects: ["call poll_social_device"],
+            changes: ["call 3 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
         flow.answer(
             .pollSocialDevice, .failure(ServiceFailure(code: "slow_down", message: "slower")), effects: [],
             changes: ["call 3 removed", "poll = waiting every 10s, due now+10s"])
         flow.now += 10_000
-        flow.send(.tick, effects: ["call poll_social_device"], changes: ["call 4 = poll_social_device (poll from waiting)", "poll = waiting every 10s, out"])
+        flow.send(
+            .tick, effects: ["call poll_social_device"],
+            changes: ["call 4 = poll_social_device (poll from waiting)", "poll = waiting every 10s, out"])
         let session = Session.issued(to: "u_ana", guest: false, at: flow.now / 1000)
         flow.answer(
             .pollSocialDevice, .success(CallOutput(session: session, values: ["device_code": .text("")])),
@@ -95,7 +103,9 @@ import Testing
     @Test func deniedGoesBackWithNoErrorAndExpiredSaysSo() throws {
         var flow = try atWaiting()
         flow.now += 5000
-        flow.send(.tick, effects: ["call poll_social_device"], changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
+        flow.send(
+            .tick, effects: ["call poll_social_device"],
+            changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
         flow.answer(
             .pollSocialDevice, .failure(ServiceFailure(code: "access_denied", message: "no")), effects: ["save progress at start"],
             changes: [
@@ -106,11 +116,14 @@ import Testing
 
         var expired = try atWaiting()
         expired.now += 5000
-        expired.send(.tick, effects: ["call poll_social_device"], changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
+        expired.send(
+            .tick, effects: ["call poll_social_device"],
+            changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
         expired.answer(
             .pollSocialDevice, .failure(ServiceFailure(code: "expired_token", message: "expired")), effects: [],
             changes: [
-                "call 2 removed", "context.error_code = expired_token", "context.error_message = expired", "message = error: The code expired.",
+                "call 2 removed", "context.error_code = expired_token", "context.error_message = expired",
+                "message = error: The code expired.",
                 "poll removed",
             ])
         expired.now += 60_000
@@ -120,9 +133,15 @@ import Testing
     @Test func leavingTheScreenStopsThePollAndALateAnswerIsDropped() throws {
         var flow = try atWaiting()
         flow.now += 5000
-        flow.send(.tick, effects: ["call poll_social_device"], changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
-        flow.press("Cancel", effects: ["save progress at start"], changes: ["history = start › waiting", "poll removed", "screen = start", "since = now"])
-        flow.answer(.pollSocialDevice, .failure(ServiceFailure(code: "authorization_pending", message: "waiting")), effects: [], changes: ["call 2 removed"])
+        flow.send(
+            .tick, effects: ["call poll_social_device"],
+            changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
+        flow.press(
+            "Cancel", effects: ["save progress at start"],
+            changes: ["history = start › waiting", "poll removed", "screen = start", "since = now"])
+        flow.answer(
+            .pollSocialDevice, .failure(ServiceFailure(code: "authorization_pending", message: "waiting")), effects: [],
+            changes: ["call 2 removed"])
         flow.now += 60_000
         flow.send(.tick, effects: [], changes: [])
     }
@@ -131,10 +150,24 @@ import Testing
     @Test func aNetworkFailureWhileWaitingIsAskedAgainLater() throws {
         var flow = try atWaiting()
         flow.now += 5000
-        flow.send(.tick, effects: ["call poll_social_device"], changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
+        flow.send(
+            .tick, effects: ["call poll_social_device"],
+            changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
         flow.answer(
             .pollSocialDevice, .failure(ServiceFailure(code: "network", message: "offline")), effects: [],
             changes: ["call 2 removed", "poll = waiting every 5s, due now+5s"])
         #expect(flow.state.message == nil)
+    }
+
+    /// A clock set back an hour (QA's Clock, a device's clock corrected) does not put the
+    /// next poll an hour off.
+    @Test func aClockSetBackKeepsThePollAnIntervalAway() throws {
+        var flow = try atWaiting()
+        flow.now -= 3_600_000
+        flow.send(.clockMoved, effects: [], changes: ["poll = waiting every 5s, due now+5s"])
+        flow.now += 5000
+        flow.send(
+            .tick, effects: ["call poll_social_device"],
+            changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
     }
 }

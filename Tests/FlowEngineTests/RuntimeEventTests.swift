@@ -200,6 +200,27 @@ import Testing
             changes: ["call 4 = choose_name (user's, from saving_name)", "retries = 1", "screen = saving_name"])
     }
 
+    /// A renewal put off by the network waits at most its minute, even after the clock is
+    /// set back an hour (QA's Clock, a device's clock corrected).
+    @Test func aClockSetBackKeepsAPutOffRenewalAMinuteAway() {
+        var flow = FlowDriver("oklah", now: Self.start)
+        flow.launch(
+            session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"],
+            changes: [
+                "call 1 = motivation (background), held", "call 2 = refresh_session (renewal)", "context.display_name = Sunny Otter",
+                "onboarding = complete", "phase = showing", "placeholder = p", "screen = home", "session = u_1 guest complete",
+                "since = now",
+            ])
+        flow.answer(
+            .refreshSession, .failure(ServiceFailure(code: "network", message: "down")), effects: [],
+            changes: ["call 1 removed", "call 2 removed", "renewal due = now+60s"])
+        #expect(flow.state.renewal.dueAt == flow.now + FlowEngine.renewalRetryDelay)
+        flow.now -= 3_600_000
+        flow.send(.clockMoved, effects: [], changes: ["renewal due = now+60s"])
+        flow.now += FlowEngine.renewalRetryDelay
+        flow.send(.tick, effects: ["call refresh_session"], changes: ["call 3 = refresh_session (renewal)", "renewal due removed"])
+    }
+
     @Test func aRejectedRenewalSignsOutQuietlyAndDropsTheHeldCall() {
         var flow = FlowDriver("oklah", now: Self.start)
         flow.launch(

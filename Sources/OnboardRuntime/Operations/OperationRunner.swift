@@ -211,7 +211,9 @@ public struct OperationRunner: Sendable {
                 throw ServiceError.noAnswerInTime
             }
             defer { group.cancelAll() }
-            return try await group.next()!
+            // Two tasks, so the first to end is there; the sleeper throws if it wins.
+            guard let first = try await group.next() else { throw ServiceError.noAnswerInTime }
+            return first
         }
     }
 }

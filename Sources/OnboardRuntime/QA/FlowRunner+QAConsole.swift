@@ -48,8 +48,8 @@ extension FlowRunner {
     func qaInfo(masking: Bool = false) -> QAInfo {
         let flow = engine.flow
         let secret = flow.maskedKeys
-        let context = state.context.keys.sorted().map { key -> String in
-            let value: String = switch state.context[key]! {
+        let context = state.context.sorted { $0.key < $1.key }.map { key, value -> String in
+            let value: String = switch value {
             case .text(let text): text
             case .list(let items): items.joined(separator: ", ")
             }
