@@ -1,11 +1,24 @@
 import FlowEngine
 import QRCode
+import Synchronization
 
 /// A QR code in half blocks: each character is two modules, the upper and the lower, so
 /// a code is as tall as it is wide on a terminal's 1:2 cells. Dark on light in its own
 /// role with a quiet zone of two modules, so a phone reads it on any terminal's colours.
 extension Renderer {
     static let qrQuietZone = 2
+    /// The code last drawn: a screen is drawn on every key and tick, its address not
+    /// changing, and choosing a mask takes milliseconds.
+    private static let lastQRCode = Mutex<(text: String, code: QRCode?)?>(nil)
+
+    static func qrCode(for text: String) -> QRCode? {
+        lastQRCode.withLock { last in
+            if let last, last.text == text { return last.code }
+            let code = try? QRCode(text, errorCorrection: .low)
+            last = (text, code)
+            return code
+        }
+    }
 
     /// The body beside the code (the code on the right, the text wrapped to its left),
     /// or under it when there is no room beside; just the body without a code.
@@ -26,7 +39,7 @@ extension Renderer {
     /// The code's rows of half blocks (a light quiet zone included); nil without one, or
     /// when it is wider than `width`. Level L: a screen is clean, and the smaller code fits.
     func qrRows(_ view: ScreenView, width: Int) -> [String]? {
-        guard let text = view.qr, let code = try? QRCode(text, errorCorrection: .low) else { return nil }
+        guard let text = view.qr, let code = Self.qrCode(for: text) else { return nil }
         let side = code.size + 2 * Self.qrQuietZone
         guard side <= width else { return nil }
         func dark(_ x: Int, _ y: Int) -> Bool {
