@@ -6,6 +6,7 @@ makes before committing it, as with snapshot tests.
 
     ONBOARD_RECORD_STORIES=/tmp/stories.jsonl swift test --filter FlowEngineTests
     python3 scripts/state-stories.py /tmp/stories.jsonl
+    swift-format format -i Tests/FlowEngineTests/*.swift   # lists rewritten inline, wrapped again
 
 A call site that ran from more than one state (a loop, a helper called from several
 stories) is listed and left alone: state its changes there by hand.

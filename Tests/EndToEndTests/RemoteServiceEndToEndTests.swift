@@ -199,6 +199,8 @@ extension EndToEnd {
             let server = try ServerProcess(arguments: ["--dev"])
             let base = server.base + "/api/v1"
             #expect(ServerProcess.get(base + "/health?access_token=SECRET-IN-A-URL") == 200)
+            // A device sign-in's page, its user code in the path (issue 34).
+            #expect(ServerProcess.get(server.base + "/D/BCDF-GHJK") == 200)
             #expect(
                 ServerProcess.post(
                     base + "/auth/register",
@@ -229,6 +231,7 @@ extension EndToEnd {
             #expect(log.contains("method=POST path=/api/v1/auth/login status=401"))
             #expect(log.contains("path=/api/v1/health status=200"))
             #expect(!log.contains("SECRET-IN-A-URL"), "no query string in the log")
+            #expect(!log.contains("BCDF-GHJK") && log.contains("path=/D/"), "the route, not the user code in its path")
             #expect(!log.contains("lo.logged@example.org"), "no email in the log")
             #expect(!log.contains("wrong 1") && !log.contains("the right one"), "no password in the log")
         }
