@@ -20,8 +20,7 @@ struct DevicePage {
             Self.page(Self.codeForm(context.parameters.get("code") ?? "", error: nil))
         }
         router.post("device") { request, context in
-            let form = try await Self.form(request, context)
-            let code = form["user_code"] ?? ""
+            let code = try await Self.form(CodeForm.self, request).userCode ?? ""
             do {
                 guard let grant = try await service.pendingDeviceSignIn(userCode: code, client: context.clientAddress) else {
                     return Self.page(Self.codeForm(code, error: "That code is not right, or it has expired. Check the code in your terminal."), status: .badRequest)
@@ -32,11 +31,11 @@ struct DevicePage {
             }
         }
         router.post("device/decide") { request, context in
-            let form = try await Self.form(request, context)
-            let code = form["user_code"] ?? ""
-            let allowed = form["decision"] == "allow"
+            let form = try await Self.form(DecisionForm.self, request)
+            let code = form.userCode ?? ""
+            let allowed = form.decision == "allow"
             do {
-                guard try await service.decideDeviceSignIn(userCode: code, approvedAs: allowed ? form["account"] ?? "" : nil, client: context.clientAddress)
+                guard try await service.decideDeviceSignIn(userCode: code, approvedAs: allowed ? form.account ?? "" : nil, client: context.clientAddress)
                 else {
                     return Self.page(Self.codeForm("", error: "That code has expired or was already used. Start again in your terminal."), status: .badRequest)
                 }
@@ -117,18 +116,21 @@ struct DevicePage {
         return out
     }
 
-    /// An `application/x-www-form-urlencoded` body, at most 16 KB.
-    static func form(_ request: Request, _ context: APIContext) async throws -> [String: String] {
-        let buffer = try await request.body.collect(upTo: 16 * 1024)
-        let text = String(buffer: buffer)
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { part in
-                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-            }
-            guard let name = parts.first, !name.isEmpty else { continue }
-            fields[name] = parts.count > 1 ? parts[1] : ""
-        }
-        return fields
+    struct CodeForm: Decodable {
+        var userCode: String?
+        enum CodingKeys: String, CodingKey { case userCode = "user_code" }
+    }
+
+    struct DecisionForm: Decodable {
+        var userCode: String?
+        var decision: String?
+        var account: String?
+        enum CodingKeys: String, CodingKey { case userCode = "user_code", decision, account }
+    }
+
+    /// An `application/x-www-form-urlencoded` body of at most 16 KB, by Hummingbird's decoder.
+    static func form<Form: Decodable>(_ type: Form.Type, _ request: Request) async throws -> Form {
+        let body = try await request.body.collect(upTo: 16 * 1024)
+        return try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body))
     }
 }
