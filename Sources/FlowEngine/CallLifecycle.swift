@@ -236,8 +236,14 @@ extension FlowEngine {
             timer.dueAt = now + timer.interval * 1000
             state.calls.poll = timer
         }
-        guard var timer = state.calls.poll, let due = timer.dueAt, due <= now, state.phase == .showing,
+        guard var timer = state.calls.poll, let due = timer.dueAt, state.phase == .showing,
               timer.screen == state.screenID, let poll = currentScreen(state)?.poll else { return }
+        if let until = poll.until.flatMap({ state.context[$0]?.text }).flatMap({ Int64($0) }), until <= now {
+            let expired = ServiceFailure(code: ServiceError.Code.expiredToken.rawValue, message: "The code has expired.")
+            finishPoll(poll.call, on: timer.screen, .failure(expired), &state, now: now, effects: &effects)
+            return
+        }
+        guard due <= now else { return }
         timer.dueAt = nil
         state.calls.poll = timer
         issue(poll.call.operation, for: .poll(poll.call, screen: timer.screen), &state, now: now, effects: &effects)

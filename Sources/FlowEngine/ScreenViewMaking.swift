@@ -18,7 +18,7 @@ extension FlowEngine {
             view.busyLabel = ""
             return view
         }
-        let fill = { (text: String) in Placeholders.fill(text, from: state.context) }
+        let fill = { (text: String) in Placeholders.fill(text, from: state.context, now: now ?? state.screenSince) }
         let focusables = focusables(of: screen, state)
         let focused = focusables.indices.contains(state.form.focus) ? focusables[state.form.focus] : nil
         view.kind = screen.kind

@@ -87,6 +87,20 @@ extension OnboardService {
         return try await store.decideDeviceGrant(userCode: code, identity: identity, now: clock.now())
     }
 
+    /// The embedded mock's approval, made in the terminal where there is no browser: the
+    /// mock provider's ID token for the grant's provider and `nonce` (checked as a social
+    /// sign-in's is) gives the grant waiting under `userCode` its identity.
+    public func approveDeviceSignIn(userCode typed: String, idToken: String, nonce: String, client: String) async throws {
+        guard settings.mockIdentityProvider else { throw SocialProvider.unavailable("your provider") }
+        let expired = ServiceError(.expiredToken, "This sign-in code has expired. Start again for a new one.")
+        guard let code = Self.normalisedUserCode(typed), let grant = try await pendingDeviceSignIn(userCode: code, client: client) else {
+            throw expired
+        }
+        let claims = try await verifiedMockClaims(provider: grant.provider, idToken: idToken, nonce: nonce, now: clock.now())
+        let identity = DeviceIdentity(subject: claims.sub.value, email: claims.email)
+        guard try await store.decideDeviceGrant(userCode: code, identity: identity, now: clock.now()) else { throw expired }
+    }
+
     /// `BCDFGHJK` as people read it: `BCDF-GHJK`.
     static func displayed(_ code: String) -> String {
         String(code.prefix(4)) + "-" + String(code.dropFirst(4))

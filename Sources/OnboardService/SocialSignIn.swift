@@ -36,16 +36,8 @@ extension OnboardService {
             // No real provider is configured yet: the mock's tokens are the only kind,
             // and off --dev nobody may mint them.
             guard settings.mockIdentityProvider else { throw SocialProvider.unavailable(provider) }
-            let refused = ServiceError(.unauthorized, "Sign in with \(SocialProvider.displayName(provider)) could not be verified. Please try again.")
-            guard let claims = await identityProvider.verifiedClaims(idToken),
-                  claims.iss.value == MockIdentityProvider.issuer(provider),
-                  claims.aud.value.contains(MockIdentityProvider.audience),
-                  Int64(claims.exp.value.timeIntervalSince1970) > now,
-                  !nonce.isEmpty, claims.nonce == nonce
-            else {
-                record(.socialTokenRefused, outcome: "refused: \(provider) ID token not genuine, expired or for another nonce")
-                throw refused
-            }
+            let claims = try await verifiedMockClaims(provider: provider, idToken: idToken, nonce: nonce, now: now)
+            let refused = Self.unverified(provider)
             let subject = claims.sub.value
             let email = claims.email
             let refresh = newRefreshToken(for: Secrets.userID(), policy: policy)
@@ -59,6 +51,25 @@ extension OnboardService {
             let session = try await session((refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
             return SignIn(session: session, isNewUser: user.isNew)
         }
+    }
+
+    /// The claims of the mock provider's ID token for `provider`, if it signed it for this
+    /// app and `nonce` and it has not expired; refused (and recorded) otherwise.
+    func verifiedMockClaims(provider: String, idToken: String, nonce: String, now: Int64) async throws -> IdentityClaims {
+        guard let claims = await identityProvider.verifiedClaims(idToken),
+              claims.iss.value == MockIdentityProvider.issuer(provider),
+              claims.aud.value.contains(MockIdentityProvider.audience),
+              Int64(claims.exp.value.timeIntervalSince1970) > now,
+              !nonce.isEmpty, claims.nonce == nonce
+        else {
+            record(.socialTokenRefused, outcome: "refused: \(provider) ID token not genuine, expired or for another nonce")
+            throw Self.unverified(provider)
+        }
+        return claims
+    }
+
+    static func unverified(_ provider: String) -> ServiceError {
+        ServiceError(.unauthorized, "Sign in with \(SocialProvider.displayName(provider)) could not be verified. Please try again.")
     }
 
     /// The mock provider's subject for an account: stable per provider and account, never

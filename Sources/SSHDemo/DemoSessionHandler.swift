@@ -74,7 +74,7 @@ final class DemoSessionHandler: ChannelInboundHandler {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             started = try SessionProcess(
                 executable: settings.executable, arguments: settings.arguments + ["--state-dir", folder],
-                environment: Self.environment(term: Terminfo.usable(terminal.term)), rows: terminal.rows, columns: terminal.columns)
+                environment: Self.environment(term: Terminfo.usable(terminal.term), connection: Self.connection(of: context.channel)), rows: terminal.rows, columns: terminal.columns)
         } catch {
             registry.ended(nil)
             try? FileManager.default.removeItem(atPath: folder)
@@ -108,13 +108,26 @@ final class DemoSessionHandler: ChannelInboundHandler {
     }
 
     /// What the program sees: the server's environment, this session's TERM, a UTF-8
-    /// locale, and nothing that pins the size.
-    static func environment(term: String) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment.filter { !["LINES", "COLUMNS", "TMUX", "TERM", "NO_COLOR"].contains($0.key) }
+    /// locale, and nothing that pins the size. As sshd does, `SSH_CONNECTION` says the
+    /// person is elsewhere, and the server's display is not theirs: no browser is opened
+    /// on this machine for them (a device sign-in shows its code and QR code instead).
+    static func environment(term: String, connection: String) -> [String: String] {
+        let dropped = ["LINES", "COLUMNS", "TMUX", "TERM", "NO_COLOR", "DISPLAY", "WAYLAND_DISPLAY"]
+        var environment = ProcessInfo.processInfo.environment.filter { !dropped.contains($0.key) }
+        environment["SSH_CONNECTION"] = connection
         environment["TERM"] = term
         if !(environment["LANG"] ?? "").uppercased().contains("UTF-8") { environment["LANG"] = "C.UTF-8" }
         environment["LC_ALL"] = nil
         return environment
+    }
+
+    /// sshd's `SSH_CONNECTION`: "client-address client-port server-address server-port".
+    static func connection(of channel: Channel) -> String {
+        let connection = channel.parent ?? channel
+        let ends = [connection.remoteAddress, connection.localAddress].map { address in
+            "\(address?.ipAddress ?? "unknown") \(address?.port ?? 0)"
+        }
+        return ends.joined(separator: " ")
     }
 
     private func reply(_ context: ChannelHandlerContext, wanted: Bool, success: Bool) {

@@ -472,27 +472,27 @@ enum CompiledFlows {
         analytics.renewed = "session_refreshed"
         analytics.step = "onboarding_step_viewed"
         analytics.localID = false
-        var flow = Flow(id: "abby", title: "ABBY", summary: "phone or social sign-in, then your profile", entry: entry, tokens: tokens, analytics: analytics, screens: [abbyScreen0(), abbyScreen1(), abbyScreen2(), abbyScreen3(), abbyScreen4(), abbyScreen5(), abbyScreen6(), abbyScreen7(), abbyScreen8(), abbyScreen9(), abbyScreen10(), abbyScreen11(), abbyScreen12(), abbyScreen13(), abbyScreen14()])
+        var flow = Flow(id: "abby", title: "ABBY", summary: "phone or social sign-in, then your profile", entry: entry, tokens: tokens, analytics: analytics, screens: [abbyScreen0(), abbyScreen1(), abbyScreen2(), abbyScreen3(), abbyScreen4(), abbyScreen5(), abbyScreen6(), abbyScreen7(), abbyScreen8(), abbyScreen9(), abbyScreen10(), abbyScreen11(), abbyScreen12(), abbyScreen13(), abbyScreen14(), abbyScreen15(), abbyScreen16()])
         flow.serviceURLKey = nil
         flow.stepCount = 7
-        flow.secrets = []
+        flow.secrets = ["device_code", "user_code", "verification_uri_complete"]
         return flow
     }
 
     private static func abbyScreen0() -> Screen {
-        var screen = Screen(id: "consent", kind: .info, location: SourceLocation(file: "abby.yaml", line: 34, column: 5))
+        var screen = Screen(id: "consent", kind: .info, location: SourceLocation(file: "abby.yaml", line: 38, column: 5))
         screen.title = "Welcome to ABBY"
         screen.body = "Optional: anonymous usage events (which steps you reach) to improve onboarding. Nothing is tracked unless you agree."
         screen.bullets = ["To set up your account ABBY asks for a phone number or a social sign-in, your name, date of birth and what you are looking for.", "Your full legal name and phone number stay private: never shown to others, never in analytics."]
         screen.resumable = true
         screen.step = 1
         do {
-            var action = Action(label: "Agree and Continue", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 47, column: 9))
+            var action = Action(label: "Agree and Continue", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 51, column: 9))
             action.sets = ["analytics_consent": "granted"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue Without Analytics", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 50, column: 9))
+            var action = Action(label: "Continue Without Analytics", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 54, column: 9))
             action.sets = ["analytics_consent": "declined"]
             screen.actions.append(action)
         }
@@ -500,7 +500,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen1() -> Screen {
-        var screen = Screen(id: "method", kind: .info, location: SourceLocation(file: "abby.yaml", line: 54, column: 5))
+        var screen = Screen(id: "method", kind: .info, location: SourceLocation(file: "abby.yaml", line: 58, column: 5))
         screen.title = "Create your account"
         screen.body = "Use your phone number, or continue with Apple, Google or Facebook."
         screen.allowsBack = true
@@ -508,21 +508,21 @@ enum CompiledFlows {
         screen.track = ["auth_method_viewed"]
         screen.step = 2
         do {
-            let action = Action(label: "Use Phone Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 62, column: 9))
+            let action = Action(label: "Use Phone Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 66, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue with Apple", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 64, column: 9))
+            var action = Action(label: "Continue with Apple", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_start", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 68, column: 9))
             action.sets = ["provider": "apple", "provider_name": "Apple"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue with Google", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 67, column: 9))
+            var action = Action(label: "Continue with Google", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_start", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 77, column: 9))
             action.sets = ["provider": "google", "provider_name": "Google"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue with Facebook", key: nil, step: .go("social"), when: nil, location: SourceLocation(file: "abby.yaml", line: 70, column: 9))
+            var action = Action(label: "Continue with Facebook", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_start", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 81, column: 9))
             action.sets = ["provider": "facebook", "provider_name": "Facebook"]
             screen.actions.append(action)
         }
@@ -530,7 +530,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen2() -> Screen {
-        var screen = Screen(id: "phone", kind: .form, location: SourceLocation(file: "abby.yaml", line: 74, column: 5))
+        var screen = Screen(id: "phone", kind: .form, location: SourceLocation(file: "abby.yaml", line: 86, column: 5))
         screen.title = "Your phone number"
         screen.body = "We'll text you a 6-digit code to confirm it's you."
         screen.allowsBack = true
@@ -550,16 +550,16 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Send Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: nil, back: false, field: "phone"), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "code", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 116, column: 9))
+            let action = Action(label: "Send Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: nil, back: false, field: "phone"), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "code", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 128, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Back to Code Entry", key: nil, step: .back, when: Guard(.equals, negated: false, key: "changing_number", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 126, column: 9))
+            var action = Action(label: "Back to Code Entry", key: nil, step: .back, when: Guard(.equals, negated: false, key: "changing_number", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 137, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 132, column: 9))
+            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 143, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -567,7 +567,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen3() -> Screen {
-        var screen = Screen(id: "code", kind: .form, location: SourceLocation(file: "abby.yaml", line: 136, column: 5))
+        var screen = Screen(id: "code", kind: .form, location: SourceLocation(file: "abby.yaml", line: 147, column: 5))
         screen.title = "Enter your code"
         screen.body = "We sent a 6-digit code to {phone_e164}. It expires in 5 minutes."
         screen.resumable = true
@@ -579,22 +579,22 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Verify", key: nil, step: .call(ServiceCall(operation: .verifyPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Wait a few minutes, then resend a new code.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 152, column: 9))
+            let action = Action(label: "Verify", key: nil, step: .call(ServiceCall(operation: .verifyPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Wait a few minutes, then resend a new code.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 163, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Resend Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: nil, message: "We sent a new code.", back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 164, column: 9))
+            var action = Action(label: "Resend Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: nil, message: "We sent a new code.", back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 175, column: 9))
             action.cooldown = 60
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Change Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 173, column: 9))
+            var action = Action(label: "Change Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 184, column: 9))
             action.validates = false
             action.sets = ["changing_number": "yes"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 177, column: 9))
+            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 188, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -602,11 +602,45 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen4() -> Screen {
-        var screen = Screen(id: "social", kind: .form, location: SourceLocation(file: "abby.yaml", line: 181, column: 5))
+        var screen = Screen(id: "social_start", kind: .route, location: SourceLocation(file: "abby.yaml", line: 195, column: 5))
+        screen.resumable = false
+        screen.route = [Branch(when: Guard(.equals, negated: false, key: "device_approval", value: "here"), go: "social"), Branch(when: nil, go: "social_device")]
+        return screen
+    }
+
+    private static func abbyScreen5() -> Screen {
+        var screen = Screen(id: "social_device", kind: .info, location: SourceLocation(file: "abby.yaml", line: 202, column: 5))
         screen.title = "Sign in with {provider_name}"
-        screen.body = "ABBY would like your name and email address. This is a simulated {provider_name} consent screen: nothing is sent to {provider_name}."
+        screen.body = "On your phone or computer, open\n{verification_uri}\nand enter the code:\n{user_code}\n\nThe code expires in {device_expires_at:left}. {browser_hint}"
         screen.allowsBack = true
-        screen.resumable = true
+        screen.resumable = false
+        screen.qr = "verification_uri_complete"
+        screen.step = 2
+        screen.poll = Poll(call: ServiceCall(operation: .pollSocialDevice, outcomes: ["access_denied": Outcome(go: "method", message: nil, back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "expired_token": Outcome(go: nil, message: "This code has expired. Get a new code to try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil)]), every: "poll_interval", until: "device_expires_at")
+        do {
+            let action = Action(label: "Open Browser", key: nil, step: .call(ServiceCall(operation: .openBrowser, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: nil, message: nil, back: false, field: nil)])), when: Guard(.equals, negated: false, key: "browser", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 230, column: 9))
+            screen.actions.append(action)
+        }
+        do {
+            var action = Action(label: "Get a New Code", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_device", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: Guard(.equals, negated: false, key: "error_code", value: "expired_token"), location: SourceLocation(file: "abby.yaml", line: 236, column: 9))
+            action.sets = ["error_code": ""]
+            screen.actions.append(action)
+        }
+        do {
+            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 245, column: 9))
+            action.validates = false
+            action.sets = ["device_code": "", "error_code": "", "provider": "", "provider_name": ""]
+            screen.actions.append(action)
+        }
+        return screen
+    }
+
+    private static func abbyScreen6() -> Screen {
+        var screen = Screen(id: "social", kind: .form, location: SourceLocation(file: "abby.yaml", line: 251, column: 5))
+        screen.title = "Sign in with {provider_name}"
+        screen.body = "ABBY would like your name and email address. This is the embedded mock's {provider_name} consent screen: nothing is sent to {provider_name}."
+        screen.allowsBack = true
+        screen.resumable = false
         screen.step = 2
         do {
             var field = Field(id: "social_account", kind: .email, label: "Account email", placeholder: "", maxLength: 254)
@@ -615,27 +649,27 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Allow", key: nil, step: .call(ServiceCall(operation: .socialSignIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 200, column: 9))
+            let action = Action(label: "Allow", key: nil, step: .call(ServiceCall(operation: .approveSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "expired_token": Outcome(go: "method", message: "That sign-in took too long and expired. Choose how to sign in again.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 271, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 207, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 281, column: 9))
             action.validates = false
-            action.sets = ["provider": "", "provider_name": "", "social_account": ""]
+            action.sets = ["device_code": "", "provider": "", "provider_name": "", "social_account": ""]
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func abbyScreen5() -> Screen {
-        var screen = Screen(id: "signed_in", kind: .route, location: SourceLocation(file: "abby.yaml", line: 213, column: 5))
+    private static func abbyScreen7() -> Screen {
+        var screen = Screen(id: "signed_in", kind: .route, location: SourceLocation(file: "abby.yaml", line: 287, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.profileComplete, negated: false, key: nil, value: nil), go: "done"), Branch(when: nil, go: "names")]
         return screen
     }
 
-    private static func abbyScreen6() -> Screen {
-        var screen = Screen(id: "names", kind: .form, location: SourceLocation(file: "abby.yaml", line: 220, column: 5))
+    private static func abbyScreen8() -> Screen {
+        var screen = Screen(id: "names", kind: .form, location: SourceLocation(file: "abby.yaml", line: 294, column: 5))
         screen.title = "Your name"
         screen.body = "Your full legal name stays private. Your display name is what others see."
         screen.resumable = true
@@ -653,14 +687,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "age", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 245, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "age", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 319, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func abbyScreen7() -> Screen {
-        var screen = Screen(id: "age", kind: .form, location: SourceLocation(file: "abby.yaml", line: 254, column: 5))
+    private static func abbyScreen9() -> Screen {
+        var screen = Screen(id: "age", kind: .form, location: SourceLocation(file: "abby.yaml", line: 328, column: 5))
         screen.title = "Your age"
         screen.allowsBack = true
         screen.resumable = true
@@ -683,14 +717,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "identity", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 286, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "identity", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 360, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func abbyScreen8() -> Screen {
-        var screen = Screen(id: "identity", kind: .form, location: SourceLocation(file: "abby.yaml", line: 294, column: 5))
+    private static func abbyScreen10() -> Screen {
+        var screen = Screen(id: "identity", kind: .form, location: SourceLocation(file: "abby.yaml", line: 368, column: 5))
         screen.title = "About you"
         screen.allowsBack = true
         screen.resumable = true
@@ -709,14 +743,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "background", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 329, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "background", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 403, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func abbyScreen9() -> Screen {
-        var screen = Screen(id: "background", kind: .form, location: SourceLocation(file: "abby.yaml", line: 337, column: 5))
+    private static func abbyScreen11() -> Screen {
+        var screen = Screen(id: "background", kind: .form, location: SourceLocation(file: "abby.yaml", line: 411, column: 5))
         screen.title = "Your background"
         screen.allowsBack = true
         screen.resumable = true
@@ -734,14 +768,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "relationship", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 366, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "relationship", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 440, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func abbyScreen10() -> Screen {
-        var screen = Screen(id: "relationship", kind: .form, location: SourceLocation(file: "abby.yaml", line: 374, column: 5))
+    private static func abbyScreen12() -> Screen {
+        var screen = Screen(id: "relationship", kind: .form, location: SourceLocation(file: "abby.yaml", line: 448, column: 5))
         screen.title = "What you want"
         screen.allowsBack = true
         screen.resumable = true
@@ -759,50 +793,50 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Finish", key: nil, step: .call(ServiceCall(operation: .finishProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "done", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 395, column: 9))
+            let action = Action(label: "Finish", key: nil, step: .call(ServiceCall(operation: .finishProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "done", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 469, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func abbyScreen11() -> Screen {
-        var screen = Screen(id: "done", kind: .info, location: SourceLocation(file: "abby.yaml", line: 403, column: 5))
+    private static func abbyScreen13() -> Screen {
+        var screen = Screen(id: "done", kind: .info, location: SourceLocation(file: "abby.yaml", line: 477, column: 5))
         screen.title = "You're all set, {display_name|friend}"
         screen.body = "Your profile is complete and you stay signed in on this device. ABBY will meet you next."
         screen.resumable = true
         screen.completesOnboarding = true
         do {
-            let action = Action(label: "Log Out", key: nil, step: .call(ServiceCall(operation: .logOut, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "consent", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 409, column: 9))
+            let action = Action(label: "Log Out", key: nil, step: .call(ServiceCall(operation: .logOut, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "consent", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 483, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "abby.yaml", line: 414, column: 9))
+            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "abby.yaml", line: 488, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func abbyScreen12() -> Screen {
-        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "abby.yaml", line: 418, column: 5))
+    private static func abbyScreen14() -> Screen {
+        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "abby.yaml", line: 492, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.profileComplete, negated: false, key: nil, value: nil), go: "done"), Branch(when: nil, go: "checking_profile")]
         return screen
     }
 
-    private static func abbyScreen13() -> Screen {
-        var screen = Screen(id: "checking_profile", kind: .progress, location: SourceLocation(file: "abby.yaml", line: 425, column: 5))
+    private static func abbyScreen15() -> Screen {
+        var screen = Screen(id: "checking_profile", kind: .progress, location: SourceLocation(file: "abby.yaml", line: 499, column: 5))
         screen.title = "Loading your profile..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .loadProfile, outcomes: ["error": Outcome(go: "profile_unreachable", message: nil, back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil)])
         return screen
     }
 
-    private static func abbyScreen14() -> Screen {
-        var screen = Screen(id: "profile_unreachable", kind: .error, location: SourceLocation(file: "abby.yaml", line: 433, column: 5))
+    private static func abbyScreen16() -> Screen {
+        var screen = Screen(id: "profile_unreachable", kind: .error, location: SourceLocation(file: "abby.yaml", line: 507, column: 5))
         screen.body = "Can't reach ABBY to load your profile. Check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "abby.yaml", line: 437, column: 9))
+            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "abby.yaml", line: 511, column: 9))
             screen.actions.append(action)
         }
         return screen

@@ -124,13 +124,17 @@ public struct ChecklistTask: Sendable, Equatable {
 /// A call repeated while its screen is shown, every `every` seconds (a context value; 5
 /// without one), until an answer with an outcome of its own: `authorization_pending`
 /// (unless `on:` names it) waits another interval, `slow_down` five seconds more from
-/// then on (RFC 8628 §3.5). The screen stays usable meanwhile (Cancel, Esc).
+/// then on (RFC 8628 §3.5). The screen stays usable meanwhile (Cancel, Esc). `until` (a
+/// context value: an instant in ms) is when the answer can no longer come: the poll stops
+/// there and follows `expired_token`'s outcome without asking again (RFC 8628 §3.5: a
+/// device stops polling once its code expires).
 public struct Poll: Sendable, Equatable {
     public var call: ServiceCall
     public var every: String?
+    public var until: String?
 
-    public init(call: ServiceCall, every: String?) {
-        (self.call, self.every) = (call, every)
+    public init(call: ServiceCall, every: String?, until: String? = nil) {
+        (self.call, self.every, self.until) = (call, every, until)
     }
 }
 

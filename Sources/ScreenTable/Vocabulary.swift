@@ -58,6 +58,13 @@ public enum Operation: String, Sendable, CaseIterable {
     /// profile once it is (`device_code` then forgotten); `authorization_pending`,
     /// `slow_down`, `access_denied` or `expired_token` until then.
     case pollSocialDevice = "poll_social_device"
+    /// The embedded mock's approval of the sign-in under `user_code` as `social_account`
+    /// (the mock provider's ID token, as a browser's approval would give), then the poll
+    /// that gets the session.
+    case approveSocialDevice = "approve_social_device"
+    /// Opens `verification_uri_complete` in this person's browser; fails where none can
+    /// be opened (an SSH session, no desktop): `browser` says which beforehand.
+    case openBrowser = "open_browser"
     /// The signed-in user's profile as the service holds it; fills `profile_complete` and
     /// the profile's fields (where a relaunch that lost its progress stands).
     case loadProfile = "load_profile"
@@ -91,7 +98,11 @@ public enum Operation: String, Sendable, CaseIterable {
     /// Context keys the operation fills with what the device reports, and the values each
     /// can take: QA picks one with `onboard --simulate KEY=VALUE`.
     public var deviceReports: [String: [String]] {
-        self == .checkCompatibility ? ["biometrics": ["face_id", "touch_id", "passcode", "none"]] : [:]
+        switch self {
+        case .checkCompatibility: ["biometrics": ["face_id", "touch_id", "passcode", "none"]]
+        case .startSocialDevice: ["browser": ["yes", "no"]]
+        default: [:]
+        }
     }
 
     /// Context lists the operation reads.
@@ -162,6 +173,10 @@ extension Operation {
         // The grant is single use on the service's side: no idempotency key needed.
         case .startSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["provider"])
         case .pollSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["device_code"])
+        // The grant is spent by the poll that follows; approving twice is refused.
+        case .approveSocialDevice: OperationTraits(
+            session: .none, effect: .repeatable, inputs: ["provider", "social_account", "user_code", "device_code"])
+        case .openBrowser: OperationTraits(session: .none, effect: .repeatable, inputs: ["verification_uri_complete"])
         case .loadProfile: OperationTraits(session: .required, effect: .repeatable)
         case .saveProfile: OperationTraits(session: .required, effect: .repeatable)
         case .finishProfile: OperationTraits(session: .required, effect: .repeatable)

@@ -49,6 +49,11 @@ extension AuthService {
         try await send(Wire.DeviceTokenRequest(flow: flow, deviceCode: deviceCode), bearer: nil)
     }
 
+    /// The mock provider's approval of the sign-in under `userCode` with its ID token.
+    public func approveSocialDevice(userCode: String, idToken: String, nonce: String) async throws {
+        _ = try await send(Wire.DeviceApprovalRequest(userCode: userCode, idToken: idToken, nonce: nonce), bearer: nil)
+    }
+
     // Sessions
     public func refresh(refreshToken: String) async throws -> IssuedSession {
         try await send(Wire.RefreshRequest(refreshToken: refreshToken), bearer: nil)

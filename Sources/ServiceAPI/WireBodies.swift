@@ -135,6 +135,20 @@ public enum Wire {
         public init(flow: String?, deviceCode: String) { (self.flow, self.deviceCode) = (flow, deviceCode) }
     }
 
+    /// The mock provider's approval in the terminal (the embedded mock has no browser):
+    /// its ID token for `nonce` approves the sign-in waiting under `user_code`.
+    public struct DeviceApprovalRequest: WireCall, Equatable {
+        public typealias Answer = Wire.Empty
+        public static let endpoint = Endpoint(.post, "/mock-idp/device", isDev: true)
+        public var userCode: String
+        public var idToken: String
+        public var nonce: String
+        enum CodingKeys: String, CodingKey { case userCode = "user_code", idToken = "id_token", nonce }
+        public init(userCode: String, idToken: String, nonce: String) {
+            (self.userCode, self.idToken, self.nonce) = (userCode, idToken, nonce)
+        }
+    }
+
     public struct ProfileRequest: WireCall, Equatable {
         public typealias Answer = Profile
         public static let endpoint = Endpoint(.put, "/user/profile", needsSession: true)
@@ -267,7 +281,7 @@ public enum Wire {
     public static let allCalls: [any WireCall.Type] = [
         HealthCall.self, AppConfigCall.self, FlowRequest.self, RegisterRequest.self, LoginRequest.self, LinkEmailRequest.self,
         RefreshRequest.self, LogoutRequest.self, PhoneRequest.self, PhoneVerifyRequest.self, SocialRequest.self, IdentityTokenRequest.self,
-        DeviceAuthorizationRequest.self, DeviceTokenRequest.self,
+        DeviceAuthorizationRequest.self, DeviceTokenRequest.self, DeviceApprovalRequest.self,
         ProfileCall.self, ProfileRequest.self, NameRequest.self, ChildrenCall.self, ChildRequest.self, InviteRequest.self,
         AcceptRequest.self, RecordsCall.self, RecordRequest.self, MotivationCall.self, ContentCall.self,
         OutboxCall.self, ResetCall.self, ConfigOverride.self, ClockRequest.self, FaultsRequest.self,

@@ -43,6 +43,10 @@ import Yams
         ("DeviceAuthorizationRequest", Wire.DeviceAuthorizationRequest(flow: "abby", provider: "google"),
          Wire.DeviceAuthorizationRequest(flow: nil, provider: "google")),
         ("DeviceTokenRequest", Wire.DeviceTokenRequest(flow: "abby", deviceCode: "dc"), Wire.DeviceTokenRequest(flow: nil, deviceCode: "dc")),
+        (
+            "DeviceApprovalRequest", Wire.DeviceApprovalRequest(userCode: "BCDF-GHJK", idToken: "t", nonce: "n"),
+            Wire.DeviceApprovalRequest(userCode: "BCDF-GHJK", idToken: "t", nonce: "n")
+        ),
         ("ProfileRequest", Wire.ProfileRequest(fields: ["age": .number(30)]), Wire.ProfileRequest(fields: [:])),
         ("ChildRequest", Wire.ChildRequest(name: "Kim", birthDate: "2025-02-03"), Wire.ChildRequest(name: "Kim", birthDate: nil)),
         ("InviteRequest", Wire.InviteRequest(childID: "c"), Wire.InviteRequest(childID: "c")),

@@ -83,22 +83,46 @@ import Testing
         #expect(offline.shown.buttons.map(\.label) == ["Try Again"])
     }
 
-    func signedIn(profile: [String: Value] = [:]) -> FlowDriver {
+    /// The service's answer to `start_social_device`: the embedded mock's (approved
+    /// here) or a server's (approved in a browser, which this machine can open or not).
+    static func deviceStarted(approval: String = "browser", browser: String = "no", at now: Int64 = 1_795_348_800_000) -> CallOutput {
+        CallOutput(values: [
+            "user_code": .text("BCDF-GHJK"), "verification_uri": .text("http://abby.test/device"),
+            "verification_uri_complete": .text("HTTP://ABBY.TEST/D/BCDF-GHJK"), "device_code": .text("dc_1"), "poll_interval": .text("5"),
+            "device_expires_at": .text(String(now + 600_000)), "device_approval": .text(approval), "browser": .text(browser),
+            "browser_hint": .text(browser == "yes" ? "Press Enter to open it in your browser." : ""),
+        ])
+    }
+
+    /// At the provider's screen: the simulated consent (embedded mock) or the code to
+    /// approve in a browser.
+    func atProvider(_ button: String, approval: String = "here", browser: String = "no") -> FlowDriver {
         var flow = atMethod()
+        let name = String(button.split(separator: " ").last ?? "")
+        let focus = ["Apple": 1, "Google": 2, "Facebook": 3][name] ?? 0
         flow.press(
-            "Continue with Apple", effects: ["track onboarding_step_viewed", "save progress at social"],
-            changes: ["context.provider = apple", "context.provider_name = Apple", "history = consent › method", "screen = social"])
-        flow.type(
-            "ana@icloud.com", into: "social_account", effects: [],
-            changes: ["context.social_account = ana@icloud.com", "edited = now"])
-        flow.press(
-            "Allow", effects: ["save progress at social", "save progress at social", "call social_sign_in"],
+            button, effects: ["call start_social_device"],
             changes: [
-                "call 1 = social_sign_in (user's, from social), keyed",
-                "context.idempotency_key.social_sign_in = p-1795348800000-1",
-                "edited removed",
-                "focus = 1",
+                "call 1 = start_social_device (user's, from method)", "context.provider = \(name.lowercased())",
+                "context.provider_name = \(name)",
+                "edited = now", "focus = \(focus)",
             ])
+        let started = Self.deviceStarted(approval: approval, browser: browser, at: flow.now)
+        let context = started.values.map { "context.\($0.key) = \($0.value.text ?? "")" }
+        let screen = approval == "here" ? "social" : "social_device"
+        let poll = approval == "here" ? [] : ["poll = social_device every 5s, due now+5s"]
+        flow.answer(
+            .success(started), effects: ["track onboarding_step_viewed"],
+            changes: (["call 1 removed"] + context + ["focus = 0", "history = consent › method"] + poll + ["screen = \(screen)"]).sorted())
+        return flow
+    }
+
+    func signedIn(profile: [String: Value] = [:]) -> FlowDriver {
+        var flow = atProvider("Continue with Apple")
+        flow.type("ana@icloud.com", into: "social_account", effects: [], changes: ["context.social_account = ana@icloud.com"])
+        flow.press(
+            "Allow", effects: ["call approve_social_device"],
+            changes: ["call 2 = approve_social_device (user's, from social)", "focus = 1"])
         var values = profile
         values["profile_complete"] = values["profile_complete"] ?? .text("false")
         // A returning user with a finished profile goes straight to the end.
@@ -110,13 +134,13 @@ import Testing
         let changes =
             finished
             ? [
-                "call 1 removed", "context.display_name = Ana", "context.idempotency_key.social_sign_in removed",
-                "context.profile_complete = true",
-                "focus = 0", "history = social", "onboarding = complete", "screen = done", "session = u_ana named complete",
+                "call 2 removed", "context.display_name = Ana", "context.profile_complete = true", "edited removed", "focus = 0",
+                "history removed",
+                "onboarding = complete", "screen = done", "session = u_ana named complete",
             ]
             : [
-                "call 1 removed", "context.idempotency_key.social_sign_in removed", "context.profile_complete = false", "focus = 0",
-                "history = social", "screen = names", "session = u_ana named",
+                "call 2 removed", "context.profile_complete = false", "edited removed", "focus = 0", "history removed", "screen = names",
+                "session = u_ana named",
             ]
         flow.answer(.success(CallOutput(session: session(), values: values)), effects: effects, changes: changes)
         return flow
@@ -438,55 +462,139 @@ import Testing
 
     // MARK: Social
 
+    @Test func theCodeScreenShowsTheAddressCodeQRAndCountdown() {
+        var flow = atProvider("Continue with Google", approval: "browser")
+        #expect(flow.screen == "social_device")
+        #expect(flow.shown.title == "Sign in with Google")
+        #expect(flow.shown.body.contains("http://abby.test/device") && flow.shown.body.contains("BCDF-GHJK"))
+        #expect(flow.shown.body.contains("The code expires in 10:00."))
+        #expect(flow.shown.qr == "HTTP://ABBY.TEST/D/BCDF-GHJK")
+        #expect(flow.shown.buttons.map(\.label) == ["Cancel"], "no browser here: nothing to open")
+        flow.now += 2000
+        flow.send(.tick, effects: [], changes: ["edited removed"])
+        #expect(flow.shown.body.contains("The code expires in 9:58."))
+    }
+
+    @Test func whereABrowserOpensEnterOpensIt() {
+        var flow = atProvider("Continue with Google", approval: "browser", browser: "yes")
+        #expect(flow.shown.body.contains("Press Enter to open it in your browser."))
+        #expect(flow.shown.buttons.map(\.label) == ["Open Browser", "Cancel"])
+        let opened = flow.press(
+            "Open Browser", effects: ["call open_browser"], changes: ["call 2 = open_browser (user's, from social_device)"])
+        #expect(FlowDriver.calls(opened).first?.inputs == ["verification_uri_complete": "HTTP://ABBY.TEST/D/BCDF-GHJK"])
+        flow.answer(.success(CallOutput(values: [:])), effects: [], changes: ["call 2 removed"])
+        #expect(flow.screen == "social_device" && flow.state.message == nil)
+    }
+
+    @Test func approvedInTheBrowserSignsInAndANewUserStartsTheProfile() {
+        var flow = atProvider("Continue with Google", approval: "browser")
+        flow.now += 5000
+        flow.send(
+            .tick, effects: ["call poll_social_device"],
+            changes: ["call 2 = poll_social_device (poll from social_device)", "edited removed", "poll = social_device every 5s, out"])
+        flow.answer(
+            .pollSocialDevice, .failure(ServiceFailure(code: "authorization_pending", message: "waiting")), effects: [],
+            changes: ["call 2 removed", "poll = social_device every 5s, due now+5s"])
+        #expect(flow.screen == "social_device" && flow.state.message == nil)
+        flow.now += 5000
+        let poll = flow.send(
+            .tick, effects: ["call poll_social_device"],
+            changes: ["call 3 = poll_social_device (poll from social_device)", "poll = social_device every 5s, out"])
+        #expect(FlowDriver.calls(poll).first?.inputs == ["device_code": "dc_1"])
+        flow.answer(
+            .pollSocialDevice,
+            .success(CallOutput(session: session(), values: ["profile_complete": .text("false"), "device_code": .text("")])),
+            effects: ["save session u_ana", "backfill analytics for u_ana", "track onboarding_step_viewed", "save progress at names"],
+            changes: [
+                "call 3 removed", "context.device_code = ", "context.profile_complete = false", "history removed", "poll removed",
+                "screen = names", "session = u_ana named", "since = now",
+            ])
+        #expect(flow.screen == "names")
+        #expect((flow.savedProgress?.context["device_code"]?.text ?? "").isEmpty, "the spent device code is not kept")
+    }
+
     @Test func cancellingTheProviderReturnsToTheMethodChoiceWithNoError() {
-        var flow = atMethod()
-        flow.press(
-            "Continue with Google", effects: ["track onboarding_step_viewed", "save progress at social"],
-            changes: ["context.provider = google", "context.provider_name = Google", "history = consent › method", "screen = social"])
-        #expect(flow.screen == "social")
+        var flow = atProvider("Continue with Google", approval: "browser")
         #expect(flow.text("provider") == "google")
         flow.press(
-            "Cancel",
-            effects: ["save progress at social", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
+            "Cancel", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
             changes: [
-                "context.provider removed",
-                "context.provider_name removed",
-                "history = consent › method › social",
-                "screen = method",
+                "context.device_code removed", "context.provider removed", "context.provider_name removed", "edited removed",
+                "poll removed", "screen = method",
             ])
         #expect(flow.screen == "method")
         #expect(flow.state.message == nil)
         #expect(flow.state.form.errors.isEmpty)
+        #expect(flow.state.calls.poll == nil, "no poll after leaving")
         #expect(flow.savedProgress?.context["provider"] == nil, "no cancelled provider left in the progress")
+        #expect(flow.savedProgress?.context["device_code"] == nil)
+    }
+
+    @Test func deniedInTheBrowserReturnsToTheMethodChoiceWithNoError() {
+        var flow = atProvider("Continue with Apple", approval: "browser")
+        flow.now += 5000
+        flow.send(
+            .tick, effects: ["call poll_social_device"],
+            changes: ["call 2 = poll_social_device (poll from social_device)", "edited removed", "poll = social_device every 5s, out"])
+        flow.answer(
+            .pollSocialDevice, .failure(ServiceFailure(code: "access_denied", message: "The sign-in was not approved.")),
+            effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
+            changes: [
+                "call 2 removed", "context.error_code = access_denied", "context.error_message = The sign-in was not approved.",
+                "poll removed", "screen = method", "since = now",
+            ])
+        #expect(flow.screen == "method")
+        #expect(flow.state.message == nil, "the spec: cancelled → the method choice, no error state")
+    }
+
+    @Test func anExpiredCodeSaysSoAndOffersANewOne() {
+        var flow = atProvider("Continue with Apple", approval: "browser")
+        // The code runs out with no answer: the device stops polling by itself.
+        flow.now += 600_000
+        flow.send(
+            .tick, effects: [],
+            changes: [
+                "context.error_code = expired_token", "context.error_message = The code has expired.", "edited removed",
+                "message = error: This code has expired. Get a new code to try again.", "poll removed",
+            ])
+        #expect(flow.screen == "social_device")
+        #expect(flow.state.message == .error("This code has expired. Get a new code to try again."))
+        #expect(flow.state.calls.poll == nil)
+        #expect(flow.shown.buttons.map(\.label) == ["Get a New Code", "Cancel"])
+        let again = flow.press(
+            "Get a New Code", effects: ["call start_social_device"],
+            changes: [
+                "call 2 = start_social_device (user's, from social_device)", "context.error_code removed", "edited = now",
+                "message removed",
+            ])
+        #expect(FlowDriver.calls(again).first?.operation == .startSocialDevice)
+        flow.answer(
+            .success(Self.deviceStarted(at: flow.now)), effects: ["track onboarding_step_viewed"],
+            changes: [
+                "call 2 removed", "context.device_expires_at = 1795350000000", "context.error_message removed",
+                "poll = social_device every 5s, due now+5s", "since = now",
+            ])
+        #expect(flow.state.calls.poll != nil, "a new code, polled again")
+        #expect(flow.shown.buttons.map(\.label) == ["Cancel"])
+        #expect(flow.shown.body.contains("The code expires in 10:00."))
     }
 
     @Test func allowSignsInWithTheProviderAndANewUserStartsTheProfile() {
-        var flow = atMethod()
-        flow.press(
-            "Continue with Facebook", effects: ["track onboarding_step_viewed", "save progress at social"],
-            changes: ["context.provider = facebook", "context.provider_name = Facebook", "history = consent › method", "screen = social"])
-        flow.type(
-            "ana@example.org", into: "social_account", effects: [],
-            changes: ["context.social_account = ana@example.org", "edited = now"])
+        var flow = atProvider("Continue with Facebook")
+        #expect(flow.screen == "social", "the embedded mock: its simulated consent screen, here")
+        flow.type("ana@example.org", into: "social_account", effects: [], changes: ["context.social_account = ana@example.org"])
         let allow = flow.press(
-            "Allow", effects: ["save progress at social", "save progress at social", "call social_sign_in"],
-            changes: [
-                "call 1 = social_sign_in (user's, from social), keyed",
-                "context.idempotency_key.social_sign_in = p-1795348800000-1",
-                "edited removed",
-                "focus = 1",
+            "Allow", effects: ["call approve_social_device"],
+            changes: ["call 2 = approve_social_device (user's, from social)", "focus = 1"])
+        #expect(
+            FlowDriver.calls(allow).first?.inputs == [
+                "provider": "facebook", "social_account": "ana@example.org", "user_code": "BCDF-GHJK", "device_code": "dc_1",
             ])
-        #expect(FlowDriver.calls(allow).first?.inputs == ["provider": "facebook", "social_account": "ana@example.org"])
         flow.answer(
             .success(CallOutput(session: session(), values: ["profile_complete": .text("false")])),
             effects: ["save session u_ana", "backfill analytics for u_ana", "track onboarding_step_viewed", "save progress at names"],
             changes: [
-                "call 1 removed",
-                "context.idempotency_key.social_sign_in removed",
-                "context.profile_complete = false",
-                "focus = 0",
-                "history = social",
-                "screen = names",
+                "call 2 removed", "context.profile_complete = false", "edited removed", "focus = 0", "history removed", "screen = names",
                 "session = u_ana named",
             ])
         #expect(flow.screen == "names")
@@ -494,29 +602,16 @@ import Testing
     }
 
     @Test func aRefusedTokenShowsTheServicesMessage() {
-        var flow = atMethod()
+        var flow = atProvider("Continue with Apple")
+        flow.type("ana@icloud.com", into: "social_account", effects: [], changes: ["context.social_account = ana@icloud.com"])
         flow.press(
-            "Continue with Apple", effects: ["track onboarding_step_viewed", "save progress at social"],
-            changes: ["context.provider = apple", "context.provider_name = Apple", "history = consent › method", "screen = social"])
-        flow.type(
-            "ana@icloud.com", into: "social_account", effects: [],
-            changes: ["context.social_account = ana@icloud.com", "edited = now"])
-        flow.press(
-            "Allow", effects: ["save progress at social", "save progress at social", "call social_sign_in"],
+            "Allow", effects: ["call approve_social_device"],
+            changes: ["call 2 = approve_social_device (user's, from social)", "focus = 1"])
+        flow.fail(
+            "unauthorized", "Sign in with Apple could not be verified. Please try again.", effects: ["track auth_error"],
             changes: [
-                "call 1 = social_sign_in (user's, from social), keyed",
-                "context.idempotency_key.social_sign_in = p-1795348800000-1",
-                "edited removed",
-                "focus = 1",
-            ])
-        _ = flow.fail(
-            "unauthorized", "Sign in with Apple could not be verified. Please try again.",
-            effects: ["save progress at social", "track auth_error"],
-            changes: [
-                "call 1 removed",
-                "context.error_code = unauthorized",
-                "context.error_message = Sign in with Apple could not be verified. Please try again.",
-                "last failure = social",
+                "call 2 removed", "context.error_code = unauthorized",
+                "context.error_message = Sign in with Apple could not be verified. Please try again.", "last failure = social",
                 "message = error: Sign in with Apple could not be verified. Please try again.",
             ])
         #expect(flow.screen == "social")
@@ -613,7 +708,7 @@ import Testing
         let save = FlowDriver.calls(
             flow.press(
                 "Continue", effects: ["save progress at names", "call save_profile"],
-                changes: ["call 2 = save_profile (user's, from names)", "edited removed", "focus = 2"])
+                changes: ["call 3 = save_profile (user's, from names)", "edited removed", "focus = 2"])
         ).first
         #expect(save?.operation == .saveProfile)
         #expect(save?.fields == ["full_name": .text("Zoë Ångström 李"), "display_name": .text("Zoe 7")])
@@ -625,14 +720,12 @@ import Testing
         flow.type("Ana", into: "display_name", effects: ["save progress at names"], changes: ["context.display_name = Ana", "focus = 1"])
         flow.press(
             "Continue", effects: ["save progress at names", "call save_profile"],
-            changes: ["call 2 = save_profile (user's, from names)", "edited removed", "focus = 2"])
+            changes: ["call 3 = save_profile (user's, from names)", "edited removed", "focus = 2"])
         _ = flow.fail(
             "conflict", "That display name is taken. Please choose another.", effects: ["save progress at names", "track auth_error"],
             changes: [
-                "call 2 removed",
-                "context.error_code = conflict",
-                "context.error_message = That display name is taken. Please choose another.",
-                "last failure = names",
+                "call 3 removed", "context.error_code = conflict",
+                "context.error_message = That display name is taken. Please choose another.", "last failure = names",
                 "message = error: That display name is taken. Please choose another.",
             ])
         #expect(flow.screen == "names")
@@ -646,15 +739,11 @@ import Testing
             "Ana 99", into: "display_name", effects: ["save progress at names"], changes: ["context.display_name = Ana 99", "focus = 1"])
         flow.press(
             "Continue", effects: ["save progress at names", "call save_profile"],
-            changes: ["call 2 = save_profile (user's, from names)", "edited removed", "focus = 2"])
+            changes: ["call 3 = save_profile (user's, from names)", "edited removed", "focus = 2"])
         flow.answer(
             .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at age"],
             changes: [
-                "call 2 removed",
-                "context.age_range = 18-99",
-                "context.birth_date = 2026-11-22",
-                "focus = 0",
-                "history = social › names",
+                "call 3 removed", "context.age_range = 18-99", "context.birth_date = 2026-11-22", "focus = 0", "history = names",
                 "screen = age",
             ])
         #expect(flow.screen == "age")
@@ -671,21 +760,13 @@ import Testing
             session: session(), progress: saved,
             effects: ["track onboarding_step_viewed", "save progress at age"],
             changes: [
-                "context.age_range = 18-99",
-                "context.analytics_consent = granted",
-                "context.birth_date = 2026-11-22",
-                "context.display_name = Ana 99",
-                "context.full_name = Ana López",
-                "context.profile_complete = false",
-                "context.provider = apple",
-                "context.provider_name = Apple",
-                "context.social_account = ana@icloud.com",
-                "history = social › names",
-                "phase = showing",
-                "placeholder = p",
-                "screen = age",
-                "session = u_ana named",
-                "since = now",
+                "context.age_range = 18-99", "context.analytics_consent = granted", "context.birth_date = 2026-11-22",
+                "context.browser = no", "context.browser_hint = ", "context.device_approval = here", "context.device_code = dc_1",
+                "context.device_expires_at = 1795349400000", "context.display_name = Ana 99", "context.full_name = Ana López",
+                "context.poll_interval = 5", "context.profile_complete = false", "context.provider = apple",
+                "context.provider_name = Apple", "context.social_account = ana@icloud.com", "context.user_code = BCDF-GHJK",
+                "context.verification_uri = http://abby.test/device", "context.verification_uri_complete = HTTP://ABBY.TEST/D/BCDF-GHJK",
+                "history = names", "phase = showing", "placeholder = p", "screen = age", "session = u_ana named", "since = now",
                 "started = now",
             ])
         #expect(relaunched.screen == "age")
@@ -693,7 +774,7 @@ import Testing
         relaunched.key(
             .back,
             effects: ["track onboarding_step_viewed", "save progress at names"],
-            changes: ["history = social", "screen = names"])
+            changes: ["history removed", "screen = names"])
         #expect(relaunched.screen == "names")
         #expect(relaunched.text("display_name") == "Ana 99")
 
@@ -705,21 +786,13 @@ import Testing
             session: session(), progress: edited,
             effects: ["track onboarding_step_viewed", "save progress at age"],
             changes: [
-                "context.age_range = 18-99",
-                "context.analytics_consent = granted",
-                "context.birth_date = 2026-11-22",
-                "context.display_name = Ana 99",
-                "context.full_name = Ana López",
-                "context.profile_complete = false",
-                "context.provider = apple",
-                "context.provider_name = Apple",
-                "context.social_account = ana@icloud.com",
-                "history = social › names",
-                "phase = showing",
-                "placeholder = p",
-                "screen = age",
-                "session = u_ana named",
-                "since = now",
+                "context.age_range = 18-99", "context.analytics_consent = granted", "context.birth_date = 2026-11-22",
+                "context.browser = no", "context.browser_hint = ", "context.device_approval = here", "context.device_code = dc_1",
+                "context.device_expires_at = 1795349400000", "context.display_name = Ana 99", "context.full_name = Ana López",
+                "context.poll_interval = 5", "context.profile_complete = false", "context.provider = apple",
+                "context.provider_name = Apple", "context.social_account = ana@icloud.com", "context.user_code = BCDF-GHJK",
+                "context.verification_uri = http://abby.test/device", "context.verification_uri_complete = HTTP://ABBY.TEST/D/BCDF-GHJK",
+                "history = names", "phase = showing", "placeholder = p", "screen = age", "session = u_ana named", "since = now",
                 "started = now",
             ])
         #expect(!again.state.history.contains("a_screen_since_removed"))
@@ -750,7 +823,7 @@ import Testing
             FlowDriver.calls(
                 flow.press(
                     "Continue", effects: ["save progress at age", "call save_profile"],
-                    changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2"])
+                    changes: ["call 4 = save_profile (user's, from age)", "edited removed", "focus = 2"])
             ).first?.fields["birth_date"] == .text("2007-01-01"))
     }
 
@@ -802,7 +875,7 @@ import Testing
             FlowDriver.calls(
                 flow.press(
                     "Continue", effects: ["save progress at age", "call save_profile"],
-                    changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2"])
+                    changes: ["call 4 = save_profile (user's, from age)", "edited removed", "focus = 2"])
             ).first?.fields["age_range"] == .text("25-30"))
     }
 
@@ -813,10 +886,10 @@ import Testing
             changes: ["context.birth_date = 1990-05-14", "edited = now", "typing number = birth_date"])
         flow.press(
             "Continue", effects: ["save progress at age", "call save_profile"],
-            changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
+            changes: ["call 4 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
         flow.answer(
             .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
-            changes: ["call 3 removed", "context.seeking = []", "focus = 0", "history = social › names › age", "screen = identity"])
+            changes: ["call 4 removed", "context.seeking = []", "focus = 0", "history = names › age", "screen = identity"])
         #expect(flow.screen == "identity")
         #expect(flow.view.fields[0].options.count >= 10)
         let empty = flow.press(
@@ -843,7 +916,7 @@ import Testing
         let save = FlowDriver.calls(
             flow.press(
                 "Continue", effects: ["save progress at identity", "call save_profile"],
-                changes: ["call 4 = save_profile (user's, from identity)", "edited removed", "focus = 2"])
+                changes: ["call 5 = save_profile (user's, from identity)", "edited removed", "focus = 2"])
         ).first
         #expect(save?.fields == ["gender": .text("Non-binary"), "seeking": .list(["Women"])])
     }
@@ -855,22 +928,22 @@ import Testing
             changes: ["context.birth_date = 1990-05-14", "edited = now", "typing number = birth_date"])
         flow.press(
             "Continue", effects: ["save progress at age", "call save_profile"],
-            changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
+            changes: ["call 4 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
         flow.answer(
             .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
-            changes: ["call 3 removed", "context.seeking = []", "focus = 0", "history = social › names › age", "screen = identity"])
+            changes: ["call 4 removed", "context.seeking = []", "focus = 0", "history = names › age", "screen = identity"])
         flow.type("w", into: "gender", effects: [], changes: ["context.gender = Woman", "edited = now"])
         flow.key(
             .back, effects: ["track onboarding_step_viewed", "save progress at age"],
-            changes: ["edited removed", "history = social › names", "screen = age"])
+            changes: ["edited removed", "history = names", "screen = age"])
         #expect(flow.screen == "age")
         #expect(flow.text("birth_date") == "1990-05-14")
         flow.press(
             "Continue", effects: ["save progress at age", "call save_profile"],
-            changes: ["call 4 = save_profile (user's, from age)", "focus = 2"])
+            changes: ["call 5 = save_profile (user's, from age)", "focus = 2"])
         flow.answer(
             .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
-            changes: ["call 4 removed", "focus = 0", "history = social › names › age", "screen = identity"])
+            changes: ["call 5 removed", "focus = 0", "history = names › age", "screen = identity"])
         #expect(flow.text("gender") == "Woman")
         #expect(flow.text("full_name") == "Ana López")
     }
@@ -882,14 +955,11 @@ import Testing
             changes: ["context.birth_date = 1990-05-14", "edited = now", "typing number = birth_date"])
         flow.press(
             "Continue", effects: ["save progress at age", "call save_profile"],
-            changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
+            changes: ["call 4 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
         let failed = flow.fail(
             "network", "offline", effects: ["save progress at age", "track auth_error"],
             changes: [
-                "call 3 removed",
-                "context.error_code = network",
-                "context.error_message = offline",
-                "last failure = age",
+                "call 4 removed", "context.error_code = network", "context.error_message = offline", "last failure = age",
                 "message = error: Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.",
             ])
         #expect(flow.screen == "age")
@@ -903,17 +973,12 @@ import Testing
         #expect(drafts.last?.screen == "age")
         #expect(drafts.last?.context["birth_date"] == .text("1990-05-14"))
         // Pressed again once back online, it goes on.
-        flow.press("Continue", effects: ["call save_profile"], changes: ["call 4 = save_profile (user's, from age)", "message removed"])
+        flow.press("Continue", effects: ["call save_profile"], changes: ["call 5 = save_profile (user's, from age)", "message removed"])
         flow.answer(
             .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
             changes: [
-                "call 4 removed",
-                "context.error_code removed",
-                "context.error_message removed",
-                "context.seeking = []",
-                "focus = 0",
-                "history = social › names › age",
-                "screen = identity",
+                "call 5 removed", "context.error_code removed", "context.error_message removed", "context.seeking = []", "focus = 0",
+                "history = names › age", "screen = identity",
             ])
         #expect(flow.screen == "identity")
     }
@@ -928,19 +993,12 @@ import Testing
         relaunched.launch(
             session: session(), progress: flow.savedProgress, effects: ["track onboarding_step_viewed", "save progress at names"],
             changes: [
-                "context.analytics_consent = granted",
-                "context.full_name = Ana López",
-                "context.profile_complete = false",
-                "context.provider = apple",
-                "context.provider_name = Apple",
-                "context.social_account = ana@icloud.com",
-                "history = social",
-                "phase = showing",
-                "placeholder = p",
-                "screen = names",
-                "session = u_ana named",
-                "since = now",
-                "started = now",
+                "context.analytics_consent = granted", "context.browser = no", "context.browser_hint = ", "context.device_approval = here",
+                "context.device_code = dc_1", "context.device_expires_at = 1795349400000", "context.full_name = Ana López",
+                "context.poll_interval = 5", "context.profile_complete = false", "context.provider = apple",
+                "context.provider_name = Apple", "context.social_account = ana@icloud.com", "context.user_code = BCDF-GHJK",
+                "context.verification_uri = http://abby.test/device", "context.verification_uri_complete = HTTP://ABBY.TEST/D/BCDF-GHJK",
+                "phase = showing", "placeholder = p", "screen = names", "session = u_ana named", "since = now", "started = now",
             ])
         #expect(relaunched.screen == "names")
         #expect(relaunched.text("full_name") == "Ana López")
@@ -960,38 +1018,34 @@ import Testing
             changes: ["context.birth_date = 1990-05-14", "edited = now", "typing number = birth_date"])
         flow.press(
             "Continue", effects: ["save progress at age", "call save_profile"],
-            changes: ["call 3 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
+            changes: ["call 4 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
         flow.answer(
             .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
-            changes: ["call 3 removed", "context.seeking = []", "focus = 0", "history = social › names › age", "screen = identity"])
+            changes: ["call 4 removed", "context.seeking = []", "focus = 0", "history = names › age", "screen = identity"])
         flow.type("w", into: "gender", effects: [], changes: ["context.gender = Woman", "edited = now"])
         flow.focus("seeking", effects: ["save progress at identity"], changes: ["edited removed", "focus = 1"])
         flow.type(" ", effects: [], changes: ["context.seeking = [Women]", "edited = now"])
         flow.press(
             "Continue", effects: ["save progress at identity", "call save_profile"],
-            changes: ["call 4 = save_profile (user's, from identity)", "edited removed", "focus = 2"])
+            changes: ["call 5 = save_profile (user's, from identity)", "edited removed", "focus = 2"])
         flow.answer(
             .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at background"],
             changes: [
-                "call 4 removed",
-                "context.ethnicity_prefs = []",
-                "focus = 0",
-                "history = social › names › age › identity",
-                "screen = background",
+                "call 5 removed", "context.ethnicity_prefs = []", "focus = 0", "history = names › age › identity", "screen = background",
             ])
         flow.type("a", into: "ethnicity", effects: [], changes: ["context.ethnicity = Asian", "edited = now"])
         flow.press(
             "Continue", effects: ["save progress at background", "call save_profile"],
-            changes: ["call 5 = save_profile (user's, from background)", "edited removed", "focus = 2"])
+            changes: ["call 6 = save_profile (user's, from background)", "edited removed", "focus = 2"])
         flow.answer(
             .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at relationship"],
-            changes: ["call 5 removed", "focus = 0", "history = social › names › age › identity › background", "screen = relationship"])
+            changes: ["call 6 removed", "focus = 0", "history = names › age › identity › background", "screen = relationship"])
         flow.type("s", into: "relationship_type", effects: [], changes: ["context.relationship_type = Serious", "edited = now"])
         flow.type("n", into: "smoking", effects: ["save progress at relationship"], changes: ["context.smoking = Never", "focus = 1"])
         let finish = FlowDriver.calls(
             flow.press(
                 "Finish", effects: ["save progress at relationship", "call finish_profile"],
-                changes: ["call 6 = finish_profile (user's, from relationship)", "edited removed", "focus = 2"])
+                changes: ["call 7 = finish_profile (user's, from relationship)", "edited removed", "focus = 2"])
         ).first
         #expect(finish?.operation == .finishProfile)
         #expect(finish?.fields == ["relationship_type": .text("Serious"), "smoking": .text("Never")])
@@ -999,12 +1053,8 @@ import Testing
             .success(CallOutput(values: ["profile_complete": .text("true")])),
             effects: ["save session u_ana", "track onboarding_completed", "save progress at done"],
             changes: [
-                "call 6 removed",
-                "context.profile_complete = true",
-                "focus = 0",
-                "history = social › names › age › identity › background › relationship",
-                "onboarding = complete",
-                "screen = done",
+                "call 7 removed", "context.profile_complete = true", "focus = 0",
+                "history = names › age › identity › background › relationship", "onboarding = complete", "screen = done",
                 "session = u_ana named complete",
             ])
         #expect(flow.screen == "done")
@@ -1105,7 +1155,7 @@ import Testing
         let renew = FlowDriver.calls(
             flow.send(
                 .tick, effects: ["call refresh_session"],
-                changes: ["call 2 = refresh_session (renewal)"])
+                changes: ["call 3 = refresh_session (renewal)"])
         ).first!
         let effects = flow.send(
             .callFinished(id: renew.id, result: .failure(ServiceFailure(code: "unauthorized", message: "expired"))),
@@ -1113,16 +1163,11 @@ import Testing
                 "forget session", "forget progress", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method",
             ],
             changes: [
-                "call 2 removed",
-                "context.profile_complete removed",
-                "context.provider removed",
-                "context.provider_name removed",
-                "context.social_account removed",
-                "history removed",
-                "screen = method",
-                "session removed",
-                "since = now",
-                "started removed",
+                "call 3 removed", "context.browser removed", "context.browser_hint removed", "context.device_approval removed",
+                "context.device_code removed", "context.device_expires_at removed", "context.poll_interval removed",
+                "context.profile_complete removed", "context.provider removed", "context.provider_name removed",
+                "context.social_account removed", "context.user_code removed", "context.verification_uri removed",
+                "context.verification_uri_complete removed", "screen = method", "session removed", "since = now", "started removed",
             ])
         #expect(flow.screen == "method")
         #expect(flow.state.message == nil)
@@ -1146,22 +1191,17 @@ import Testing
     @Test func logoutForgetsEverythingOnThisDevice() {
         var flow = signedIn(profile: ["profile_complete": .text("true"), "display_name": .text("Ana")])
         #expect(flow.screen == "done")
-        let press = flow.press("Log Out", effects: ["call log_out"], changes: ["call 2 = log_out (user's, from done)"])
+        let press = flow.press("Log Out", effects: ["call log_out"], changes: ["call 3 = log_out (user's, from done)"])
         #expect(FlowDriver.calls(press).first?.operation == .logOut)
         let effects = flow.answer(
             .success(CallOutput(signedOut: true)),
             effects: ["forget local data", "forget session", "forget progress", "save progress at consent"],
             changes: [
-                "call 2 removed",
-                "context.analytics_consent removed",
-                "context.display_name removed",
-                "context.profile_complete removed",
-                "context.provider removed",
-                "context.provider_name removed",
-                "context.social_account removed",
-                "history removed",
-                "onboarding removed",
-                "screen = consent",
+                "call 3 removed", "context.analytics_consent removed", "context.browser removed", "context.browser_hint removed",
+                "context.device_approval removed", "context.device_code removed", "context.device_expires_at removed",
+                "context.display_name removed", "context.poll_interval removed", "context.profile_complete removed",
+                "context.provider removed", "context.provider_name removed", "context.social_account removed", "context.user_code removed",
+                "context.verification_uri removed", "context.verification_uri_complete removed", "onboarding removed", "screen = consent",
                 "session removed",
             ])
         #expect(effects.contains(.forgetLocalData))

@@ -113,7 +113,7 @@ enum StoryState {
             case .renewal: "renewal"
             case .task(let index, let attempt): "task \(index), try \(attempt)"
             case .poll(_, let screen): "poll from \(screen)"
-        case .abandoned: "abandoned"
+            case .abandoned: "abandoned"
             }
         var words = ["\(entry.operation.rawValue) (\(purpose))"]
         if entry.held { words.append("held") }

@@ -22,7 +22,11 @@ import Testing
         "motivation": .text("Progress, not perfection."), "error_code": .text("network"),
         "country": .text("+44 United Kingdom"), "phone": .text("07700900123"), "phone_e164": .text("+447700900123"),
         "sms_code": .text("123"), "provider": .text("apple"), "provider_name": .text("Apple"),
-        "social_account": .text("jo@icloud.com"), "full_name": .text("Jo Ann Smith"), "age_range": .text("25-40"),
+        "social_account": .text("jo@icloud.com"), "user_code": .text("BCDF-GHJK"),
+        "verification_uri": .text("http://192.168.1.20:8080/device"),
+        "verification_uri_complete": .text("HTTP://192.168.1.20:8080/D/BCDF-GHJK"),
+        // Shown at the screen's first moment (0 ms): ten minutes left.
+        "device_expires_at": .text("600000"), "browser": .text("no"), "full_name": .text("Jo Ann Smith"), "age_range": .text("25-40"),
         "gender": .text("Woman"), "seeking": .list(["Women", "Men"]), "ethnicity": .text("Asian"),
         "ethnicity_prefs": .list(["No preference"]), "relationship_type": .text("Serious"), "smoking": .text("Never"),
         "readiness": .text("7"), "interests": .list(["Focus", "Sleep"]), "supported_apps": .list(["Instagram", "TikTok", "X"]),

@@ -14,14 +14,14 @@ public struct DeviceSetup: Sendable {
     /// The flow's folder on this device; nil keeps nothing (tests of other flows).
     public var folder: String?
     /// `biometrics=face_id|touch_id|passcode|none`, `unsupported=tiktok,x`,
-    /// `hiding=pass|fail`.
+    /// `hiding=pass|fail`, `browser=yes|no` (whether a browser can be opened here).
     public var simulation: [String: String]
     public var clock: RuntimeClock
     public var utcOffset: Int64
 
     public static let apps = ["Instagram", "TikTok", "Facebook", "X", "YouTube", "Snapchat"]
     public static let biometrics = Operation.checkCompatibility.deviceReports["biometrics"]!
-    public static let simulationKeys = ["biometrics", "unsupported", "hiding"]
+    public static let simulationKeys = ["biometrics", "unsupported", "hiding", "browser"]
     /// Remote config defaults (the spec's fallback values).
     static let defaultConfig: [String: Value] = ["content_sync_enabled": .text("false"), "onboarding_flow_version": .text("1.0")]
 
@@ -31,6 +31,9 @@ public struct DeviceSetup: Sendable {
         self.clock = clock
         self.utcOffset = utcOffset
     }
+
+    /// This person's browser, or what `--simulate browser=` says of it.
+    var browser: Browser { Browser(simulated: simulation["browser"]) }
 
     var contentPath: String? { folder.map { $0 + "/content.json" } }
 

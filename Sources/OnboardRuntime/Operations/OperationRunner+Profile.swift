@@ -52,12 +52,39 @@ extension OperationRunner {
     /// this device's clock.
     func startSocialDevice(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
         let started = try await service.startSocialDevice(flow: flowID, provider: request.inputs["provider"] ?? "")
+        // The embedded mock has no web page to open: its approval is made here.
+        let onTheWeb = Browser.isWebAddress(started.verificationURI)
+        let opens = onTheWeb && device.browser.canOpen
         return CallOutput(values: [
             "user_code": .text(started.userCode), "verification_uri": .text(started.verificationURI),
             "verification_uri_complete": .text(started.verificationURIComplete), "device_code": .text(started.deviceCode),
             "poll_interval": .text(String(started.interval)),
             "device_expires_at": .text(String(clock.nowMilliseconds() + started.expiresIn * 1000)),
+            "device_approval": .text(onTheWeb ? "browser" : "here"), "browser": .text(opens ? "yes" : "no"),
+            "browser_hint": .text(opens ? "Press Enter to open it in your browser." : ""),
         ])
+    }
+
+    /// The embedded mock's approval in the terminal: the mock provider's ID token for
+    /// `social_account` (a fresh nonce, as `socialSignIn`) approves the waiting sign-in,
+    /// and one poll then gets the session.
+    func approveSocialDevice(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        let nonce = UUID().uuidString
+        let token = try await service.mockIdentityToken(
+            provider: request.inputs["provider"] ?? "", account: request.inputs["social_account"] ?? "", audience: MockIdentityProvider.audience,
+            nonce: nonce)
+        try await service.approveSocialDevice(userCode: request.inputs["user_code"] ?? "", idToken: token, nonce: nonce)
+        return try await pollSocialDevice(request, on: service)
+    }
+
+    /// The sign-in's page in this person's browser (never in an SSH session).
+    func openBrowser(_ request: CallRequest) throws -> CallOutput {
+        do {
+            try device.browser.open(request.inputs["verification_uri_complete"] ?? "")
+        } catch {
+            throw ServiceError(.notFound, "No browser can be opened here. Open the address on any device instead.")
+        }
+        return CallOutput(values: [:])
     }
 
     /// One poll; once approved, the session and profile, and the spent device code forgotten.

@@ -156,6 +156,8 @@ public struct OperationRunner: Sendable {
         case .socialSignIn: return try await socialSignIn(request, on: service)
         case .startSocialDevice: return try await startSocialDevice(request, on: service)
         case .pollSocialDevice: return try await pollSocialDevice(request, on: service)
+        case .approveSocialDevice: return try await approveSocialDevice(request, on: service)
+        case .openBrowser: return try openBrowser(request)
         case .loadProfile:
             return CallOutput(values: Self.profileValues(try await service.profile(accessToken: try session(of: request).accessToken)))
         case .saveProfile, .finishProfile: return try await saveProfile(request, on: service)
