@@ -38,4 +38,18 @@ final class Backend {
         let output = Subprocess.run(Tmux.binary, ["outbox", "--mock-db", mockDatabase, "--last", "1"]).output
         return output.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
+
+    /// A person's approval of a device sign-in on the server's page, as a browser sends
+    /// it (a form post): true when the page says they are signed in. The headless
+    /// browser's walk of the same page is the device page's own test.
+    func approveOnTheDevicePage(userCode: String, account: String, allow: Bool = true) -> Bool {
+        guard let server else { return false }
+        let script = """
+            import sys, urllib.parse as p, urllib.request as u
+            form = p.urlencode({"user_code": sys.argv[2], "decision": sys.argv[3], "account": sys.argv[4]}).encode()
+            print(u.urlopen(u.Request(sys.argv[1] + "/device/decide", data=form), timeout=20).read().decode())
+            """
+        let page = Subprocess.run("/usr/bin/env", ["python3", "-c", script, server.base, userCode, allow ? "allow" : "deny", account]).output
+        return page.contains(allow ? "You're signed in" : "Sign-in not approved")
+    }
 }
