@@ -105,6 +105,15 @@ public struct CoverageMap: Sendable {
             "invalid_input": "a number the service turns down for its country",
             "rate_limited": "a new code asked for again at once (or fault rate-limit)",
         ],
+        .pollSocialDevice: [
+            "access_denied": "Deny on the server's device page (onboard-server --dev)",
+            "expired_token": "fault expired-device-code (Ctrl-G › Faults), or Ctrl-G › Clock › +1 hour",
+            "slow_down": "fault slow-down (Ctrl-G › Faults)",
+        ],
+        .approveSocialDevice: [
+            "unauthorized": "fault forged-id-token (Ctrl-G › Faults)",
+            "expired_token": "Ctrl-G › Clock › +1 hour before Allow",
+        ],
         .register: ["invalid_input": "a password of 73 bytes or more (the form checks the rest)"],
         .linkEmail: ["invalid_input": "a password of 73 bytes or more (the form checks the rest)"],
         .logOut: ["error": "nothing: logging out always goes through (offline, this device forgets the session anyway)"],

@@ -18,8 +18,16 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
     /// The identity provider's tokens arrive with a broken signature, as a forgery
     /// would, so the service refuses the social sign-in.
     case forgedIDToken
+    /// Every other poll of a device sign-in is answered `slow_down` (RFC 8628 §3.5): the
+    /// device must poll five seconds less often from then on.
+    case slowDown
+    /// A device sign-in's poll is answered `expired_token`, as when the code ran out.
+    case expiredDeviceCode
 
-    public static let kinds = ["network", "server-error", "rate-limit", "timeout", "slow=MS", "fail-first=N", "reauth-fail", "forged-id-token"]
+    public static let kinds = [
+        "network", "server-error", "rate-limit", "timeout", "slow=MS", "fail-first=N", "reauth-fail", "forged-id-token", "slow-down",
+        "expired-device-code",
+    ]
 
     public init?(argument: String) {
         let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
@@ -30,6 +38,8 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
         case ("timeout", nil) where parts.count == 1: self = .timeout
         case ("reauth-fail", nil) where parts.count == 1: self = .reauthFail
         case ("forged-id-token", nil) where parts.count == 1: self = .forgedIDToken
+        case ("slow-down", nil) where parts.count == 1: self = .slowDown
+        case ("expired-device-code", nil) where parts.count == 1: self = .expiredDeviceCode
         case ("slow", let value?) where value >= 0: self = .slow(milliseconds: value)
         case ("fail-first", let value?) where value >= 0: self = .failFirst(value)
         default: return nil
@@ -46,6 +56,8 @@ public enum Fault: Equatable, Sendable, CustomStringConvertible {
         case .failFirst(let count): "fail-first=\(count)"
         case .reauthFail: "reauth-fail"
         case .forgedIDToken: "forged-id-token"
+        case .slowDown: "slow-down"
+        case .expiredDeviceCode: "expired-device-code"
         }
     }
 }

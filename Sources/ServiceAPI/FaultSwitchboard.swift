@@ -4,17 +4,17 @@ import Synchronization
 /// `FaultInjectingService` and the server's `--dev` middleware, so an injected fault
 /// reads the same whichever side made it. The QA console switches them on and off.
 public final class FaultSwitchboard: Sendable {
-    private let state: Mutex<(faults: [Fault], failuresLeft: Int)>
+    private let state: Mutex<(faults: [Fault], failuresLeft: Int, slowedLastPoll: Bool)>
 
     public init(_ faults: [Fault] = []) {
-        state = Mutex((faults, Self.failures(in: faults)))
+        state = Mutex((faults, Self.failures(in: faults), false))
     }
 
     public var faults: [Fault] { state.withLock { $0.faults } }
 
     /// Replaces the faults; `fail-first=N` counts from now.
     public func set(_ faults: [Fault]) {
-        state.withLock { $0 = (faults, Self.failures(in: faults)) }
+        state.withLock { $0 = (faults, Self.failures(in: faults), false) }
     }
 
     /// Adds the fault, or removes it if it is on; returns whether it is on now.
@@ -32,7 +32,8 @@ public final class FaultSwitchboard: Sendable {
     }
 
     /// The failure a call to `endpoint` meets, after any `slow` delay; nil lets it
-    /// through. Only a refresh is told apart (`reauth-fail`); nil is any other call.
+    /// through. A refresh (`reauth-fail`) and a device sign-in's poll (`slow-down`,
+    /// `expired-device-code`) are told apart; nil is any other call.
     public func failure(for endpoint: Endpoint?) async -> ServiceError? {
         let faults = self.faults
         for case .slow(let milliseconds) in faults {
@@ -52,7 +53,16 @@ public final class FaultSwitchboard: Sendable {
                     return true
                 }
                 if fail { return Self.injected(.network, "The service cannot be reached", fault) }
-            case .slow, .reauthFail, .forgedIDToken:
+            case .slowDown where endpoint == Wire.DeviceTokenRequest.endpoint:
+                // Every other poll: the device slows down, and still gets its answer.
+                let slowed = state.withLock { state in
+                    state.slowedLastPoll.toggle()
+                    return state.slowedLastPoll
+                }
+                if slowed { return Self.injected(.slowDown, "Asked again too soon: poll 5 seconds less often", fault) }
+            case .expiredDeviceCode where endpoint == Wire.DeviceTokenRequest.endpoint:
+                return Self.injected(.expiredToken, "This sign-in code has expired. Start again for a new one", fault)
+            case .slow, .reauthFail, .forgedIDToken, .slowDown, .expiredDeviceCode:
                 break
             }
         }

@@ -39,7 +39,7 @@ struct RunOptions: ParsableArguments {
 
     @Option(
         name: .customLong("fault"),
-        help: "Inject a fault, repeatable: network, server-error, rate-limit, timeout, slow=MS, fail-first=N, reauth-fail, forged-id-token.",
+        help: "Inject a fault, repeatable: network, server-error, rate-limit, timeout, slow=MS, fail-first=N, reauth-fail, forged-id-token, slow-down, expired-device-code.",
         transform: { text in
             guard let fault = Fault(argument: text) else {
                 throw ValidationError("unknown fault '\(text)'; known: \(Fault.kinds.joined(separator: ", "))")

@@ -67,7 +67,9 @@ public struct QAConsole: Equatable, Sendable {
         key == .control("g") || key == .function(12)
     }
 
-    public static let faultChoices: [Fault] = [.network, .serverError, .rateLimit, .slow(milliseconds: 2000), .reauthFail, .forgedIDToken, .timeout]
+    public static let faultChoices: [Fault] = [
+        .network, .serverError, .rateLimit, .slow(milliseconds: 2000), .reauthFail, .forgedIDToken, .timeout, .slowDown, .expiredDeviceCode,
+    ]
     public static let shifts: [(label: String, seconds: Int64)] = [("+1 hour", 3600), ("+1 day", 86_400), ("+31 days", 31 * 86_400)]
 
     /// nil: the menu.

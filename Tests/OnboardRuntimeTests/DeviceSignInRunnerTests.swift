@@ -1,0 +1,80 @@
+import FlowEngine
+import OnboardRuntime
+import OnboardService
+import ServiceAPI
+import ServiceClient
+import Testing
+
+/// Issue 34: ABBY's social sign-in as the runner makes it on the embedded mock, and the
+/// QA faults that reach each of its error states on purpose.
+@Suite struct DeviceSignInRunnerTests {
+    let service = InProcessTransport(service: try! OnboardService(database: try! ServiceDatabase.inMemory()))
+
+    func started(_ runner: OperationRunner) async throws -> [String: String] {
+        let output = try await runner.run(CallRequest(id: 1, operation: .startSocialDevice, session: nil, inputs: ["provider": "google"])).get()
+        return output.values.compactMapValues(\.text)
+    }
+
+    func approve(_ runner: OperationRunner, _ started: [String: String]) async -> Result<CallOutput, ServiceFailure> {
+        await runner.run(
+            CallRequest(
+                id: 2, operation: .approveSocialDevice, session: nil,
+                inputs: [
+                    "provider": "google", "social_account": "ana@example.org", "user_code": started["user_code"] ?? "",
+                    "device_code": started["device_code"] ?? "",
+                ]))
+    }
+
+    @Test func theEmbeddedMockApprovesHereAndTheSessionFollows() async throws {
+        let runner = OperationRunner(service: service, flowID: "abby", device: DeviceSetup(simulation: ["browser": "yes"]))
+        let codes = try await started(runner)
+        #expect(codes["device_approval"] == "here", "no web page to open: the approval is made in the terminal")
+        #expect(codes["browser"] == "no", "nothing to open in a browser")
+        #expect(codes["user_code"]?.wholeMatch(of: /[B-Z]{4}-[B-Z]{4}/) != nil)
+        let signedIn = try await approve(runner, codes).get()
+        #expect(signedIn.session?.isAnonymous == false)
+        #expect(signedIn.values["device_code"] == .text(""), "the spent code is forgotten")
+        // A code approved and spent cannot be approved again.
+        let again = await approve(runner, codes)
+        #expect(again.failureCode == "expired_token")
+    }
+
+    @Test func aForgedProviderTokenIsRefused() async throws {
+        let faulty = FaultInjectingService(wrapping: service, faults: [.forgedIDToken])
+        let runner = OperationRunner(service: faulty, flowID: "abby")
+        let result = await approve(runner, try await started(runner))
+        #expect(result.failureCode == "unauthorized")
+        #expect(result.failureMessage == "Sign in with Google could not be verified. Please try again.")
+    }
+
+    @Test func theSlowDownFaultAnswersEveryOtherPoll() async throws {
+        let faulty = FaultInjectingService(wrapping: service, faults: [.slowDown])
+        let runner = OperationRunner(service: faulty, flowID: "abby")
+        let codes = try await started(runner)
+        let poll = CallRequest(id: 3, operation: .pollSocialDevice, session: nil, inputs: ["device_code": codes["device_code"] ?? ""])
+        #expect(await runner.run(poll).failureCode == "slow_down")
+        #expect(await runner.run(poll).failureCode == "authorization_pending", "the next poll reaches the service")
+        #expect(await runner.run(poll).failureCode == "slow_down")
+    }
+
+    @Test func theExpiredCodeFaultEndsThePoll() async throws {
+        let faulty = FaultInjectingService(wrapping: service, faults: [.expiredDeviceCode])
+        let runner = OperationRunner(service: faulty, flowID: "abby")
+        let codes = try await started(runner)
+        let poll = CallRequest(id: 3, operation: .pollSocialDevice, session: nil, inputs: ["device_code": codes["device_code"] ?? ""])
+        #expect(await runner.run(poll).failureCode == "expired_token")
+    }
+
+    @Test func aBrowserOpensOnlyForAWebAddressAndOnlyWhereThePersonIs() {
+        #expect(Browser(environment: ["DISPLAY": ":0", "SSH_CONNECTION": "10.0.0.2 5555 10.0.0.1 22", "PATH": "/usr/bin"]).canOpen == false)
+        #expect(Browser(environment: ["PATH": "/usr/bin"]).canOpen == false, "no desktop session")
+        #expect(throws: Browser.BrowserError.notAWebAddress) { try Browser(simulated: "yes").open("file:///etc/passwd") }
+        #expect(throws: Browser.BrowserError.notAWebAddress) { try Browser(simulated: "yes").open("https://a.example/\u{1B}]0;x\u{07}") }
+        #expect(throws: Never.self) { try Browser(simulated: "yes").open("HTTP://127.0.0.1:8080/D/BCDF-GHJK") }
+    }
+}
+
+extension Result where Success == CallOutput, Failure == ServiceFailure {
+    var failureCode: String? { if case .failure(let failure) = self { failure.code } else { nil } }
+    var failureMessage: String? { if case .failure(let failure) = self { failure.message } else { nil } }
+}
