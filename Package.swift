@@ -90,6 +90,12 @@ let package = Package(
             dependencies: [
                 "ServiceAPI", "OnboardService", "PostgresStore", "InputRules",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // The social sign-in broker: the provider's discovery, keys and token
+                // endpoint over HTTPS, its ID tokens checked, its settings file read.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -1,49 +1,130 @@
+import Crypto
 import Foundation
 import Hummingbird
 import OnboardService
 import ServiceAPI
 
 /// The page a person opens to approve a terminal's sign-in (RFC 8628's verification URI):
-/// plain HTML forms that work without JavaScript and read on a phone. The code is typed
-/// (or comes in the link), then the development provider's approval asks which account
-/// to continue as. Served with `--dev` only, as long as the development approval is the
-/// only one there is; every value written into a page is escaped.
+/// they type the code (or it comes in the link), the server sends their browser to the
+/// provider (OpenID Connect, with PKCE, `state` and `nonce`), and the provider's answer
+/// comes back to `/device/callback`, where the ID token is checked and the terminal's
+/// grant decided. Plain HTML that works without JavaScript and reads on a phone.
 struct DevicePage {
     let service: OnboardService
+    let providers: [String: IdentityProvider]
+    let relyingParty: OpenIDRelyingParty
+    let origin: @Sendable (Request) -> String?
+    var https = false
+
+    /// What `state` carries through the provider and back, sealed (`BrowserSeals`): the
+    /// grant it is for, the secrets only this server may know (nonce, PKCE verifier), and
+    /// the hash of a cookie set on this browser, so a callback from any other browser is
+    /// refused (RFC 6749 §10.12).
+    struct SignInState: Codable {
+        var userCode: String
+        var provider: String
+        var issuer: String
+        var nonce: String
+        var verifier: String
+        var browser: String
+        var expiresAt: Int64
+    }
+
+    static let cookie = "onboard_device"
 
     func register(on router: Router<APIContext>) {
         router.get("device") { request, _ in
-            Self.page(Self.codeForm(request.uri.queryParameters["user_code"].map(String.init) ?? "", error: nil))
+            HTMLPage.response(Self.codeForm(request.uri.queryParameters["user_code"].map(String.init) ?? "", error: nil))
         }
         // The QR code's address: `/D/BCDF-GHJK`, upper case (see `startDeviceSignIn`).
         router.get("D/:code") { _, context in
-            Self.page(Self.codeForm(context.parameters.get("code") ?? "", error: nil))
+            HTMLPage.response(Self.codeForm(context.parameters.get("code") ?? "", error: nil))
         }
         router.post("device") { request, context in
-            let code = try await Self.form(CodeForm.self, request).userCode ?? ""
+            let code = try await HTMLPage.form(CodeForm.self, request).userCode ?? ""
             do {
                 guard let grant = try await service.pendingDeviceSignIn(userCode: code, client: context.clientAddress) else {
-                    return Self.page(Self.codeForm(code, error: "That code is not right, or it has expired. Check the code in your terminal."), status: .badRequest)
+                    return HTMLPage.response(
+                        Self.codeForm(code, error: "That code is not right, or it has expired. Check the code in your terminal."), status: .badRequest)
                 }
-                return Self.page(Self.approval(code: code, provider: grant.provider))
+                return try await sendToProvider(code: code, provider: grant.provider, request)
             } catch let error as ServiceError {
-                return Self.page(Self.codeForm(code, error: error.message), status: HTTPResponse.Status(code: error.code.httpStatus))
+                return HTMLPage.response(Self.codeForm(code, error: error.message), status: HTTPResponse.Status(code: error.code.httpStatus))
             }
         }
-        router.post("device/decide") { request, context in
-            let form = try await Self.form(DecisionForm.self, request)
-            let code = form.userCode ?? ""
-            let allowed = form.decision == "allow"
-            do {
-                guard try await service.decideDeviceSignIn(userCode: code, approvedAs: allowed ? form.account ?? "" : nil, client: context.clientAddress)
-                else {
-                    return Self.page(Self.codeForm("", error: "That code has expired or was already used. Start again in your terminal."), status: .badRequest)
-                }
-                return Self.page(Self.done(allowed))
-            } catch let error as ServiceError {
-                return Self.page(Self.codeForm(code, error: error.message), status: HTTPResponse.Status(code: error.code.httpStatus))
-            }
+        // The provider's answer: in the query, or posted (Apple's form_post).
+        router.get("device/callback") { request, _ in
+            try await callback(HTMLPage.fields(ofQuery: request.uri.query), request)
         }
+        router.post("device/callback") { request, _ in
+            let form = try await HTMLPage.form(CallbackForm.self, request)
+            return try await callback(["code": form.code, "state": form.state, "error": form.error].compactMapValues { $0 }, request)
+        }
+    }
+
+    /// The authorization request: a fresh nonce and PKCE verifier, sealed into `state`.
+    private func sendToProvider(code: String, provider name: String, _ request: Request) async throws -> Response {
+        guard let provider = providers[name], let origin = origin(request) else {
+            return HTMLPage.response(Self.codeForm("", error: SocialProvider.unavailable(name).message), status: .notFound)
+        }
+        let browser = Self.random()
+        let issuer = provider.issuer(at: origin)
+        let state = SignInState(
+            userCode: code, provider: name, issuer: issuer, nonce: Self.random(), verifier: Self.random() + Self.random(),
+            browser: Self.hash(browser), expiresAt: service.clock.now() + service.settings.deviceCodeLifetime)
+        let sealed = try service.sealForBrowser(state, purpose: "device sign-in state")
+        let address: String
+        do {
+            address = try await relyingParty.authorizationURL(
+                provider, issuer: issuer, redirectURI: origin + "/device/callback", state: sealed, nonce: state.nonce, verifier: state.verifier)
+        } catch {
+            service.recordProviderRefusal(provider: name, reason: "\(error)")
+            return HTMLPage.response(
+                Self.codeForm(code, error: "\(SocialProvider.displayName(name)) cannot be reached just now. Try again in a moment."), status: .badGateway)
+        }
+        // Apple posts its answer from its own site: only a SameSite=None cookie goes with it.
+        let crossSite = provider.responseMode == "form_post" && https
+        var attributes = "HttpOnly; Path=/device; Max-Age=\(service.settings.deviceCodeLifetime); SameSite=" + (crossSite ? "None" : "Lax")
+        if https { attributes += "; Secure" }
+        return HTMLPage.redirect(to: address, headers: [.setCookie: "\(Self.cookie)=\(browser); \(attributes)"])
+    }
+
+    /// The provider's answer: a denial decides the grant as denied; a code becomes an ID
+    /// token, checked, whose identity approves it.
+    private func callback(_ answer: [String: String], _ request: Request) async throws -> Response {
+        let failed = "This sign-in could not be finished. Start again in your terminal."
+        guard let sealed = answer["state"], let state = service.unsealFromBrowser(sealed, as: SignInState.self, purpose: "device sign-in state"),
+              state.expiresAt > service.clock.now()
+        else { return HTMLPage.response(Self.codeForm("", error: failed), status: .badRequest) }
+        guard let browser = request.cookies[Self.cookie]?.value, Self.hash(browser) == state.browser else {
+            return HTMLPage.response(Self.codeForm("", error: "Open the sign-in in the same browser you entered the code in."), status: .badRequest)
+        }
+        guard let provider = providers[state.provider] else { return HTMLPage.response(Self.codeForm("", error: failed), status: .badRequest) }
+        let name = SocialProvider.displayName(state.provider)
+        if let error = answer["error"] {
+            // Denied, or the provider could not go on: the terminal goes back to its
+            // method choice with no error (the spec), and the page says what happened.
+            guard try await service.finishDeviceSignIn(userCode: state.userCode, identity: nil) else {
+                return HTMLPage.response(Self.codeForm("", error: failed), status: .badRequest)
+            }
+            return HTMLPage.response(error == "access_denied" ? Self.denied : "<h1>\(HTMLPage.escaped(name)) did not sign you in</h1><p>Nothing was signed in. You can close this page.</p>")
+        }
+        guard let code = answer["code"], let origin = origin(request) else { return HTMLPage.response(Self.codeForm("", error: failed), status: .badRequest) }
+        let identity: DeviceIdentity
+        do {
+            let token = try await relyingParty.idToken(
+                provider, issuer: state.issuer, code: code, redirectURI: origin + "/device/callback", verifier: state.verifier)
+            identity = try await relyingParty.verifiedIdentity(
+                token, provider: provider, issuer: state.issuer, nonce: state.nonce, now: Double(service.clock.now()))
+        } catch {
+            service.recordProviderRefusal(provider: state.provider, reason: "\(error)")
+            return HTMLPage.response(
+                Self.codeForm("", error: "Sign in with \(name) could not be verified. Start again in your terminal."), status: .unauthorized)
+        }
+        guard try await service.finishDeviceSignIn(userCode: state.userCode, identity: identity) else {
+            return HTMLPage.response(Self.codeForm("", error: "That code has expired or was already used. Start again in your terminal."), status: .badRequest)
+        }
+        return HTMLPage.response(Self.signedIn)
     }
 
     // MARK: Pages
@@ -52,85 +133,34 @@ struct DevicePage {
         """
         <h1>Sign in to your terminal</h1>
         <p>Enter the code your terminal shows.</p>
-        \(error.map { "<p class=\"error\" role=\"alert\">\(escaped($0))</p>" } ?? "")
+        \(error.map { "<p class=\"error\" role=\"alert\">\(HTMLPage.escaped($0))</p>" } ?? "")
         <form method="post" action="/device">
           <label for="code">Code</label>
-          <input id="code" name="user_code" value="\(escaped(code))" autocomplete="off" autocapitalize="characters" spellcheck="false" required>
+          <input id="code" name="user_code" value="\(HTMLPage.escaped(code))" autocomplete="off" autocapitalize="characters" spellcheck="false" required>
           <button type="submit">Continue</button>
         </form>
         """
     }
 
-    static func approval(code: String, provider: String) -> String {
-        let name = escaped(SocialProvider.displayName(provider))
-        return """
-        <h1>Sign in with \(name)</h1>
-        <p>A terminal showing the code <strong>\(escaped(code.uppercased()))</strong> asks to sign in with \(name).
-        Only continue if you started this sign-in yourself.</p>
-        <p class="note">Development provider: no real \(name) account is asked for. Choose the account to continue as.</p>
-        <form method="post" action="/device/decide">
-          <input type="hidden" name="user_code" value="\(escaped(code))">
-          <label for="account">Account</label>
-          <input id="account" name="account" type="email" value="ana@example.org" autocomplete="off">
-          <button type="submit" name="decision" value="allow">Allow</button>
-          <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
-        </form>
-        """
-    }
-
-    static func done(_ allowed: Bool) -> String {
-        allowed
-            ? "<h1>You're signed in</h1><p>You can go back to your terminal: it goes on by itself.</p>"
-            : "<h1>Sign-in not approved</h1><p>Nothing was signed in. You can close this page.</p>"
-    }
-
-    /// A whole page: small, readable on a phone, no script (the policy forbids any).
-    static func page(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
-        let html = """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>Onboard sign-in</title>
-        <style>body{font:16px/1.5 system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem}
-        input,button{font:inherit;padding:.5rem;margin:.25rem 0}input{width:100%;box-sizing:border-box}
-        .error{color:#a00}.note{color:#555}</style></head>
-        <body>\(body)</body></html>
-        """
-        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
-        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
-    }
-
-    /// Text as HTML shows it, never as markup.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static let signedIn = "<h1>You're signed in</h1><p>You can go back to your terminal: it goes on by itself.</p>"
+    static let denied = "<h1>Sign-in not approved</h1><p>Nothing was signed in. You can close this page.</p>"
 
     struct CodeForm: Decodable {
         var userCode: String?
         enum CodingKeys: String, CodingKey { case userCode = "user_code" }
     }
 
-    struct DecisionForm: Decodable {
-        var userCode: String?
-        var decision: String?
-        var account: String?
-        enum CodingKeys: String, CodingKey { case userCode = "user_code", decision, account }
+    struct CallbackForm: Decodable {
+        var code: String?
+        var state: String?
+        var error: String?
     }
 
-    /// An `application/x-www-form-urlencoded` body of at most 16 KB, by Hummingbird's decoder.
-    static func form<Form: Decodable>(_ type: Form.Type, _ request: Request) async throws -> Form {
-        let body = try await request.body.collect(upTo: 16 * 1024)
-        return try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body))
+    /// 32 random bytes, base64url: a nonce, a PKCE verifier half, a browser's cookie.
+    static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
+
+    static func hash(_ text: String) -> String { Base64URL.encode(Data(SHA256.hash(data: Array(text.utf8)))) }
 }

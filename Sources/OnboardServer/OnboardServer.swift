@@ -27,6 +27,9 @@ public struct ServerConfiguration: Sendable {
     /// TCP peer is the client.
     public var trustedProxies: [AddressBlock] = []
     public var settings = ServiceSettings()
+    /// Social sign-in's providers (`--identity-providers`); with `--dev` and none, all
+    /// three through the development provider.
+    public var identityProviders: [String: IdentityProvider] = [:]
     /// A connection that sends nothing for this long is closed, so a request whose body
     /// never comes (a slow-loris) does not hold it for ever. Longer than clients keep
     /// idle connections (AsyncHTTPClient 60 s), as nginx's 75 s default.
@@ -62,6 +65,11 @@ public enum OnboardServer {
         var settings = configuration.settings
         settings.keepsOutbox = configuration.dev
         settings.mockIdentityProvider = configuration.dev
+        var providers = configuration.identityProviders
+        if configuration.dev, providers.isEmpty {
+            for name in OnboardService.socialProviders { providers[name] = .development }
+        }
+        settings.brokeredProviders = Set(providers.keys)
         let service: OnboardService
         if let location = configuration.postgres {
             let store = try await openPostgres(location, wait: configuration.databaseWait, logger: logger)
@@ -79,7 +87,7 @@ public enum OnboardServer {
         let faults = FaultSwitchboard()
         let routes = Routes(
             service: service, clock: clock, faults: faults, dev: configuration.dev, openAPI: openAPIDocument,
-            scheme: configuration.tlsCertificate == nil ? "http" : "https")
+            scheme: configuration.tlsCertificate == nil ? "http" : "https", identityProviders: providers)
         let router = Router(context: APIContext.self)
         // Middleware wraps only the routes added after it, so the table of methods is
         // read from the same routes on a scratch router first.

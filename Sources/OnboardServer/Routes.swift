@@ -13,6 +13,8 @@ struct Routes {
     let openAPI: Data
     /// `https` with `--tls-cert`: the scheme of addresses the server gives back.
     var scheme = "http"
+    /// The providers whose sign-in this server brokers (empty: social sign-in is off).
+    var identityProviders: [String: IdentityProvider] = [:]
 
     func register(on router: Router<APIContext>) {
         let api = router.group("api/v1")
@@ -28,9 +30,14 @@ struct Routes {
             JSONReply(try await Wire.ContentCall(kind: "motivation").serve(on: service, as: try caller(request, context)))
         }
 
+        if !identityProviders.isEmpty {
+            DevicePage(
+                service: service, providers: identityProviders, relyingParty: OpenIDRelyingParty(), origin: { origin($0) },
+                https: scheme == "https"
+            ).register(on: router)
+        }
         guard dev else { return }
-        // The development approval of a device sign-in: the only approval there is yet.
-        DevicePage(service: service).register(on: router)
+        DevelopmentProvider(service: service, origin: { origin($0) }).register(on: router)
         // QA controls: off unless the server runs with --dev (ASVS 14.3.2).
         api.on(Wire.OutboxCall.endpoint) { _, _ in JSONReply(try await service.outbox()) }
         api.on(Wire.ResetCall.endpoint) { _, _ in

@@ -5,9 +5,9 @@ import ServiceAPI
 /// Grant): the terminal shows a short code and an address, the person approves in any
 /// browser (a phone, from an SSH session), and the terminal's poll gets the session.
 /// The service brokers: it is the one that talks to the provider, so every provider
-/// works the same for every client. Until real providers are configured (issue 34), the
-/// approval is the development page's, served only where the mock provider is (`--dev`
-/// and the embedded mock).
+/// works the same for every client: onboard-server sends the browser to the provider
+/// (OpenID Connect) and comes back with the identity it vouched for; the embedded mock,
+/// with no browser, takes its mock provider's ID token from the terminal instead.
 extension OnboardService {
     /// RFC 8628 §6.1: base 20 without vowels (no words spelt) or look-alikes; eight
     /// characters, about 34.5 bits, shown as two halves.
@@ -15,7 +15,7 @@ extension OnboardService {
 
     public func startDeviceSignIn(provider: String, client: String, origin: String?) async throws -> DeviceAuthorization {
         let provider = try Self.knownProvider(provider)
-        guard settings.mockIdentityProvider else { throw SocialProvider.unavailable(provider) }
+        guard settings.mockIdentityProvider || settings.brokeredProviders.contains(provider) else { throw SocialProvider.unavailable(provider) }
         let now = clock.now()
         try await limit("sign-in", address: client, settings.signInPerAddress, now: now)
         let deviceCode = Secrets.token(prefix: "dc_")
@@ -71,19 +71,11 @@ extension OnboardService {
         return try await store.pendingDeviceGrant(userCode: code, now: now)
     }
 
-    /// The development page's decision: approved as `account` (the same identity the mock
-    /// provider's token gives it), or denied (nil). False when no grant waits under the code.
-    public func decideDeviceSignIn(userCode typed: String, approvedAs account: String?, client: String) async throws -> Bool {
-        guard settings.mockIdentityProvider else { throw SocialProvider.unavailable("your provider") }
-        guard let code = Self.normalisedUserCode(typed), let grant = try await pendingDeviceSignIn(userCode: code, client: client) else {
-            return false
-        }
-        var identity: DeviceIdentity?
-        if let account {
-            let account = account.trimmingWhitespace
-            guard !account.isEmpty, account.count <= 254 else { throw ServiceError(.invalidInput, "Enter the account to continue with.") }
-            identity = DeviceIdentity(subject: Self.mockSubject(provider: grant.provider, account: account), email: try? Self.normalised(account))
-        }
+    /// The broker's decision, once the provider has answered: approved as the identity it
+    /// vouched for, or denied (nil). False when no grant waits under the code any more
+    /// (expired, or decided already: a callback replayed).
+    public func finishDeviceSignIn(userCode typed: String, identity: DeviceIdentity?) async throws -> Bool {
+        guard let code = Self.normalisedUserCode(typed) else { return false }
         return try await store.decideDeviceGrant(userCode: code, identity: identity, now: clock.now())
     }
 
@@ -112,5 +104,13 @@ extension OnboardService {
         let code = String(typed.uppercased().filter { $0 != "-" && !$0.isWhitespace })
         guard code.count == 8, code.allSatisfy(userCodeAlphabet.contains) else { return nil }
         return code
+    }
+}
+
+extension OnboardService {
+    /// A provider's answer the broker refused (a forged, expired or replayed ID token, a
+    /// provider out of reach), in the security log as a refused social token is.
+    public func recordProviderRefusal(provider: String, reason: String) {
+        record(.socialTokenRefused, outcome: "refused: \(provider) sign-in in the browser: \(reason)")
     }
 }

@@ -64,9 +64,75 @@ public final class MockIdentityProvider: Sendable {
         return try await signer.sign(claims)
     }
 
+    /// The development OpenID provider's key id (`onboard-server --dev`'s `/dev-idp`).
+    static let developmentKeyID = "dev-idp-1"
+    private let developmentSigner = JWTKeyCollection()
+
+    /// An ID token of the development OpenID provider (OpenID Connect Core §2): the same
+    /// key, named by `kid` so a relying party finds it in the provider's JWKS.
+    func developmentToken(_ claims: DevelopmentIDClaims) async throws -> String {
+        await developmentSigner.add(ecdsa: try ES256PrivateKey(backing: privateKey), kid: JWKIdentifier(string: Self.developmentKeyID))
+        return try await developmentSigner.sign(claims, kid: JWKIdentifier(string: Self.developmentKeyID))
+    }
+
+    /// The public half as a JSON Web Key (RFC 7517, RFC 7518 §6.2): what the provider's
+    /// `jwks_uri` publishes.
+    var developmentJWK: [String: String] {
+        let point = privateKey.publicKey.x963Representation.dropFirst()  // 0x04 || X || Y
+        return [
+            "kty": "EC", "crv": "P-256", "alg": "ES256", "use": "sig", "kid": Self.developmentKeyID,
+            "x": Base64URL.encode(point.prefix(32)), "y": Base64URL.encode(point.suffix(32)),
+        ]
+    }
+
     /// The claims of a token this provider signed; nil for a forgery or garbage.
     func verifiedClaims(_ token: String) async -> IdentityClaims? {
         try? await prepare()
         return try? await verifier.verify(token, as: IdentityClaims.self)
+    }
+}
+
+/// What the development OpenID provider's ID token says (OpenID Connect Core §2).
+public struct DevelopmentIDClaims: JWTPayload {
+    public var iss: IssuerClaim
+    public var sub: SubjectClaim
+    public var aud: AudienceClaim
+    public var exp: ExpirationClaim
+    public var iat: IssuedAtClaim
+    public var nonce: String?
+    public var email: String?
+    public var emailVerified: Bool?
+    public var name: String?
+
+    enum CodingKeys: String, CodingKey { case iss, sub, aud, exp, iat, nonce, email, emailVerified = "email_verified", name }
+
+    public init(issuer: String, subject: String, audience: String, issuedAt: Int64, lifetime: Int64, nonce: String?, email: String?, name: String?) {
+        iss = IssuerClaim(value: issuer)
+        sub = SubjectClaim(value: subject)
+        aud = AudienceClaim(value: audience)
+        iat = IssuedAtClaim(value: Date(timeIntervalSince1970: TimeInterval(issuedAt)))
+        exp = ExpirationClaim(value: Date(timeIntervalSince1970: TimeInterval(issuedAt + lifetime)))
+        self.nonce = nonce
+        self.email = email
+        emailVerified = email == nil ? nil : true
+        self.name = name
+    }
+
+    public func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// The development OpenID provider's keys and tokens (onboard-server `--dev`'s
+/// `/dev-idp`): the mock provider's key, published as a JWKS as a real provider's is.
+extension OnboardService {
+    public func developmentIDToken(_ claims: DevelopmentIDClaims) async throws -> String {
+        try await identityProvider.developmentToken(claims)
+    }
+
+    public var developmentJWKS: [String: [[String: String]]] { ["keys": [identityProvider.developmentJWK]] }
+
+    /// A test persona's subject at the development provider: stable per address, never
+    /// the address itself.
+    public static func developmentSubject(email: String) -> String {
+        String(Secrets.hash("dev-idp:" + email.lowercased()).prefix(24))
     }
 }

@@ -17,6 +17,8 @@ public final class OnboardService: Sendable {
     /// six digits under an unkeyed hash are reversed in under a second (issue 31).
     let codeKey: SymmetricKey
     let deviceTokens: DeviceTokens
+    /// Seals what a browser carries for the server (`BrowserSeals.swift`).
+    let browserKey: SymmetricKey
     let identityProvider: MockIdentityProvider
     let configOverrides = Mutex<[String: FieldValue]>([:])
     /// Where security events go (`SecurityEvents.swift`): the server's log, nowhere in
@@ -38,6 +40,8 @@ public final class OnboardService: Sendable {
         codeKey = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: keys.signing), info: Array("onboard sms codes".utf8), outputByteCount: 32)
         deviceTokens = DeviceTokens(secret: keys.signing)
+        browserKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: keys.signing), info: Array("onboard browser seals".utf8), outputByteCount: 32)
         identityProvider = MockIdentityProvider(privateKey: try P256.Signing.PrivateKey(rawRepresentation: keys.identityProvider))
     }
 

@@ -28,6 +28,10 @@ public struct ServiceSettings: Sendable, Equatable {
     /// them (the embedded mock and `--dev`). Without it no provider is configured, and
     /// social sign-in is refused: anyone could otherwise mint a token for any account.
     public var mockIdentityProvider = true
+    /// Providers whose sign-in onboard-server brokers in a browser (OpenID Connect, its
+    /// `--identity-providers` file or `--dev`'s development provider): a device sign-in
+    /// with one of them may start.
+    public var brokeredProviders: Set<String> = []
     /// A device authorization (RFC 8628): how long its codes live, the seconds between
     /// polls, and user codes tried on the verification page per client address.
     public var deviceCodeLifetime: Int64 = 600

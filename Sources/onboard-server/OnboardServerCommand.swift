@@ -68,6 +68,11 @@ struct OnboardServerCommand: AsyncParsableCommand {
         discussion: "Without it, X-Forwarded-For is ignored and every client behind a proxy shares the proxy's rate limits."))
     var trustedProxy: [String] = []
 
+    @Option(name: .customLong("identity-providers"), help: ArgumentHelp(
+        "A YAML file of the providers social sign-in goes through (apple, google, facebook): issuer, client_id, client_secret_env or client_secret_file, scopes.",
+        discussion: "Without it, social sign-in is off; with --dev and none, all three go through the development provider at /dev-idp."))
+    var identityProviders: String?
+
     func validate() throws {
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-cert and --tls-key go together")
@@ -103,6 +108,13 @@ struct OnboardServerCommand: AsyncParsableCommand {
         configuration.tlsCertificate = tlsCertificate
         configuration.tlsKey = tlsKey
         configuration.trustedProxies = trustedProxy.compactMap(AddressBlock.init)
+        if let identityProviders {
+            do {
+                configuration.identityProviders = try IdentityProvidersFile.load(identityProviders)
+            } catch {
+                throw ValidationError("--identity-providers \(error)")
+            }
+        }
         configuration.settings.bcryptCost = bcryptCost
         configuration.settings.signInPerAddress = RateLimit(limit: signInLimit, window: 60)
         configuration.settings.loginFailuresPerAccount = RateLimit(limit: loginFailureLimit, window: 900)

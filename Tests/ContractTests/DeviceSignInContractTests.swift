@@ -12,27 +12,36 @@ import Testing
 /// verification page's HTML forms; in process, through the same service call the page
 /// makes.
 @Suite struct DeviceSignInContractTests {
-    /// The page's decision: allowed as `account`, or denied (nil). Returns the HTTP status
-    /// the page answered with, and its text (200 in process when there was a grant).
+    /// The person's decision: allowed as `account`, or denied (nil). On onboard-server,
+    /// made as a browser makes it, through the device page and the development provider
+    /// (OpenID Connect); in process, as the embedded mock's consent screen makes it, with
+    /// the mock provider's ID token. Returns the status of the page the person ends on,
+    /// and its text (200 in process when there was a grant).
     static func decide(_ subject: Subject, code: String, account: String?) async throws -> (status: Int, page: String) {
         guard let server = subject.server else {
             let service = try #require(subject.service as? InProcessTransport).service
-            let decided = try await service.decideDeviceSignIn(userCode: code, approvedAs: account, client: "local")
-            return (decided ? 200 : 400, "")
+            guard let account else { return (try await service.finishDeviceSignIn(userCode: code, identity: nil) ? 200 : 400, "") }
+            guard let grant = try await service.pendingDeviceSignIn(userCode: code, client: "local") else { return (400, "") }
+            let token = try await service.mockIdentityToken(provider: grant.provider, account: account, audience: MockIdentityProvider.audience, nonce: "n")
+            do {
+                try await service.approveDeviceSignIn(userCode: code, idToken: token, nonce: "n", client: "local")
+                return (200, "")
+            } catch let error as ServiceError {
+                return (error.code.httpStatus, error.message)
+            }
         }
-        var form = "user_code=\(code)&decision=\(account == nil ? "deny" : "allow")"
-        if let account { form += "&account=" + (account.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }
-        return try await Self.post(server, "/device/decide", form: form)
+        let answer = try await BrowserWalk.approve(base: server.base, code: code, account: account)
+        return (answer.status, answer.page)
     }
 
     static func post(_ server: RunningServer, _ path: String, form: String) async throws -> (status: Int, page: String) {
-        var request = HTTPClientRequest(url: server.base + path)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.body = .bytes(ByteBuffer(string: form))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return (Int(response.status.code), String(buffer: body))
+        var browser = BrowserWalk()
+        let pairs = form.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]).removingPercentEncoding ?? "" : "")
+        }
+        let answer = try await browser.send(server.base + path, form: pairs)
+        return (answer.status, answer.page)
     }
 
     func expectCode(_ code: ServiceError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async {
@@ -123,9 +132,20 @@ import Testing
         #expect(wrong.status == 400 && wrong.page.contains("That code is not right, or it has expired."))
         let transport = try HTTPTransport(base: server.base)
         let started = try await transport.startSocialDevice(flow: "abby", provider: "google")
-        let found = try await Self.post(server, "/device", form: "user_code=" + started.userCode)
-        #expect(found.status == 200 && found.page.contains("Sign in with Google") && found.page.contains(started.userCode))
-        #expect(!found.page.contains(started.deviceCode), "the device's secret never reaches the page")
+        // A right code: on to the provider, with PKCE S256, state and nonce (OpenID
+        // Connect Core §3.1.2.1, RFC 7636), and a cookie tying the answer to this browser.
+        var browser = BrowserWalk()
+        let found = try await browser.send(server.base + "/device", form: [("user_code", started.userCode)])
+        let location = try #require(found.location)
+        #expect(found.status == 303 && location.hasPrefix(server.base + "/dev-idp/authorize?"), "\(location)")
+        for part in ["response_type=code", "client_id=onboard-dev", "code_challenge_method=S256", "code_challenge=", "state=", "nonce="] {
+            #expect(location.contains(part), "\(part) in \(location)")
+        }
+        #expect(!location.contains(started.deviceCode) && !location.contains(started.userCode), "nothing of the grant in the open")
+        let cookie = try #require(found.cookie)
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/device"), "\(cookie)")
+        let signIn = try await browser.send(location)
+        #expect(signIn.status == 200 && signIn.page.contains("Development sign-in") && signIn.page.contains("ana@example.org"))
     }
 
     /// Without --dev there is no provider to approve with: no page, and starting says so.

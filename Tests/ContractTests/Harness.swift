@@ -40,9 +40,11 @@ final class RunningServer: Sendable {
     static func start(
         dev: Bool = true, settings: ServiceSettings = contractSettings, tls: (certificate: String, key: String)? = nil,
         postgres: Bool = false,
-        idleTimeout: TimeAmount? = nil, databasePath: String = temporaryPath("server.sqlite")
+        idleTimeout: TimeAmount? = nil, databasePath: String = temporaryPath("server.sqlite"),
+        identityProviders: [String: IdentityProvider] = [:]
     ) async throws -> RunningServer {
         var configuration = ServerConfiguration(databasePath: databasePath)
+        configuration.identityProviders = identityProviders
         if let idleTimeout { configuration.idleTimeout = idleTimeout }
         // Generous, as the transport's timeout below: a dozen servers of this suite migrate
         // their databases at once beside the other suites (once, on a busy 2-core machine,

@@ -39,16 +39,22 @@ final class Backend {
         return output.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 
-    /// A person's approval of a device sign-in on the server's page, as a browser sends
-    /// it (a form post): true when the page says they are signed in. The headless
-    /// browser's walk of the same page is the device page's own test.
+    /// A person's approval of a device sign-in, as a browser makes it (a form post, its
+    /// redirects followed, its cookie kept): the code typed on the server's page, then,
+    /// at the development provider, `account` signed in as, or Deny. True when the page
+    /// says so. The headless browser's walk of the same pages is the device page's own test.
     func approveOnTheDevicePage(userCode: String, account: String, allow: Bool = true) -> Bool {
         guard let server else { return false }
-        let script = """
-            import sys, urllib.parse as p, urllib.request as u
-            form = p.urlencode({"user_code": sys.argv[2], "decision": sys.argv[3], "account": sys.argv[4]}).encode()
-            print(u.urlopen(u.Request(sys.argv[1] + "/device/decide", data=form), timeout=20).read().decode())
-            """
+        let script = #"""
+            import http.cookiejar, re, sys, urllib.parse as p, urllib.request as u
+            base, code, decision, account = sys.argv[1:5]
+            browser = u.build_opener(u.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+            page = browser.open(base + "/device", data=p.urlencode({"user_code": code}).encode(), timeout=20).read().decode()
+            fields = [(k, v.replace("&quot;", '"').replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+                      for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page)]
+            fields += [("decision", decision), ("email", account)]
+            print(browser.open(base + "/dev-idp/authorize", data=p.urlencode(fields).encode(), timeout=20).read().decode())
+            """#
         let page = Subprocess.run("/usr/bin/env", ["python3", "-c", script, server.base, userCode, allow ? "allow" : "deny", account]).output
         return page.contains(allow ? "You're signed in" : "Sign-in not approved")
     }

@@ -33,7 +33,10 @@ final class NginxProxy {
                 upstream onboard { \(servers) }
                 server {
                     listen 127.0.0.1:\(port);
-                    location / { proxy_pass http://onboard; proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for; }
+                    location / {
+                        proxy_pass http://onboard; proxy_set_header Host $http_host;
+                        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+                    }
                 }
             }
             """

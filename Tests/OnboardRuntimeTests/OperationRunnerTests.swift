@@ -211,7 +211,7 @@ extension OperationRunnerTests {
         #expect(started.values["poll_interval"]?.text == "5")
         let waiting = await runner.run(CallRequest(id: 2, operation: .pollSocialDevice, session: nil, inputs: ["device_code": device]))
         #expect(waiting.failure?.code == "authorization_pending")
-        #expect(try await mock.service.decideDeviceSignIn(userCode: code, approvedAs: "ana@example.org", client: "local"))
+        #expect(try await mock.service.finishDeviceSignIn(userCode: code, identity: DeviceIdentity(subject: "g-ana", email: "ana@example.org")))
         clock.offsetSeconds += 5
         let signedIn = try await runner.run(CallRequest(id: 3, operation: .pollSocialDevice, session: nil, inputs: ["device_code": device])).get()
         #expect(signedIn.session?.isAnonymous == false)

@@ -1,0 +1,66 @@
+import Hummingbird
+
+/// The server's few HTML pages (a device sign-in's, the development provider's): small,
+/// readable on a phone, working without JavaScript, and allowed none by their policy.
+/// Every value written into one is escaped.
+enum HTMLPage {
+    static func response(_ body: String, status: HTTPResponse.Status = .ok, title: String = "Onboard sign-in", headers extra: HTTPFields = [:]) -> Response {
+        let html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escaped(title))</title>
+            <style>body{font:16px/1.5 system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem}
+            input,button{font:inherit;padding:.5rem;margin:.25rem 0}input{width:100%;box-sizing:border-box}
+            .error{color:#a00}.note{color:#555}</style></head>
+            <body>\(body)</body></html>
+            """
+        var headers = extra
+        headers[.contentType] = "text/html; charset=utf-8"
+        // Forms post to this server, or (the development provider's answer) go on to the
+        // address the relying party registered, by a redirect.
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// 303 See Other: the browser goes on with a GET.
+    static func redirect(to location: String, headers extra: HTTPFields = [:]) -> Response {
+        var headers = extra
+        headers[.location] = location
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// Text as HTML shows it, never as markup.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// An `application/x-www-form-urlencoded` body of at most 16 KB, by Hummingbird's decoder.
+    static func form<Form: Decodable>(_ type: Form.Type, _ request: Request) async throws -> Form {
+        let body = try await request.body.collect(upTo: 16 * 1024)
+        return try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body))
+    }
+
+    /// A query string read as a form is (`+` is a space), which Hummingbird's
+    /// `queryParameters` does not do: OAuth's requests and answers are form-encoded.
+    static func fields(ofQuery query: String?) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in (query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let key = decode(parts[0]), let value = parts.count > 1 ? decode(parts[1]) : "" else { continue }
+            fields[key] = fields[key] ?? value
+        }
+        return fields
+    }
+}

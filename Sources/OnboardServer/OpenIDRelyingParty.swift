@@ -1,0 +1,220 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import JWTKit
+import NIOCore
+import OnboardService
+import ServiceAPI
+import Synchronization
+
+/// The server's side of OpenID Connect's authorization code flow (Core §3.1) with PKCE
+/// (RFC 7636): the provider's discovery document and keys, fetched and cached; the
+/// address the browser is sent to; the code exchanged at the token endpoint; and the ID
+/// token checked as Core §3.1.3.7 says before anyone is signed in.
+final class OpenIDRelyingParty: Sendable {
+    struct Discovery: Decodable, Sendable {
+        var issuer: String
+        var authorizationEndpoint: String
+        var tokenEndpoint: String
+        var jwksURI: String
+        var tokenEndpointAuthMethodsSupported: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case issuer, authorizationEndpoint = "authorization_endpoint", tokenEndpoint = "token_endpoint", jwksURI = "jwks_uri"
+            case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+        }
+    }
+
+    /// What an ID token says that the broker reads; each claim is checked here, where
+    /// each refusal can be told apart.
+    struct IDClaims: JWTPayload {
+        var iss: String
+        var sub: String
+        var aud: AudienceClaim
+        var exp: Double
+        var iat: Double
+        var nonce: String?
+        var azp: String?
+        var email: String?
+        var emailVerified: Verified?
+
+        enum CodingKeys: String, CodingKey { case iss, sub, aud, exp, iat, nonce, azp, email, emailVerified = "email_verified" }
+
+        /// `true`, or `"true"` as some providers write it.
+        struct Verified: Codable, Sendable {
+            var value: Bool
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                value = (try? container.decode(Bool.self)) ?? ((try? container.decode(String.self)) == "true")
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(value)
+            }
+        }
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
+    /// Why a sign-in was refused, for the security log and the tests; the person reads
+    /// only that it could not be verified.
+    struct Refusal: Error, Equatable, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Only these signatures are accepted (RFC 8725 §3.1): never `none`, never a MAC
+    /// keyed with something public.
+    static let allowedAlgorithms: Set = ["RS256", "ES256"]
+    /// Clocks disagree: an ID token issued up to a minute "in the future" is accepted.
+    static let clockSkew: Double = 60
+    /// An ID token issued longer ago than this is not a fresh sign-in.
+    static let freshness: Double = 600
+
+    let http: HTTPClient
+    private let discoveries = Mutex<[String: (Discovery, fetchedAt: Date)]>([:])
+    private let keySets = Mutex<[String: (JWTKeyCollection, fetchedAt: Date)]>([:])
+
+    init(http: HTTPClient = .shared) {
+        self.http = http
+    }
+
+    /// The provider's discovery document (OpenID Connect Discovery §4), cached an hour; its
+    /// `issuer` must be exactly the one configured (§4.3).
+    func discovery(issuer: String) async throws -> Discovery {
+        if let cached = discoveries.withLock({ $0[issuer] }), cached.fetchedAt.timeIntervalSinceNow > -3600 { return cached.0 }
+        let document = try await getJSON(issuer + "/.well-known/openid-configuration", as: Discovery.self)
+        guard document.issuer == issuer else { throw Refusal(description: "discovery names issuer \(document.issuer), not \(issuer)") }
+        discoveries.withLock { $0[issuer] = (document, Date()) }
+        return document
+    }
+
+    /// Where the browser goes to sign in: the authorization request (Core §3.1.2.1) with
+    /// PKCE S256, `state` and `nonce`.
+    func authorizationURL(
+        _ provider: IdentityProvider, issuer: String, redirectURI: String, state: String, nonce: String, verifier: String
+    ) async throws -> String {
+        let document = try await discovery(issuer: issuer)
+        var query: [(String, String)] = [
+            ("response_type", "code"), ("client_id", provider.clientID), ("redirect_uri", redirectURI),
+            ("scope", provider.scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
+            ("code_challenge", Self.challenge(for: verifier)), ("code_challenge_method", "S256"),
+        ]
+        if let mode = provider.responseMode { query.append(("response_mode", mode)) }
+        let separator = document.authorizationEndpoint.contains("?") ? "&" : "?"
+        return document.authorizationEndpoint + separator + Self.formEncoded(query)
+    }
+
+    /// The code exchanged for the provider's ID token (Core §3.1.3), authenticated as
+    /// the provider says it accepts: `client_secret_post`, else `client_secret_basic`.
+    func idToken(
+        _ provider: IdentityProvider, issuer: String, code: String, redirectURI: String, verifier: String
+    ) async throws -> String {
+        let document = try await discovery(issuer: issuer)
+        var form: [(String, String)] = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)]
+        var request = HTTPClientRequest(url: document.tokenEndpoint)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Accept", value: "application/json")
+        let methods = document.tokenEndpointAuthMethodsSupported ?? ["client_secret_basic"]
+        if methods.contains("client_secret_post") {
+            form += [("client_id", provider.clientID), ("client_secret", provider.clientSecret)]
+        } else {
+            // RFC 6749 §2.3.1: each half form-encoded before it is joined.
+            let pair = Self.formComponent(provider.clientID) + ":" + Self.formComponent(provider.clientSecret)
+            request.headers.add(name: "Authorization", value: "Basic " + Data(pair.utf8).base64EncodedString())
+        }
+        request.body = .bytes(ByteBuffer(string: Self.formEncoded(form)))
+        let response = try await http.execute(request, timeout: .seconds(15))
+        let body = try await response.body.collect(upTo: 256 * 1024)
+        struct TokenAnswer: Decodable { var idToken: String?; var error: String?
+            enum CodingKeys: String, CodingKey { case idToken = "id_token", error }
+        }
+        let answer = try? JSONDecoder().decode(TokenAnswer.self, from: Data(buffer: body))
+        guard response.status == .ok, let token = answer?.idToken else {
+            throw Refusal(description: "the token endpoint answered \(response.status.code) \(answer?.error ?? "without an ID token")")
+        }
+        return token
+    }
+
+    /// The identity an ID token vouches for, after every check of Core §3.1.3.7: a
+    /// signature by the issuer's published key with an allowed algorithm, the issuer,
+    /// this client as audience, unexpired, freshly issued, and the nonce this sign-in sent.
+    func verifiedIdentity(_ token: String, provider: IdentityProvider, issuer: String, nonce: String, now: Double) async throws -> DeviceIdentity {
+        let header = try Self.header(of: token)
+        guard let algorithm = header["alg"] as? String, Self.allowedAlgorithms.contains(algorithm) else {
+            throw Refusal(description: "signed with \(header["alg"] ?? "nothing"), not RS256 or ES256")
+        }
+        let document = try await discovery(issuer: issuer)
+        let claims = try await verifiedClaims(token, jwksURI: document.jwksURI, issuer: issuer)
+        guard claims.iss == issuer else { throw Refusal(description: "issued by \(claims.iss), not \(issuer)") }
+        guard claims.aud.value.contains(provider.clientID) else { throw Refusal(description: "for audience \(claims.aud.value), not this client") }
+        if claims.aud.value.count > 1, claims.azp != provider.clientID { throw Refusal(description: "several audiences and not authorised for this client") }
+        guard claims.exp > now else { throw Refusal(description: "expired") }
+        guard claims.iat <= now + Self.clockSkew, claims.iat > now - Self.freshness else { throw Refusal(description: "not issued just now") }
+        guard let said = claims.nonce, !nonce.isEmpty, said == nonce else { throw Refusal(description: "for another sign-in (nonce)") }
+        guard !claims.sub.isEmpty, claims.sub.count <= 255 else { throw Refusal(description: "no subject") }
+        // An address the provider has not checked is not the person's to claim.
+        let email = claims.emailVerified?.value == true ? claims.email : nil
+        return DeviceIdentity(subject: claims.sub, email: email)
+    }
+
+    /// Checked against the issuer's keys; an unknown `kid` (the provider rotated its keys)
+    /// fetches them again, once.
+    private func verifiedClaims(_ token: String, jwksURI: String, issuer: String) async throws -> IDClaims {
+        do {
+            return try await keys(jwksURI, issuer: issuer, fresh: false).verify(token, as: IDClaims.self)
+        } catch let error as JWTError where error.errorType == .unknownKID {
+            do {
+                return try await keys(jwksURI, issuer: issuer, fresh: true).verify(token, as: IDClaims.self)
+            } catch {
+                throw Refusal(description: "signed with a key the issuer does not publish")
+            }
+        } catch {
+            throw Refusal(description: "signature not the issuer's (\(error))")
+        }
+    }
+
+    private func keys(_ jwksURI: String, issuer: String, fresh: Bool) async throws -> JWTKeyCollection {
+        if !fresh, let cached = keySets.withLock({ $0[issuer] }), cached.fetchedAt.timeIntervalSinceNow > -3600 { return cached.0 }
+        let jwks = try await getJSON(jwksURI, as: JWKS.self)
+        let collection = JWTKeyCollection()
+        // Keys of a kind jwt-kit cannot use (or an encryption key) are skipped, not fatal.
+        for key in jwks.keys { _ = try? await collection.add(jwk: key) }
+        keySets.withLock { $0[issuer] = (collection, Date()) }
+        return collection
+    }
+
+    private func getJSON<Value: Decodable>(_ url: String, as type: Value.Type) async throws -> Value {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "application/json")
+        let response = try await http.execute(request, timeout: .seconds(15))
+        let body = try await response.body.collect(upTo: 1024 * 1024)
+        guard response.status == .ok, let value = try? JSONDecoder().decode(type, from: Data(buffer: body)) else {
+            throw Refusal(description: "\(url) answered \(response.status.code) with no usable document")
+        }
+        return value
+    }
+
+    /// The JOSE header of a compact JWS, unverified (to check its `alg` first).
+    static func header(of token: String) throws -> [String: Any] {
+        guard let part = token.split(separator: ".", omittingEmptySubsequences: false).first, let data = Base64URL.decode(String(part)),
+              let header = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { throw Refusal(description: "not a signed token") }
+        return header
+    }
+
+    /// PKCE S256 (RFC 7636 §4.2): base64url(SHA-256(verifier)).
+    static func challenge(for verifier: String) -> String {
+        Base64URL.encode(Data(SHA256.hash(data: Array(verifier.utf8))))
+    }
+
+    /// `application/x-www-form-urlencoded` (the WHATWG URL standard's set).
+    static func formEncoded(_ pairs: [(String, String)]) -> String {
+        pairs.map { formComponent($0) + "=" + formComponent($1) }.joined(separator: "&")
+    }
+
+    static func formComponent(_ text: String) -> String {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._* ")
+        return (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "").replacingOccurrences(of: " ", with: "+")
+    }
+}

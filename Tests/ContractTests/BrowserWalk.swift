@@ -1,0 +1,71 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A browser's walk through the device sign-in's pages, hop by hop as a browser makes
+/// them (no redirect followed for it, its cookie kept), so each answer can be read:
+/// the code typed on `/device`, the provider's sign-in page, a persona chosen or Deny,
+/// and the provider's answer back at `/device/callback`.
+struct BrowserWalk {
+    static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+
+    struct Answer {
+        var status: Int
+        var page: String
+        var location: String?
+        var cookie: String?
+    }
+
+    var cookies: [String: String] = [:]
+
+    mutating func send(_ url: String, form: [(String, String)]? = nil) async throws -> Answer {
+        var request = HTTPClientRequest(url: url)
+        if let form {
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: Self.encoded(form)))
+        }
+        if !cookies.isEmpty { request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
+        let response = try await Self.client.execute(request, timeout: .seconds(20))
+        let setCookie = response.headers.first(name: "Set-Cookie")
+        if let pair = setCookie?.split(separator: ";").first, let equals = pair.firstIndex(of: "=") {
+            cookies[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return Answer(status: Int(response.status.code), page: String(buffer: body), location: response.headers.first(name: "Location"), cookie: setCookie)
+    }
+
+    /// A code typed on the server's page, then, at the development provider, `account`
+    /// chosen (nil: Deny): the page the person ends on.
+    static func approve(base: String, code: String, account: String?) async throws -> Answer {
+        var browser = BrowserWalk()
+        let typed = try await browser.send(base + "/device", form: [("user_code", code)])
+        guard typed.status == 303, let authorize = typed.location else { return typed }
+        let signIn = try await browser.send(authorize)
+        guard signIn.status == 200 else { return signIn }
+        var form = hiddenFields(signIn.page)
+        form += account.map { [("email", $0), ("decision", "allow")] } ?? [("decision", "deny")]
+        let chosen = try await browser.send(base + "/dev-idp/authorize", form: form)
+        guard chosen.status == 303, let callback = chosen.location else { return chosen }
+        return try await browser.send(callback)
+    }
+
+    /// A page's `<input type="hidden">` fields, as a browser would send them.
+    static func hiddenFields(_ page: String) -> [(String, String)] {
+        page.matches(of: /<input type="hidden" name="([^"]+)" value="([^"]*)">/).map { match in
+            (String(match.1), unescaped(String(match.2)))
+        }
+    }
+
+    static func unescaped(_ html: String) -> String {
+        html.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    static func encoded(_ form: [(String, String)]) -> String {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._*")
+        return form.map { ($0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "=" + ($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }
+            .joined(separator: "&")
+    }
+}
