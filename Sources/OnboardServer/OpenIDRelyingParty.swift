@@ -72,7 +72,7 @@ final class OpenIDRelyingParty: Sendable {
 
     let http: HTTPClient
     private let discoveries = Mutex<[String: (Discovery, fetchedAt: Date)]>([:])
-    private let keySets = Mutex<[String: (JWTKeyCollection, fetchedAt: Date)]>([:])
+    private let keySets = Mutex<[String: (JWTKeyCollection, ids: Set<String>, fetchedAt: Date)]>([:])
 
     init(http: HTTPClient = .shared) {
         self.http = http
@@ -145,7 +145,7 @@ final class OpenIDRelyingParty: Sendable {
             throw Refusal(description: "signed with \(header["alg"] ?? "nothing"), not RS256 or ES256")
         }
         let document = try await discovery(issuer: issuer)
-        let claims = try await verifiedClaims(token, jwksURI: document.jwksURI, issuer: issuer)
+        let claims = try await verifiedClaims(token, kid: header["kid"] as? String, jwksURI: document.jwksURI, issuer: issuer)
         guard claims.iss == issuer else { throw Refusal(description: "issued by \(claims.iss), not \(issuer)") }
         guard claims.aud.value.contains(provider.clientID) else { throw Refusal(description: "for audience \(claims.aud.value), not this client") }
         if claims.aud.value.count > 1, claims.azp != provider.clientID { throw Refusal(description: "several audiences and not authorised for this client") }
@@ -158,30 +158,30 @@ final class OpenIDRelyingParty: Sendable {
         return DeviceIdentity(subject: claims.sub, email: email)
     }
 
-    /// Checked against the issuer's keys; an unknown `kid` (the provider rotated its keys)
-    /// fetches them again, once.
-    private func verifiedClaims(_ token: String, jwksURI: String, issuer: String) async throws -> IDClaims {
+    /// Checked against the issuer's keys; a `kid` it does not publish (the provider rotated
+    /// its keys) fetches them again, once.
+    private func verifiedClaims(_ token: String, kid: String?, jwksURI: String, issuer: String) async throws -> IDClaims {
+        var keys = try await keys(jwksURI, issuer: issuer, fresh: false)
+        if let kid, !keys.ids.contains(kid) { keys = try await self.keys(jwksURI, issuer: issuer, fresh: true) }
+        if let kid, !keys.ids.contains(kid) { throw Refusal(description: "signed with a key the issuer does not publish") }
         do {
-            return try await keys(jwksURI, issuer: issuer, fresh: false).verify(token, as: IDClaims.self)
-        } catch let error as JWTError where error.errorType == .unknownKID {
-            do {
-                return try await keys(jwksURI, issuer: issuer, fresh: true).verify(token, as: IDClaims.self)
-            } catch {
-                throw Refusal(description: "signed with a key the issuer does not publish")
-            }
+            return try await keys.collection.verify(token, as: IDClaims.self)
         } catch {
             throw Refusal(description: "signature not the issuer's (\(error))")
         }
     }
 
-    private func keys(_ jwksURI: String, issuer: String, fresh: Bool) async throws -> JWTKeyCollection {
-        if !fresh, let cached = keySets.withLock({ $0[issuer] }), cached.fetchedAt.timeIntervalSinceNow > -3600 { return cached.0 }
+    private func keys(_ jwksURI: String, issuer: String, fresh: Bool) async throws -> (collection: JWTKeyCollection, ids: Set<String>) {
+        if !fresh, let cached = keySets.withLock({ $0[issuer] }), cached.fetchedAt.timeIntervalSinceNow > -3600 { return (cached.0, cached.ids) }
         let jwks = try await getJSON(jwksURI, as: JWKS.self)
         let collection = JWTKeyCollection()
+        var ids: Set<String> = []
         // Keys of a kind jwt-kit cannot use (or an encryption key) are skipped, not fatal.
-        for key in jwks.keys { _ = try? await collection.add(jwk: key) }
-        keySets.withLock { $0[issuer] = (collection, Date()) }
-        return collection
+        for key in jwks.keys where (try? await collection.add(jwk: key)) != nil {
+            if let id = key.keyIdentifier?.string { ids.insert(id) }
+        }
+        keySets.withLock { $0[issuer] = (collection, ids, Date()) }
+        return (collection, ids)
     }
 
     private func getJSON<Value: Decodable>(_ url: String, as type: Value.Type) async throws -> Value {

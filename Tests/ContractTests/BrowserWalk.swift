@@ -33,7 +33,9 @@ struct BrowserWalk {
             cookies[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
         let body = try await response.body.collect(upTo: 1 << 20)
-        return Answer(status: Int(response.status.code), page: String(buffer: body), location: response.headers.first(name: "Location"), cookie: setCookie)
+        return Answer(
+            status: Int(response.status.code), page: String(buffer: body), location: response.headers.first(name: "Location"),
+            cookie: setCookie)
     }
 
     /// A code typed on the server's page, then, at the development provider, `account`
@@ -59,13 +61,18 @@ struct BrowserWalk {
     }
 
     static func unescaped(_ html: String) -> String {
-        html.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        html.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(
+            of: "&lt;", with: "<"
+        )
+        .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
     }
 
     static func encoded(_ form: [(String, String)]) -> String {
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._*")
-        return form.map { ($0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "=" + ($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }
-            .joined(separator: "&")
+        return form.map {
+            ($0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
+                + ($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        }
+        .joined(separator: "&")
     }
 }

@@ -31,7 +31,7 @@ final class RunningServer: Sendable {
     let port: Int
     private let task: Task<Void, any Error>
 
-    private init(port: Int, task: Task<Void, any Error>) {
+    init(port: Int, task: Task<Void, any Error>) {
         self.port = port
         self.task = task
     }
@@ -41,7 +41,7 @@ final class RunningServer: Sendable {
         dev: Bool = true, settings: ServiceSettings = contractSettings, tls: (certificate: String, key: String)? = nil,
         postgres: Bool = false,
         idleTimeout: TimeAmount? = nil, databasePath: String = temporaryPath("server.sqlite"),
-        identityProviders: [String: IdentityProvider] = [:]
+        identityProviders: [String: IdentityProvider] = [:], port: Int = 0
     ) async throws -> RunningServer {
         var configuration = ServerConfiguration(databasePath: databasePath)
         configuration.identityProviders = identityProviders
@@ -51,7 +51,7 @@ final class RunningServer: Sendable {
         // all of them passed onboard-server's own 10 s).
         configuration.databaseWait = .seconds(60)
         if postgres { configuration.postgres = try PostgresLocation(url: try await ThrowawayPostgres.sharedServer().newDatabase()) }
-        configuration.port = 0
+        configuration.port = port
         configuration.dev = dev
         configuration.settings = settings
         configuration.tlsCertificate = tls?.certificate
