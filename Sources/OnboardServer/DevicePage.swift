@@ -56,6 +56,10 @@ struct DevicePage {
         router.get("device/callback") { request, _ in
             try await callback(HTMLPage.fields(ofQuery: request.uri.query), request)
         }
+        // Where a finished sign-in lands (Post/Redirect/Get): no code or state left in the
+        // address bar or the history, and a reload changes nothing.
+        router.get("device/signed-in") { _, _ in HTMLPage.response(Self.signedIn) }
+        router.get("device/not-approved") { _, _ in HTMLPage.response(Self.denied) }
         router.post("device/callback") { request, _ in
             let form = try await HTMLPage.form(CallbackForm.self, request)
             return try await callback(["code": form.code, "state": form.state, "error": form.error].compactMapValues { $0 }, request)
@@ -107,7 +111,10 @@ struct DevicePage {
             guard try await service.finishDeviceSignIn(userCode: state.userCode, identity: nil) else {
                 return HTMLPage.response(Self.codeForm("", error: failed), status: .badRequest)
             }
-            return HTMLPage.response(error == "access_denied" ? Self.denied : "<h1>\(HTMLPage.escaped(name)) did not sign you in</h1><p>Nothing was signed in. You can close this page.</p>")
+            guard error == "access_denied" else {
+                return HTMLPage.response("<h1>\(HTMLPage.escaped(name)) did not sign you in</h1><p>Nothing was signed in. You can close this page.</p>")
+            }
+            return HTMLPage.redirect(to: "/device/not-approved")
         }
         guard let code = answer["code"], let origin = origin(request) else { return HTMLPage.response(Self.codeForm("", error: failed), status: .badRequest) }
         let identity: DeviceIdentity
@@ -124,7 +131,7 @@ struct DevicePage {
         guard try await service.finishDeviceSignIn(userCode: state.userCode, identity: identity) else {
             return HTMLPage.response(Self.codeForm("", error: "That code has expired or was already used. Start again in your terminal."), status: .badRequest)
         }
-        return HTMLPage.response(Self.signedIn)
+        return HTMLPage.redirect(to: "/device/signed-in")
     }
 
     // MARK: Pages

@@ -50,7 +50,13 @@ struct BrowserWalk {
         form += account.map { [("email", $0), ("decision", "allow")] } ?? [("decision", "deny")]
         let chosen = try await browser.send(base + "/dev-idp/authorize", form: form)
         guard chosen.status == 303, let callback = chosen.location else { return chosen }
-        return try await browser.send(callback)
+        return try await browser.landing(try await browser.send(callback), base: base)
+    }
+
+    /// Where the callback sends the browser on (Post/Redirect/Get): the page it ends on.
+    mutating func landing(_ answer: Answer, base: String) async throws -> Answer {
+        guard answer.status == 303, let location = answer.location, location.hasPrefix("/") else { return answer }
+        return try await send(base + location)
     }
 
     /// A page's `<input type="hidden">` fields, as a browser would send them.

@@ -52,7 +52,7 @@ import Testing
         let decided = try await browser.send(origin + action, form: [("decision", allow ? "allow" : "deny")])
         let callback = try #require(decided.location, "\(decided.status) \(decided.page)")
         #expect(callback.hasPrefix(base + "/device/callback?"))
-        return try await browser.send(callback)
+        return try await browser.landing(try await browser.send(callback), base: base)
     }
 
     @Test func anAuthlibProviderSignsAPersonInThroughTheBroker() async throws {

@@ -14,13 +14,15 @@ extension EndToEnd {
             let port: Int
             let output: String
 
-            init(_ arguments: [String] = []) throws {
+            /// `environment`: `NAME=VALUE`s the server (and so each session) starts with.
+            init(_ arguments: [String] = [], environment: [String] = []) throws {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 output = folder + "/server.log"
                 pid = try #require(
                     Subprocess.spawn(
-                        Tmux.binary,
-                        ["serve-ssh", "--listen", "127.0.0.1:0", "--host-key", folder + "/host_key", "--state-dir", folder + "/state"]
+                        "/usr/bin/env",
+                        environment + [Tmux.binary]
+                            + ["serve-ssh", "--listen", "127.0.0.1:0", "--host-key", folder + "/host_key", "--state-dir", folder + "/state"]
                             + arguments, output: output))
                 var port: Int?
                 for _ in 0..<200 where port == nil {

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// Issue 34: ABBY's social sign-in approved in a real browser — headless Chromium
+    /// (Debian's chromium and chromium-driver) opening the QR code's address — while the
+    /// terminal (tmux) waits and then goes on by itself; a denial, a wrong code; the
+    /// browser opened on Enter at a desktop, and never for an SSH session.
+    @Suite struct SocialSignInEndToEndTests {
+        static let chromiumWalk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/chromium_walk.py").path
+
+        /// What the person saw in Chromium: each page's heading, error and code field,
+        /// and the console's errors.
+        struct Walk: Decodable {
+            struct Page: Decodable {
+                var url: String
+                var heading: String?
+                var error: String?
+                var code: String?
+            }
+            var pages: [Page]
+            var consoleErrors: [String]
+            enum CodingKeys: String, CodingKey { case pages, consoleErrors = "console_errors" }
+        }
+
+        func chromium(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Walk {
+            let run = Subprocess.run("/usr/bin/env", ["python3", Self.chromiumWalk] + arguments)
+            let line = try #require(
+                run.output.split(separator: "\n").last { $0.hasPrefix("{") },
+                "chromium and chromium-driver (.ci/run installs them): \(run.output.suffix(1500))", sourceLocation: sourceLocation)
+            return try JSONDecoder().decode(Walk.self, from: Data(line.utf8))
+        }
+
+        /// ABBY up to the code screen for `button` (Right presses from Use Phone Number):
+        /// the screen, and the code it shows.
+        func codeScreen(_ tmux: Tmux, rights: Int = 2) throws -> (screen: String, code: String) {
+            tmux.waitFor("Welcome to ABBY")
+            tmux.send("Enter")  // Agree and Continue
+            tmux.waitFor("Create your account")
+            for _ in 0..<rights { tmux.send("Right") }
+            tmux.send("Enter")
+            let screen = tmux.waitFor("The code expires in")
+            let code = try #require(screen.firstMatch(of: /[B-Z]{4}-[B-Z]{4}/).map { String($0.output) }, "\(screen)")
+            return (screen, code)
+        }
+
+        @Test func approvedInChromiumTheTerminalGoesOnByItself() throws {
+            let backend = try Backend("server")
+            let server = try #require(backend.server)
+            let ana = Tmux()
+            ana.start("run abby \(backend.arguments)")
+            let (screen, code) = try codeScreen(ana)
+            #expect(screen.contains("Sign in with Google") && screen.contains("▀▀▀▀▀▀▀"), "the code and its QR code:\n\(screen)")
+            // The address the QR code holds, as a phone's camera reads it.
+            let walk = try chromium([(server.base + "/D/" + code).uppercased(), "allow", "ana@example.org"])
+            #expect(walk.pages.first?.code == code, "the code comes in the link: nothing to type")
+            #expect(walk.pages.map(\.heading) == ["Sign in to your terminal", "Development sign-in", "You're signed in"])
+            #expect(walk.pages.last?.url == server.base + "/device/signed-in", "no code or state left in the address bar")
+            #expect(walk.consoleErrors.isEmpty, "\(walk.consoleErrors)")
+            ana.waitFor("Your name")
+            #expect(ana.session(of: "abby") != nil)
+        }
+
+        @Test func deniedInChromiumReturnsToTheMethodChoiceWithNoError() throws {
+            let backend = try Backend("server")
+            let server = try #require(backend.server)
+            let bo = Tmux()
+            bo.start("run abby \(backend.arguments)")
+            let (_, code) = try codeScreen(bo, rights: 1)  // Continue with Apple
+            let walk = try chromium([server.base + "/D/" + code, "deny"])
+            #expect(walk.pages.last?.heading == "Sign-in not approved")
+            let method = bo.waitFor("Create your account")
+            #expect(!method.contains("✗"), "no error state:\n\(method)")
+            #expect(bo.session(of: "abby") == nil)
+        }
+
+        @Test func aWrongCodeTypedInChromiumIsSaidPlainly() throws {
+            let backend = try Backend("server")
+            let server = try #require(backend.server)
+            let walk = try chromium([server.base + "/device", "type", "BBBB-BBBB"])
+            #expect(walk.pages.last?.heading == "Sign in to your terminal")
+            #expect(walk.pages.last?.error == "That code is not right, or it has expired. Check the code in your terminal.")
+        }
+
+        /// A stand-in for the desktop's opener (xdg-open), which writes down what it was
+        /// asked to open.
+        func fakeOpener() throws -> (folder: String, opened: String) {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-opener-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let opened = folder + "/opened.txt"
+            try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(opened)\n".write(toFile: folder + "/xdg-open", atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/xdg-open")
+            return (folder, opened)
+        }
+
+        @Test func atADesktopEnterOpensTheBrowser() throws {
+            let backend = try Backend("server")
+            let server = try #require(backend.server)
+            let opener = try fakeOpener()
+            let ana = Tmux()
+            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+            ana.start("run abby \(backend.arguments)", environment: "DISPLAY=:99 SSH_CONNECTION= SSH_CLIENT= SSH_TTY= PATH=\(opener.folder):\(path)")
+            let (screen, code) = try codeScreen(ana)
+            #expect(screen.contains("Press Enter to open it in") && screen.contains("Open Browser"), "\(screen)")
+            ana.send("Enter")
+            #expect(
+                waitUntil { ((try? String(contentsOfFile: opener.opened, encoding: .utf8)) ?? "").contains(code) },
+                "the browser was asked to open the sign-in")
+            let opened = (try? String(contentsOfFile: opener.opened, encoding: .utf8)) ?? ""
+            #expect(opened == (server.base + "/D/" + code).uppercased() + "\n", "one address, as one argument")
+        }
+
+        @Test func overServeSSHTheCodeAndQRAreDrawnAndNoBrowserIsOpened() throws {
+            let backend = try Backend("server")
+            let server = try #require(backend.server)
+            let opener = try fakeOpener()
+            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+            // The server's machine has a desktop and a browser: its sessions' people do not.
+            let demo = try ServeSSHEndToEndTests.DemoServer(
+                ["--flow", "abby", "--service", server.base], environment: ["DISPLAY=:99", "PATH=\(opener.folder):\(path)"])
+            let tmux = Tmux()
+            tmux.startShell()
+            tmux.waitFor("$")
+            tmux.type(demo.sshCommand("-t"))
+            tmux.send("Enter")
+            let (screen, code) = try codeScreen(tmux)
+            #expect(screen.contains("▀▀▀▀▀▀▀") && screen.contains(code), "the QR code and the code, over SSH:\n\(screen)")
+            #expect(!screen.contains("Open Browser") && !screen.contains("Press Enter to open"), "\(screen)")
+            tmux.send("Enter")  // the only button: Cancel
+            tmux.waitFor("Create your account")
+            #expect(!FileManager.default.fileExists(atPath: opener.opened), "no browser opened on the server's desktop")
+        }
+
+        func waitUntil(_ condition: () -> Bool, seconds: Double = 10) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if condition() { return true }
+                usleep(50_000)
+            }
+            return condition()
+        }
+    }
+}
