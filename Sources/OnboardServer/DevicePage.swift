@@ -119,10 +119,9 @@ struct DevicePage {
         guard let code = answer["code"], let origin = origin(request) else { return HTMLPage.response(Self.codeForm("", error: failed), status: .badRequest) }
         let identity: DeviceIdentity
         do {
-            let token = try await relyingParty.idToken(
+            let tokens = try await relyingParty.exchange(
                 provider, issuer: state.issuer, code: code, redirectURI: origin + "/device/callback", verifier: state.verifier)
-            identity = try await relyingParty.verifiedIdentity(
-                token, provider: provider, issuer: state.issuer, nonce: state.nonce, now: Double(service.clock.now()))
+            identity = try await relyingParty.identity(tokens, provider: provider, issuer: state.issuer, nonce: state.nonce, now: Double(service.clock.now()))
         } catch {
             service.recordProviderRefusal(provider: state.provider, reason: "\(error)")
             return HTMLPage.response(

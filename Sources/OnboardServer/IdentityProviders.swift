@@ -3,25 +3,60 @@ import OnboardService
 import ServiceAPI
 import Yams
 
-/// The identity providers onboard-server brokers a social sign-in with (OpenID Connect's
-/// authorization code flow), by the names ABBY's buttons use: what the operator
-/// registered with each (DECISIONS 36).
+/// The identity providers onboard-server brokers a social sign-in with, by the names
+/// ABBY's buttons use: what the operator registered with each (DECISIONS 36). Google is
+/// plain OpenID Connect; Apple is OpenID Connect with a client secret it must be sent as
+/// a signed JWT, and its answer posted back (`form_post`); Facebook's web login is OAuth
+/// 2.0 whose identity comes from its Graph API.
 public struct IdentityProvider: Sendable, Equatable {
-    /// The issuer, exactly as its discovery document (`/.well-known/openid-configuration`)
-    /// and its ID tokens say it.
+    /// The OpenID Connect issuer, exactly as its discovery document
+    /// (`/.well-known/openid-configuration`) and its ID tokens say it; for a plain OAuth
+    /// 2.0 provider, its authorization endpoint (a label: nothing is discovered).
     public var issuer: String
     public var clientID: String
-    public var clientSecret: String
+    public var clientSecret: ClientSecret
     public var scopes: [String]
     /// `form_post` for Apple, which answers the callback with a POST (OAuth 2.0 Form
     /// Post Response Mode); nil for the query string.
     public var responseMode: String?
+    /// A plain OAuth 2.0 provider (Facebook): its endpoints, and the identity read from
+    /// `userInfo` with the access token instead of an ID token.
+    public var oauth: OAuthEndpoints?
     /// The development provider served by this server (`--dev`): its issuer is
     /// `<the address the browser used>/dev-idp`, so `issuer` is a path.
     public var isDevelopment = false
 
+    public enum ClientSecret: Sendable, Equatable {
+        case fixed(String)
+        /// Apple's: a JWT (ES256) the server signs with the key Apple issued (`.p8`),
+        /// for the team and key ids Apple gave, good for five minutes.
+        case signed(teamID: String, keyID: String, privateKeyPEM: String)
+    }
+
+    public struct OAuthEndpoints: Sendable, Equatable {
+        public var authorization: String
+        public var token: String
+        /// Answers `{"id": …, "email": …}` for the access token (Graph's `/me?fields=id,email`).
+        public var userInfo: String
+        /// Whether the `email` it answers is one the provider has confirmed (Facebook
+        /// answers only confirmed addresses); otherwise none is kept.
+        public var emailIsVerified: Bool
+
+        public init(authorization: String, token: String, userInfo: String, emailIsVerified: Bool) {
+            (self.authorization, self.token, self.userInfo, self.emailIsVerified) = (authorization, token, userInfo, emailIsVerified)
+        }
+    }
+
+    public init(
+        issuer: String, clientID: String, clientSecret: ClientSecret, scopes: [String] = ["openid", "email"], responseMode: String? = nil,
+        oauth: OAuthEndpoints? = nil
+    ) {
+        (self.issuer, self.clientID, self.clientSecret, self.scopes, self.responseMode, self.oauth) =
+            (issuer, clientID, clientSecret, scopes, responseMode, oauth)
+    }
+
     public init(issuer: String, clientID: String, clientSecret: String, scopes: [String] = ["openid", "email"], responseMode: String? = nil) {
-        (self.issuer, self.clientID, self.clientSecret, self.scopes, self.responseMode) = (issuer, clientID, clientSecret, scopes, responseMode)
+        self.init(issuer: issuer, clientID: clientID, clientSecret: .fixed(clientSecret), scopes: scopes, responseMode: responseMode)
     }
 
     /// The development provider's one client (`/dev-idp`), public knowledge: it signs in
@@ -41,21 +76,18 @@ public struct IdentityProvider: Sendable, Equatable {
     func issuer(at origin: String) -> String { isDevelopment ? origin + issuer : issuer }
 }
 
-/// A providers file (`onboard-server --identity-providers FILE`), YAML:
-///
-///     google:
-///       issuer: https://accounts.google.com
-///       client_id: 1234.apps.googleusercontent.com
-///       client_secret_env: ONBOARD_GOOGLE_CLIENT_SECRET   # or client_secret_file: PATH
-///       scopes: [openid, email]
-///     apple:
-///       issuer: https://appleid.apple.com
-///       response_mode: form_post
-///       ...
+/// A providers file (`onboard-server --identity-providers FILE`), YAML; README "Social
+/// sign-in" has each provider's entry. A secret is never written in the file itself: a
+/// file is copied, committed, shown on a screen.
 public enum IdentityProvidersFile {
     public struct Problem: Error, CustomStringConvertible {
         public var description: String
     }
+
+    static let keys: Set = [
+        "issuer", "client_id", "client_secret_env", "client_secret_file", "scopes", "response_mode", "team_id", "key_id", "private_key_file",
+        "authorization_endpoint", "token_endpoint", "userinfo_endpoint", "email_verified",
+    ]
 
     public static func load(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String: IdentityProvider] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Problem(description: "\(path): cannot be read") }
@@ -69,29 +101,48 @@ public enum IdentityProvidersFile {
                 throw Problem(description: "\(place): unknown provider; use apple, google or facebook")
             }
             guard let entry = value as? [String: Any] else { throw Problem(description: "\(place): expected issuer, client_id and a client secret") }
-            let known: Set = ["issuer", "client_id", "client_secret_env", "client_secret_file", "scopes", "response_mode"]
-            if let unknown = entry.keys.first(where: { !known.contains($0) }) { throw Problem(description: "\(place): unknown key '\(unknown)'") }
-            guard let issuer = entry["issuer"] as? String, let url = URL(string: issuer), url.host != nil,
-                  url.scheme == "https" || (url.scheme == "http" && Loopback.contains(url.host ?? ""))
-            else { throw Problem(description: "\(place): issuer must be an https:// address (http:// only on this machine, for tests)") }
-            guard let clientID = entry["client_id"] as? String, !clientID.isEmpty else { throw Problem(description: "\(place): client_id is missing") }
-            let secret: String
-            if let variable = entry["client_secret_env"] as? String {
-                guard let value = environment[variable], !value.isEmpty else { throw Problem(description: "\(place): $\(variable) is not set") }
-                secret = value
-            } else if let file = entry["client_secret_file"] as? String {
-                guard let value = try? String(contentsOfFile: file, encoding: .utf8) else { throw Problem(description: "\(place): \(file) cannot be read") }
-                secret = value.trimmingCharacters(in: .whitespacesAndNewlines)
-            } else {
-                // Never in the file itself: a file is copied, committed, shown on a screen.
-                throw Problem(description: "\(place): give client_secret_env or client_secret_file")
-            }
-            let scopes = entry["scopes"] as? [String] ?? ["openid", "email"]
-            guard scopes.contains("openid") else { throw Problem(description: "\(place): scopes must include openid") }
-            let mode = entry["response_mode"] as? String
-            if let mode, mode != "form_post", mode != "query" { throw Problem(description: "\(place): response_mode is query or form_post") }
-            providers[name] = IdentityProvider(issuer: issuer, clientID: clientID, clientSecret: secret, scopes: scopes, responseMode: mode == "query" ? nil : mode)
+            if let unknown = entry.keys.sorted().first(where: { !keys.contains($0) }) { throw Problem(description: "\(place): unknown key '\(unknown)'") }
+            providers[name] = try provider(entry, at: place, environment: environment)
         }
         return providers
+    }
+
+    static func provider(_ entry: [String: Any], at place: String, environment: [String: String]) throws -> IdentityProvider {
+        func address(_ key: String) throws -> String {
+            guard let text = entry[key] as? String, let url = URL(string: text), url.host != nil,
+                  url.scheme == "https" || (url.scheme == "http" && Loopback.contains(url.host ?? ""))
+            else { throw Problem(description: "\(place): \(key) must be an https:// address (http:// only on this machine, for tests)") }
+            return text
+        }
+        guard let clientID = entry["client_id"] as? String, !clientID.isEmpty else { throw Problem(description: "\(place): client_id is missing") }
+        let secret: IdentityProvider.ClientSecret
+        if let variable = entry["client_secret_env"] as? String {
+            guard let value = environment[variable], !value.isEmpty else { throw Problem(description: "\(place): $\(variable) is not set") }
+            secret = .fixed(value)
+        } else if let file = entry["client_secret_file"] as? String {
+            guard let value = try? String(contentsOfFile: file, encoding: .utf8) else { throw Problem(description: "\(place): \(file) cannot be read") }
+            secret = .fixed(value.trimmingCharacters(in: .whitespacesAndNewlines))
+        } else if let team = entry["team_id"] as? String, let key = entry["key_id"] as? String, let file = entry["private_key_file"] as? String {
+            guard let pem = try? String(contentsOfFile: file, encoding: .utf8) else { throw Problem(description: "\(place): \(file) cannot be read") }
+            guard ClientSecretSigner.isUsable(pem) else { throw Problem(description: "\(place): \(file) is not an ES256 (P-256) private key in PEM") }
+            secret = .signed(teamID: team, keyID: key, privateKeyPEM: pem)
+        } else {
+            throw Problem(description: "\(place): give client_secret_env, client_secret_file, or (Apple) team_id, key_id and private_key_file")
+        }
+        let mode = entry["response_mode"] as? String
+        if let mode, mode != "form_post", mode != "query" { throw Problem(description: "\(place): response_mode is query or form_post") }
+        if entry["authorization_endpoint"] != nil {
+            // Plain OAuth 2.0 (Facebook): no discovery, the identity from its user-info endpoint.
+            let endpoints = IdentityProvider.OAuthEndpoints(
+                authorization: try address("authorization_endpoint"), token: try address("token_endpoint"),
+                userInfo: try address("userinfo_endpoint"), emailIsVerified: entry["email_verified"] as? Bool ?? false)
+            return IdentityProvider(
+                issuer: endpoints.authorization, clientID: clientID, clientSecret: secret, scopes: entry["scopes"] as? [String] ?? ["email"],
+                responseMode: mode == "query" ? nil : mode, oauth: endpoints)
+        }
+        let scopes = entry["scopes"] as? [String] ?? ["openid", "email"]
+        guard scopes.contains("openid") else { throw Problem(description: "\(place): scopes must include openid") }
+        return IdentityProvider(
+            issuer: try address("issuer"), clientID: clientID, clientSecret: secret, scopes: scopes, responseMode: mode == "query" ? nil : mode)
     }
 }

@@ -89,51 +89,85 @@ final class OpenIDRelyingParty: Sendable {
     }
 
     /// Where the browser goes to sign in: the authorization request (Core §3.1.2.1) with
-    /// PKCE S256, `state` and `nonce`.
+    /// PKCE S256, `state`, and (OpenID Connect) `nonce`.
     func authorizationURL(
         _ provider: IdentityProvider, issuer: String, redirectURI: String, state: String, nonce: String, verifier: String
     ) async throws -> String {
-        let document = try await discovery(issuer: issuer)
+        var endpoint = provider.oauth?.authorization ?? ""
+        if provider.oauth == nil { endpoint = try await discovery(issuer: issuer).authorizationEndpoint }
         var query: [(String, String)] = [
             ("response_type", "code"), ("client_id", provider.clientID), ("redirect_uri", redirectURI),
-            ("scope", provider.scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
+            ("scope", provider.scopes.joined(separator: " ")), ("state", state),
             ("code_challenge", Self.challenge(for: verifier)), ("code_challenge_method", "S256"),
         ]
+        if provider.oauth == nil { query.append(("nonce", nonce)) }
         if let mode = provider.responseMode { query.append(("response_mode", mode)) }
-        let separator = document.authorizationEndpoint.contains("?") ? "&" : "?"
-        return document.authorizationEndpoint + separator + Self.formEncoded(query)
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + Self.formEncoded(query)
     }
 
-    /// The code exchanged for the provider's ID token (Core §3.1.3), authenticated as
-    /// the provider says it accepts: `client_secret_post`, else `client_secret_basic`.
-    func idToken(
-        _ provider: IdentityProvider, issuer: String, code: String, redirectURI: String, verifier: String
-    ) async throws -> String {
-        let document = try await discovery(issuer: issuer)
+    /// What the token endpoint answers: an ID token (OpenID Connect), an access token.
+    struct Tokens: Decodable {
+        var idToken: String?
+        var accessToken: String?
+        var error: String?
+        enum CodingKeys: String, CodingKey { case idToken = "id_token", accessToken = "access_token", error }
+    }
+
+    /// The code exchanged at the token endpoint (Core §3.1.3), the client authenticated
+    /// as the provider says it accepts: `client_secret_post`, else `client_secret_basic`.
+    func exchange(_ provider: IdentityProvider, issuer: String, code: String, redirectURI: String, verifier: String) async throws -> Tokens {
+        let document = provider.oauth == nil ? try await discovery(issuer: issuer) : nil
         var form: [(String, String)] = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)]
-        var request = HTTPClientRequest(url: document.tokenEndpoint)
+        var request = HTTPClientRequest(url: provider.oauth?.token ?? document?.tokenEndpoint ?? "")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
-        let methods = document.tokenEndpointAuthMethodsSupported ?? ["client_secret_basic"]
+        let secret = try await clientSecret(provider, issuer: issuer)
+        let methods = document.map { $0.tokenEndpointAuthMethodsSupported ?? ["client_secret_basic"] } ?? ["client_secret_post"]
         if methods.contains("client_secret_post") {
-            form += [("client_id", provider.clientID), ("client_secret", provider.clientSecret)]
+            form += [("client_id", provider.clientID), ("client_secret", secret)]
         } else {
             // RFC 6749 §2.3.1: each half form-encoded before it is joined.
-            let pair = Self.formComponent(provider.clientID) + ":" + Self.formComponent(provider.clientSecret)
+            let pair = Self.formComponent(provider.clientID) + ":" + Self.formComponent(secret)
             request.headers.add(name: "Authorization", value: "Basic " + Data(pair.utf8).base64EncodedString())
         }
         request.body = .bytes(ByteBuffer(string: Self.formEncoded(form)))
         let response = try await http.execute(request, timeout: .seconds(15))
         let body = try await response.body.collect(upTo: 256 * 1024)
-        struct TokenAnswer: Decodable { var idToken: String?; var error: String?
-            enum CodingKeys: String, CodingKey { case idToken = "id_token", error }
+        let tokens = try? JSONDecoder().decode(Tokens.self, from: Data(buffer: body))
+        guard response.status == .ok, let tokens, tokens.idToken != nil || tokens.accessToken != nil else {
+            throw Refusal(description: "the token endpoint answered \(response.status.code) \(tokens?.error ?? "without a token")")
         }
-        let answer = try? JSONDecoder().decode(TokenAnswer.self, from: Data(buffer: body))
-        guard response.status == .ok, let token = answer?.idToken else {
-            throw Refusal(description: "the token endpoint answered \(response.status.code) \(answer?.error ?? "without an ID token")")
+        return tokens
+    }
+
+    /// Who signed in: from the ID token (OpenID Connect, every check of
+    /// `verifiedIdentity`), or from the user-info endpoint with the access token.
+    func identity(_ tokens: Tokens, provider: IdentityProvider, issuer: String, nonce: String, now: Double) async throws -> DeviceIdentity {
+        guard let endpoints = provider.oauth else {
+            guard let idToken = tokens.idToken else { throw Refusal(description: "no ID token") }
+            return try await verifiedIdentity(idToken, provider: provider, issuer: issuer, nonce: nonce, now: now)
         }
-        return token
+        guard let accessToken = tokens.accessToken else { throw Refusal(description: "no access token") }
+        var request = HTTPClientRequest(url: endpoints.userInfo)
+        request.headers.add(name: "Authorization", value: "Bearer " + accessToken)
+        request.headers.add(name: "Accept", value: "application/json")
+        let response = try await http.execute(request, timeout: .seconds(15))
+        let body = try await response.body.collect(upTo: 256 * 1024)
+        struct Person: Decodable { var id: String?; var sub: String?; var email: String? }
+        guard response.status == .ok, let person = try? JSONDecoder().decode(Person.self, from: Data(buffer: body)),
+              let subject = person.id ?? person.sub, !subject.isEmpty, subject.count <= 255
+        else { throw Refusal(description: "the user-info endpoint answered \(response.status.code) with no one") }
+        return DeviceIdentity(subject: subject, email: endpoints.emailIsVerified ? person.email : nil)
+    }
+
+    /// The client secret as this provider takes it: as configured, or signed afresh (Apple).
+    func clientSecret(_ provider: IdentityProvider, issuer: String) async throws -> String {
+        switch provider.clientSecret {
+        case .fixed(let secret): return secret
+        case .signed(let team, let key, let pem):
+            return try await ClientSecretSigner.secret(teamID: team, keyID: key, privateKeyPEM: pem, clientID: provider.clientID, audience: issuer, now: Date())
+        }
     }
 
     /// The identity an ID token vouches for, after every check of Core §3.1.3.7: a

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import OnboardServer
 import OnboardService
@@ -18,10 +19,10 @@ import Testing
         let pid: pid_t
         let issuer: String
 
-        init(clientID: String, secret: String, redirect: String) async throws {
+        init(clientID: String, secret: String, redirect: String, mode: [String] = []) async throws {
             let log = temporaryPath("authlib.log")
             let script = ThirdPartyProviderTests.folder + "/authlib_provider.py"
-            guard let pid = Subprocess.spawn("/usr/bin/env", ["python3", script, clientID, secret, redirect], output: log) else {
+            guard let pid = Subprocess.spawn("/usr/bin/env", ["python3", script, clientID, secret, redirect] + mode, output: log) else {
                 throw POSIXError(.ENOENT)
             }
             self.pid = pid
@@ -49,10 +50,18 @@ import Testing
         #expect(page.status == 200 && page.page.contains("Sign in to Onboard as Gina?"), "\(page.page)")
         let action = try #require(page.page.firstMatch(of: /action="([^"]+)"/).map { BrowserWalk.unescaped(String($0.1)) })
         let origin = String(authorize.prefix { $0 != "/" }) + "//" + (URL(string: authorize)?.host.map { $0 + ":\(URL(string: authorize)?.port ?? 80)" } ?? "")
-        let decided = try await browser.send(origin + action, form: [("decision", allow ? "allow" : "deny")])
+        var decided = try await browser.send(origin + action, form: [("decision", allow ? "allow" : "deny")])
+        if decided.status == 200, let post = decided.page.firstMatch(of: /<form method="post" action="([^"]+)">/) {
+            // form_post (Apple): the answer comes back as a form the browser posts.
+            let target = BrowserWalk.unescaped(String(post.1))
+            #expect(target == base + "/device/callback")
+            let posted = try await browser.send(target, form: BrowserWalk.hiddenFields(decided.page))
+            return try await browser.landing(posted, base: base)
+        }
         let callback = try #require(decided.location, "\(decided.status) \(decided.page)")
         #expect(callback.hasPrefix(base + "/device/callback?"))
-        return try await browser.landing(try await browser.send(callback), base: base)
+        decided = try await browser.send(callback)
+        return try await browser.landing(decided, base: base)
     }
 
     @Test func anAuthlibProviderSignsAPersonInThroughTheBroker() async throws {
@@ -104,5 +113,52 @@ import Testing
         #expect(claims["email"] as? String == "ana@example.org")
         #expect(claims["alg"] as? String == "ES256")
         #expect(claims["state_returned"] as? Bool == true)
+    }
+
+    /// Sign in with Apple's way: a client secret the server signs (ES256, the team's key)
+    /// for each token request, checked by the provider, and the answer posted back.
+    @Test func anAppleStyleProviderTakesASignedClientSecretAndPostsItsAnswer() async throws {
+        let port = ThrowawayPostgres.freePort()
+        let base = "http://127.0.0.1:\(port)"
+        let teamKey = P256.Signing.PrivateKey()
+        let publicKey = temporaryPath("apple-key.pub.pem")
+        try teamKey.publicKey.pemRepresentation.write(toFile: publicKey, atomically: true, encoding: .utf8)
+        let provider = try await AuthlibProvider(
+            clientID: "org.onboard.signin", secret: "unused", redirect: base + "/device/callback", mode: ["--apple", publicKey, "TEAM123456"])
+        defer { provider.stop() }
+        let apple = IdentityProvider(
+            issuer: provider.issuer, clientID: "org.onboard.signin",
+            clientSecret: .signed(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: teamKey.pemRepresentation), responseMode: "form_post")
+        let server = try await RunningServer.start(dev: false, identityProviders: ["apple": apple], port: port)
+        defer { server.stop() }
+        let transport = try HTTPTransport(base: server.base)
+        let started = try await transport.startSocialDevice(flow: "abby", provider: "apple")
+        let done = try await Self.approveAtAuthlib(base: server.base, code: started.userCode, allow: true)
+        let page = done.page
+        #expect(page.contains("You're signed in"), "\(page)")
+        let signIn = try await transport.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode)
+        #expect(try await transport.profile(accessToken: signIn.session.accessToken).email == "gina@example.com")
+    }
+
+    /// Facebook's way: plain OAuth 2.0, the person read from its Graph-like `/me`.
+    @Test func aFacebookStyleProviderGivesThePersonFromItsUserInfo() async throws {
+        let port = ThrowawayPostgres.freePort()
+        let base = "http://127.0.0.1:\(port)"
+        let provider = try await AuthlibProvider(clientID: "fb-app", secret: "fb-secret", redirect: base + "/device/callback", mode: ["--facebook"])
+        defer { provider.stop() }
+        let endpoints = IdentityProvider.OAuthEndpoints(
+            authorization: provider.issuer + "/authorize", token: provider.issuer + "/token", userInfo: provider.issuer + "/me", emailIsVerified: true)
+        let facebook = IdentityProvider(
+            issuer: endpoints.authorization, clientID: "fb-app", clientSecret: .fixed("fb-secret"), scopes: ["email"], oauth: endpoints)
+        let server = try await RunningServer.start(dev: false, identityProviders: ["facebook": facebook], port: port)
+        defer { server.stop() }
+        let transport = try HTTPTransport(base: server.base)
+        let started = try await transport.startSocialDevice(flow: "abby", provider: "facebook")
+        let done = try await Self.approveAtAuthlib(base: server.base, code: started.userCode, allow: true)
+        let page = done.page
+        #expect(page.contains("You're signed in"), "\(page)")
+        let signIn = try await transport.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode)
+        #expect(signIn.isNewUser)
+        #expect(try await transport.profile(accessToken: signIn.session.accessToken).email == "gina@example.com")
     }
 }

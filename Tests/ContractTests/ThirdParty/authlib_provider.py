@@ -1,10 +1,15 @@
 """An OpenID provider built on Authlib (PyPI), started by the tests as "Google": the
 authorization code flow with OpenID Connect's ID token (RS256) and PKCE, on loopback.
 
-    python3 authlib_provider.py CLIENT_ID CLIENT_SECRET REDIRECT_URI
+    python3 authlib_provider.py CLIENT_ID CLIENT_SECRET REDIRECT_URI [--apple PUBLIC_KEY_PEM TEAM_ID | --facebook]
 
 prints "listening on http://127.0.0.1:PORT", then serves until killed. Its one user is
 Gina (gina@example.com); its sign-in page asks only Allow or Deny.
+
+--apple: as Sign in with Apple, the client secret must be a JWT (ES256) signed by the
+team's key, naming the team (iss), the client (sub) and this issuer (aud); and with
+response_mode=form_post the answer is posted back by a form. --facebook: as Facebook's
+web login, plain OAuth 2.0, the person read from /me with the access token.
 """
 import html
 import json
@@ -26,6 +31,10 @@ from flask import Flask, Response, request  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
 CLIENT_ID, CLIENT_SECRET, REDIRECT_URI = sys.argv[1:4]
+MODE = sys.argv[4] if len(sys.argv) > 4 else ""
+APPLE_KEY = open(sys.argv[5]).read() if MODE == "--apple" else None
+APPLE_TEAM = sys.argv[6] if MODE == "--apple" else None
+TOKENS = {}
 USER = {"sub": "gina-1", "email": "gina@example.com", "name": "Gina"}
 KEY = JsonWebKey.generate_key("RSA", 2048, is_private=True, options={"kid": "authlib-1"})
 CODES = {}
@@ -49,7 +58,16 @@ class Client:
         return redirect_uri == REDIRECT_URI
 
     def check_client_secret(self, client_secret):
-        return client_secret == CLIENT_SECRET
+        if APPLE_KEY is None:
+            return client_secret == CLIENT_SECRET
+        from authlib.jose import jwt
+        try:
+            claims = jwt.decode(client_secret, APPLE_KEY)
+            claims.validate()  # exp, iat
+        except Exception:
+            return False
+        return (claims.header.get("alg") == "ES256" and claims["iss"] == APPLE_TEAM and claims["sub"] == CLIENT_ID
+                and claims["aud"] == ISSUER and claims["exp"] - claims["iat"] <= 15777000)
 
     def check_endpoint_auth_method(self, method, endpoint):
         return method in ("client_secret_basic", "client_secret_post")
@@ -127,7 +145,11 @@ class IDToken(OpenIDCode):
 
 
 app = Flask(__name__)
-server = AuthorizationServer(app, query_client=lambda client_id: Client() if client_id == CLIENT_ID else None, save_token=lambda token, req: None)
+def save_token(token, req):
+    TOKENS[token["access_token"]] = req.user
+
+
+server = AuthorizationServer(app, query_client=lambda client_id: Client() if client_id == CLIENT_ID else None, save_token=save_token)
 server.register_grant(CodeGrant, [IDToken(require_nonce=True), CodeChallenge(required=True)])
 
 
@@ -157,7 +179,22 @@ def authorize():
         query = html.escape(request.query_string.decode())
         return (f'<h1>Sign in to Onboard as Gina?</h1><form method="post" action="/authorize?{query}">'
                 '<button name="decision" value="allow">Allow</button><button name="decision" value="deny">Deny</button></form>')
-    return server.create_authorization_response(grant_user=USER if request.form.get("decision") == "allow" else None)
+    answer = server.create_authorization_response(grant_user=USER if request.form.get("decision") == "allow" else None)
+    if request.args.get("response_mode") != "form_post" or "Location" not in answer.headers:
+        return answer
+    # Apple's form_post: the answer posted to the client by a form (Apple's submits itself).
+    target, _, query = answer.headers["Location"].partition("?")
+    from urllib.parse import parse_qsl
+    fields = "".join(f'<input type="hidden" name="{html.escape(k)}" value="{html.escape(v)}">' for k, v in parse_qsl(query))
+    return f'<h1>Continue</h1><form method="post" action="{html.escape(target)}">{fields}<button type="submit">Continue</button></form>'
+
+
+@app.get("/me")
+def me():
+    user = TOKENS.get(request.headers.get("Authorization", "").removeprefix("Bearer "))
+    if user is None:
+        return as_json({"error": {"message": "Invalid OAuth access token."}}), 401
+    return as_json({"id": "fb-" + user["sub"], "email": user["email"]})
 
 
 @app.post("/token")
