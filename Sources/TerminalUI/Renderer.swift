@@ -8,6 +8,9 @@ public struct Renderer: Sendable {
     public static let minimumWidth = 30
     public static let minimumHeight = 10
     public static let maximumCardWidth = 64
+    /// A screen with a QR code is wider: the code stands beside the text, and an address
+    /// beside it should not break (80 columns: 41 for the text).
+    public static let maximumCardWidthWithQRCode = 78
 
     public var glyphs: Glyphs
 
@@ -27,13 +30,15 @@ public struct Renderer: Sendable {
             drawTooSmall(&frame)
             return frame
         }
-        let cardWidth = min(width - 2, Self.maximumCardWidth)
-        let inner = cardWidth - 6
+        var cardWidth = min(width - 2, view.qr != nil && !glyphs.ascii ? Self.maximumCardWidthWithQRCode : Self.maximumCardWidth)
+        var inner = cardWidth - 6
         var lines = layout(view, width: inner, tick: tick)
         let available = height - 1 - 2 // help line, card borders
         if view.qr != nil, glyphs.ascii || lines.count > available {
             // A QR code cut off or scrolled is no use to a camera: the text says it all.
             view.qr = nil
+            cardWidth = min(width - 2, Self.maximumCardWidth)
+            inner = cardWidth - 6
             lines = layout(view, width: inner, tick: tick)
         }
         frame.bodyHidden = fit(&lines, into: available, scroll: scroll)
