@@ -611,23 +611,23 @@ enum CompiledFlows {
     private static func abbyScreen5() -> Screen {
         var screen = Screen(id: "social_device", kind: .info, location: SourceLocation(file: "abby.yaml", line: 202, column: 5))
         screen.title = "Sign in with {provider_name}"
-        screen.body = "On your phone or computer, open\n{verification_uri}\nand enter the code:\n{user_code}\n\nThe code expires in {device_expires_at:left}. {browser_hint}"
+        screen.body = "On your phone or computer, open\n{verification_uri}\nand enter the code:\n{user_code}\n\nThe code expires in {device_expires_at:left}.\n{browser_hint}"
         screen.allowsBack = true
         screen.resumable = false
         screen.qr = "verification_uri_complete"
         screen.step = 2
         screen.poll = Poll(call: ServiceCall(operation: .pollSocialDevice, outcomes: ["access_denied": Outcome(go: "method", message: nil, back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "expired_token": Outcome(go: nil, message: "This code has expired. Get a new code to try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil)]), every: "poll_interval", until: "device_expires_at")
         do {
-            let action = Action(label: "Open Browser", key: nil, step: .call(ServiceCall(operation: .openBrowser, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: nil, message: nil, back: false, field: nil)])), when: Guard(.equals, negated: false, key: "browser", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 230, column: 9))
+            let action = Action(label: "Open Browser", key: nil, step: .call(ServiceCall(operation: .openBrowser, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: nil, message: nil, back: false, field: nil)])), when: Guard(.equals, negated: false, key: "browser", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 231, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Get a New Code", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_device", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: Guard(.equals, negated: false, key: "error_code", value: "expired_token"), location: SourceLocation(file: "abby.yaml", line: 236, column: 9))
+            var action = Action(label: "Get a New Code", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_device", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: Guard(.equals, negated: false, key: "error_code", value: "expired_token"), location: SourceLocation(file: "abby.yaml", line: 237, column: 9))
             action.sets = ["error_code": ""]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 245, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 246, column: 9))
             action.validates = false
             action.sets = ["device_code": "", "error_code": "", "provider": "", "provider_name": ""]
             screen.actions.append(action)
@@ -636,7 +636,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen6() -> Screen {
-        var screen = Screen(id: "social", kind: .form, location: SourceLocation(file: "abby.yaml", line: 251, column: 5))
+        var screen = Screen(id: "social", kind: .form, location: SourceLocation(file: "abby.yaml", line: 252, column: 5))
         screen.title = "Sign in with {provider_name}"
         screen.body = "ABBY would like your name and email address. This is the embedded mock's {provider_name} consent screen: nothing is sent to {provider_name}."
         screen.allowsBack = true
@@ -649,11 +649,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Allow", key: nil, step: .call(ServiceCall(operation: .approveSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "expired_token": Outcome(go: "method", message: "That sign-in took too long and expired. Choose how to sign in again.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 271, column: 9))
+            let action = Action(label: "Allow", key: nil, step: .call(ServiceCall(operation: .approveSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "expired_token": Outcome(go: "method", message: "That sign-in took too long and expired. Choose how to sign in again.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 272, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 281, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 282, column: 9))
             action.validates = false
             action.sets = ["device_code": "", "provider": "", "provider_name": "", "social_account": ""]
             screen.actions.append(action)
@@ -662,14 +662,14 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen7() -> Screen {
-        var screen = Screen(id: "signed_in", kind: .route, location: SourceLocation(file: "abby.yaml", line: 287, column: 5))
+        var screen = Screen(id: "signed_in", kind: .route, location: SourceLocation(file: "abby.yaml", line: 288, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.profileComplete, negated: false, key: nil, value: nil), go: "done"), Branch(when: nil, go: "names")]
         return screen
     }
 
     private static func abbyScreen8() -> Screen {
-        var screen = Screen(id: "names", kind: .form, location: SourceLocation(file: "abby.yaml", line: 294, column: 5))
+        var screen = Screen(id: "names", kind: .form, location: SourceLocation(file: "abby.yaml", line: 295, column: 5))
         screen.title = "Your name"
         screen.body = "Your full legal name stays private. Your display name is what others see."
         screen.resumable = true
@@ -687,14 +687,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "age", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 319, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "age", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 320, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen9() -> Screen {
-        var screen = Screen(id: "age", kind: .form, location: SourceLocation(file: "abby.yaml", line: 328, column: 5))
+        var screen = Screen(id: "age", kind: .form, location: SourceLocation(file: "abby.yaml", line: 329, column: 5))
         screen.title = "Your age"
         screen.allowsBack = true
         screen.resumable = true
@@ -717,14 +717,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "identity", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 360, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "identity", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 361, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen10() -> Screen {
-        var screen = Screen(id: "identity", kind: .form, location: SourceLocation(file: "abby.yaml", line: 368, column: 5))
+        var screen = Screen(id: "identity", kind: .form, location: SourceLocation(file: "abby.yaml", line: 369, column: 5))
         screen.title = "About you"
         screen.allowsBack = true
         screen.resumable = true
@@ -743,14 +743,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "background", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 403, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "background", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 404, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen11() -> Screen {
-        var screen = Screen(id: "background", kind: .form, location: SourceLocation(file: "abby.yaml", line: 411, column: 5))
+        var screen = Screen(id: "background", kind: .form, location: SourceLocation(file: "abby.yaml", line: 412, column: 5))
         screen.title = "Your background"
         screen.allowsBack = true
         screen.resumable = true
@@ -768,14 +768,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "relationship", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 440, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "relationship", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 441, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen12() -> Screen {
-        var screen = Screen(id: "relationship", kind: .form, location: SourceLocation(file: "abby.yaml", line: 448, column: 5))
+        var screen = Screen(id: "relationship", kind: .form, location: SourceLocation(file: "abby.yaml", line: 449, column: 5))
         screen.title = "What you want"
         screen.allowsBack = true
         screen.resumable = true
@@ -793,38 +793,38 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Finish", key: nil, step: .call(ServiceCall(operation: .finishProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "done", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 469, column: 9))
+            let action = Action(label: "Finish", key: nil, step: .call(ServiceCall(operation: .finishProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "done", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 470, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen13() -> Screen {
-        var screen = Screen(id: "done", kind: .info, location: SourceLocation(file: "abby.yaml", line: 477, column: 5))
+        var screen = Screen(id: "done", kind: .info, location: SourceLocation(file: "abby.yaml", line: 478, column: 5))
         screen.title = "You're all set, {display_name|friend}"
         screen.body = "Your profile is complete and you stay signed in on this device. ABBY will meet you next."
         screen.resumable = true
         screen.completesOnboarding = true
         do {
-            let action = Action(label: "Log Out", key: nil, step: .call(ServiceCall(operation: .logOut, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "consent", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 483, column: 9))
+            let action = Action(label: "Log Out", key: nil, step: .call(ServiceCall(operation: .logOut, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "consent", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 484, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "abby.yaml", line: 488, column: 9))
+            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "abby.yaml", line: 489, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen14() -> Screen {
-        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "abby.yaml", line: 492, column: 5))
+        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "abby.yaml", line: 493, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.profileComplete, negated: false, key: nil, value: nil), go: "done"), Branch(when: nil, go: "checking_profile")]
         return screen
     }
 
     private static func abbyScreen15() -> Screen {
-        var screen = Screen(id: "checking_profile", kind: .progress, location: SourceLocation(file: "abby.yaml", line: 499, column: 5))
+        var screen = Screen(id: "checking_profile", kind: .progress, location: SourceLocation(file: "abby.yaml", line: 500, column: 5))
         screen.title = "Loading your profile..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .loadProfile, outcomes: ["error": Outcome(go: "profile_unreachable", message: nil, back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil)])
@@ -832,11 +832,11 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen16() -> Screen {
-        var screen = Screen(id: "profile_unreachable", kind: .error, location: SourceLocation(file: "abby.yaml", line: 507, column: 5))
+        var screen = Screen(id: "profile_unreachable", kind: .error, location: SourceLocation(file: "abby.yaml", line: 508, column: 5))
         screen.body = "Can't reach ABBY to load your profile. Check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "abby.yaml", line: 511, column: 9))
+            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "abby.yaml", line: 512, column: 9))
             screen.actions.append(action)
         }
         return screen

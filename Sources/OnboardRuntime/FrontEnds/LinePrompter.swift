@@ -14,15 +14,21 @@ public final class LinePrompter {
     private let write: (String) -> Void
     /// The last screen written, so an unchanged screen is not repeated.
     private var lastShown = ""
+    /// Where answers are typed, watched while a screen polls (nil: not watched).
+    private let input: Int32?
+    /// The poll moved the flow on while a question waited: the question is dropped.
+    private var overtaken = false
 
     /// `readLine` returns nil at the end of input; `secret` asks it not to echo.
     /// `echo` writes each answer after its prompt, so a transcript of piped input reads
     /// as a conversation (a terminal echoes by itself).
     public init(
         session: FlowSession, readLine: @escaping (_ secret: Bool) -> String? = LinePrompter.standardInput(secret:),
-        write: @escaping (String) -> Void = LinePrompter.standardOutput, echo: Bool = isatty(0) != 1
+        write: @escaping (String) -> Void = LinePrompter.standardOutput, echo: Bool = isatty(0) != 1,
+        input: Int32? = isatty(0) == 1 ? 0 : nil
     ) {
         self.session = session
+        self.input = input
         // Every line it writes is made inert first: a name or content holding escapes
         // reaches this terminal as visible signs, never as commands (issue 31).
         let write = { (text: String) in write(TerminalText.safe(text)) }
@@ -168,6 +174,12 @@ public final class LinePrompter {
             return true
         }
         guard let picked = askNumber(menu) else { return false }
+        if overtaken {
+            // Approved in the browser meanwhile (or the code ran out): the next screen.
+            overtaken = false
+            write("\n")
+            return true
+        }
         if after.canGoBack, picked == menu.count - 1 {
             session.dispatch(.intent(.back))
         } else {
@@ -238,11 +250,31 @@ public final class LinePrompter {
     private func askLine<T>(_ prompt: String, enter: String?, parse: (String) -> T?) -> T?? {
         while true {
             write(prompt + (enter.map { " (\($0))" } ?? "") + ": ")
+            if pollOvertakes() {
+                overtaken = true
+                return .some(nil)
+            }
             guard let answer = readLine(false)?.trimmingCharacters(in: .whitespaces) else { return nil }
             if answer.isEmpty, enter != nil { return .some(nil) }
             if let value = parse(answer) { return value }
             write(prompt + ".\n")
         }
+    }
+
+    /// A screen that polls (a sign-in approved in a browser) goes on by itself: while a
+    /// question waits for its answer, the clock ticks and the poll runs. True when the
+    /// flow moved on (another screen, the code expired) before anything was typed.
+    private func pollOvertakes() -> Bool {
+        guard let input, state.calls.poll != nil else { return false }
+        let screen = state.screenID
+        while session.ending == nil {
+            var typed = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            if poll(&typed, 1, 0) > 0 { return false }
+            _ = session.wait(input: input, milliseconds: 250)
+            session.dispatch(.tick)
+            if state.screenID != screen || (state.calls.poll == nil && !state.isBusy) { return true }
+        }
+        return true
     }
 
     // MARK: Standard input and output

@@ -67,8 +67,9 @@ public struct QAConsole: Equatable, Sendable {
         key == .control("g") || key == .function(12)
     }
 
+    // New faults go before the last two: QA's scripts reach those from the bottom (Up).
     public static let faultChoices: [Fault] = [
-        .network, .serverError, .rateLimit, .slow(milliseconds: 2000), .reauthFail, .forgedIDToken, .timeout, .slowDown, .expiredDeviceCode,
+        .network, .serverError, .rateLimit, .slow(milliseconds: 2000), .reauthFail, .slowDown, .expiredDeviceCode, .forgedIDToken, .timeout,
     ]
     public static let shifts: [(label: String, seconds: Int64)] = [("+1 hour", 3600), ("+1 day", 86_400), ("+31 days", 31 * 86_400)]
 
