@@ -148,6 +148,37 @@ import Testing
         #expect(signIn.status == 200 && signIn.page.contains("Development sign-in") && signIn.page.contains("ana@example.org"))
     }
 
+    /// The provider's answer is taken only from the browser the code was typed in, only as
+    /// sealed, and only once (OWASP ASVS 5.0 10.1.2: bound to the user agent; 10.2.1: CSRF
+    /// on the callback).
+    @Test func theCallbackIsTheBrowsersOwnUnalteredAndOnce() async throws {
+        let server = try await RunningServer.start(dev: true)
+        defer { server.stop() }
+        let transport = try HTTPTransport(base: server.base)
+        let started = try await transport.startSocialDevice(flow: "abby", provider: "google")
+        var person = BrowserWalk()
+        let typed = try await person.send(server.base + "/device", form: [("user_code", started.userCode)])
+        let signIn = try await person.send(try #require(typed.location))
+        let chosen = try await person.send(
+            server.base + "/dev-idp/authorize", form: BrowserWalk.hiddenFields(signIn.page) + [("persona", "ana@example.org")])
+        let callback = try #require(chosen.location)
+
+        var stranger = BrowserWalk()
+        let elsewhere = try await stranger.send(callback)
+        #expect(elsewhere.status == 400 && elsewhere.page.contains("Open the sign-in in the same browser you entered the code in."))
+        let state = try #require(callback.firstMatch(of: /state=([^&]+)/).map { String($0.1) })
+        let altered = callback.replacingOccurrences(of: state, with: String(state.dropLast(4)) + (state.hasSuffix("AAAA") ? "BBBB" : "AAAA"))
+        let forged = try await person.send(altered)
+        #expect(forged.status == 400 && forged.page.contains("This sign-in could not be finished."))
+
+        let done = try await person.landing(try await person.send(callback), base: server.base)
+        #expect(done.status == 200 && done.page.contains("You're signed in"))
+        let replayed = try await person.send(callback)
+        #expect(replayed.status == 400 && replayed.page.contains("That code has expired or was already used."))
+        let session = try await transport.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode)
+        #expect(!session.session.isAnonymous, "signed in once, by the person's own browser")
+    }
+
     /// Without --dev there is no provider to approve with: no page, and starting says so.
     @Test func withoutDevThereIsNoPageAndStartingIsRefusedPlainly() async throws {
         let server = try await RunningServer.start(dev: false)
