@@ -32,24 +32,39 @@ struct DevicePage {
 
     static let cookie = "onboard_device"
 
+    /// Where the code form's answer may send the browser: each provider's sign-in page's
+    /// origin (the development provider's is this server's own).
+    var providerOrigins: [String] {
+        Set(providers.values.filter { !$0.isDevelopment }.compactMap { provider in
+            URL(string: provider.oauth?.authorization ?? provider.issuer).flatMap { url in
+                url.scheme.flatMap { scheme in url.host.map { host in "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "") } }
+            }
+        }).sorted()
+    }
+
+    /// A page of the device sign-in, its form allowed to go on to the providers.
+    func page(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
+        HTMLPage.response(body, status: status, formTargets: providerOrigins)
+    }
+
     func register(on router: Router<APIContext>) {
         router.get("device") { request, _ in
-            HTMLPage.response(Self.codeForm(request.uri.queryParameters["user_code"].map(String.init) ?? "", error: nil))
+            page(Self.codeForm(request.uri.queryParameters["user_code"].map(String.init) ?? "", error: nil))
         }
         // The QR code's address: `/D/BCDF-GHJK`, upper case (see `startDeviceSignIn`).
         router.get("D/:code") { _, context in
-            HTMLPage.response(Self.codeForm(context.parameters.get("code") ?? "", error: nil))
+            page(Self.codeForm(context.parameters.get("code") ?? "", error: nil))
         }
         router.post("device") { request, context in
             let code = try await HTMLPage.form(CodeForm.self, request).userCode ?? ""
             do {
                 guard let grant = try await service.pendingDeviceSignIn(userCode: code, client: context.clientAddress) else {
-                    return HTMLPage.response(
+                    return page(
                         Self.codeForm(code, error: "That code is not right, or it has expired. Check the code in your terminal."), status: .badRequest)
                 }
                 return try await sendToProvider(code: code, provider: grant.provider, request)
             } catch let error as ServiceError {
-                return HTMLPage.response(Self.codeForm(code, error: error.message), status: HTTPResponse.Status(code: error.code.httpStatus))
+                return page(Self.codeForm(code, error: error.message), status: HTTPResponse.Status(code: error.code.httpStatus))
             }
         }
         // The provider's answer: in the query, or posted (Apple's form_post).
@@ -58,8 +73,8 @@ struct DevicePage {
         }
         // Where a finished sign-in lands (Post/Redirect/Get): no code or state left in the
         // address bar or the history, and a reload changes nothing.
-        router.get("device/signed-in") { _, _ in HTMLPage.response(Self.signedIn) }
-        router.get("device/not-approved") { _, _ in HTMLPage.response(Self.denied) }
+        router.get("device/signed-in") { _, _ in page(Self.signedIn) }
+        router.get("device/not-approved") { _, _ in page(Self.denied) }
         router.post("device/callback") { request, _ in
             let form = try await HTMLPage.form(CallbackForm.self, request)
             return try await callback(["code": form.code, "state": form.state, "error": form.error].compactMapValues { $0 }, request)
@@ -69,7 +84,12 @@ struct DevicePage {
     /// The authorization request: a fresh nonce and PKCE verifier, sealed into `state`.
     private func sendToProvider(code: String, provider name: String, _ request: Request) async throws -> Response {
         guard let provider = providers[name], let origin = origin(request) else {
-            return HTMLPage.response(Self.codeForm("", error: SocialProvider.unavailable(name).message), status: .notFound)
+            return page(Self.codeForm("", error: SocialProvider.unavailable(name).message), status: .notFound)
+        }
+        if provider.isDevelopment, !OwnAddresses.contains(authority: String(origin.drop { $0 != "/" }.dropFirst(2))) {
+            return page(
+                Self.codeForm(code, error: "The development sign-in works on this server's own address only: open the address your terminal shows."),
+                status: .badRequest)
         }
         let browser = Self.random()
         let issuer = provider.issuer(at: origin)
@@ -83,7 +103,7 @@ struct DevicePage {
                 provider, issuer: issuer, redirectURI: origin + "/device/callback", state: sealed, nonce: state.nonce, verifier: state.verifier)
         } catch {
             service.recordProviderRefusal(provider: name, reason: "\(error)")
-            return HTMLPage.response(
+            return page(
                 Self.codeForm(code, error: "\(SocialProvider.displayName(name)) cannot be reached just now. Try again in a moment."), status: .badGateway)
         }
         // Apple posts its answer from its own site: only a SameSite=None cookie goes with it.
@@ -99,24 +119,24 @@ struct DevicePage {
         let failed = "This sign-in could not be finished. Start again in your terminal."
         guard let sealed = answer["state"], let state = service.unsealFromBrowser(sealed, as: SignInState.self, purpose: "device sign-in state"),
               state.expiresAt > service.clock.now()
-        else { return HTMLPage.response(Self.codeForm("", error: failed), status: .badRequest) }
+        else { return page(Self.codeForm("", error: failed), status: .badRequest) }
         guard let browser = request.cookies[Self.cookie]?.value, Self.hash(browser) == state.browser else {
-            return HTMLPage.response(Self.codeForm("", error: "Open the sign-in in the same browser you entered the code in."), status: .badRequest)
+            return page(Self.codeForm("", error: "Open the sign-in in the same browser you entered the code in."), status: .badRequest)
         }
-        guard let provider = providers[state.provider] else { return HTMLPage.response(Self.codeForm("", error: failed), status: .badRequest) }
+        guard let provider = providers[state.provider] else { return page(Self.codeForm("", error: failed), status: .badRequest) }
         let name = SocialProvider.displayName(state.provider)
         if let error = answer["error"] {
             // Denied, or the provider could not go on: the terminal goes back to its
             // method choice with no error (the spec), and the page says what happened.
             guard try await service.finishDeviceSignIn(userCode: state.userCode, identity: nil) else {
-                return HTMLPage.response(Self.codeForm("", error: failed), status: .badRequest)
+                return page(Self.codeForm("", error: failed), status: .badRequest)
             }
             guard error == "access_denied" else {
-                return HTMLPage.response("<h1>\(HTMLPage.escaped(name)) did not sign you in</h1><p>Nothing was signed in. You can close this page.</p>")
+                return page("<h1>\(HTMLPage.escaped(name)) did not sign you in</h1><p>Nothing was signed in. You can close this page.</p>")
             }
             return HTMLPage.redirect(to: "/device/not-approved")
         }
-        guard let code = answer["code"], let origin = origin(request) else { return HTMLPage.response(Self.codeForm("", error: failed), status: .badRequest) }
+        guard let code = answer["code"], let origin = origin(request) else { return page(Self.codeForm("", error: failed), status: .badRequest) }
         let identity: DeviceIdentity
         do {
             let tokens = try await relyingParty.exchange(
@@ -124,11 +144,11 @@ struct DevicePage {
             identity = try await relyingParty.identity(tokens, provider: provider, issuer: state.issuer, nonce: state.nonce, now: Double(service.clock.now()))
         } catch {
             service.recordProviderRefusal(provider: state.provider, reason: "\(error)")
-            return HTMLPage.response(
+            return page(
                 Self.codeForm("", error: "Sign in with \(name) could not be verified. Start again in your terminal."), status: .unauthorized)
         }
         guard try await service.finishDeviceSignIn(userCode: state.userCode, identity: identity) else {
-            return HTMLPage.response(Self.codeForm("", error: "That code has expired or was already used. Start again in your terminal."), status: .badRequest)
+            return page(Self.codeForm("", error: "That code has expired or was already used. Start again in your terminal."), status: .badRequest)
         }
         return HTMLPage.redirect(to: "/device/signed-in")
     }

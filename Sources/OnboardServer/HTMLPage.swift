@@ -4,7 +4,13 @@ import Hummingbird
 /// readable on a phone, working without JavaScript, and allowed none by their policy.
 /// Every value written into one is escaped.
 enum HTMLPage {
-    static func response(_ body: String, status: HTTPResponse.Status = .ok, title: String = "Onboard sign-in", headers extra: HTTPFields = [:]) -> Response {
+    /// `formTargets`: origins a form here may end up at besides this server. A browser
+    /// holds a form's redirects to `form-action` too, and the code form's answer is a
+    /// redirect to the provider.
+    static func response(
+        _ body: String, status: HTTPResponse.Status = .ok, title: String = "Onboard sign-in", headers extra: HTTPFields = [:],
+        formTargets: [String] = []
+    ) -> Response {
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -18,7 +24,8 @@ enum HTMLPage {
         headers[.contentType] = "text/html; charset=utf-8"
         // Forms post to this server, or (the development provider's answer) go on to the
         // address the relying party registered, by a redirect.
-        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        let targets = (["'self'"] + formTargets).joined(separator: " ")
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; form-action \(targets); frame-ancestors 'none'; base-uri 'none'"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 

@@ -15,12 +15,14 @@ struct BrowserWalk {
         var page: String
         var location: String?
         var cookie: String?
+        var headers: [(name: String, value: String)] = []
     }
 
     var cookies: [String: String] = [:]
 
-    mutating func send(_ url: String, form: [(String, String)]? = nil) async throws -> Answer {
+    mutating func send(_ url: String, form: [(String, String)]? = nil, headers: [(String, String)] = []) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
+        for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
         if let form {
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -35,7 +37,7 @@ struct BrowserWalk {
         let body = try await response.body.collect(upTo: 1 << 20)
         return Answer(
             status: Int(response.status.code), page: String(buffer: body), location: response.headers.first(name: "Location"),
-            cookie: setCookie)
+            cookie: setCookie, headers: response.headers.map { ($0.name, $0.value) })
     }
 
     /// A code typed on the server's page, then, at the development provider, `account`

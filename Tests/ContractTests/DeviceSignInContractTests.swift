@@ -22,7 +22,8 @@ import Testing
             let service = try #require(subject.service as? InProcessTransport).service
             guard let account else { return (try await service.finishDeviceSignIn(userCode: code, identity: nil) ? 200 : 400, "") }
             guard let grant = try await service.pendingDeviceSignIn(userCode: code, client: "local") else { return (400, "") }
-            let token = try await service.mockIdentityToken(provider: grant.provider, account: account, audience: MockIdentityProvider.audience, nonce: "n")
+            let token = try await service.mockIdentityToken(
+                provider: grant.provider, account: account, audience: MockIdentityProvider.audience, nonce: "n")
             do {
                 try await service.approveDeviceSignIn(userCode: code, idToken: token, nonce: "n", client: "local")
                 return (200, "")
@@ -63,11 +64,16 @@ import Testing
         #expect(started.userCode.wholeMatch(of: /[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}/) != nil, "\(started.userCode)")
         #expect(started.verificationURI.hasSuffix("/device"))
         // For a QR code: upper case, the code in the path (QR's alphanumeric mode).
-        #expect(started.verificationURIComplete == (started.verificationURI.dropLast("device".count) + "D/" + started.userCode).uppercased())
-        if let server = subject.server { #expect(started.verificationURI == server.base + "/device", "the page on the address the terminal used") }
+        #expect(
+            started.verificationURIComplete == (started.verificationURI.dropLast("device".count) + "D/" + started.userCode).uppercased())
+        if let server = subject.server {
+            #expect(started.verificationURI == server.base + "/device", "the page on the address the terminal used")
+        }
         #expect(started.expiresIn == 600 && started.interval == 5)
 
-        await expectCode(.authorizationPending) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode) }
+        await expectCode(.authorizationPending) {
+            _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode)
+        }
         // Sooner than the interval: slow down (RFC 8628 §3.5).
         await expectCode(.slowDown) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode) }
         try await subject.advanceClock(6)
@@ -106,7 +112,8 @@ import Testing
 
         let late = try await subject.service.startSocialDevice(flow: "abby", provider: "facebook")
         try await subject.advanceClock(601)
-        #expect(try await Self.decide(subject, code: late.userCode, account: "ana@example.org").status == 400, "a code past its ten minutes")
+        #expect(
+            try await Self.decide(subject, code: late.userCode, account: "ana@example.org").status == 400, "a code past its ten minutes")
         await expectCode(.expiredToken) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: late.deviceCode) }
         await expectCode(.expiredToken) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: "dc_never-issued") }
         await expectCode(.invalidInput) { _ = try await subject.service.startSocialDevice(flow: "abby", provider: "myspace") }
@@ -167,7 +174,8 @@ import Testing
         let elsewhere = try await stranger.send(callback)
         #expect(elsewhere.status == 400 && elsewhere.page.contains("Open the sign-in in the same browser you entered the code in."))
         let state = try #require(callback.firstMatch(of: /state=([^&]+)/).map { String($0.1) })
-        let altered = callback.replacingOccurrences(of: state, with: String(state.dropLast(4)) + (state.hasSuffix("AAAA") ? "BBBB" : "AAAA"))
+        let altered = callback.replacingOccurrences(
+            of: state, with: String(state.dropLast(4)) + (state.hasSuffix("AAAA") ? "BBBB" : "AAAA"))
         let forged = try await person.send(altered)
         #expect(forged.status == 400 && forged.page.contains("This sign-in could not be finished."))
 
@@ -177,6 +185,20 @@ import Testing
         #expect(replayed.status == 400 && replayed.page.contains("That code has expired or was already used."))
         let session = try await transport.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode)
         #expect(!session.session.isAnonymous, "signed in once, by the person's own browser")
+    }
+
+    /// The development provider's issuer is the address the browser used, and the broker
+    /// fetches from it: a Host naming another machine would have the server fetch from
+    /// there (server-side request forgery, ASVS 5.0 1.3.6), so it is refused.
+    @Test func aHostThatIsNotThisMachineIsNeverFetchedFrom() async throws {
+        let server = try await RunningServer.start(dev: true)
+        defer { server.stop() }
+        let started = try await HTTPTransport(base: server.base).startSocialDevice(flow: "abby", provider: "google")
+        var browser = BrowserWalk()
+        let forged = try await browser.send(
+            server.base + "/device", form: [("user_code", started.userCode)], headers: [("Host", "169.254.169.254")])
+        #expect(forged.status == 400 && forged.location == nil)
+        #expect(forged.page.contains("The development sign-in works on this server&#39;s own address only"), "\(forged.page)")
     }
 
     /// Without --dev there is no provider to approve with: no page, and starting says so.

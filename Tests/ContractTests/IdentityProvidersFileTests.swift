@@ -50,7 +50,10 @@ import Testing
               client_secret_env: GOOGLE_SECRET
               scopes: [email]
             """)
-        #expect(providers["google"] == IdentityProvider(issuer: "https://accounts.google.com", clientID: "1234.apps.googleusercontent.com", clientSecret: "g-secret"))
+        #expect(
+            providers["google"]
+                == IdentityProvider(
+                    issuer: "https://accounts.google.com", clientID: "1234.apps.googleusercontent.com", clientSecret: "g-secret"))
         #expect(providers["apple"]?.clientSecret == .signed(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: pem))
         #expect(providers["apple"]?.responseMode == "form_post" && providers["apple"]?.scopes == ["openid", "email", "name"])
         #expect(providers["facebook"]?.oauth?.userInfo == "https://graph.facebook.com/v19.0/me?fields=id,email")
@@ -58,17 +61,22 @@ import Testing
     }
 
     @Test func eachMistakeIsSaidInOneLine() {
-        #expect(problem("myspace: {issuer: https://m.example, client_id: x, client_secret_env: S}") == "myspace: unknown provider; use apple, google or facebook")
+        #expect(
+            problem("myspace: {issuer: https://m.example, client_id: x, client_secret_env: S}")
+                == "myspace: unknown provider; use apple, google or facebook")
         #expect(
             problem("google: {issuer: https://accounts.google.com, client_id: x, client_secret: hunter2}")
                 == "google: unknown key 'client_secret'")
         #expect(
-            problem("google: {issuer: https://accounts.google.com, client_id: x, client_secret_env: NOT_SET}") == "google: $NOT_SET is not set")
+            problem("google: {issuer: https://accounts.google.com, client_id: x, client_secret_env: NOT_SET}")
+                == "google: $NOT_SET is not set")
         #expect(
             problem("google: {issuer: http://accounts.example.com, client_id: x, client_secret_env: S}", environment: ["S": "s"])
                 == "google: issuer must be an https:// address (http:// only on this machine, for tests)")
         #expect(
-            problem("google: {issuer: https://accounts.google.com, client_id: x, client_secret_env: S, scopes: [email]}", environment: ["S": "s"])
+            problem(
+                "google: {issuer: https://accounts.google.com, client_id: x, client_secret_env: S, scopes: [email]}",
+                environment: ["S": "s"])
                 == "google: scopes must include openid")
         let notAKey = temporaryPath("not-a-key.p8")
         try? "-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----\n".write(toFile: notAKey, atomically: true, encoding: .utf8)

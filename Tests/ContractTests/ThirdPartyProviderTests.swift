@@ -33,7 +33,8 @@ import Testing
             }
             guard let match = said.firstMatch(of: /listening on (http:\/\/127\.0\.0\.1:\d+)/) else {
                 kill(pid, SIGTERM)
-                throw ServiceError(.network, "Authlib (pip install authlib flask; .ci/run installs them) did not start: \(said.suffix(600))")
+                throw ServiceError(
+                    .network, "Authlib (pip install authlib flask; .ci/run installs them) did not start: \(said.suffix(600))")
             }
             issuer = String(match.1)
         }
@@ -49,7 +50,9 @@ import Testing
         let page = try await browser.send(authorize)
         #expect(page.status == 200 && page.page.contains("Sign in to Onboard as Gina?"), "\(page.page)")
         let action = try #require(page.page.firstMatch(of: /action="([^"]+)"/).map { BrowserWalk.unescaped(String($0.1)) })
-        let origin = String(authorize.prefix { $0 != "/" }) + "//" + (URL(string: authorize)?.host.map { $0 + ":\(URL(string: authorize)?.port ?? 80)" } ?? "")
+        let origin =
+            String(authorize.prefix { $0 != "/" }) + "//"
+            + (URL(string: authorize)?.host.map { $0 + ":\(URL(string: authorize)?.port ?? 80)" } ?? "")
         var decided = try await browser.send(origin + action, form: [("decision", allow ? "allow" : "deny")])
         if decided.status == 200, let post = decided.page.firstMatch(of: /<form method="post" action="([^"]+)">/) {
             // form_post (Apple): the answer comes back as a form the browser posts.
@@ -79,6 +82,14 @@ import Testing
             _ = try await transport.startSocialDevice(flow: "abby", provider: "apple")
         }
 
+        // A browser holds the code form's redirect to form-action too: the provider's
+        // origin is allowed there, and no other (headless Chromium found this).
+        var browser = BrowserWalk()
+        let form = try await browser.send(server.base + "/device")
+        let policy = try #require(
+            form.headers.first { $0.name.lowercased() == "content-security-policy" }?.value, "\(form.status) \(form.headers)")
+        #expect(policy.contains("form-action 'self' \(provider.issuer);"), "\(policy)")
+
         let started = try await transport.startSocialDevice(flow: "abby", provider: "google")
         let done = try await Self.approveAtAuthlib(base: server.base, code: started.userCode, allow: true)
         let signedInPage = done.page
@@ -104,7 +115,8 @@ import Testing
     @Test func theDevelopmentProviderPassesAuthlibsClient() async throws {
         let server = try await RunningServer.start(dev: true)
         defer { server.stop() }
-        let run = await Subprocess.run("/usr/bin/env", ["python3", Self.folder + "/authlib_client_check.py", server.base, "Ana@Example.org"])
+        let run = await Subprocess.run(
+            "/usr/bin/env", ["python3", Self.folder + "/authlib_client_check.py", server.base, "Ana@Example.org"])
         try #require(run.status == 0, "Authlib's client refused it: \(run.output.suffix(1500))")
         let line = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("{") })
         let claims = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -124,11 +136,13 @@ import Testing
         let publicKey = temporaryPath("apple-key.pub.pem")
         try teamKey.publicKey.pemRepresentation.write(toFile: publicKey, atomically: true, encoding: .utf8)
         let provider = try await AuthlibProvider(
-            clientID: "org.onboard.signin", secret: "unused", redirect: base + "/device/callback", mode: ["--apple", publicKey, "TEAM123456"])
+            clientID: "org.onboard.signin", secret: "unused", redirect: base + "/device/callback",
+            mode: ["--apple", publicKey, "TEAM123456"])
         defer { provider.stop() }
         let apple = IdentityProvider(
             issuer: provider.issuer, clientID: "org.onboard.signin",
-            clientSecret: .signed(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: teamKey.pemRepresentation), responseMode: "form_post")
+            clientSecret: .signed(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: teamKey.pemRepresentation),
+            responseMode: "form_post")
         let server = try await RunningServer.start(dev: false, identityProviders: ["apple": apple], port: port)
         defer { server.stop() }
         let transport = try HTTPTransport(base: server.base)
@@ -144,10 +158,12 @@ import Testing
     @Test func aFacebookStyleProviderGivesThePersonFromItsUserInfo() async throws {
         let port = ThrowawayPostgres.freePort()
         let base = "http://127.0.0.1:\(port)"
-        let provider = try await AuthlibProvider(clientID: "fb-app", secret: "fb-secret", redirect: base + "/device/callback", mode: ["--facebook"])
+        let provider = try await AuthlibProvider(
+            clientID: "fb-app", secret: "fb-secret", redirect: base + "/device/callback", mode: ["--facebook"])
         defer { provider.stop() }
         let endpoints = IdentityProvider.OAuthEndpoints(
-            authorization: provider.issuer + "/authorize", token: provider.issuer + "/token", userInfo: provider.issuer + "/me", emailIsVerified: true)
+            authorization: provider.issuer + "/authorize", token: provider.issuer + "/token", userInfo: provider.issuer + "/me",
+            emailIsVerified: true)
         let facebook = IdentityProvider(
             issuer: endpoints.authorization, clientID: "fb-app", clientSecret: .fixed("fb-secret"), scopes: ["email"], oauth: endpoints)
         let server = try await RunningServer.start(dev: false, identityProviders: ["facebook": facebook], port: port)

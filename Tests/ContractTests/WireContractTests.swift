@@ -40,9 +40,14 @@ import Yams
             "SocialRequest", Wire.SocialRequest(flow: "abby", provider: "google", idToken: "t", nonce: "n"),
             Wire.SocialRequest(flow: nil, provider: "google", idToken: "t", nonce: nil)
         ),
-        ("DeviceAuthorizationRequest", Wire.DeviceAuthorizationRequest(flow: "abby", provider: "google"),
-         Wire.DeviceAuthorizationRequest(flow: nil, provider: "google")),
-        ("DeviceTokenRequest", Wire.DeviceTokenRequest(flow: "abby", deviceCode: "dc"), Wire.DeviceTokenRequest(flow: nil, deviceCode: "dc")),
+        (
+            "DeviceAuthorizationRequest", Wire.DeviceAuthorizationRequest(flow: "abby", provider: "google"),
+            Wire.DeviceAuthorizationRequest(flow: nil, provider: "google")
+        ),
+        (
+            "DeviceTokenRequest", Wire.DeviceTokenRequest(flow: "abby", deviceCode: "dc"),
+            Wire.DeviceTokenRequest(flow: nil, deviceCode: "dc")
+        ),
         (
             "DeviceApprovalRequest", Wire.DeviceApprovalRequest(userCode: "BCDF-GHJK", idToken: "t", nonce: "n"),
             Wire.DeviceApprovalRequest(userCode: "BCDF-GHJK", idToken: "t", nonce: "n")

@@ -53,12 +53,7 @@ extension EndToEnd {
             }
 
             func waitUntil(_ condition: () -> Bool, seconds: Double = 10) -> Bool {
-                let deadline = Date().addingTimeInterval(seconds)
-                while Date() < deadline {
-                    if condition() { return true }
-                    usleep(50_000)
-                }
-                return condition()
+                EndToEnd.waitUntil(condition, seconds: seconds)
             }
         }
 

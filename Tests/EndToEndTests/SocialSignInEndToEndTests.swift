@@ -8,7 +8,9 @@ extension EndToEnd {
     /// terminal (tmux) waits and then goes on by itself; a denial, a wrong code; the
     /// browser opened on Enter at a desktop, and never for an SSH session.
     @Suite struct SocialSignInEndToEndTests {
-        static let chromiumWalk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/chromium_walk.py").path
+        static let chromiumWalk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Browser/chromium_walk.py"
+        ).path
 
         /// What the person saw in Chromium: each page's heading, error and code field,
         /// and the console's errors.
@@ -62,6 +64,49 @@ extension EndToEnd {
             #expect(ana.session(of: "abby") != nil)
         }
 
+        /// Google played by an OpenID provider built on Authlib (PyPI), with a server that
+        /// has no `--dev` at all: its providers file, its own sign-in page in Chromium.
+        @Test func approvedAtAThirdPartyProviderInChromium() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-authlib-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("ContractTests/ThirdParty/authlib_provider.py").path
+            let log = folder + "/authlib.log"
+            let provider = try #require(
+                Subprocess.spawn("/usr/bin/env", ["python3", script, "onboard-google", "g-secret", "loopback"], output: log))
+            defer { kill(provider, SIGTERM) }
+            var issuer: String?
+            _ = EndToEnd.waitUntil(
+                {
+                    issuer = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").firstMatch(
+                        of: /listening on (http:\/\/127\.0\.0\.1:\d+)/
+                    )
+                    .map { String($0.1) }
+                    return issuer != nil
+                }, seconds: 30)
+            let google = try #require(
+                issuer, "Authlib (pip install authlib flask): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            try "g-secret\n".write(toFile: folder + "/google.secret", atomically: true, encoding: .utf8)
+            try """
+            google:
+              issuer: \(google)
+              client_id: onboard-google
+              client_secret_file: \(folder)/google.secret
+            """.write(toFile: folder + "/providers.yaml", atomically: true, encoding: .utf8)
+            let server = try ServerProcess(arguments: ["--identity-providers", folder + "/providers.yaml"])
+            defer { kill(server.pid, SIGKILL) }
+            let gina = Tmux()
+            gina.start("run abby --service \(server.base)")
+            let (_, code) = try codeScreen(gina)
+            let walk = try chromium([(server.base + "/D/" + code).uppercased(), "allow", ""])
+            #expect(
+                walk.pages.map(\.heading) == ["Sign in to your terminal", "Sign in to Onboard as Gina?", "You're signed in"],
+                "\(walk.pages)")
+            #expect(walk.consoleErrors.isEmpty, "\(walk.consoleErrors)")
+            gina.waitFor("Your name")
+            #expect(gina.session(of: "abby") != nil)
+        }
+
         @Test func deniedInChromiumReturnsToTheMethodChoiceWithNoError() throws {
             let backend = try Backend("server")
             let server = try #require(backend.server)
@@ -100,12 +145,14 @@ extension EndToEnd {
             let opener = try fakeOpener()
             let ana = Tmux()
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-            ana.start("run abby \(backend.arguments)", environment: "DISPLAY=:99 SSH_CONNECTION= SSH_CLIENT= SSH_TTY= PATH=\(opener.folder):\(path)")
+            ana.start(
+                "run abby \(backend.arguments)",
+                environment: "DISPLAY=:99 SSH_CONNECTION= SSH_CLIENT= SSH_TTY= PATH=\(opener.folder):\(path)")
             let (screen, code) = try codeScreen(ana)
             #expect(screen.contains("Press Enter to open it in") && screen.contains("Open Browser"), "\(screen)")
             ana.send("Enter")
             #expect(
-                waitUntil { ((try? String(contentsOfFile: opener.opened, encoding: .utf8)) ?? "").contains(code) },
+                EndToEnd.waitUntil { ((try? String(contentsOfFile: opener.opened, encoding: .utf8)) ?? "").contains(code) },
                 "the browser was asked to open the sign-in")
             let opened = (try? String(contentsOfFile: opener.opened, encoding: .utf8)) ?? ""
             #expect(opened == (server.base + "/D/" + code).uppercased() + "\n", "one address, as one argument")
@@ -127,18 +174,11 @@ extension EndToEnd {
             let (screen, code) = try codeScreen(tmux)
             #expect(screen.contains("▀▀▀▀▀▀▀") && screen.contains(code), "the QR code and the code, over SSH:\n\(screen)")
             #expect(!screen.contains("Open Browser") && !screen.contains("Press Enter to open"), "\(screen)")
-            tmux.send("Enter")  // the only button: Cancel
-            tmux.waitFor("Create your account")
+            // Approved on a phone (here, its pages posted as a browser does): the session
+            // over SSH goes on by itself.
+            #expect(backend.approveOnTheDevicePage(userCode: code, account: "ana@example.org"))
+            tmux.waitFor("Your name")
             #expect(!FileManager.default.fileExists(atPath: opener.opened), "no browser opened on the server's desktop")
-        }
-
-        func waitUntil(_ condition: () -> Bool, seconds: Double = 10) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if condition() { return true }
-                usleep(50_000)
-            }
-            return condition()
         }
     }
 }

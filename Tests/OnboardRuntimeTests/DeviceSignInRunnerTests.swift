@@ -11,7 +11,8 @@ import Testing
     let service = InProcessTransport(service: try! OnboardService(database: try! ServiceDatabase.inMemory()))
 
     func started(_ runner: OperationRunner) async throws -> [String: String] {
-        let output = try await runner.run(CallRequest(id: 1, operation: .startSocialDevice, session: nil, inputs: ["provider": "google"])).get()
+        let output = try await runner.run(CallRequest(id: 1, operation: .startSocialDevice, session: nil, inputs: ["provider": "google"]))
+            .get()
         return output.values.compactMapValues(\.text)
     }
 
@@ -66,7 +67,8 @@ import Testing
     }
 
     @Test func aBrowserOpensOnlyForAWebAddressAndOnlyWhereThePersonIs() {
-        #expect(Browser(environment: ["DISPLAY": ":0", "SSH_CONNECTION": "10.0.0.2 5555 10.0.0.1 22", "PATH": "/usr/bin"]).canOpen == false)
+        #expect(
+            Browser(environment: ["DISPLAY": ":0", "SSH_CONNECTION": "10.0.0.2 5555 10.0.0.1 22", "PATH": "/usr/bin"]).canOpen == false)
         #expect(Browser(environment: ["PATH": "/usr/bin"]).canOpen == false, "no desktop session")
         #expect(throws: Browser.BrowserError.notAWebAddress) { try Browser(simulated: "yes").open("file:///etc/passwd") }
         #expect(throws: Browser.BrowserError.notAWebAddress) { try Browser(simulated: "yes").open("https://a.example/\u{1B}]0;x\u{07}") }

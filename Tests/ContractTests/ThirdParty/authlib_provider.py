@@ -3,6 +3,9 @@ authorization code flow with OpenID Connect's ID token (RS256) and PKCE, on loop
 
     python3 authlib_provider.py CLIENT_ID CLIENT_SECRET REDIRECT_URI [--apple PUBLIC_KEY_PEM TEAM_ID | --facebook]
 
+REDIRECT_URI `loopback` registers any http://127.0.0.1:PORT/device/callback (RFC 8252
+§7.3's loopback rule), for a server whose port is picked after this one starts.
+
 prints "listening on http://127.0.0.1:PORT", then serves until killed. Its one user is
 Gina (gina@example.com); its sign-in page asks only Allow or Deny.
 
@@ -14,6 +17,7 @@ web login, plain OAuth 2.0, the person read from /me with the access token.
 import html
 import json
 import os
+import re
 import sys
 import time
 import warnings
@@ -55,6 +59,8 @@ class Client:
         return " ".join(s for s in (scope or "").split() if s in ("openid", "email", "profile"))
 
     def check_redirect_uri(self, redirect_uri):
+        if REDIRECT_URI == "loopback":
+            return re.fullmatch(r"http://127\.0\.0\.1:\d+/device/callback", redirect_uri or "") is not None
         return redirect_uri == REDIRECT_URI
 
     def check_client_secret(self, client_secret):
@@ -203,7 +209,8 @@ def token():
 
 
 if __name__ == "__main__":
-    http = make_server("127.0.0.1", 0, app)
+    # Threaded: a browser keeps its connection open while the relying party calls /token.
+    http = make_server("127.0.0.1", 0, app, threaded=True)
     ISSUER = f"http://127.0.0.1:{http.server_port}"
     print(f"listening on {ISSUER}", flush=True)
     http.serve_forever()

@@ -2,6 +2,7 @@
 chromium-driver), driven over WebDriver, walks a device sign-in's pages.
 
     python3 chromium_walk.py ADDRESS allow EMAIL   # the QR's address, then sign in as EMAIL
+                                                   # (at another provider: its Allow)
     python3 chromium_walk.py ADDRESS deny          # ... then Deny at the provider
     python3 chromium_walk.py ADDRESS type CODE     # the plain page, a code typed by hand
 
@@ -99,6 +100,15 @@ try:
         if action == "allow":
             call("POST", f"{base}/element/{find('#email')}/value", {"text": argument})
         click(f"button[name=decision][value={action}]")
+        note()
+    elif action in ("allow", "deny"):
+        # Another provider's own page: its Allow or Deny button.
+        try:
+            click(f"button[value={action}]")
+        except urllib.error.HTTPError:
+            source = call("GET", base + "/source")
+            print(json.dumps({"pages": seen, "console_errors": [], "stuck_on": source[:2000]}))
+            raise
         note()
     try:
         logs = call("POST", base + "/se/log", {"type": "browser"}) or []
