@@ -175,7 +175,12 @@ struct DevelopmentProvider {
         var response = HTMLPage.response(
             "<h1>Continue</h1><form method=\"post\" action=\"\(HTMLPage.escaped(redirect))\">\(fields)<button type=\"submit\">Continue</button></form>",
             title: "Development sign-in")
-        response.headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; form-action \(redirect); frame-ancestors 'none'"
+        // The origin only: a registered address is checked, but a path's characters have
+        // no place in a policy header.
+        let origin = URL(string: redirect).flatMap { url in
+            url.host.map { "\(url.scheme ?? "http")://\($0)" + (url.port.map { ":\($0)" } ?? "") }
+        } ?? "'none'"
+        response.headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; form-action \(origin); frame-ancestors 'none'"
         return response
     }
 

@@ -201,6 +201,31 @@ import Testing
         #expect(forged.page.contains("The development sign-in works on this server&#39;s own address only"), "\(forged.page)")
     }
 
+    /// The development provider's answer by form post (OAuth 2.0 Form Post Response Mode,
+    /// as Apple answers): a form to the registered address, and a policy allowing that
+    /// origin alone; an address not registered is never answered to.
+    @Test func theDevelopmentProviderAnswersByFormPostToTheRegisteredAddressOnly() async throws {
+        let server = try await RunningServer.start(dev: true)
+        defer { server.stop() }
+        let challenge = String(repeating: "a", count: 43)
+        func authorize(_ redirect: String) -> String {
+            server.base + "/dev-idp/authorize?response_type=code&client_id=onboard-dev&scope=openid&state=s-1&nonce=n-1"
+                + "&code_challenge=\(challenge)&code_challenge_method=S256&response_mode=form_post&redirect_uri="
+                + (redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        }
+        var browser = BrowserWalk()
+        let elsewhere = try await browser.send(authorize("https://attacker.example/cb"))
+        #expect(elsewhere.status == 400 && elsewhere.location == nil && elsewhere.page.contains("Wrong return address"))
+        let page = try await browser.send(authorize("http://127.0.0.1:9/cb"))
+        #expect(page.status == 200)
+        let answer = try await browser.send(
+            server.base + "/dev-idp/authorize", form: BrowserWalk.hiddenFields(page.page) + [("persona", "bo@example.org")])
+        #expect(answer.status == 200 && answer.page.contains(#"<form method="post" action="http://127.0.0.1:9/cb">"#), "\(answer.page)")
+        #expect(BrowserWalk.hiddenFields(answer.page).map(\.0).sorted() == ["code", "state"])
+        let policy = answer.headers.first { $0.name.lowercased() == "content-security-policy" }?.value ?? ""
+        #expect(policy.contains("form-action http://127.0.0.1:9;"), "\(policy)")
+    }
+
     /// Without --dev there is no provider to approve with: no page, and starting says so.
     @Test func withoutDevThereIsNoPageAndStartingIsRefusedPlainly() async throws {
         let server = try await RunningServer.start(dev: false)
