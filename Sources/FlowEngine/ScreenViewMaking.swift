@@ -54,7 +54,10 @@ extension FlowEngine {
             view.items = screen.newestFirst ? rows.reversed() : rows
             view.emptyItems = rows.isEmpty ? fill(screen.empty) : ""
         }
-        if let key = screen.qr, let text = state.context[key]?.text, !text.isEmpty { view.qr = text }
+        // A recording shows no QR code of a masked value: dots would make a code of dots.
+        if let key = screen.qr, !(masking && flow.maskedKeys.contains(key)), let text = state.context[key]?.text, !text.isEmpty {
+            view.qr = text
+        }
         view.message = state.message
         if let index = state.pressedWhileCooling, screen.actions.indices.contains(index),
            let wait = cooldownLeft(screen.actions[index], state, now: now ?? state.screenSince) {

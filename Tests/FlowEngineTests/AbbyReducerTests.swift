@@ -475,6 +475,14 @@ import Testing
         #expect(flow.shown.body.contains("The code expires in 9:58."))
     }
 
+    /// A recording (`--cast`) holds neither the codes nor the address that carries one.
+    @Test func aRecordingOfTheCodeScreenHoldsNoCodeAndNoQRCode() {
+        let flow = atProvider("Continue with Google", approval: "browser")
+        let recorded = flow.engine.view(of: flow.state, now: flow.now, masking: true)
+        #expect(!recorded.body.contains("BCDF-GHJK") && recorded.qr == nil, "\(recorded.body)")
+        #expect(flow.shown.qr == "HTTP://ABBY.TEST/D/BCDF-GHJK", "the person's own screen shows it")
+    }
+
     @Test func whereABrowserOpensEnterOpensIt() {
         var flow = atProvider("Continue with Google", approval: "browser", browser: "yes")
         #expect(flow.shown.body.contains("Press Enter to open it in your browser."))
