@@ -143,7 +143,17 @@ public enum OnboardServer {
         let store = PostgresStore(client: client, logger: logger)
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await store.migrate() }
+                group.addTask {
+                    // The store gives one request 5 s for a connection; start-up waits
+                    // `databaseWait` (a busy machine, a database still starting).
+                    while true {
+                        do {
+                            return try await store.migrate()
+                        } catch let error as ServiceError where error.code == .network {
+                            try await Task.sleep(for: .milliseconds(250))
+                        }
+                    }
+                }
                 group.addTask {
                     try await Task.sleep(for: databaseWait)
                     throw DatabaseUnavailable(description: "no answer within \(databaseWait)")
