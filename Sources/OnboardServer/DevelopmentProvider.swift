@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import InputRules
 import OnboardService
 import ServiceAPI
 
@@ -69,7 +70,7 @@ struct DevelopmentProvider {
         }
         idp.get("jwks") { _, _ in Self.json(service.developmentJWKS) }
         idp.get("authorize") { request, _ in
-            let asked = AuthorizationRequest(query: HTMLPage.fields(ofQuery: request.uri.query))
+            let asked = HTMLPage.query(AuthorizationRequest.self, request, empty: AuthorizationRequest())
             if let problem = Self.problem(with: asked, issuer: issuer(request)) { return problem }
             return HTMLPage.response(Self.signInPage(asked), title: "Development sign-in")
         }
@@ -81,15 +82,14 @@ struct DevelopmentProvider {
                 return Self.answer(to: redirect, ["error": "access_denied", "state": asked.state], mode: asked.responseMode)
             }
             let typed = (asked.email ?? "").trimmingCharacters(in: .whitespaces)
-            let email = (typed.isEmpty ? asked.persona ?? "" : typed).lowercased()
-            guard email.contains("@"), email.count <= 254 else {
+            guard let email = InputRules.normalisedEmail(typed.isEmpty ? asked.persona ?? "" : typed), email.count <= 254 else {
                 return HTMLPage.response(Self.signInPage(asked, error: "Choose a persona, or type an email address."), status: .badRequest)
             }
             let name = Self.personas.first { $0.1 == email }?.0 ?? String(email.prefix { $0 != "@" })
             let grant = Grant(
                 clientID: asked.clientID ?? "", redirectURI: redirect, challenge: asked.codeChallenge ?? "", nonce: asked.nonce,
                 subject: OnboardService.developmentSubject(email: email), email: email, name: name,
-                expiresAt: service.clock.now() + Self.codeLifetime)
+                expiresAt: Self.now() + Self.codeLifetime)
             let code = try service.sealForBrowser(grant, purpose: "dev-idp code")
             return Self.answer(to: redirect, ["code": code, "state": asked.state], mode: asked.responseMode)
         }
@@ -99,6 +99,9 @@ struct DevelopmentProvider {
     }
 
     private func issuer(_ request: Request) -> String? { origin(request).map { $0 + Self.path } }
+
+    /// A provider keeps the world's time, not the service's (which QA may have moved).
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
 
     /// The token endpoint (Core §3.1.3): the code, its client and its PKCE verifier
     /// checked, then the ID token. Errors as RFC 6749 §5.2 words them.
@@ -123,11 +126,11 @@ struct DevelopmentProvider {
         }
         guard asked.grantType == "authorization_code" else { return Self.oauthError("unsupported_grant_type") }
         guard let sealed = asked.code, let grant = service.unsealFromBrowser(sealed, as: Grant.self, purpose: "dev-idp code"),
-              grant.expiresAt > service.clock.now(), grant.clientID == client.id, grant.redirectURI == asked.redirectURI,
+              grant.expiresAt > Self.now(), grant.clientID == client.id, grant.redirectURI == asked.redirectURI,
               let verifier = asked.codeVerifier, OpenIDRelyingParty.challenge(for: verifier) == grant.challenge,
               let issuer = issuer(request)
         else { return Self.oauthError("invalid_grant") }
-        let now = service.clock.now()
+        let now = Self.now()
         let idToken = try await service.developmentIDToken(
             DevelopmentIDClaims(
                 issuer: issuer, subject: grant.subject, audience: grant.clientID, issuedAt: now, lifetime: Self.tokenLifetime,
@@ -226,14 +229,5 @@ struct DevelopmentProvider {
         var response = json(["error": code])
         response.status = status
         return response
-    }
-}
-
-extension DevelopmentProvider.AuthorizationRequest {
-    init(query values: [String: String]) {
-        self.init(
-            responseType: values["response_type"], clientID: values["client_id"], redirectURI: values["redirect_uri"], scope: values["scope"],
-            state: values["state"], nonce: values["nonce"], codeChallenge: values["code_challenge"],
-            codeChallengeMethod: values["code_challenge_method"], responseMode: values["response_mode"])
     }
 }

@@ -14,7 +14,22 @@ struct DevicePage {
     let providers: [String: IdentityProvider]
     let relyingParty: OpenIDRelyingParty
     let origin: @Sendable (Request) -> String?
-    var https = false
+    let https: Bool
+    /// Where the code form's answer may send the browser: each provider's sign-in page's
+    /// origin (the development provider's is this server's own).
+    let providerOrigins: [String]
+
+    init(
+        service: OnboardService, providers: [String: IdentityProvider], relyingParty: OpenIDRelyingParty,
+        origin: @escaping @Sendable (Request) -> String?, https: Bool
+    ) {
+        (self.service, self.providers, self.relyingParty, self.origin, self.https) = (service, providers, relyingParty, origin, https)
+        providerOrigins = Set(providers.values.filter { !$0.isDevelopment }.compactMap { provider in
+            URL(string: provider.oauth?.authorization ?? provider.issuer).flatMap { url in
+                url.scheme.flatMap { scheme in url.host.map { host in "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "") } }
+            }
+        }).sorted()
+    }
 
     /// What `state` carries through the provider and back, sealed (`BrowserSeals`): the
     /// grant it is for, the secrets only this server may know (nonce, PKCE verifier), and
@@ -24,23 +39,17 @@ struct DevicePage {
         var userCode: String
         var provider: String
         var issuer: String
+        /// The return address sent: the token request must name the same one.
+        var redirectURI: String
         var nonce: String
         var verifier: String
         var browser: String
         var expiresAt: Int64
     }
 
-    static let cookie = "onboard_device"
-
-    /// Where the code form's answer may send the browser: each provider's sign-in page's
-    /// origin (the development provider's is this server's own).
-    var providerOrigins: [String] {
-        Set(providers.values.filter { !$0.isDevelopment }.compactMap { provider in
-            URL(string: provider.oauth?.authorization ?? provider.issuer).flatMap { url in
-                url.scheme.flatMap { scheme in url.host.map { host in "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "") } }
-            }
-        }).sorted()
-    }
+    /// Each sign-in's own cookie, named after its state (two sign-ins begun in one browser,
+    /// for two terminals, do not overwrite each other's).
+    static func cookie(for state: SignInState) -> String { "onboard_device_" + state.browser.prefix(16) }
 
     /// A page of the device sign-in, its form allowed to go on to the providers.
     func page(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
@@ -69,15 +78,14 @@ struct DevicePage {
         }
         // The provider's answer: in the query, or posted (Apple's form_post).
         router.get("device/callback") { request, _ in
-            try await callback(HTMLPage.fields(ofQuery: request.uri.query), request)
+            try await callback(HTMLPage.query(CallbackForm.self, request, empty: CallbackForm()), request)
         }
         // Where a finished sign-in lands (Post/Redirect/Get): no code or state left in the
         // address bar or the history, and a reload changes nothing.
         router.get("device/signed-in") { _, _ in page(Self.signedIn) }
         router.get("device/not-approved") { _, _ in page(Self.denied) }
         router.post("device/callback") { request, _ in
-            let form = try await HTMLPage.form(CallbackForm.self, request)
-            return try await callback(["code": form.code, "state": form.state, "error": form.error].compactMapValues { $0 }, request)
+            try await callback(try await HTMLPage.form(CallbackForm.self, request), request)
         }
     }
 
@@ -86,7 +94,7 @@ struct DevicePage {
         guard let provider = providers[name], let origin = origin(request) else {
             return page(Self.codeForm("", error: SocialProvider.unavailable(name).message), status: .notFound)
         }
-        if provider.isDevelopment, !OwnAddresses.contains(authority: String(origin.drop { $0 != "/" }.dropFirst(2))) {
+        if provider.isDevelopment, !OwnAddresses.contains(authority: request.head.authority ?? "") {
             return page(
                 Self.codeForm(code, error: "The development sign-in works on this server's own address only: open the address your terminal shows."),
                 status: .badRequest)
@@ -94,13 +102,14 @@ struct DevicePage {
         let browser = Self.random()
         let issuer = provider.issuer(at: origin)
         let state = SignInState(
-            userCode: code, provider: name, issuer: issuer, nonce: Self.random(), verifier: Self.random() + Self.random(),
-            browser: Self.hash(browser), expiresAt: service.clock.now() + service.settings.deviceCodeLifetime)
+            userCode: code, provider: name, issuer: issuer, redirectURI: origin + "/device/callback", nonce: Self.random(),
+            verifier: Self.random() + Self.random(), browser: Self.hash(browser),
+            expiresAt: service.clock.now() + service.settings.deviceCodeLifetime)
         let sealed = try service.sealForBrowser(state, purpose: "device sign-in state")
         let address: String
         do {
             address = try await relyingParty.authorizationURL(
-                provider, issuer: issuer, redirectURI: origin + "/device/callback", state: sealed, nonce: state.nonce, verifier: state.verifier)
+                provider, issuer: issuer, redirectURI: state.redirectURI, state: sealed, nonce: state.nonce, verifier: state.verifier)
         } catch {
             service.recordProviderRefusal(provider: name, reason: "\(error)")
             return page(
@@ -110,22 +119,22 @@ struct DevicePage {
         let crossSite = provider.responseMode == "form_post" && https
         var attributes = "HttpOnly; Path=/device; Max-Age=\(service.settings.deviceCodeLifetime); SameSite=" + (crossSite ? "None" : "Lax")
         if https { attributes += "; Secure" }
-        return HTMLPage.redirect(to: address, headers: [.setCookie: "\(Self.cookie)=\(browser); \(attributes)"])
+        return HTMLPage.redirect(to: address, headers: [.setCookie: "\(Self.cookie(for: state))=\(browser); \(attributes)"])
     }
 
     /// The provider's answer: a denial decides the grant as denied; a code becomes an ID
     /// token, checked, whose identity approves it.
-    private func callback(_ answer: [String: String], _ request: Request) async throws -> Response {
+    private func callback(_ answer: CallbackForm, _ request: Request) async throws -> Response {
         let failed = "This sign-in could not be finished. Start again in your terminal."
-        guard let sealed = answer["state"], let state = service.unsealFromBrowser(sealed, as: SignInState.self, purpose: "device sign-in state"),
+        guard let sealed = answer.state, let state = service.unsealFromBrowser(sealed, as: SignInState.self, purpose: "device sign-in state"),
               state.expiresAt > service.clock.now()
         else { return page(Self.codeForm("", error: failed), status: .badRequest) }
-        guard let browser = request.cookies[Self.cookie]?.value, Self.hash(browser) == state.browser else {
+        guard let browser = request.cookies[Self.cookie(for: state)]?.value, Self.hash(browser) == state.browser else {
             return page(Self.codeForm("", error: "Open the sign-in in the same browser you entered the code in."), status: .badRequest)
         }
         guard let provider = providers[state.provider] else { return page(Self.codeForm("", error: failed), status: .badRequest) }
         let name = SocialProvider.displayName(state.provider)
-        if let error = answer["error"] {
+        if let error = answer.error {
             // Denied, or the provider could not go on: the terminal goes back to its
             // method choice with no error (the spec), and the page says what happened.
             guard try await service.finishDeviceSignIn(userCode: state.userCode, identity: nil) else {
@@ -136,12 +145,15 @@ struct DevicePage {
             }
             return HTMLPage.redirect(to: "/device/not-approved")
         }
-        guard let code = answer["code"], let origin = origin(request) else { return page(Self.codeForm("", error: failed), status: .badRequest) }
+        guard let code = answer.code else { return page(Self.codeForm("", error: failed), status: .badRequest) }
         let identity: DeviceIdentity
         do {
             let tokens = try await relyingParty.exchange(
-                provider, issuer: state.issuer, code: code, redirectURI: origin + "/device/callback", verifier: state.verifier)
-            identity = try await relyingParty.identity(tokens, provider: provider, issuer: state.issuer, nonce: state.nonce, now: Double(service.clock.now()))
+                provider, issuer: state.issuer, code: code, redirectURI: state.redirectURI, verifier: state.verifier)
+            // The provider's clock is the world's: its token is judged by this machine's
+            // wall clock, not the service's (which QA may have moved).
+            identity = try await relyingParty.identity(
+                tokens, provider: provider, issuer: state.issuer, nonce: state.nonce, now: Date().timeIntervalSince1970)
         } catch {
             service.recordProviderRefusal(provider: state.provider, reason: "\(error)")
             return page(
@@ -176,6 +188,7 @@ struct DevicePage {
         enum CodingKeys: String, CodingKey { case userCode = "user_code" }
     }
 
+    /// The provider's answer (RFC 6749 §4.1.2): a code or an error, with the state.
     struct CallbackForm: Decodable {
         var code: String?
         var state: String?

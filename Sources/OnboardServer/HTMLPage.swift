@@ -58,16 +58,9 @@ enum HTMLPage {
         return try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body))
     }
 
-    /// A query string read as a form is (`+` is a space), which Hummingbird's
-    /// `queryParameters` does not do: OAuth's requests and answers are form-encoded.
-    static func fields(ofQuery query: String?) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in (query ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (text: Substring) in String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
-            guard let key = decode(parts[0]), let value = parts.count > 1 ? decode(parts[1]) : "" else { continue }
-            fields[key] = fields[key] ?? value
-        }
-        return fields
+    /// A query string read as the form it is (OAuth's requests and answers come so), by
+    /// the same decoder; one that does not decode reads as empty, and is refused as such.
+    static func query<Form: Decodable>(_ type: Form.Type, _ request: Request, empty: Form) -> Form {
+        (try? URLEncodedFormDecoder().decode(Form.self, from: request.uri.query ?? "")) ?? empty
     }
 }

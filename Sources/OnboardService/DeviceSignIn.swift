@@ -13,6 +13,9 @@ extension OnboardService {
     /// characters, about 34.5 bits, shown as two halves.
     static let userCodeAlphabet = Array("BCDFGHJKLMNPQRSTVWXZ")
 
+    /// A device code never issued, spent, expired, or a user code no sign-in waits under.
+    static let deviceCodeExpired = ServiceError(.expiredToken, "This sign-in code has expired. Start again for a new one.")
+
     public func startDeviceSignIn(provider: String, client: String, origin: String?) async throws -> DeviceAuthorization {
         let provider = try Self.knownProvider(provider)
         guard settings.mockIdentityProvider || settings.brokeredProviders.contains(provider) else { throw SocialProvider.unavailable(provider) }
@@ -39,10 +42,9 @@ extension OnboardService {
     public func pollDeviceSignIn(deviceCode: String, policy: TokenPolicy) async throws -> SignIn {
         let now = clock.now()
         let hash = Secrets.hash(deviceCode)
-        let expired = ServiceError(.expiredToken, "This sign-in code has expired. Start again for a new one.")
         switch try await store.pollDeviceGrant(deviceCodeHash: hash, now: now) {
         case .unknown, .expired:
-            throw expired
+            throw Self.deviceCodeExpired
         case .slowDown:
             throw ServiceError(.slowDown, "Asked again too soon: wait \(settings.devicePollInterval + 5) seconds between polls from now on.")
         case .pending:
@@ -55,7 +57,7 @@ extension OnboardService {
             guard let user = try await store.socialUser(
                 tokenID: "device:" + hash, tokenExpiry: expiresAt, provider: provider, subject: identity.subject, email: identity.email,
                 now: now, token: refresh.record)
-            else { throw expired }
+            else { throw Self.deviceCodeExpired }
             let session = try await session((refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
             return SignIn(session: session, isNewUser: user.isNew)
         }
@@ -84,13 +86,12 @@ extension OnboardService {
     /// sign-in's is) gives the grant waiting under `userCode` its identity.
     public func approveDeviceSignIn(userCode typed: String, idToken: String, nonce: String, client: String) async throws {
         guard settings.mockIdentityProvider else { throw SocialProvider.unavailable("your provider") }
-        let expired = ServiceError(.expiredToken, "This sign-in code has expired. Start again for a new one.")
         guard let code = Self.normalisedUserCode(typed), let grant = try await pendingDeviceSignIn(userCode: code, client: client) else {
-            throw expired
+            throw Self.deviceCodeExpired
         }
         let claims = try await verifiedMockClaims(provider: grant.provider, idToken: idToken, nonce: nonce, now: clock.now())
         let identity = DeviceIdentity(subject: claims.sub.value, email: claims.email)
-        guard try await store.decideDeviceGrant(userCode: code, identity: identity, now: clock.now()) else { throw expired }
+        guard try await store.decideDeviceGrant(userCode: code, identity: identity, now: clock.now()) else { throw Self.deviceCodeExpired }
     }
 
     /// `BCDFGHJK` as people read it: `BCDF-GHJK`.
@@ -110,7 +111,8 @@ extension OnboardService {
 extension OnboardService {
     /// A provider's answer the broker refused (a forged, expired or replayed ID token, a
     /// provider out of reach), in the security log as a refused social token is.
+    /// The reason may quote the provider's own words: made inert, one line, before the log.
     public func recordProviderRefusal(provider: String, reason: String) {
-        record(.socialTokenRefused, outcome: "refused: \(provider) sign-in in the browser: \(reason)")
+        record(.socialTokenRefused, outcome: "refused: \(provider) sign-in in the browser: \(reason.madeInert(keepingNewlines: false))")
     }
 }

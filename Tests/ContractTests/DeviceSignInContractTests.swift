@@ -187,6 +187,32 @@ import Testing
         #expect(!session.session.isAnonymous, "signed in once, by the person's own browser")
     }
 
+    /// Two terminals, one phone: two sign-ins begun in the same browser before either is
+    /// finished each keep their own cookie, and both finish.
+    @Test func twoSignInsBegunInOneBrowserBothFinish() async throws {
+        let server = try await RunningServer.start(dev: true)
+        defer { server.stop() }
+        let transport = try HTTPTransport(base: server.base)
+        let first = try await transport.startSocialDevice(flow: "abby", provider: "google")
+        let second = try await transport.startSocialDevice(flow: "abby", provider: "apple")
+        var phone = BrowserWalk()
+        var callbacks: [String] = []
+        for started in [first, second] {
+            let typed = try await phone.send(server.base + "/device", form: [("user_code", started.userCode)])
+            let signIn = try await phone.send(try #require(typed.location))
+            let chosen = try await phone.send(
+                server.base + "/dev-idp/authorize", form: BrowserWalk.hiddenFields(signIn.page) + [("persona", "ana@example.org")])
+            callbacks.append(try #require(chosen.location))
+        }
+        for callback in callbacks {
+            let done = try await phone.landing(try await phone.send(callback), base: server.base)
+            #expect(done.page.contains("You're signed in"), "\(done.page)")
+        }
+        for started in [first, second] {
+            #expect(try await !transport.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode).session.isAnonymous)
+        }
+    }
+
     /// The development provider's issuer is the address the browser used, and the broker
     /// fetches from it: a Host naming another machine would have the server fetch from
     /// there (server-side request forgery, ASVS 5.0 1.3.6), so it is refused.
