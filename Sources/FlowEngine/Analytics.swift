@@ -6,11 +6,21 @@ extension FlowEngine {
     func track(_ name: String, with properties: [String: AnalyticsRecord.Property] = [:], _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         guard hasAnalyticsConsent(state) else { return }
         let user = flow.analytics.localID ? state.placeholderUserID : (state.session?.userID ?? state.placeholderUserID)
-        effects.append(.track(AnalyticsRecord(name: name, userID: user, timestamp: now, properties: properties)))
+        var properties = properties
+        if let key = flow.analytics.breakdown, let value = state.context[key]?.text, !value.isEmpty { properties[key] = .text(value) }
+        effects.append(
+            .track(
+                AnalyticsRecord(
+                    name: name, userID: user, anonymousID: state.placeholderUserID, screen: state.screenID, timestamp: now,
+                    properties: properties)))
     }
 
-    /// A screen's own events, and its step number where the flow counts steps.
+    /// The arrival itself (what a funnel counts), the screen's own events, and its step
+    /// number where the flow counts steps.
     func trackArrival(at screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        if let name = flow.analytics.screens, let index = flow.screens.firstIndex(where: { $0.id == screen.id }) {
+            track(name, with: ["screen_index": .number(Int64(index))], &state, now: now, effects: &effects)
+        }
         for name in screen.track { track(name, &state, now: now, effects: &effects) }
         if let name = flow.analytics.step, let step = screen.step {
             track(name, with: ["step": .number(Int64(step))], &state, now: now, effects: &effects)

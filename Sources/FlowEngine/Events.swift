@@ -152,13 +152,23 @@ public struct AnalyticsRecord: Equatable, Sendable {
     }
 
     public var name: String
+    /// The spec's `user_id`: the service's id once there is one, the placeholder before.
     public var userID: String
+    /// The device's placeholder for this run, on every event: the one person a funnel
+    /// follows from the first screen to the last, before and after an account exists.
+    public var anonymousID: String
+    /// The screen the person was on (the one arrived at, for an arrival).
+    public var screen: String?
     public var timestamp: Int64
     public var properties: [String: Property]
 
-    public init(name: String, userID: String, timestamp: Int64, properties: [String: Property] = [:]) {
+    public init(
+        name: String, userID: String, anonymousID: String? = nil, screen: String? = nil, timestamp: Int64, properties: [String: Property] = [:]
+    ) {
         self.name = name
         self.userID = userID
+        self.anonymousID = anonymousID ?? userID
+        self.screen = screen
         self.timestamp = timestamp
         self.properties = properties
     }

@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     /// Social sign-in's providers (`--identity-providers`); with `--dev` and none, all
     /// three through the development provider.
     public var identityProviders: [String: IdentityProvider] = [:]
+    /// The operator's token for `/api/v1/admin` (nil: the reports answer no one).
+    public var adminToken: String?
     /// A connection that sends nothing for this long is closed, so a request whose body
     /// never comes (a slow-loris) does not hold it for ever. Longer than clients keep
     /// idle connections (AsyncHTTPClient 60 s), as nginx's 75 s default.
@@ -62,32 +64,19 @@ public enum OnboardServer {
         onReady: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         let clock = AdjustableClock()
-        var settings = configuration.settings
-        settings.keepsOutbox = configuration.dev
-        settings.mockIdentityProvider = configuration.dev
         var providers = configuration.identityProviders
         if configuration.dev, providers.isEmpty {
             for name in OnboardService.socialProviders { providers[name] = .development }
         }
+        var settings = configuration.settings
+        settings.keepsOutbox = configuration.dev
+        settings.mockIdentityProvider = configuration.dev
         settings.brokeredProviders = Set(providers.keys)
-        let service: OnboardService
-        if let location = configuration.postgres {
-            let store = try await openPostgres(location, wait: configuration.databaseWait, logger: logger)
-            service = try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: settings, securityLog: logger)
-        } else {
-            do {
-                service = try OnboardService(
-                    database: ServiceDatabase.open(path: configuration.databasePath), clock: clock, settings: settings, securityLog: logger)
-            } catch {
-                let folder = (configuration.databasePath as NSString).deletingLastPathComponent
-                let reason = !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) ? "its folder \(folder) does not exist" : Self.reason(error)
-                throw DatabaseUnavailable(description: "onboard-server: cannot use the database at \(configuration.databasePath): \(reason)")
-            }
-        }
+        let service = try await openService(configuration, settings: settings, clock: clock, logger: logger)
         let faults = FaultSwitchboard()
         let routes = Routes(
             service: service, clock: clock, faults: faults, dev: configuration.dev, openAPI: openAPIDocument,
-            scheme: configuration.tlsCertificate == nil ? "http" : "https", identityProviders: providers)
+            scheme: configuration.tlsCertificate == nil ? "http" : "https", identityProviders: providers, adminToken: configuration.adminToken)
         let router = Router(context: APIContext.self)
         // Middleware wraps only the routes added after it, so the table of methods is
         // read from the same routes on a scratch router first.
@@ -133,6 +122,25 @@ public enum OnboardServer {
         "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384",
         "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
     ].joined(separator: ":")
+
+    /// The service over the configured store (PostgreSQL, or the SQLite file), migrated:
+    /// the server's, and `onboard-server funnel`'s reading of the same data.
+    public static func openService(
+        _ configuration: ServerConfiguration, settings: ServiceSettings, clock: any ServiceClock = SystemClock(), logger: Logger
+    ) async throws -> OnboardService {
+        if let location = configuration.postgres {
+            let store = try await openPostgres(location, wait: configuration.databaseWait, logger: logger)
+            return try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: settings, securityLog: logger)
+        }
+        do {
+            return try OnboardService(
+                database: ServiceDatabase.open(path: configuration.databasePath), clock: clock, settings: settings, securityLog: logger)
+        } catch {
+            let folder = (configuration.databasePath as NSString).deletingLastPathComponent
+            let reason = !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) ? "its folder \(folder) does not exist" : Self.reason(error)
+            throw DatabaseUnavailable(description: "onboard-server: cannot use the database at \(configuration.databasePath): \(reason)")
+        }
+    }
 
     static func openPostgres(_ location: PostgresLocation, wait databaseWait: Duration, logger: Logger) async throws -> PostgresStore {
         // The pool's own retries are not news: only its errors reach the log.

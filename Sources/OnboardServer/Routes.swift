@@ -15,6 +15,8 @@ struct Routes {
     var scheme = "http"
     /// The providers whose sign-in this server brokers (empty: social sign-in is off).
     var identityProviders: [String: IdentityProvider] = [:]
+    /// The operator's token for `/admin` (nil: the reports are off).
+    var adminToken: String?
 
     func register(on router: Router<APIContext>) {
         let api = router.group("api/v1")
@@ -28,6 +30,19 @@ struct Routes {
         // /content/motivation/random. Named on its own; routeList folds it into {kind}.
         api.get(RouterPath(Self.contentShadowedByMotivation)) { request, context in
             JSONReply(try await Wire.ContentCall(kind: "motivation").serve(on: service, as: try caller(request, context)))
+        }
+
+        api.on(.adminFunnel) { request, _ in
+            try AdminToken.check(request, against: adminToken)
+            let query = request.uri.queryParameters
+            guard let flow = query["flow"].map(String.init), !flow.isEmpty else {
+                throw ServiceError(.invalidInput, "Name the flow: /api/v1/admin/funnel?flow=oklah&since=7d.")
+            }
+            let sinceText = query["since"].map(String.init) ?? "7d"
+            guard let since = Funnel.since(sinceText, now: clock.now() * 1000) else {
+                throw ServiceError(.invalidInput, "since must be like 7d, 24h, 90m or 2026-11-01T00:00:00Z, not '\(sinceText)'.")
+            }
+            return JSONReply(try await service.funnel(flow: flow, since: since, byVersion: query["by"] == "version"))
         }
 
         if !identityProviders.isEmpty {

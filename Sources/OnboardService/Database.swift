@@ -223,6 +223,35 @@ public enum ServiceDatabase {
                 CREATE INDEX device_grants_expiry ON device_grants (expires_at);
                 """)
         }
+        migrator.registerMigration("v10: analytics events") { db in
+            // One row per event the client recorded, unique on its id (a batch sent again
+            // is stored once). What the funnel reads has columns of its own; the rest of the
+            // properties stay as JSON. `occurred_at_ms` is the device's clock (durations
+            // within one person's run); `received_at` the service's (retention).
+            try db.execute(sql: """
+                CREATE TABLE analytics_events (
+                    id TEXT PRIMARY KEY,
+                    flow TEXT NOT NULL,
+                    event TEXT NOT NULL,
+                    screen TEXT,
+                    screen_index INTEGER,
+                    user_id TEXT NOT NULL,
+                    anonymous_id TEXT NOT NULL,
+                    occurred_at_ms INTEGER NOT NULL,
+                    received_at INTEGER NOT NULL,
+                    app_version TEXT NOT NULL,
+                    error_code TEXT,
+                    attempt_number INTEGER,
+                    duration_ms INTEGER,
+                    variant TEXT,
+                    properties TEXT NOT NULL
+                );
+                CREATE INDEX analytics_events_funnel ON analytics_events (flow, occurred_at_ms);
+                CREATE INDEX analytics_events_person ON analytics_events (anonymous_id);
+                CREATE INDEX analytics_events_user ON analytics_events (user_id);
+                CREATE INDEX analytics_events_received ON analytics_events (received_at);
+                """)
+        }
         return migrator
     }
 

@@ -187,5 +187,19 @@ extension PostgresStore {
             """,
             "CREATE INDEX device_grants_expiry ON device_grants (expires_at)",
         ],
+        [
+            // Analytics events (see SQLite's v10).
+            """
+            CREATE TABLE analytics_events (
+                id TEXT PRIMARY KEY, flow TEXT NOT NULL, event TEXT NOT NULL, screen TEXT, screen_index INTEGER,
+                user_id TEXT NOT NULL, anonymous_id TEXT NOT NULL, occurred_at_ms BIGINT NOT NULL, received_at BIGINT NOT NULL,
+                app_version TEXT NOT NULL, error_code TEXT, attempt_number INTEGER, duration_ms BIGINT, variant TEXT,
+                properties TEXT NOT NULL)
+            """,
+            "CREATE INDEX analytics_events_funnel ON analytics_events (flow, occurred_at_ms)",
+            "CREATE INDEX analytics_events_person ON analytics_events (anonymous_id)",
+            "CREATE INDEX analytics_events_user ON analytics_events (user_id)",
+            "CREATE INDEX analytics_events_received ON analytics_events (received_at)",
+        ],
     ]
 }

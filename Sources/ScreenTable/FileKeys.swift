@@ -64,6 +64,7 @@ public enum FilePart: String, Sendable, CaseIterable {
         case .analytics: [
             Key("start", .text), Key("complete", .text), Key("error", .text), Key("retry", .text), Key("error_codes", .errorCodes),
             Key("consent", .text), Key("renewed", .text), Key("local_id", .flag), Key("step", .text),
+            Key("screens", .text), Key("breakdown", .text),
         ]
         case .screen: [
             Key("id", .text, required: true), Key("kind", .screenKind, required: true), Key("title", .text), Key("logo", .list(.text)),

@@ -115,6 +115,12 @@ public struct AnalyticsNames: Sendable, Equatable {
     public var renewed: String?
     /// On arrival at a numbered screen (`step`), with `step` (which steps people reach).
     public var step: String?
+    /// On arrival at every screen, with `screen_index` (its place in the file): what a
+    /// funnel counts, so the team can see where people stop.
+    public var screens: String?
+    /// A context key whose value every event carries under the same name (MIGA's remote
+    /// `onboarding_flow_version`): the funnel splits by it, an A/B comparison.
+    public var breakdown: String?
     /// Events keep the device's own random id, never the service's user id (MIGA:
     /// "local-only identifiers for analytics").
     public var localID = false

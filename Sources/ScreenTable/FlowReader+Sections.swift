@@ -46,6 +46,8 @@ extension FlowReader {
         checkKeys(map, allowed: FilePart.analytics.names, in: "'analytics'")
         names.localID = bool(map, "local_id") ?? false
         names.step = string(map, "step")
+        names.screens = string(map, "screens")
+        names.breakdown = string(map, "breakdown")
         names.consentKey = string(map, "consent")
         names.renewed = string(map, "renewed")
         names.start = string(map, "start")

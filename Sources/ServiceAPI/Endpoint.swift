@@ -25,8 +25,11 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
 
     /// The API's own description; every other endpoint is a call's.
     public static let openAPI = Endpoint(.get, "/openapi.yaml")
+    /// The operator's funnel report (`?flow=&since=&by=version`, an admin token as the
+    /// bearer): not a client's call, so not a `WireCall`.
+    public static let adminFunnel = Endpoint(.get, "/admin/funnel")
     /// Every endpoint the server has.
-    public static var all: [Endpoint] { [openAPI] + Wire.allCalls.map { $0.endpoint } }
+    public static var all: [Endpoint] { [openAPI, adminFunnel] + Wire.allCalls.map { $0.endpoint } }
 
     // The endpoints code names on their own (faults, tests).
     public static var refresh: Endpoint { Wire.RefreshRequest.endpoint }

@@ -12,6 +12,15 @@ struct OnboardServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onboard-server",
         abstract: "The Onboard auth service over HTTP(S): the same behaviour as the embedded mock.",
+        subcommands: [Serve.self, FunnelCommand.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// `onboard-server [serve]`: the service itself.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the API (the default: `onboard-server --port 8080` is `onboard-server serve --port 8080`).",
         discussion: """
             API under /api/v1 (JSON, errors as {code, message, retry_after?}); the OpenAPI
             document is served at /api/v1/openapi.yaml. SIGTERM or Ctrl-C finishes the
@@ -73,6 +82,14 @@ struct OnboardServerCommand: AsyncParsableCommand {
         discussion: "Without it, social sign-in is off; with --dev and none, all three go through the development provider at /dev-idp."))
     var identityProviders: String?
 
+    @Option(name: .customLong("admin-token-file"), help: ArgumentHelp(
+        "A file whose first line is the operator's token for /api/v1/admin/funnel (default: $ONBOARD_ADMIN_TOKEN).",
+        discussion: "At least 32 characters (openssl rand -hex 32). Without one, the reports answer no one."))
+    var adminTokenFile: String?
+
+    @Option(name: .customLong("events-retention"), help: "How long analytics events are kept: 90d (the default), 30d, 12h.")
+    var eventsRetention = "90d"
+
     func validate() throws {
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-cert and --tls-key go together")
@@ -87,6 +104,9 @@ struct OnboardServerCommand: AsyncParsableCommand {
         }
         for block in trustedProxy where AddressBlock(block) == nil {
             throw ValidationError("--trusted-proxy '\(block)' is not an address or CIDR block like 127.0.0.1 or 10.0.0.0/8")
+        }
+        guard let retention = Funnel.milliseconds(eventsRetention), retention >= 3_600_000 else {
+            throw ValidationError("--events-retention '\(eventsRetention)' is not a duration of an hour or more like 90d, 30d or 12h")
         }
         for (name, value) in [("--sign-in-limit", signInLimit), ("--login-failure-limit", loginFailureLimit), ("--sms-limit", smsLimit), ("--invite-limit", inviteLimit)] where value < 1 {
             throw ValidationError("\(name) must be at least 1")
@@ -115,6 +135,12 @@ struct OnboardServerCommand: AsyncParsableCommand {
                 throw ValidationError("--identity-providers \(error)")
             }
         }
+        do {
+            configuration.adminToken = try AdminToken.load(file: adminTokenFile, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError("--admin-token-file: \(error)")
+        }
+        configuration.settings.eventsRetention = (Funnel.milliseconds(eventsRetention) ?? 0) / 1000
         configuration.settings.bcryptCost = bcryptCost
         configuration.settings.signInPerAddress = RateLimit(limit: signInLimit, window: 60)
         configuration.settings.loginFailuresPerAccount = RateLimit(limit: loginFailureLimit, window: 900)

@@ -97,7 +97,7 @@ import Yams
         let served = OnboardService.servedCalls.map { $0.endpoint }
         #expect(served.count == Set(served).count, "one call per endpoint")
         let serversOwn = Set(
-            [Endpoint.openAPI] + [
+            [Endpoint.openAPI, Endpoint.adminFunnel] + [
                 Wire.OutboxCall.endpoint, Wire.ResetCall.endpoint, Wire.ConfigOverride.endpoint,
                 Wire.ClockRequest.endpoint, Wire.FaultsRequest.endpoint,
             ])

@@ -72,6 +72,8 @@ enum CompiledFlowSource {
         lines.append("        analytics.consentKey = \(literal(names.consentKey))")
         lines.append("        analytics.renewed = \(literal(names.renewed))")
         lines.append("        analytics.step = \(literal(names.step))")
+        lines.append("        analytics.screens = \(literal(names.screens))")
+        lines.append("        analytics.breakdown = \(literal(names.breakdown))")
         lines.append("        analytics.localID = \(names.localID)")
         let screens = flow.screens.indices.map { "\(id)Screen\($0)()" }.joined(separator: ", ")
         lines.append(

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import Logging
+import OnboardServer
+import OnboardService
+import PostgresStore
+import ServiceAPI
+
+/// `onboard-server funnel FLOW`: the funnel read straight from the store the server
+/// uses, for an operator at the server's machine.
+struct FunnelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "funnel",
+        abstract: "Where people stop in a flow: each screen reached, left and dropped, from the store's analytics.",
+        discussion: "Reads the same store the server uses (--db or --database). One person is one run of the flow on one device.")
+
+    @Argument(help: "The flow: oklah, babybasics, abby, rucktracker, miga (or a custom flow's id).")
+    var flow: String
+
+    @Option(help: "The window: 7d (the default), 24h, 90m, or an RFC 3339 instant like 2026-11-01T00:00:00Z.")
+    var since = "7d"
+
+    @Flag(name: .customLong("by-version"), help: "Split by the flow's onboarding_flow_version too (MIGA's remote config).")
+    var byVersion = false
+
+    @Flag(help: "The report as JSON.")
+    var json = false
+
+    @Flag(help: "The steps as CSV.")
+    var csv = false
+
+    @Option(help: "SQLite database file, as the server takes it.")
+    var db = "onboard-server.sqlite"
+
+    @Option(help: ArgumentHelp("PostgreSQL database, as the server takes it (default: $ONBOARD_DATABASE_URL).", valueName: "url"))
+    var database: String?
+
+    func validate() throws {
+        if json, csv { throw ValidationError("--json and --csv: one or the other") }
+    }
+
+    func run() async throws {
+        var configuration = ServerConfiguration(databasePath: db)
+        if let url = database ?? ProcessInfo.processInfo.environment["ONBOARD_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            do {
+                configuration.postgres = try PostgresLocation(url: url)
+            } catch {
+                throw ValidationError("--database: \(error)")
+            }
+        } else if !FileManager.default.fileExists(atPath: db) {
+            throw ValidationError("--db: there is no database at \(db)")
+        }
+        var logger = Logger(label: "onboard-server")
+        logger.logLevel = .error
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        guard let start = Funnel.since(since, now: now) else {
+            throw ValidationError("--since '\(since)' is not like 7d, 24h, 90m or 2026-11-01T00:00:00Z")
+        }
+        let report: FunnelReport
+        do {
+            let service = try await OnboardServer.openService(configuration, settings: ServiceSettings(), logger: logger)
+            report = try await service.funnel(flow: flow, since: start, byVersion: byVersion)
+        } catch let error as DatabaseUnavailable {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(69)
+        }
+        let text = json ? FunnelText.json(report) : csv ? FunnelText.csv(report) : FunnelText.table(report)
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}
