@@ -25,6 +25,8 @@ enum CompiledFlows {
         analytics.consentKey = nil
         analytics.renewed = nil
         analytics.step = nil
+        analytics.screens = "screen_viewed"
+        analytics.breakdown = nil
         analytics.localID = false
         var flow = Flow(id: "oklah", title: "OKLah", summary: "anonymous onboarding, no name, email or phone needed", entry: entry, tokens: tokens, analytics: analytics, screens: [oklahScreen0(), oklahScreen1(), oklahScreen2(), oklahScreen3(), oklahScreen4(), oklahScreen5(), oklahScreen6(), oklahScreen7(), oklahScreen8()])
         flow.serviceURLKey = nil
@@ -34,20 +36,20 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen0() -> Screen {
-        var screen = Screen(id: "privacy", kind: .info, location: SourceLocation(file: "oklah.yaml", line: 35, column: 5))
+        var screen = Screen(id: "privacy", kind: .info, location: SourceLocation(file: "oklah.yaml", line: 37, column: 5))
         screen.title = "Welcome to OKLah"
         screen.logo = ["\\(^o^)/"]
         screen.bullets = ["Your privacy comes first", "No name, email, or phone needed", "Your data stays on your device"]
         screen.resumable = true
         do {
-            let action = Action(label: "Start", key: nil, step: .go("creating"), when: nil, location: SourceLocation(file: "oklah.yaml", line: 45, column: 9))
+            let action = Action(label: "Start", key: nil, step: .go("creating"), when: nil, location: SourceLocation(file: "oklah.yaml", line: 47, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func oklahScreen1() -> Screen {
-        var screen = Screen(id: "creating", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 48, column: 5))
+        var screen = Screen(id: "creating", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 50, column: 5))
         screen.title = "Setting things up..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .signInAnonymously, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "pick_name", message: nil, back: false, field: nil)])
@@ -55,18 +57,18 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen2() -> Screen {
-        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "oklah.yaml", line: 56, column: 5))
+        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "oklah.yaml", line: 58, column: 5))
         screen.body = "Something went wrong. Please check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "oklah.yaml", line: 60, column: 9))
+            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "oklah.yaml", line: 62, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func oklahScreen3() -> Screen {
-        var screen = Screen(id: "pick_name", kind: .choice, location: SourceLocation(file: "oklah.yaml", line: 63, column: 5))
+        var screen = Screen(id: "pick_name", kind: .choice, location: SourceLocation(file: "oklah.yaml", line: 65, column: 5))
         screen.title = "Pick your name"
         screen.body = "Choose the name OKLah will know you by. It is made up, just for you."
         screen.resumable = true
@@ -75,7 +77,7 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen4() -> Screen {
-        var screen = Screen(id: "saving_name", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 73, column: 5))
+        var screen = Screen(id: "saving_name", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 75, column: 5))
         screen.title = "Saving your name..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .chooseName, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])
@@ -83,28 +85,28 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen5() -> Screen {
-        var screen = Screen(id: "home", kind: .info, location: SourceLocation(file: "oklah.yaml", line: 81, column: 5))
+        var screen = Screen(id: "home", kind: .info, location: SourceLocation(file: "oklah.yaml", line: 83, column: 5))
         screen.title = "Hi, {display_name|friend}"
         screen.body = "{motivation|Every small step counts. You are doing great.}"
         screen.load = [.motivation]
         screen.resumable = true
         screen.completesOnboarding = true
         do {
-            let action = Action(label: "Check in", key: nil, step: .notice("Check-in is coming in a later release; it is not part of onboarding."), when: nil, location: SourceLocation(file: "oklah.yaml", line: 89, column: 9))
+            let action = Action(label: "Check in", key: nil, step: .notice("Check-in is coming in a later release; it is not part of onboarding."), when: nil, location: SourceLocation(file: "oklah.yaml", line: 91, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func oklahScreen6() -> Screen {
-        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "oklah.yaml", line: 92, column: 5))
+        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "oklah.yaml", line: 94, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.has, negated: false, key: "display_name", value: nil), go: "home"), Branch(when: nil, go: "checking_name")]
         return screen
     }
 
     private static func oklahScreen7() -> Screen {
-        var screen = Screen(id: "checking_name", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 99, column: 5))
+        var screen = Screen(id: "checking_name", kind: .progress, location: SourceLocation(file: "oklah.yaml", line: 101, column: 5))
         screen.title = "Welcome back..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .loadProfile, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "named", message: nil, back: false, field: nil)])
@@ -112,7 +114,7 @@ enum CompiledFlows {
     }
 
     private static func oklahScreen8() -> Screen {
-        var screen = Screen(id: "named", kind: .route, location: SourceLocation(file: "oklah.yaml", line: 107, column: 5))
+        var screen = Screen(id: "named", kind: .route, location: SourceLocation(file: "oklah.yaml", line: 109, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.has, negated: false, key: "display_name", value: nil), go: "home"), Branch(when: nil, go: "pick_name")]
         return screen
@@ -125,10 +127,12 @@ enum CompiledFlows {
         entry.keepsGuest = false
         entry.offlineGuest = nil
         let tokens = TokenSettings(accessLifetime: 86400, refreshLifetime: 2592000, renewBefore: 60)
-        var analytics = AnalyticsNames(start: nil, complete: nil, error: nil, retry: nil, errorCodes: [:])
+        var analytics = AnalyticsNames(start: nil, complete: "onboarding_complete", error: nil, retry: nil, errorCodes: [:])
         analytics.consentKey = nil
         analytics.renewed = nil
         analytics.step = nil
+        analytics.screens = "screen_viewed"
+        analytics.breakdown = nil
         analytics.localID = false
         var flow = Flow(id: "babybasics", title: "Baby Basics", summary: "server URL, account or invite, add your baby", entry: entry, tokens: tokens, analytics: analytics, screens: [babybasicsScreen0(), babybasicsScreen1(), babybasicsScreen2(), babybasicsScreen3(), babybasicsScreen4(), babybasicsScreen5(), babybasicsScreen6(), babybasicsScreen7(), babybasicsScreen8(), babybasicsScreen9(), babybasicsScreen10(), babybasicsScreen11(), babybasicsScreen12(), babybasicsScreen13(), babybasicsScreen14(), babybasicsScreen15(), babybasicsScreen16()])
         flow.serviceURLKey = "server_url"
@@ -138,7 +142,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen0() -> Screen {
-        var screen = Screen(id: "server", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 25, column: 5))
+        var screen = Screen(id: "server", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 31, column: 5))
         screen.title = "Baby Basics"
         screen.body = "Which Baby Basics server do you use? mock://local is the one built into Onboard."
         screen.resumable = true
@@ -149,43 +153,43 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .connectServer, outcomes: ["error": Outcome(go: "server_unreachable", message: nil, back: false, field: nil), "success": Outcome(go: "auth", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 40, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .connectServer, outcomes: ["error": Outcome(go: "server_unreachable", message: nil, back: false, field: nil), "success": Outcome(go: "auth", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 46, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen1() -> Screen {
-        var screen = Screen(id: "server_unreachable", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 46, column: 5))
+        var screen = Screen(id: "server_unreachable", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 52, column: 5))
         screen.body = "Can't connect to server. Check the URL and try again.\nTried: {server_url}\n{error_message|}"
         screen.resumable = false
         do {
-            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 50, column: 9))
+            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 56, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Change URL", key: nil, step: .go("server"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 52, column: 9))
+            let action = Action(label: "Change URL", key: nil, step: .go("server"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 58, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen2() -> Screen {
-        var screen = Screen(id: "auth", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 55, column: 5))
+        var screen = Screen(id: "auth", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 61, column: 5))
         screen.title = "Welcome to Baby Basics"
         screen.body = "Track feeds, sleep and diapers, alone or with a second caregiver."
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Create Account", key: nil, step: .go("register"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 61, column: 9))
+            let action = Action(label: "Create Account", key: nil, step: .go("register"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 67, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "I Have an Invite", key: nil, step: .go("invite"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 63, column: 9))
+            let action = Action(label: "I Have an Invite", key: nil, step: .go("invite"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 69, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Log in", key: nil, step: .go("login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 65, column: 9))
+            var action = Action(label: "Log in", key: nil, step: .go("login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 71, column: 9))
             action.linkPrompt = "Already have an account?"
             screen.actions.append(action)
         }
@@ -193,7 +197,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen3() -> Screen {
-        var screen = Screen(id: "register", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 69, column: 5))
+        var screen = Screen(id: "register", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 75, column: 5))
         screen.title = "Create your account"
         screen.allowsBack = true
         screen.resumable = true
@@ -215,11 +219,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Create Account", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "add_baby", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 100, column: 9))
+            let action = Action(label: "Create Account", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "add_baby", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 106, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Log In Instead", key: nil, step: .go("login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 110, column: 9))
+            var action = Action(label: "Log In Instead", key: nil, step: .go("login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 116, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -227,7 +231,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen4() -> Screen {
-        var screen = Screen(id: "invite", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 114, column: 5))
+        var screen = Screen(id: "invite", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 120, column: 5))
         screen.title = "Join with an invite"
         screen.body = "Paste the code or the whole link you were sent."
         screen.allowsBack = true
@@ -255,11 +259,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Join", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 152, column: 9))
+            let action = Action(label: "Join", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 158, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Already registered? Log in with your invite", key: nil, step: .go("invite_login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 161, column: 9))
+            var action = Action(label: "Already registered? Log in with your invite", key: nil, step: .go("invite_login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 167, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -267,7 +271,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen5() -> Screen {
-        var screen = Screen(id: "invite_login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 165, column: 5))
+        var screen = Screen(id: "invite_login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 171, column: 5))
         screen.title = "Log in with your invite"
         screen.allowsBack = true
         screen.resumable = true
@@ -287,14 +291,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In and Join", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 191, column: 9))
+            let action = Action(label: "Log In and Join", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 197, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen6() -> Screen {
-        var screen = Screen(id: "accepting", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 201, column: 5))
+        var screen = Screen(id: "accepting", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 207, column: 5))
         screen.title = "Accepting your invite..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .acceptInvite, outcomes: ["error": Outcome(go: "invite_retry", message: "Something went wrong. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: "invite_retry", message: "This invite link is invalid or has already been used.", back: false, field: nil), "success": Outcome(go: "tracking", message: nil, back: false, field: nil)])
@@ -302,7 +306,7 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen7() -> Screen {
-        var screen = Screen(id: "invite_retry", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 214, column: 5))
+        var screen = Screen(id: "invite_retry", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 220, column: 5))
         screen.title = "Your invite"
         screen.body = "Your account is ready. Enter the invite code or link again."
         screen.resumable = true
@@ -312,11 +316,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Join", key: nil, step: .go("accepting"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 226, column: 9))
+            let action = Action(label: "Join", key: nil, step: .go("accepting"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 232, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Add a Baby Instead", key: nil, step: .go("add_baby"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 228, column: 9))
+            var action = Action(label: "Add a Baby Instead", key: nil, step: .go("add_baby"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 234, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -324,19 +328,19 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen8() -> Screen {
-        var screen = Screen(id: "tracking", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 232, column: 5))
+        var screen = Screen(id: "tracking", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 238, column: 5))
         screen.title = "You're now tracking {child_name}"
         screen.body = "Shared by {shared_by}"
         screen.resumable = true
         do {
-            let action = Action(label: "Go to Dashboard", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 237, column: 9))
+            let action = Action(label: "Go to Dashboard", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 243, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen9() -> Screen {
-        var screen = Screen(id: "login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 240, column: 5))
+        var screen = Screen(id: "login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 246, column: 5))
         screen.title = "Log in"
         screen.allowsBack = true
         screen.resumable = true
@@ -351,14 +355,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 260, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 266, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen10() -> Screen {
-        var screen = Screen(id: "checking_children", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 272, column: 5))
+        var screen = Screen(id: "checking_children", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 278, column: 5))
         screen.title = "Loading your babies..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .loadChildren, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "after_login", message: nil, back: false, field: nil)])
@@ -366,25 +370,25 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen11() -> Screen {
-        var screen = Screen(id: "after_login", kind: .route, location: SourceLocation(file: "babybasics.yaml", line: 280, column: 5))
+        var screen = Screen(id: "after_login", kind: .route, location: SourceLocation(file: "babybasics.yaml", line: 286, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.hasChildren, negated: false, key: nil, value: nil), go: "dashboard"), Branch(when: nil, go: "add_baby")]
         return screen
     }
 
     private static func babybasicsScreen12() -> Screen {
-        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 287, column: 5))
+        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 293, column: 5))
         screen.body = "Something went wrong. Check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 291, column: 9))
+            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 297, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen13() -> Screen {
-        var screen = Screen(id: "add_baby", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 294, column: 5))
+        var screen = Screen(id: "add_baby", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 300, column: 5))
         screen.title = "Add your baby"
         screen.resumeAt = "checking_children"
         screen.resumable = true
@@ -400,14 +404,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Let's Go!", key: nil, step: .call(ServiceCall(operation: .addChild, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "dashboard", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 315, column: 9))
+            let action = Action(label: "Let's Go!", key: nil, step: .call(ServiceCall(operation: .addChild, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "dashboard", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 321, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen14() -> Screen {
-        var screen = Screen(id: "dashboard", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 323, column: 5))
+        var screen = Screen(id: "dashboard", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 329, column: 5))
         screen.title = "Dashboard"
         screen.load = [.loadChildren]
         screen.resumable = true
@@ -415,26 +419,26 @@ enum CompiledFlows {
         screen.items = "children"
         screen.empty = "No babies yet."
         do {
-            let action = Action(label: "Invite a Caregiver", key: nil, step: .call(ServiceCall(operation: .createInvite, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "invite_created", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 332, column: 9))
+            let action = Action(label: "Invite a Caregiver", key: nil, step: .call(ServiceCall(operation: .createInvite, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "invite_created", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 338, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen15() -> Screen {
-        var screen = Screen(id: "invite_created", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 338, column: 5))
+        var screen = Screen(id: "invite_created", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 344, column: 5))
         screen.title = "Invite a caregiver to {invite_child}"
         screen.body = "Share this code: {invite_code_created}\n\nOr this link:\n{invite_link}\n\nIt works once and expires in 7 days."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 343, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 349, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen16() -> Screen {
-        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 346, column: 5))
+        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 352, column: 5))
         screen.title = "Log in again"
         screen.body = "Your session on {server_url} has ended. Log in again to see your babies."
         screen.resumable = true
@@ -449,11 +453,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 352, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 358, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Use Another Account", key: nil, step: .go("auth"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 355, column: 9))
+            var action = Action(label: "Use Another Account", key: nil, step: .go("auth"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 361, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -471,6 +475,8 @@ enum CompiledFlows {
         analytics.consentKey = "analytics_consent"
         analytics.renewed = "session_refreshed"
         analytics.step = "onboarding_step_viewed"
+        analytics.screens = "screen_viewed"
+        analytics.breakdown = nil
         analytics.localID = false
         var flow = Flow(id: "abby", title: "ABBY", summary: "phone or social sign-in, then your profile", entry: entry, tokens: tokens, analytics: analytics, screens: [abbyScreen0(), abbyScreen1(), abbyScreen2(), abbyScreen3(), abbyScreen4(), abbyScreen5(), abbyScreen6(), abbyScreen7(), abbyScreen8(), abbyScreen9(), abbyScreen10(), abbyScreen11(), abbyScreen12(), abbyScreen13(), abbyScreen14(), abbyScreen15(), abbyScreen16()])
         flow.serviceURLKey = nil
@@ -480,19 +486,19 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen0() -> Screen {
-        var screen = Screen(id: "consent", kind: .info, location: SourceLocation(file: "abby.yaml", line: 38, column: 5))
+        var screen = Screen(id: "consent", kind: .info, location: SourceLocation(file: "abby.yaml", line: 39, column: 5))
         screen.title = "Welcome to ABBY"
         screen.body = "Optional: anonymous usage events (which steps you reach) to improve onboarding. Nothing is tracked unless you agree."
         screen.bullets = ["To set up your account ABBY asks for a phone number or a social sign-in, your name, date of birth and what you are looking for.", "Your full legal name and phone number stay private: never shown to others, never in analytics."]
         screen.resumable = true
         screen.step = 1
         do {
-            var action = Action(label: "Agree and Continue", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 51, column: 9))
+            var action = Action(label: "Agree and Continue", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 52, column: 9))
             action.sets = ["analytics_consent": "granted"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue Without Analytics", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 54, column: 9))
+            var action = Action(label: "Continue Without Analytics", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 55, column: 9))
             action.sets = ["analytics_consent": "declined"]
             screen.actions.append(action)
         }
@@ -500,7 +506,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen1() -> Screen {
-        var screen = Screen(id: "method", kind: .info, location: SourceLocation(file: "abby.yaml", line: 58, column: 5))
+        var screen = Screen(id: "method", kind: .info, location: SourceLocation(file: "abby.yaml", line: 59, column: 5))
         screen.title = "Create your account"
         screen.body = "Use your phone number, or continue with Apple, Google or Facebook."
         screen.allowsBack = true
@@ -508,21 +514,21 @@ enum CompiledFlows {
         screen.track = ["auth_method_viewed"]
         screen.step = 2
         do {
-            let action = Action(label: "Use Phone Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 66, column: 9))
+            let action = Action(label: "Use Phone Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 67, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue with Apple", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_start", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 68, column: 9))
+            var action = Action(label: "Continue with Apple", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_start", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 69, column: 9))
             action.sets = ["provider": "apple", "provider_name": "Apple"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue with Google", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_start", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 77, column: 9))
+            var action = Action(label: "Continue with Google", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_start", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 78, column: 9))
             action.sets = ["provider": "google", "provider_name": "Google"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue with Facebook", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_start", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 81, column: 9))
+            var action = Action(label: "Continue with Facebook", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_start", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 82, column: 9))
             action.sets = ["provider": "facebook", "provider_name": "Facebook"]
             screen.actions.append(action)
         }
@@ -530,7 +536,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen2() -> Screen {
-        var screen = Screen(id: "phone", kind: .form, location: SourceLocation(file: "abby.yaml", line: 86, column: 5))
+        var screen = Screen(id: "phone", kind: .form, location: SourceLocation(file: "abby.yaml", line: 87, column: 5))
         screen.title = "Your phone number"
         screen.body = "We'll text you a 6-digit code to confirm it's you."
         screen.allowsBack = true
@@ -550,16 +556,16 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Send Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: nil, back: false, field: "phone"), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "code", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 128, column: 9))
+            let action = Action(label: "Send Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: nil, back: false, field: "phone"), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "code", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 129, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Back to Code Entry", key: nil, step: .back, when: Guard(.equals, negated: false, key: "changing_number", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 137, column: 9))
+            var action = Action(label: "Back to Code Entry", key: nil, step: .back, when: Guard(.equals, negated: false, key: "changing_number", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 138, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 143, column: 9))
+            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 144, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -567,7 +573,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen3() -> Screen {
-        var screen = Screen(id: "code", kind: .form, location: SourceLocation(file: "abby.yaml", line: 147, column: 5))
+        var screen = Screen(id: "code", kind: .form, location: SourceLocation(file: "abby.yaml", line: 148, column: 5))
         screen.title = "Enter your code"
         screen.body = "We sent a 6-digit code to {phone_e164}. It expires in 5 minutes."
         screen.resumable = true
@@ -579,22 +585,22 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Verify", key: nil, step: .call(ServiceCall(operation: .verifyPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Wait a few minutes, then resend a new code.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 163, column: 9))
+            let action = Action(label: "Verify", key: nil, step: .call(ServiceCall(operation: .verifyPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "invalid_input": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: nil, message: "That code is wrong or has expired. Check it, or resend a new one.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Wait a few minutes, then resend a new code.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 164, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Resend Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: nil, message: "We sent a new code.", back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 175, column: 9))
+            var action = Action(label: "Resend Code", key: nil, step: .call(ServiceCall(operation: .sendPhoneCode, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: nil, message: "We sent a new code.", back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 176, column: 9))
             action.cooldown = 60
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Change Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 184, column: 9))
+            var action = Action(label: "Change Number", key: nil, step: .go("phone"), when: nil, location: SourceLocation(file: "abby.yaml", line: 185, column: 9))
             action.validates = false
             action.sets = ["changing_number": "yes"]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 188, column: 9))
+            var action = Action(label: "Use Another Method", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 189, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -602,14 +608,14 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen4() -> Screen {
-        var screen = Screen(id: "social_start", kind: .route, location: SourceLocation(file: "abby.yaml", line: 195, column: 5))
+        var screen = Screen(id: "social_start", kind: .route, location: SourceLocation(file: "abby.yaml", line: 196, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.equals, negated: false, key: "device_approval", value: "here"), go: "social"), Branch(when: nil, go: "social_device")]
         return screen
     }
 
     private static func abbyScreen5() -> Screen {
-        var screen = Screen(id: "social_device", kind: .info, location: SourceLocation(file: "abby.yaml", line: 202, column: 5))
+        var screen = Screen(id: "social_device", kind: .info, location: SourceLocation(file: "abby.yaml", line: 203, column: 5))
         screen.title = "Sign in with {provider_name}"
         screen.body = "On your phone or computer, open\n{verification_uri}\nand enter the code:\n{user_code}\n\nThe code expires in {device_expires_at:left}.\n{browser_hint}"
         screen.allowsBack = true
@@ -618,16 +624,16 @@ enum CompiledFlows {
         screen.step = 2
         screen.poll = Poll(call: ServiceCall(operation: .pollSocialDevice, outcomes: ["access_denied": Outcome(go: "method", message: nil, back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "expired_token": Outcome(go: nil, message: "This code has expired. Get a new code to try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil)]), every: "poll_interval", until: "device_expires_at")
         do {
-            let action = Action(label: "Open Browser", key: nil, step: .call(ServiceCall(operation: .openBrowser, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: nil, message: nil, back: false, field: nil)])), when: Guard(.equals, negated: false, key: "browser", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 231, column: 9))
+            let action = Action(label: "Open Browser", key: nil, step: .call(ServiceCall(operation: .openBrowser, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: nil, message: nil, back: false, field: nil)])), when: Guard(.equals, negated: false, key: "browser", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 232, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Get a New Code", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_device", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: Guard(.equals, negated: false, key: "error_code", value: "expired_token"), location: SourceLocation(file: "abby.yaml", line: 237, column: 9))
+            var action = Action(label: "Get a New Code", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_device", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: Guard(.equals, negated: false, key: "error_code", value: "expired_token"), location: SourceLocation(file: "abby.yaml", line: 238, column: 9))
             action.sets = ["error_code": ""]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 246, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 247, column: 9))
             action.validates = false
             action.sets = ["device_code": "", "error_code": "", "provider": "", "provider_name": ""]
             screen.actions.append(action)
@@ -636,7 +642,7 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen6() -> Screen {
-        var screen = Screen(id: "social", kind: .form, location: SourceLocation(file: "abby.yaml", line: 252, column: 5))
+        var screen = Screen(id: "social", kind: .form, location: SourceLocation(file: "abby.yaml", line: 253, column: 5))
         screen.title = "Sign in with {provider_name}"
         screen.body = "ABBY would like your name and email address. This is the embedded mock's {provider_name} consent screen: nothing is sent to {provider_name}."
         screen.allowsBack = true
@@ -649,11 +655,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Allow", key: nil, step: .call(ServiceCall(operation: .approveSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "expired_token": Outcome(go: "method", message: "That sign-in took too long and expired. Choose how to sign in again.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 272, column: 9))
+            let action = Action(label: "Allow", key: nil, step: .call(ServiceCall(operation: .approveSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "expired_token": Outcome(go: "method", message: "That sign-in took too long and expired. Choose how to sign in again.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 273, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 282, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 283, column: 9))
             action.validates = false
             action.sets = ["device_code": "", "provider": "", "provider_name": "", "social_account": ""]
             screen.actions.append(action)
@@ -662,14 +668,14 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen7() -> Screen {
-        var screen = Screen(id: "signed_in", kind: .route, location: SourceLocation(file: "abby.yaml", line: 288, column: 5))
+        var screen = Screen(id: "signed_in", kind: .route, location: SourceLocation(file: "abby.yaml", line: 289, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.profileComplete, negated: false, key: nil, value: nil), go: "done"), Branch(when: nil, go: "names")]
         return screen
     }
 
     private static func abbyScreen8() -> Screen {
-        var screen = Screen(id: "names", kind: .form, location: SourceLocation(file: "abby.yaml", line: 295, column: 5))
+        var screen = Screen(id: "names", kind: .form, location: SourceLocation(file: "abby.yaml", line: 296, column: 5))
         screen.title = "Your name"
         screen.body = "Your full legal name stays private. Your display name is what others see."
         screen.resumable = true
@@ -687,14 +693,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "age", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 320, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "age", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 321, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen9() -> Screen {
-        var screen = Screen(id: "age", kind: .form, location: SourceLocation(file: "abby.yaml", line: 329, column: 5))
+        var screen = Screen(id: "age", kind: .form, location: SourceLocation(file: "abby.yaml", line: 330, column: 5))
         screen.title = "Your age"
         screen.allowsBack = true
         screen.resumable = true
@@ -717,14 +723,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "identity", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 361, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "identity", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 362, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen10() -> Screen {
-        var screen = Screen(id: "identity", kind: .form, location: SourceLocation(file: "abby.yaml", line: 369, column: 5))
+        var screen = Screen(id: "identity", kind: .form, location: SourceLocation(file: "abby.yaml", line: 370, column: 5))
         screen.title = "About you"
         screen.allowsBack = true
         screen.resumable = true
@@ -743,14 +749,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "background", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 404, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "background", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 405, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen11() -> Screen {
-        var screen = Screen(id: "background", kind: .form, location: SourceLocation(file: "abby.yaml", line: 412, column: 5))
+        var screen = Screen(id: "background", kind: .form, location: SourceLocation(file: "abby.yaml", line: 413, column: 5))
         screen.title = "Your background"
         screen.allowsBack = true
         screen.resumable = true
@@ -768,14 +774,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "relationship", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 441, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "relationship", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 442, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen12() -> Screen {
-        var screen = Screen(id: "relationship", kind: .form, location: SourceLocation(file: "abby.yaml", line: 449, column: 5))
+        var screen = Screen(id: "relationship", kind: .form, location: SourceLocation(file: "abby.yaml", line: 450, column: 5))
         screen.title = "What you want"
         screen.allowsBack = true
         screen.resumable = true
@@ -793,38 +799,38 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Finish", key: nil, step: .call(ServiceCall(operation: .finishProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "done", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 470, column: 9))
+            let action = Action(label: "Finish", key: nil, step: .call(ServiceCall(operation: .finishProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "done", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 471, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen13() -> Screen {
-        var screen = Screen(id: "done", kind: .info, location: SourceLocation(file: "abby.yaml", line: 478, column: 5))
+        var screen = Screen(id: "done", kind: .info, location: SourceLocation(file: "abby.yaml", line: 479, column: 5))
         screen.title = "You're all set, {display_name|friend}"
         screen.body = "Your profile is complete and you stay signed in on this device. ABBY will meet you next."
         screen.resumable = true
         screen.completesOnboarding = true
         do {
-            let action = Action(label: "Log Out", key: nil, step: .call(ServiceCall(operation: .logOut, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "consent", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 484, column: 9))
+            let action = Action(label: "Log Out", key: nil, step: .call(ServiceCall(operation: .logOut, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "consent", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 485, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "abby.yaml", line: 489, column: 9))
+            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "abby.yaml", line: 490, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen14() -> Screen {
-        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "abby.yaml", line: 493, column: 5))
+        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "abby.yaml", line: 494, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.profileComplete, negated: false, key: nil, value: nil), go: "done"), Branch(when: nil, go: "checking_profile")]
         return screen
     }
 
     private static func abbyScreen15() -> Screen {
-        var screen = Screen(id: "checking_profile", kind: .progress, location: SourceLocation(file: "abby.yaml", line: 500, column: 5))
+        var screen = Screen(id: "checking_profile", kind: .progress, location: SourceLocation(file: "abby.yaml", line: 501, column: 5))
         screen.title = "Loading your profile..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .loadProfile, outcomes: ["error": Outcome(go: "profile_unreachable", message: nil, back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil)])
@@ -832,11 +838,11 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen16() -> Screen {
-        var screen = Screen(id: "profile_unreachable", kind: .error, location: SourceLocation(file: "abby.yaml", line: 508, column: 5))
+        var screen = Screen(id: "profile_unreachable", kind: .error, location: SourceLocation(file: "abby.yaml", line: 509, column: 5))
         screen.body = "Can't reach ABBY to load your profile. Check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "abby.yaml", line: 512, column: 9))
+            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "abby.yaml", line: 513, column: 9))
             screen.actions.append(action)
         }
         return screen
@@ -849,10 +855,12 @@ enum CompiledFlows {
         entry.keepsGuest = true
         entry.offlineGuest = "RuckTracker could not reach its service, so your guest account is on this device for now. Log rucks as usual; they sync when the service answers."
         let tokens = TokenSettings(accessLifetime: 86400, refreshLifetime: nil, renewBefore: 60)
-        var analytics = AnalyticsNames(start: nil, complete: nil, error: nil, retry: nil, errorCodes: [:])
+        var analytics = AnalyticsNames(start: nil, complete: "onboarding_complete", error: nil, retry: nil, errorCodes: [:])
         analytics.consentKey = nil
         analytics.renewed = nil
         analytics.step = nil
+        analytics.screens = "screen_viewed"
+        analytics.breakdown = nil
         analytics.localID = false
         var flow = Flow(id: "rucktracker", title: "RuckTracker", summary: "permanent guest sessions, add an email to sync", entry: entry, tokens: tokens, analytics: analytics, screens: [rucktrackerScreen0(), rucktrackerScreen1(), rucktrackerScreen2(), rucktrackerScreen3(), rucktrackerScreen4(), rucktrackerScreen5(), rucktrackerScreen6(), rucktrackerScreen7(), rucktrackerScreen8(), rucktrackerScreen9(), rucktrackerScreen10(), rucktrackerScreen11(), rucktrackerScreen12(), rucktrackerScreen13(), rucktrackerScreen14()])
         flow.serviceURLKey = nil
@@ -862,7 +870,7 @@ enum CompiledFlows {
     }
 
     private static func rucktrackerScreen0() -> Screen {
-        var screen = Screen(id: "starting", kind: .progress, location: SourceLocation(file: "rucktracker.yaml", line: 28, column: 5))
+        var screen = Screen(id: "starting", kind: .progress, location: SourceLocation(file: "rucktracker.yaml", line: 34, column: 5))
         screen.title = "Getting your tracker ready..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .signInAnonymously, outcomes: ["error": Outcome(go: "start_failed", message: nil, back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])
@@ -870,18 +878,18 @@ enum CompiledFlows {
     }
 
     private static func rucktrackerScreen1() -> Screen {
-        var screen = Screen(id: "start_failed", kind: .error, location: SourceLocation(file: "rucktracker.yaml", line: 36, column: 5))
+        var screen = Screen(id: "start_failed", kind: .error, location: SourceLocation(file: "rucktracker.yaml", line: 42, column: 5))
         screen.body = "RuckTracker's service could not make your guest account just now. Try again in a moment."
         screen.resumable = false
         do {
-            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 40, column: 9))
+            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 46, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen2() -> Screen {
-        var screen = Screen(id: "home", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 43, column: 5))
+        var screen = Screen(id: "home", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 49, column: 5))
         screen.title = "Your rucks"
         screen.load = [.loadAccount]
         screen.resumable = true
@@ -890,22 +898,22 @@ enum CompiledFlows {
         screen.empty = "No rucks yet. Log your first one."
         screen.newestFirst = true
         do {
-            let action = Action(label: "Log a Ruck", key: "l", step: .go("log_ruck"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 54, column: 9))
+            let action = Action(label: "Log a Ruck", key: "l", step: .go("log_ruck"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 60, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Profile", key: "p", step: .branch([Branch(when: Guard(.isAnonymous, negated: false, key: nil, value: nil), go: "guest_profile"), Branch(when: nil, go: "account_profile")]), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 57, column: 9))
+            let action = Action(label: "Profile", key: "p", step: .branch([Branch(when: Guard(.isAnonymous, negated: false, key: nil, value: nil), go: "guest_profile"), Branch(when: nil, go: "account_profile")]), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 63, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Go Pro", key: "g", step: .go("pro_offer"), when: Guard(.hasPro, negated: true, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 63, column: 9))
+            let action = Action(label: "Go Pro", key: "g", step: .go("pro_offer"), when: Guard(.hasPro, negated: true, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 69, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen3() -> Screen {
-        var screen = Screen(id: "log_ruck", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 68, column: 5))
+        var screen = Screen(id: "log_ruck", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 74, column: 5))
         screen.title = "Log a ruck"
         screen.allowsBack = true
         screen.resumesAfterComplete = true
@@ -925,11 +933,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .logRuck, outcomes: ["error": Outcome(go: nil, message: "The ruck could not be saved. Please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline, so the ruck was not saved. Try again when you're connected.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 100, column: 9))
+            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .logRuck, outcomes: ["error": Outcome(go: nil, message: "The ruck could not be saved. Please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline, so the ruck was not saved. Try again when you're connected.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 106, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 108, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 114, column: 9))
             action.sets = ["distance_km": "", "duration_min": ""]
             screen.actions.append(action)
         }
@@ -937,33 +945,33 @@ enum CompiledFlows {
     }
 
     private static func rucktrackerScreen4() -> Screen {
-        var screen = Screen(id: "guest_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 113, column: 5))
+        var screen = Screen(id: "guest_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 119, column: 5))
         screen.title = "Guest User"
         screen.body = "Account Status: {account_status|Guest}\nEmail: Not Set\nUsername: {username|Set Username}"
         screen.bullets = ["Your data is saved on this device. Add an email to sync."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Add Email to Sync", key: "a", step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 121, column: 9))
+            let action = Action(label: "Add Email to Sync", key: "a", step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 127, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Set Username", key: "u", step: .go("set_username"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 124, column: 9))
+            let action = Action(label: "Set Username", key: "u", step: .go("set_username"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 130, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .go("log_in"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 127, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .go("log_in"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 133, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 129, column: 9))
+            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 135, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen5() -> Screen {
-        var screen = Screen(id: "add_email", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 132, column: 5))
+        var screen = Screen(id: "add_email", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 138, column: 5))
         screen.title = "Add Email to Sync"
         screen.body = "Add an email and password to secure your account and sync your data across all devices."
         screen.bullets = ["Sync data across devices", "Secure your account", "Never lose your progress", "Keep all your data"]
@@ -987,30 +995,30 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Secure My Account", key: nil, step: .call(ServiceCall(operation: .linkEmail, outcomes: ["conflict": Outcome(go: nil, message: "That email already belongs to another account. Use another email; your guest data is safe.", back: false, field: nil), "error": Outcome(go: nil, message: "Your email could not be added. Your data is safe; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Your data is safe on this device; add your email when you're connected.", back: false, field: nil), "success": Outcome(go: "linked", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 171, column: 9))
+            let action = Action(label: "Secure My Account", key: nil, step: .call(ServiceCall(operation: .linkEmail, outcomes: ["conflict": Outcome(go: nil, message: "That email already belongs to another account. Use another email; your guest data is safe.", back: false, field: nil), "error": Outcome(go: nil, message: "Your email could not be added. Your data is safe; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Your data is safe on this device; add your email when you're connected.", back: false, field: nil), "success": Outcome(go: "linked", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 177, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Maybe Later", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 181, column: 9))
+            let action = Action(label: "Maybe Later", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 187, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen6() -> Screen {
-        var screen = Screen(id: "linked", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 184, column: 5))
+        var screen = Screen(id: "linked", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 190, column: 5))
         screen.title = "Your account is secured"
         screen.body = "Signed in as {email}. Your rucks are kept and synced."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 189, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 195, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen7() -> Screen {
-        var screen = Screen(id: "set_username", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 192, column: 5))
+        var screen = Screen(id: "set_username", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 198, column: 5))
         screen.title = "Set Username"
         screen.body = "2 to 30 letters, digits or spaces."
         screen.allowsBack = true
@@ -1023,18 +1031,18 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .setUsername, outcomes: ["conflict": Outcome(go: nil, message: "That username is taken. Please choose another.", back: false, field: nil), "error": Outcome(go: nil, message: "The username could not be saved. Please try again.", back: false, field: nil), "invalid_input": Outcome(go: nil, message: "A username is 2 to 30 letters, digits or spaces.", back: false, field: nil), "success": Outcome(go: nil, message: "Username saved.", back: true, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 211, column: 9))
+            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .setUsername, outcomes: ["conflict": Outcome(go: nil, message: "That username is taken. Please choose another.", back: false, field: nil), "error": Outcome(go: nil, message: "The username could not be saved. Please try again.", back: false, field: nil), "invalid_input": Outcome(go: nil, message: "A username is 2 to 30 letters, digits or spaces.", back: false, field: nil), "success": Outcome(go: nil, message: "Username saved.", back: true, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 217, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 223, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 229, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen8() -> Screen {
-        var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 226, column: 5))
+        var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 232, column: 5))
         screen.title = "Log In"
         screen.body = "Log in to an account that already has an email. Rucks logged as this guest stay with the guest account; Pro, if you bought it, comes with you."
         screen.allowsBack = true
@@ -1051,102 +1059,102 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 249, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 255, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 259, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 265, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen9() -> Screen {
-        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 262, column: 5))
+        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 268, column: 5))
         screen.title = "Signed In"
         screen.body = "Account Status: {account_status}\nEmail: {email}\nUsername: {username|Set Username}"
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 268, column: 9))
+            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 274, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 270, column: 9))
+            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 276, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen10() -> Screen {
-        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 273, column: 5))
+        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 279, column: 5))
         screen.title = "Sign out?"
         screen.body = "Signing out will create a new guest account. Your rucks stay with {email}: log in again to see them."
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 279, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 285, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 281, column: 9))
+            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 287, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen11() -> Screen {
-        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 292, column: 5))
+        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 298, column: 5))
         screen.title = "RuckTracker Pro"
         screen.bullets = ["Training programs and pacing", "Unlimited ruck history", "Support the app"]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 301, column: 9))
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 307, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 308, column: 9))
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 314, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 315, column: 9))
+            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 321, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen12() -> Screen {
-        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 318, column: 5))
+        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 324, column: 5))
         screen.title = "Welcome to Pro!"
         screen.body = "Secure Your Subscription\n\nAdd an email to secure your premium subscription: with an email, Pro follows you to every device and survives a lost phone."
         screen.resumesAfterComplete = true
         screen.resumable = true
         do {
-            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 325, column: 9))
+            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 331, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 327, column: 9))
+            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 333, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen13() -> Screen {
-        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 330, column: 5))
+        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 336, column: 5))
         screen.title = "Welcome to Pro!"
         screen.body = "Pro is on your account, so every device you sign in on has it, and your rucks are backed up."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 335, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 341, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen14() -> Screen {
-        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 338, column: 5))
+        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 344, column: 5))
         screen.title = "Log in again"
         screen.body = "Your session as {email|your account} has ended. Log in again to get your rucks back, or start over as a new guest."
         screen.resumable = true
@@ -1162,11 +1170,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 344, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 350, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue as Guest", key: nil, step: .go("starting"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 354, column: 9))
+            var action = Action(label: "Continue as Guest", key: nil, step: .go("starting"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 360, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -1184,6 +1192,8 @@ enum CompiledFlows {
         analytics.consentKey = nil
         analytics.renewed = nil
         analytics.step = nil
+        analytics.screens = "screen_viewed"
+        analytics.breakdown = "onboarding_flow_version"
         analytics.localID = true
         var flow = Flow(id: "miga", title: "MIGA", summary: "12-step mindful onboarding, setup, app hiding, hub", entry: entry, tokens: tokens, analytics: analytics, screens: [migaScreen0(), migaScreen1(), migaScreen2(), migaScreen3(), migaScreen4(), migaScreen5(), migaScreen6(), migaScreen7(), migaScreen8(), migaScreen9(), migaScreen10(), migaScreen11(), migaScreen12(), migaScreen13(), migaScreen14(), migaScreen15(), migaScreen16(), migaScreen17(), migaScreen18(), migaScreen19(), migaScreen20(), migaScreen21()])
         flow.serviceURLKey = nil
@@ -1193,7 +1203,7 @@ enum CompiledFlows {
     }
 
     private static func migaScreen0() -> Screen {
-        var screen = Screen(id: "welcome", kind: .info, location: SourceLocation(file: "miga.yaml", line: 25, column: 5))
+        var screen = Screen(id: "welcome", kind: .info, location: SourceLocation(file: "miga.yaml", line: 28, column: 5))
         screen.title = "The Intentional Life Starts Now"
         screen.logo = ["  .  *  .  ", " *  MIGA  * ", "  .  *  .  "]
         screen.body = "MIGA puts a mindful pause between you and your social apps, so every scroll is a choice you make on purpose."
@@ -1201,14 +1211,14 @@ enum CompiledFlows {
         screen.track = ["step_welcome"]
         screen.step = 1
         do {
-            let action = Action(label: "Begin My Journey", key: nil, step: .go("mission"), when: nil, location: SourceLocation(file: "miga.yaml", line: 38, column: 9))
+            let action = Action(label: "Begin My Journey", key: nil, step: .go("mission"), when: nil, location: SourceLocation(file: "miga.yaml", line: 41, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen1() -> Screen {
-        var screen = Screen(id: "mission", kind: .info, location: SourceLocation(file: "miga.yaml", line: 41, column: 5))
+        var screen = Screen(id: "mission", kind: .info, location: SourceLocation(file: "miga.yaml", line: 44, column: 5))
         screen.title = "Our mission"
         screen.body = "Technology should serve your life, not consume it. MIGA is a gateway: your social apps open through it, with a moment to decide first."
         screen.allowsBack = true
@@ -1216,14 +1226,14 @@ enum CompiledFlows {
         screen.track = ["step_mission"]
         screen.step = 2
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("time_wasted"), when: nil, location: SourceLocation(file: "miga.yaml", line: 51, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("time_wasted"), when: nil, location: SourceLocation(file: "miga.yaml", line: 54, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen2() -> Screen {
-        var screen = Screen(id: "time_wasted", kind: .info, location: SourceLocation(file: "miga.yaml", line: 54, column: 5))
+        var screen = Screen(id: "time_wasted", kind: .info, location: SourceLocation(file: "miga.yaml", line: 57, column: 5))
         screen.title = "Where the time goes"
         screen.body = "Most of us pick up our phones dozens of times a day, often without deciding to. Minutes of autopilot scrolling add up to hours we never chose to spend."
         screen.bullets = ["Opened out of habit, closed without remembering why.", "Two hours a day is more than 700 hours a year."]
@@ -1232,14 +1242,14 @@ enum CompiledFlows {
         screen.track = ["step_time_wasted"]
         screen.step = 3
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("time_saved"), when: nil, location: SourceLocation(file: "miga.yaml", line: 67, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("time_saved"), when: nil, location: SourceLocation(file: "miga.yaml", line: 70, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen3() -> Screen {
-        var screen = Screen(id: "time_saved", kind: .info, location: SourceLocation(file: "miga.yaml", line: 70, column: 5))
+        var screen = Screen(id: "time_saved", kind: .info, location: SourceLocation(file: "miga.yaml", line: 73, column: 5))
         screen.title = "What a pause gives back"
         screen.body = "Take back just 30 minutes a day and you gain over 180 hours a year: more than a week of waking life for people, rest and the things you care about."
         screen.allowsBack = true
@@ -1247,14 +1257,14 @@ enum CompiledFlows {
         screen.track = ["step_time_saved"]
         screen.step = 4
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("goal"), when: nil, location: SourceLocation(file: "miga.yaml", line: 80, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("goal"), when: nil, location: SourceLocation(file: "miga.yaml", line: 83, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen4() -> Screen {
-        var screen = Screen(id: "goal", kind: .info, location: SourceLocation(file: "miga.yaml", line: 83, column: 5))
+        var screen = Screen(id: "goal", kind: .info, location: SourceLocation(file: "miga.yaml", line: 86, column: 5))
         screen.title = "Your goal"
         screen.body = "Not to quit social media, but to choose it. Open an app when you mean to, for as long as you mean to, and close it feeling fine."
         screen.allowsBack = true
@@ -1262,14 +1272,14 @@ enum CompiledFlows {
         screen.track = ["step_goal"]
         screen.step = 5
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("credibility"), when: nil, location: SourceLocation(file: "miga.yaml", line: 93, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("credibility"), when: nil, location: SourceLocation(file: "miga.yaml", line: 96, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen5() -> Screen {
-        var screen = Screen(id: "credibility", kind: .info, location: SourceLocation(file: "miga.yaml", line: 96, column: 5))
+        var screen = Screen(id: "credibility", kind: .info, location: SourceLocation(file: "miga.yaml", line: 99, column: 5))
         screen.title = "Why a pause works"
         screen.body = "Habits run on cue, routine and reward. A short, deliberate pause between the cue and the routine is where a habit can change: behavioural science calls it breaking the loop. MIGA makes that pause part of opening an app."
         screen.allowsBack = true
@@ -1277,14 +1287,14 @@ enum CompiledFlows {
         screen.track = ["step_credibility"]
         screen.step = 6
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("trial"), when: nil, location: SourceLocation(file: "miga.yaml", line: 107, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("trial"), when: nil, location: SourceLocation(file: "miga.yaml", line: 110, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen6() -> Screen {
-        var screen = Screen(id: "trial", kind: .info, location: SourceLocation(file: "miga.yaml", line: 110, column: 5))
+        var screen = Screen(id: "trial", kind: .info, location: SourceLocation(file: "miga.yaml", line: 113, column: 5))
         screen.title = "Try it free, without risk"
         screen.body = "Your first 7 days are free. Cancel any time before the trial ends and you pay nothing; we remind you a day before it does."
         screen.allowsBack = true
@@ -1292,14 +1302,14 @@ enum CompiledFlows {
         screen.track = ["step_trial"]
         screen.step = 7
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("determination"), when: nil, location: SourceLocation(file: "miga.yaml", line: 120, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("determination"), when: nil, location: SourceLocation(file: "miga.yaml", line: 123, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen7() -> Screen {
-        var screen = Screen(id: "determination", kind: .form, location: SourceLocation(file: "miga.yaml", line: 123, column: 5))
+        var screen = Screen(id: "determination", kind: .form, location: SourceLocation(file: "miga.yaml", line: 126, column: 5))
         screen.title = "How ready are you?"
         screen.body = "1 means just curious, 10 means ready to change today. There is no wrong answer."
         screen.allowsBack = true
@@ -1315,14 +1325,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("interests"), when: nil, location: SourceLocation(file: "miga.yaml", line: 142, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("interests"), when: nil, location: SourceLocation(file: "miga.yaml", line: 145, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen8() -> Screen {
-        var screen = Screen(id: "interests", kind: .form, location: SourceLocation(file: "miga.yaml", line: 145, column: 5))
+        var screen = Screen(id: "interests", kind: .form, location: SourceLocation(file: "miga.yaml", line: 148, column: 5))
         screen.title = "What would you like to see?"
         screen.body = "Your mindful moments will draw on these topics."
         screen.allowsBack = true
@@ -1336,14 +1346,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("journey"), when: nil, location: SourceLocation(file: "miga.yaml", line: 162, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("journey"), when: nil, location: SourceLocation(file: "miga.yaml", line: 165, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen9() -> Screen {
-        var screen = Screen(id: "journey", kind: .info, location: SourceLocation(file: "miga.yaml", line: 165, column: 5))
+        var screen = Screen(id: "journey", kind: .info, location: SourceLocation(file: "miga.yaml", line: 168, column: 5))
         screen.title = "Your journey"
         screen.bullets = ["MIGA prepares itself on this device.", "You choose the apps you want a pause before.", "You hide them behind Face ID or your passcode, so MIGA becomes the way in.", "Each time you open one, you take a mindful moment first."]
         screen.allowsBack = true
@@ -1351,14 +1361,14 @@ enum CompiledFlows {
         screen.track = ["step_journey"]
         screen.step = 10
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("confirm"), when: nil, location: SourceLocation(file: "miga.yaml", line: 177, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("confirm"), when: nil, location: SourceLocation(file: "miga.yaml", line: 180, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen10() -> Screen {
-        var screen = Screen(id: "confirm", kind: .info, location: SourceLocation(file: "miga.yaml", line: 180, column: 5))
+        var screen = Screen(id: "confirm", kind: .info, location: SourceLocation(file: "miga.yaml", line: 183, column: 5))
         screen.title = "Ready to begin?"
         screen.body = "Readiness {readiness} of 10. Topics: {interests}. These stay on this device."
         screen.allowsBack = true
@@ -1366,28 +1376,28 @@ enum CompiledFlows {
         screen.track = ["step_confirm"]
         screen.step = 11
         do {
-            let action = Action(label: "Yes, Set Up MIGA", key: nil, step: .go("completion"), when: nil, location: SourceLocation(file: "miga.yaml", line: 188, column: 9))
+            let action = Action(label: "Yes, Set Up MIGA", key: nil, step: .go("completion"), when: nil, location: SourceLocation(file: "miga.yaml", line: 191, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen11() -> Screen {
-        var screen = Screen(id: "completion", kind: .info, location: SourceLocation(file: "miga.yaml", line: 191, column: 5))
+        var screen = Screen(id: "completion", kind: .info, location: SourceLocation(file: "miga.yaml", line: 194, column: 5))
         screen.title = "Onboarding complete"
         screen.body = "Next, MIGA sets itself up on this device. It takes a few seconds."
         screen.resumable = true
         screen.track = ["step_completion"]
         screen.step = 12
         do {
-            let action = Action(label: "Start Setup", key: nil, step: .go("setup"), when: nil, location: SourceLocation(file: "miga.yaml", line: 198, column: 9))
+            let action = Action(label: "Start Setup", key: nil, step: .go("setup"), when: nil, location: SourceLocation(file: "miga.yaml", line: 201, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen12() -> Screen {
-        var screen = Screen(id: "setup", kind: .checklist, location: SourceLocation(file: "miga.yaml", line: 201, column: 5))
+        var screen = Screen(id: "setup", kind: .checklist, location: SourceLocation(file: "miga.yaml", line: 204, column: 5))
         screen.title = "Setting up MIGA"
         screen.resumable = false
         screen.report = "setup_completed"
@@ -1399,14 +1409,14 @@ enum CompiledFlows {
         screen.tasks.append(ChecklistTask(label: "Content preload", operation: .preloadContent, retries: 0, fallback: nil))
         screen.tasks.append(ChecklistTask(label: "Compatibility check", operation: .checkCompatibility, retries: 0, fallback: nil))
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("choosing_apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 223, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("choosing_apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 226, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen13() -> Screen {
-        var screen = Screen(id: "apps", kind: .form, location: SourceLocation(file: "miga.yaml", line: 226, column: 5))
+        var screen = Screen(id: "apps", kind: .form, location: SourceLocation(file: "miga.yaml", line: 229, column: 5))
         screen.title = "Choose your apps"
         screen.body = "Which apps do you want a mindful pause before? Only apps MIGA can open for you are listed."
         screen.resumable = true
@@ -1417,89 +1427,89 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("hiding"), when: nil, location: SourceLocation(file: "miga.yaml", line: 240, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("hiding"), when: nil, location: SourceLocation(file: "miga.yaml", line: 243, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen14() -> Screen {
-        var screen = Screen(id: "hiding", kind: .route, location: SourceLocation(file: "miga.yaml", line: 243, column: 5))
+        var screen = Screen(id: "hiding", kind: .route, location: SourceLocation(file: "miga.yaml", line: 246, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.equals, negated: false, key: "biometrics", value: "face_id"), go: "hide_face_id"), Branch(when: Guard(.equals, negated: false, key: "biometrics", value: "touch_id"), go: "hide_touch_id"), Branch(when: Guard(.equals, negated: false, key: "biometrics", value: "passcode"), go: "hide_passcode"), Branch(when: nil, go: "hide_none")]
         return screen
     }
 
     private static func migaScreen15() -> Screen {
-        var screen = Screen(id: "hide_face_id", kind: .info, location: SourceLocation(file: "miga.yaml", line: 254, column: 5))
+        var screen = Screen(id: "hide_face_id", kind: .info, location: SourceLocation(file: "miga.yaml", line: 257, column: 5))
         screen.title = "Hide your apps behind Face ID"
         screen.body = "For each of: {apps}"
         screen.bullets = ["1. On your Home Screen, touch and hold the app's icon.", "2. Tap Require Face ID.", "3. Tap Hide and Require Face ID, then confirm. The app moves to the Hidden folder.", "4. Come back to MIGA and press I've Done It."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 265, column: 9))
+            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 268, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 271, column: 9))
+            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 274, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen16() -> Screen {
-        var screen = Screen(id: "hide_touch_id", kind: .info, location: SourceLocation(file: "miga.yaml", line: 274, column: 5))
+        var screen = Screen(id: "hide_touch_id", kind: .info, location: SourceLocation(file: "miga.yaml", line: 277, column: 5))
         screen.title = "Hide your apps behind Touch ID"
         screen.body = "For each of: {apps}"
         screen.bullets = ["1. On your Home Screen, touch and hold the app's icon.", "2. Tap Require Touch ID.", "3. Tap Hide and Require Touch ID, then confirm. The app moves to the Hidden folder.", "4. Come back to MIGA and press I've Done It."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 265, column: 9))
+            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 268, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 271, column: 9))
+            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 274, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen17() -> Screen {
-        var screen = Screen(id: "hide_passcode", kind: .info, location: SourceLocation(file: "miga.yaml", line: 286, column: 5))
+        var screen = Screen(id: "hide_passcode", kind: .info, location: SourceLocation(file: "miga.yaml", line: 289, column: 5))
         screen.title = "Hide your apps behind your passcode"
         screen.body = "For each of: {apps}"
         screen.bullets = ["1. On your Home Screen, touch and hold the app's icon.", "2. Tap Require Passcode.", "3. Tap Hide and Require Passcode, then confirm. The app moves to the Hidden folder.", "4. Come back to MIGA and press I've Done It."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 265, column: 9))
+            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 268, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 271, column: 9))
+            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 274, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen18() -> Screen {
-        var screen = Screen(id: "hide_none", kind: .info, location: SourceLocation(file: "miga.yaml", line: 298, column: 5))
+        var screen = Screen(id: "hide_none", kind: .info, location: SourceLocation(file: "miga.yaml", line: 301, column: 5))
         screen.title = "Another way to add a pause"
         screen.body = "This device has no passcode, so apps cannot be hidden behind one. You can still put MIGA first, for each of: {apps}"
         screen.bullets = ["1. Touch and hold the app's icon, tap Remove App, then Remove from Home Screen (it stays in the App Library).", "2. Put MIGA where the app used to be.", "3. Open the app from MIGA's hub, with a mindful moment first.", "4. Later, set a passcode in Settings > Face ID & Passcode to hide apps fully."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Continue to the Hub", key: nil, step: .go("hub"), when: nil, location: SourceLocation(file: "miga.yaml", line: 311, column: 9))
+            let action = Action(label: "Continue to the Hub", key: nil, step: .go("hub"), when: nil, location: SourceLocation(file: "miga.yaml", line: 314, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen19() -> Screen {
-        var screen = Screen(id: "hub", kind: .info, location: SourceLocation(file: "miga.yaml", line: 314, column: 5))
+        var screen = Screen(id: "hub", kind: .info, location: SourceLocation(file: "miga.yaml", line: 317, column: 5))
         screen.title = "Day {streak_day|1} of your mindful streak"
         screen.body = "{banner|Before you open an app, take one slow breath.}"
         screen.load = [.openHub]
@@ -1507,27 +1517,27 @@ enum CompiledFlows {
         screen.completesOnboarding = true
         screen.items = "hub_summary"
         do {
-            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "miga.yaml", line: 323, column: 9))
+            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "miga.yaml", line: 326, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen20() -> Screen {
-        var screen = Screen(id: "choosing_apps", kind: .route, location: SourceLocation(file: "miga.yaml", line: 329, column: 5))
+        var screen = Screen(id: "choosing_apps", kind: .route, location: SourceLocation(file: "miga.yaml", line: 332, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.has, negated: false, key: "supported_apps", value: nil), go: "apps"), Branch(when: nil, go: "no_supported_apps")]
         return screen
     }
 
     private static func migaScreen21() -> Screen {
-        var screen = Screen(id: "no_supported_apps", kind: .info, location: SourceLocation(file: "miga.yaml", line: 336, column: 5))
+        var screen = Screen(id: "no_supported_apps", kind: .info, location: SourceLocation(file: "miga.yaml", line: 339, column: 5))
         screen.title = "No app can be paused here yet"
         screen.body = "MIGA cannot open any of your social apps on this device, so none can be put behind a mindful pause for now. MIGA still works: its daily reflections and streak are yours."
         screen.bullets = ["Update your social apps from the App Store: newer versions can be opened by MIGA.", "Next time MIGA sets up, it checks them again and lists the ones it can open."]
         screen.resumable = true
         do {
-            let action = Action(label: "Continue to the Hub", key: nil, step: .go("hub"), when: nil, location: SourceLocation(file: "miga.yaml", line: 346, column: 9))
+            let action = Action(label: "Continue to the Hub", key: nil, step: .go("hub"), when: nil, location: SourceLocation(file: "miga.yaml", line: 349, column: 9))
             screen.actions.append(action)
         }
         return screen

@@ -20,7 +20,10 @@ import Testing
         // Agreeing starts the step events; declining records nothing.
         let agreed = consent == "Agree and Continue"
         flow.press(
-            consent, effects: (agreed ? ["track auth_method_viewed", "track onboarding_step_viewed"] : []) + ["save progress at method"],
+            consent,
+            effects: (agreed ? ["track screen_viewed", "track auth_method_viewed", "track onboarding_step_viewed"] : []) + [
+                "save progress at method"
+            ],
             changes: ["context.analytics_consent = \(agreed ? "granted" : "declined")", "history = consent", "screen = method"])
         #expect(flow.screen == "method")
         return flow
@@ -112,7 +115,7 @@ import Testing
         let screen = approval == "here" ? "social" : "social_device"
         let poll = approval == "here" ? [] : ["poll = social_device every 5s, due now+5s"]
         flow.answer(
-            .success(started), effects: ["track onboarding_step_viewed"],
+            .success(started), effects: ["track screen_viewed", "track onboarding_step_viewed"],
             changes: (["call 1 removed"] + context + ["focus = 0", "history = consent › method"] + poll + ["screen = \(screen)"]).sorted())
         return flow
     }
@@ -129,8 +132,14 @@ import Testing
         let finished = values["profile_complete"] == .text("true")
         let effects =
             finished
-            ? ["backfill analytics for u_ana", "save session u_ana", "track onboarding_completed", "save progress at done"]
-            : ["save session u_ana", "backfill analytics for u_ana", "track onboarding_step_viewed", "save progress at names"]
+            ? [
+                "backfill analytics for u_ana", "track screen_viewed", "save session u_ana", "track onboarding_completed",
+                "save progress at done",
+            ]
+            : [
+                "save session u_ana", "backfill analytics for u_ana", "track screen_viewed", "track onboarding_step_viewed",
+                "save progress at names",
+            ]
         let changes =
             finished
             ? [
@@ -153,7 +162,7 @@ import Testing
     @Test func withdrawingConsentForgetsTheEventsRecorded() {
         var flow = atMethod()
         flow.key(
-            .back, effects: ["track onboarding_step_viewed", "save progress at consent"],
+            .back, effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at consent"],
             changes: ["history removed", "screen = consent"])
         #expect(flow.screen == "consent")
         flow.press(
@@ -175,10 +184,10 @@ import Testing
         #expect(declined.text("analytics_consent") == "declined")
 
         var agreed = atMethod()
-        #expect(FlowDriver.tracked(agreed.effects).map(\.name) == ["auth_method_viewed", "onboarding_step_viewed"])
+        #expect(FlowDriver.tracked(agreed.effects).map(\.name) == ["screen_viewed", "auth_method_viewed", "onboarding_step_viewed"])
         // As the consent text says: which steps are reached, and nothing typed.
         agreed.press(
-            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         let steps = agreed.effects.compactMap {
             if case .track(let record) = $0, record.name == "onboarding_step_viewed" { record.properties["step"] } else { nil }
@@ -205,7 +214,7 @@ import Testing
     @Test func thePhoneNumberIsFormattedAsTypedAndSentAsE164() {
         var flow = atMethod()
         flow.press(
-            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         #expect(flow.text("country") == "+1 United States / Canada")
         flow.focus("country", effects: [], changes: [])
@@ -247,7 +256,7 @@ import Testing
     func anInvalidNumberGetsTheSpecsMessageAndNoCall(number: String) {
         var flow = atMethod()
         flow.press(
-            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         flow.type(
             number, into: "phone", effects: ["save progress at phone"],
@@ -262,7 +271,7 @@ import Testing
     func atCode() -> FlowDriver {
         var flow = atMethod()
         flow.press(
-            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         flow.type(
             "5550109999", into: "phone", effects: ["save progress at phone"],
@@ -277,7 +286,7 @@ import Testing
             ])
         flow.answer(
             .success(CallOutput(values: ["phone_e164": .text("+15550109999"), "sms_code": .text("")])),
-            effects: ["track onboarding_step_viewed", "save progress at code"],
+            effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at code"],
             changes: [
                 "call 1 removed",
                 "context.idempotency_key.send_phone_code removed",
@@ -395,7 +404,8 @@ import Testing
     @Test func changeNumberGoesBackKeepingTheNumber() {
         var flow = atCode()
         flow.press(
-            "Change Number", effects: ["save progress at code", "track onboarding_step_viewed", "save progress at phone"],
+            "Change Number",
+            effects: ["save progress at code", "track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.changing_number = yes", "history = consent › method › phone › code", "screen = phone"])
         #expect(flow.screen == "phone")
         #expect(flow.text("phone") == "5550109999")
@@ -420,7 +430,8 @@ import Testing
             ])
         #expect(flow.screen == "phone")
         flow.press(
-            "Back to Code Entry", effects: ["save progress at phone", "track onboarding_step_viewed", "save progress at code"],
+            "Back to Code Entry",
+            effects: ["save progress at phone", "track screen_viewed", "track onboarding_step_viewed", "save progress at code"],
             changes: ["focus = 0", "history = consent › method › phone", "message removed", "screen = code"])
         #expect(flow.screen == "code")
     }
@@ -428,7 +439,7 @@ import Testing
     @Test func theFirstVisitToThePhoneScreenHasNoWayBackToACode() {
         var flow = atMethod()
         flow.press(
-            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         #expect(!flow.view.actions.filter { flow.engine.holds($0.when, flow.state) }.map(\.label).contains("Back to Code Entry"))
     }
@@ -444,7 +455,10 @@ import Testing
             ])
         flow.answer(
             .success(CallOutput(session: session(), values: ["profile_complete": .text("true"), "display_name": .text("Ana")])),
-            effects: ["backfill analytics for u_ana", "save session u_ana", "track onboarding_completed", "save progress at done"],
+            effects: [
+                "backfill analytics for u_ana", "track screen_viewed", "save session u_ana", "track onboarding_completed",
+                "save progress at done",
+            ],
             changes: [
                 "call 2 removed",
                 "context.display_name = Ana",
@@ -512,7 +526,10 @@ import Testing
         flow.answer(
             .pollSocialDevice,
             .success(CallOutput(session: session(), values: ["profile_complete": .text("false"), "device_code": .text("")])),
-            effects: ["save session u_ana", "backfill analytics for u_ana", "track onboarding_step_viewed", "save progress at names"],
+            effects: [
+                "save session u_ana", "backfill analytics for u_ana", "track screen_viewed", "track onboarding_step_viewed",
+                "save progress at names",
+            ],
             changes: [
                 "call 3 removed", "context.device_code = ", "context.profile_complete = false", "history removed", "poll removed",
                 "screen = names", "session = u_ana named", "since = now",
@@ -525,7 +542,8 @@ import Testing
         var flow = atProvider("Continue with Google", approval: "browser")
         #expect(flow.text("provider") == "google")
         flow.press(
-            "Cancel", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
+            "Cancel",
+            effects: ["track screen_viewed", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
             changes: [
                 "context.device_code removed", "context.provider removed", "context.provider_name removed", "edited removed",
                 "poll removed", "screen = method",
@@ -546,7 +564,7 @@ import Testing
             changes: ["call 2 = poll_social_device (poll from social_device)", "edited removed", "poll = social_device every 5s, out"])
         flow.answer(
             .pollSocialDevice, .failure(ServiceFailure(code: "access_denied", message: "The sign-in was not approved.")),
-            effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
+            effects: ["track screen_viewed", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
             changes: [
                 "call 2 removed", "context.error_code = access_denied", "context.error_message = The sign-in was not approved.",
                 "poll removed", "screen = method", "since = now",
@@ -577,7 +595,7 @@ import Testing
             ])
         #expect(FlowDriver.calls(again).first?.operation == .startSocialDevice)
         flow.answer(
-            .success(Self.deviceStarted(at: flow.now)), effects: ["track onboarding_step_viewed"],
+            .success(Self.deviceStarted(at: flow.now)), effects: ["track screen_viewed", "track onboarding_step_viewed"],
             changes: [
                 "call 2 removed", "context.device_expires_at = 1795350000000", "context.error_message removed",
                 "poll = social_device every 5s, due now+5s", "since = now",
@@ -600,7 +618,10 @@ import Testing
             ])
         flow.answer(
             .success(CallOutput(session: session(), values: ["profile_complete": .text("false")])),
-            effects: ["save session u_ana", "backfill analytics for u_ana", "track onboarding_step_viewed", "save progress at names"],
+            effects: [
+                "save session u_ana", "backfill analytics for u_ana", "track screen_viewed", "track onboarding_step_viewed",
+                "save progress at names",
+            ],
             changes: [
                 "call 2 removed", "context.profile_complete = false", "edited removed", "focus = 0", "history removed", "screen = names",
                 "session = u_ana named",
@@ -659,7 +680,7 @@ import Testing
     @Test func aRefusedNumberPutsFocusBackOnTheNumber() {
         var flow = atMethod()
         flow.press(
-            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         flow.type(
             "5550100999", into: "phone", effects: ["save progress at phone"],
@@ -749,7 +770,7 @@ import Testing
             "Continue", effects: ["save progress at names", "call save_profile"],
             changes: ["call 3 = save_profile (user's, from names)", "edited removed", "focus = 2"])
         flow.answer(
-            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at age"],
+            .success(CallOutput()), effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at age"],
             changes: [
                 "call 3 removed", "context.age_range = 18-99", "context.birth_date = 2026-11-22", "focus = 0", "history = names",
                 "screen = age",
@@ -766,7 +787,7 @@ import Testing
         var relaunched = FlowDriver("abby")
         relaunched.launch(
             session: session(), progress: saved,
-            effects: ["track onboarding_step_viewed", "save progress at age"],
+            effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at age"],
             changes: [
                 "context.age_range = 18-99", "context.analytics_consent = granted", "context.birth_date = 2026-11-22",
                 "context.browser = no", "context.browser_hint = ", "context.device_approval = here", "context.device_code = dc_1",
@@ -781,7 +802,7 @@ import Testing
         #expect(relaunched.shown.canGoBack)
         relaunched.key(
             .back,
-            effects: ["track onboarding_step_viewed", "save progress at names"],
+            effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at names"],
             changes: ["history removed", "screen = names"])
         #expect(relaunched.screen == "names")
         #expect(relaunched.text("display_name") == "Ana 99")
@@ -792,7 +813,7 @@ import Testing
         var again = FlowDriver("abby")
         again.launch(
             session: session(), progress: edited,
-            effects: ["track onboarding_step_viewed", "save progress at age"],
+            effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at age"],
             changes: [
                 "context.age_range = 18-99", "context.analytics_consent = granted", "context.birth_date = 2026-11-22",
                 "context.browser = no", "context.browser_hint = ", "context.device_approval = here", "context.device_code = dc_1",
@@ -896,7 +917,7 @@ import Testing
             "Continue", effects: ["save progress at age", "call save_profile"],
             changes: ["call 4 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
         flow.answer(
-            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
+            .success(CallOutput()), effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at identity"],
             changes: ["call 4 removed", "context.seeking = []", "focus = 0", "history = names › age", "screen = identity"])
         #expect(flow.screen == "identity")
         #expect(flow.view.fields[0].options.count >= 10)
@@ -938,11 +959,11 @@ import Testing
             "Continue", effects: ["save progress at age", "call save_profile"],
             changes: ["call 4 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
         flow.answer(
-            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
+            .success(CallOutput()), effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at identity"],
             changes: ["call 4 removed", "context.seeking = []", "focus = 0", "history = names › age", "screen = identity"])
         flow.type("w", into: "gender", effects: [], changes: ["context.gender = Woman", "edited = now"])
         flow.key(
-            .back, effects: ["track onboarding_step_viewed", "save progress at age"],
+            .back, effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at age"],
             changes: ["edited removed", "history = names", "screen = age"])
         #expect(flow.screen == "age")
         #expect(flow.text("birth_date") == "1990-05-14")
@@ -950,7 +971,7 @@ import Testing
             "Continue", effects: ["save progress at age", "call save_profile"],
             changes: ["call 5 = save_profile (user's, from age)", "focus = 2"])
         flow.answer(
-            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
+            .success(CallOutput()), effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at identity"],
             changes: ["call 5 removed", "focus = 0", "history = names › age", "screen = identity"])
         #expect(flow.text("gender") == "Woman")
         #expect(flow.text("full_name") == "Ana López")
@@ -983,7 +1004,7 @@ import Testing
         // Pressed again once back online, it goes on.
         flow.press("Continue", effects: ["call save_profile"], changes: ["call 5 = save_profile (user's, from age)", "message removed"])
         flow.answer(
-            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
+            .success(CallOutput()), effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at identity"],
             changes: [
                 "call 5 removed", "context.error_code removed", "context.error_message removed", "context.seeking = []", "focus = 0",
                 "history = names › age", "screen = identity",
@@ -999,7 +1020,8 @@ import Testing
         // A relaunch resumes on the same screen with the same values.
         var relaunched = FlowDriver("abby")
         relaunched.launch(
-            session: session(), progress: flow.savedProgress, effects: ["track onboarding_step_viewed", "save progress at names"],
+            session: session(), progress: flow.savedProgress,
+            effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at names"],
             changes: [
                 "context.analytics_consent = granted", "context.browser = no", "context.browser_hint = ", "context.device_approval = here",
                 "context.device_code = dc_1", "context.device_expires_at = 1795349400000", "context.full_name = Ana López",
@@ -1028,7 +1050,7 @@ import Testing
             "Continue", effects: ["save progress at age", "call save_profile"],
             changes: ["call 4 = save_profile (user's, from age)", "edited removed", "focus = 2", "typing number removed"])
         flow.answer(
-            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at identity"],
+            .success(CallOutput()), effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at identity"],
             changes: ["call 4 removed", "context.seeking = []", "focus = 0", "history = names › age", "screen = identity"])
         flow.type("w", into: "gender", effects: [], changes: ["context.gender = Woman", "edited = now"])
         flow.focus("seeking", effects: ["save progress at identity"], changes: ["edited removed", "focus = 1"])
@@ -1037,7 +1059,7 @@ import Testing
             "Continue", effects: ["save progress at identity", "call save_profile"],
             changes: ["call 5 = save_profile (user's, from identity)", "edited removed", "focus = 2"])
         flow.answer(
-            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at background"],
+            .success(CallOutput()), effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at background"],
             changes: [
                 "call 5 removed", "context.ethnicity_prefs = []", "focus = 0", "history = names › age › identity", "screen = background",
             ])
@@ -1046,7 +1068,7 @@ import Testing
             "Continue", effects: ["save progress at background", "call save_profile"],
             changes: ["call 6 = save_profile (user's, from background)", "edited removed", "focus = 2"])
         flow.answer(
-            .success(CallOutput()), effects: ["track onboarding_step_viewed", "save progress at relationship"],
+            .success(CallOutput()), effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at relationship"],
             changes: ["call 6 removed", "focus = 0", "history = names › age › identity › background", "screen = relationship"])
         flow.type("s", into: "relationship_type", effects: [], changes: ["context.relationship_type = Serious", "edited = now"])
         flow.type("n", into: "smoking", effects: ["save progress at relationship"], changes: ["context.smoking = Never", "focus = 1"])
@@ -1059,14 +1081,14 @@ import Testing
         #expect(finish?.fields == ["relationship_type": .text("Serious"), "smoking": .text("Never")])
         let done = flow.answer(
             .success(CallOutput(values: ["profile_complete": .text("true")])),
-            effects: ["save session u_ana", "track onboarding_completed", "save progress at done"],
+            effects: ["track screen_viewed", "save session u_ana", "track onboarding_completed", "save progress at done"],
             changes: [
                 "call 7 removed", "context.profile_complete = true", "focus = 0",
                 "history = names › age › identity › background › relationship", "onboarding = complete", "screen = done",
                 "session = u_ana named complete",
             ])
         #expect(flow.screen == "done")
-        #expect(FlowDriver.tracked(done).map(\.name) == ["onboarding_completed"])
+        #expect(FlowDriver.tracked(done).map(\.name) == ["screen_viewed", "onboarding_completed"])
     }
 
     // MARK: Tokens and logout
@@ -1168,7 +1190,8 @@ import Testing
         let effects = flow.send(
             .callFinished(id: renew.id, result: .failure(ServiceFailure(code: "unauthorized", message: "expired"))),
             effects: [
-                "forget session", "forget progress", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method",
+                "forget session", "forget progress", "track screen_viewed", "track auth_method_viewed", "track onboarding_step_viewed",
+                "save progress at method",
             ],
             changes: [
                 "call 3 removed", "context.browser removed", "context.browser_hint removed", "context.device_approval removed",

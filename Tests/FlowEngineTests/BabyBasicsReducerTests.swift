@@ -12,7 +12,7 @@ import Testing
     func story(url: String = "mock://local") -> FlowDriver {
         var flow = FlowDriver("babybasics")
         flow.launch(
-            defaults: ["server_url": .text(url)], effects: ["save progress at server"],
+            defaults: ["server_url": .text(url)], effects: ["track screen_viewed", "save progress at server"],
             changes: [
                 "context.server_url = \(url)", "phase = showing", "placeholder = p", "screen = server", "since = now", "started = now",
             ])
@@ -36,7 +36,7 @@ import Testing
     func whatIsTypedIsKeptWhenTheRunEnds(ending: FlowEvent) {
         var flow = FlowDriver("babybasics")
         flow.launch(
-            effects: ["save progress at server"],
+            effects: ["track screen_viewed", "save progress at server"],
             changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
         flow.type(
             "https://baby.example.org", into: "server_url", effects: [],
@@ -53,7 +53,7 @@ import Testing
     @Test func aPauseInTypingSavesTheDraft() {
         var flow = FlowDriver("babybasics")
         flow.launch(
-            effects: ["save progress at server"],
+            effects: ["track screen_viewed", "save progress at server"],
             changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
         flow.type("https://baby", into: "server_url", effects: [], changes: ["context.server_url = https://baby", "edited = now"])
         flow.send(.tick, effects: [], changes: [])
@@ -77,7 +77,7 @@ import Testing
             changes: ["call 1 = connect_server (user's, from server)", "focus = 1"])
         #expect(FlowDriver.calls(effects).first?.service == "http://127.0.0.1:8080")
         flow.fail(
-            "network", "refused", effects: ["save progress at server"],
+            "network", "refused", effects: ["save progress at server", "track screen_viewed"],
             changes: [
                 "call 1 removed",
                 "context.error_code = network",
@@ -91,10 +91,11 @@ import Testing
         // The spec's words, then what went wrong (issue 31: a server without TLS said only "cannot be reached").
         #expect(flow.shown.body == "Can't connect to server. Check the URL and try again.\nTried: http://127.0.0.1:8080\nrefused")
         flow.press(
-            "Retry", effects: ["save progress at server", "call connect_server"],
+            "Retry", effects: ["track screen_viewed", "save progress at server", "call connect_server"],
             changes: ["call 2 = connect_server (user's, from server)", "retries = 1", "screen = server"])
         flow.answer(
-            .success(CallOutput(values: ["server_url": .text("http://127.0.0.1:8080")])), effects: ["save progress at auth"],
+            .success(CallOutput(values: ["server_url": .text("http://127.0.0.1:8080")])),
+            effects: ["track screen_viewed", "save progress at auth"],
             changes: [
                 "call 2 removed",
                 "context.error_code removed",
@@ -122,14 +123,16 @@ import Testing
             "Continue", effects: ["save progress at server", "call connect_server"],
             changes: ["call 1 = connect_server (user's, from server)", "focus = 1"])
         flow.answer(
-            .success(CallOutput()), effects: ["save progress at auth"],
+            .success(CallOutput()), effects: ["track screen_viewed", "save progress at auth"],
             changes: ["call 1 removed", "focus = 0", "history = server", "screen = auth"])
         return flow
     }
 
     @Test func aTakenEmailStaysOnTheFormWithTheSpecsMessage() {
         var flow = atAuth()
-        flow.press("Create Account", effects: ["save progress at register"], changes: ["history = server › auth", "screen = register"])
+        flow.press(
+            "Create Account", effects: ["track screen_viewed", "save progress at register"],
+            changes: ["history = server › auth", "screen = register"])
         fill(&flow, ["Jo", "jo@example.org", "long enough"])
         flow.press(
             "Create Account", effects: ["save progress at register", "save progress at register", "call register"],
@@ -151,7 +154,7 @@ import Testing
         #expect(flow.screen == "register")
         #expect(flow.state.message == .error("An account with this email already exists. Try logging in."))
         flow.press(
-            "Log In Instead", effects: ["save progress at register", "save progress at login"],
+            "Log In Instead", effects: ["save progress at register", "track screen_viewed", "save progress at login"],
             changes: ["focus = 0", "history = server › auth › register", "message removed", "screen = login"])
         #expect(flow.screen == "login")
         #expect(flow.text("email") == "jo@example.org")
@@ -159,7 +162,9 @@ import Testing
 
     @Test func aFailedAcceptKeepsTheNewSessionAndAsksOnlyForTheCode() {
         var flow = atAuth()
-        flow.press("I Have an Invite", effects: ["save progress at invite"], changes: ["history = server › auth", "screen = invite"])
+        flow.press(
+            "I Have an Invite", effects: ["track screen_viewed", "save progress at invite"],
+            changes: ["history = server › auth", "screen = invite"])
         fill(&flow, ["Pat", "pat@example.org", "long enough", "bad-code"])
         flow.press(
             "Join", effects: ["save progress at invite", "save progress at invite", "call register"],
@@ -171,7 +176,10 @@ import Testing
             ])
         flow.answer(
             .success(CallOutput(session: named("u_pat"))),
-            effects: ["save session u_pat", "backfill analytics for u_pat", "save progress at invite", "call accept_invite"],
+            effects: [
+                "save session u_pat", "backfill analytics for u_pat", "track screen_viewed", "save progress at invite",
+                "call accept_invite",
+            ],
             changes: [
                 "call 2 removed",
                 "call 3 = accept_invite (user's, from accepting), keyed",
@@ -185,7 +193,7 @@ import Testing
             ])
         #expect(flow.screen == "accepting")
         flow.fail(
-            "not_found", "x", effects: ["save progress at invite_retry"],
+            "not_found", "x", effects: ["track screen_viewed", "save progress at invite_retry"],
             changes: [
                 "call 3 removed",
                 "context.error_code = not_found",
@@ -199,7 +207,7 @@ import Testing
         #expect(flow.state.session?.userID == "u_pat")
         #expect(flow.shown.fields.map(\.label) == ["Invite code or link"])
         flow.press(
-            "Join", effects: ["save progress at invite_retry", "call accept_invite"],
+            "Join", effects: ["save progress at invite_retry", "track screen_viewed", "call accept_invite"],
             changes: [
                 "call 4 = accept_invite (user's, from accepting), keyed",
                 "history = invite › invite_retry",
@@ -208,7 +216,7 @@ import Testing
             ])  // never registers again
         flow.answer(
             .success(CallOutput(values: ["child_name": .text("Ray"), "shared_by": .text("Jo"), "children": .list(["Ray"])])),
-            effects: ["save progress at tracking"],
+            effects: ["track screen_viewed", "save progress at tracking"],
             changes: [
                 "call 4 removed",
                 "context.child_name = Ray",
@@ -226,14 +234,15 @@ import Testing
     @Test(arguments: [true, false]) func logInGoesToTheDashboardOnlyWithChildren(hasChildren: Bool) {
         var flow = atAuth()
         flow.press(
-            "Log in", effects: ["save progress at login"],
+            "Log in", effects: ["track screen_viewed", "save progress at login"],
             changes: ["history = server › auth", "screen = login"])  // the spec's link under the buttons
         fill(&flow, ["jo@example.org", "long enough"])
         flow.press(
             "Log In", effects: ["save progress at login", "call log_in"],
             changes: ["call 2 = log_in (user's, from login)", "edited removed", "focus = 2"])
         flow.answer(
-            .success(CallOutput(session: named())), effects: ["save session u_jo", "backfill analytics for u_jo", "call load_children"],
+            .success(CallOutput(session: named())),
+            effects: ["save session u_jo", "backfill analytics for u_jo", "track screen_viewed", "call load_children"],
             changes: [
                 "call 2 removed",
                 "call 3 = load_children (user's, from checking_children)",
@@ -247,7 +256,11 @@ import Testing
         flow.answer(
             .success(CallOutput(values: ["children": .list(hasChildren ? ["Ray"] : [])])),
             effects: hasChildren
-                ? ["save session u_jo", "save progress at dashboard", "call load_children"] : ["save progress at add_baby"],
+                ? [
+                    "track screen_viewed", "save session u_jo", "track onboarding_complete", "save progress at dashboard",
+                    "call load_children",
+                ]
+                : ["track screen_viewed", "save progress at add_baby"],
             changes: hasChildren
                 ? [
                     "call 3 removed", "call 4 = load_children (background)", "context.children = [Ray]", "onboarding = complete",
@@ -260,7 +273,9 @@ import Testing
 
     @Test func theBirthDateDefaultsToTodayMovesByKeysAndNeverPassesToday() {
         var flow = atAuth()
-        flow.press("Create Account", effects: ["save progress at register"], changes: ["history = server › auth", "screen = register"])
+        flow.press(
+            "Create Account", effects: ["track screen_viewed", "save progress at register"],
+            changes: ["history = server › auth", "screen = register"])
         fill(&flow, ["Jo", "jo@example.org", "long enough"])
         flow.press(
             "Create Account", effects: ["save progress at register", "save progress at register", "call register"],
@@ -272,7 +287,7 @@ import Testing
             ])
         flow.answer(
             .success(CallOutput(session: named())),
-            effects: ["save session u_jo", "backfill analytics for u_jo", "save progress at add_baby"],
+            effects: ["save session u_jo", "backfill analytics for u_jo", "track screen_viewed", "save progress at add_baby"],
             changes: [
                 "call 2 removed",
                 "context.birth_date = 2026-11-22",
@@ -313,7 +328,8 @@ import Testing
         let auth = atAuth()
         var next = FlowDriver("babybasics")
         next.launch(
-            progress: auth.savedProgress, defaults: ["server_url": .text("http://elsewhere")], effects: ["save progress at auth"],
+            progress: auth.savedProgress, defaults: ["server_url": .text("http://elsewhere")],
+            effects: ["track screen_viewed", "save progress at auth"],
             changes: [
                 "context.server_url = mock://local",
                 "history = server",

@@ -14,7 +14,7 @@ import Testing
     func throughTheSteps() -> FlowDriver {
         var flow = FlowDriver("miga")
         flow.launch(
-            effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
+            effects: ["track onboarding_started", "track screen_viewed", "track step_welcome", "save progress at welcome"],
             changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
         for id in Self.order {
             #expect(flow.screen == id)
@@ -24,7 +24,10 @@ import Testing
                     "7", into: "readiness", effects: [],
                     changes: ["context.readiness = 7", "edited = now", "typed digits = 7", "typing number = readiness"])
                 flow.press(
-                    "Continue", effects: ["save progress at determination", "track step_interests", "save progress at interests"],
+                    "Continue",
+                    effects: [
+                        "save progress at determination", "track screen_viewed", "track step_interests", "save progress at interests",
+                    ],
                     changes: [
                         "context.interests = []",
                         "edited removed",
@@ -37,7 +40,8 @@ import Testing
                 flow.key(.right, effects: [], changes: ["cursor.interests = 1"])
                 flow.type(" ", effects: [], changes: ["context.interests = [Focus]", "edited = now"])
                 flow.press(
-                    "Continue", effects: ["save progress at interests", "track step_journey", "save progress at journey"],
+                    "Continue",
+                    effects: ["save progress at interests", "track screen_viewed", "track step_journey", "save progress at journey"],
                     changes: [
                         "edited removed",
                         "history = welcome › mission › time_wasted › time_saved › goal › credibility › trial › determination › interests",
@@ -47,7 +51,9 @@ import Testing
                 let next = Self.order.drop { $0 != id }.dropFirst().first ?? "setup"
                 flow.press(
                     flow.view.actions[0].label,
-                    effects: next == "setup" ? ["call prepare_store"] : ["track step_\(next)", "save progress at \(next)"],
+                    effects: next == "setup"
+                        ? ["track screen_viewed", "call prepare_store"]
+                        : ["track screen_viewed", "track step_\(next)", "save progress at \(next)"],
                     changes: next == "setup" ? Self.setupBegins : Self.moved(from: id, to: next))
             }
         }
@@ -149,7 +155,7 @@ import Testing
     @Test func aFirstLaunchShowsTheWelcomeAndTwelveNumberedStepsInTheSpecsOrder() {
         var flow = FlowDriver("miga")
         flow.launch(
-            effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
+            effects: ["track onboarding_started", "track screen_viewed", "track step_welcome", "save progress at welcome"],
             changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
         #expect(flow.view.title == "The Intentional Life Starts Now")
         #expect(flow.view.actions.map(\.label) == ["Begin My Journey"])
@@ -165,22 +171,22 @@ import Testing
     @Test func eachStepIsSavedAndAKillResumesThere() {
         var flow = FlowDriver("miga")
         flow.launch(
-            effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
+            effects: ["track onboarding_started", "track screen_viewed", "track step_welcome", "save progress at welcome"],
             changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
         flow.press(
-            "Begin My Journey", effects: ["track step_mission", "save progress at mission"],
+            "Begin My Journey", effects: ["track screen_viewed", "track step_mission", "save progress at mission"],
             changes: ["history = welcome", "screen = mission"])
         flow.press(
-            "Continue", effects: ["track step_time_wasted", "save progress at time_wasted"],
+            "Continue", effects: ["track screen_viewed", "track step_time_wasted", "save progress at time_wasted"],
             changes: ["history = welcome › mission", "screen = time_wasted"])
         flow.press(
-            "Continue", effects: ["track step_time_saved", "save progress at time_saved"],
+            "Continue", effects: ["track screen_viewed", "track step_time_saved", "save progress at time_saved"],
             changes: ["history = welcome › mission › time_wasted", "screen = time_saved"])
         let at = flow.screen
         #expect(flow.savedProgress?.screen == at)
         var relaunched = FlowDriver("miga")
         relaunched.launch(
-            progress: flow.savedProgress, effects: ["track step_time_saved", "save progress at time_saved"],
+            progress: flow.savedProgress, effects: ["track screen_viewed", "track step_time_saved", "save progress at time_saved"],
             changes: [
                 "history = welcome › mission › time_wasted",
                 "phase = showing",
@@ -195,12 +201,12 @@ import Testing
     @Test func theReadinessSliderAndTopicPillsWorkByKeyboard() {
         var flow = FlowDriver("miga")
         flow.launch(
-            effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
+            effects: ["track onboarding_started", "track screen_viewed", "track step_welcome", "save progress at welcome"],
             changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
         while let at = flow.screen, at != "determination" {
             let next = Self.order.drop { $0 != at }.dropFirst().first ?? "setup"
             flow.press(
-                flow.view.actions[0].label, effects: ["track step_\(next)", "save progress at \(next)"],
+                flow.view.actions[0].label, effects: ["track screen_viewed", "track step_\(next)", "save progress at \(next)"],
                 changes: Self.moved(from: at, to: next))
         }
         #expect(flow.text("readiness") == "5")
@@ -218,7 +224,8 @@ import Testing
         flow.key(.deleteBackward, effects: [], changes: ["context.readiness = 1", "typed digits = 1"])
         #expect(flow.text("readiness") == "1")
         flow.press(
-            "Continue", effects: ["save progress at determination", "track step_interests", "save progress at interests"],
+            "Continue",
+            effects: ["save progress at determination", "track screen_viewed", "track step_interests", "save progress at interests"],
             changes: [
                 "context.interests = []",
                 "edited removed",
@@ -248,7 +255,9 @@ import Testing
         #expect(report?.properties["fallbacks"] == .number(0))
         #expect(report?.properties["duration_ms"] != nil)
         #expect(report?.userID == "p", "analytics keep the device's own id, not the service's u_guest")
-        flow.press("Continue", effects: ["save progress at apps"], changes: ["context.apps = []", "message removed", "screen = apps"])
+        flow.press(
+            "Continue", effects: ["track screen_viewed", "save progress at apps"],
+            changes: ["context.apps = []", "message removed", "screen = apps"])
         #expect(flow.screen == "apps")
         #expect(flow.view.fields[0].optionsFrom == "supported_apps")
         #expect(flow.engine.resolved(flow.view.fields[0], flow.state).options == ["Instagram", "TikTok", "X"])
@@ -320,7 +329,9 @@ import Testing
                     "MIGA could not reach its service, so it runs in local-only mode: everything works on this device, and content syncs when it can."
                 ), "not an error: setup worked")
         #expect(flow.state.session == nil)
-        flow.press("Continue", effects: ["save progress at apps"], changes: ["context.apps = []", "message removed", "screen = apps"])
+        flow.press(
+            "Continue", effects: ["track screen_viewed", "save progress at apps"],
+            changes: ["context.apps = []", "message removed", "screen = apps"])
         #expect(flow.screen == "apps")
     }
 
@@ -391,7 +402,9 @@ import Testing
         var flow = throughTheSteps()
         var copy = self
         copy.answerTasks(&flow, Self.online, effects: Self.onlineEffects, changes: Self.onlineChanges)
-        flow.press("Continue", effects: ["save progress at apps"], changes: ["context.apps = []", "message removed", "screen = apps"])
+        flow.press(
+            "Continue", effects: ["track screen_viewed", "save progress at apps"],
+            changes: ["context.apps = []", "message removed", "screen = apps"])
         return flow
     }
 
@@ -405,13 +418,14 @@ import Testing
         #expect(flow.state.form.errors["apps"] == "Choose at least one app to put behind a mindful pause.")
         flow.type(" ", into: "apps", effects: [], changes: ["context.apps = [Instagram]", "edited = now", "error.apps removed"])
         flow.press(
-            "Continue", effects: ["save progress at apps", "save progress at \(screen)"],
+            "Continue", effects: ["save progress at apps", "track screen_viewed", "save progress at \(screen)"],
             changes: ["edited removed", "history = apps", "screen = \(screen)"])
         #expect(flow.screen == screen)
         #expect(flow.view.bullets.first?.hasPrefix("1. ") == true, "numbered steps")
         if biometrics == "none" {
             flow.press(
-                "Continue to the Hub", effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
+                "Continue to the Hub",
+                effects: ["track screen_viewed", "save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
                 changes: [
                     "call 6 = open_hub (background), keyed",
                     "context.idempotency_key.open_hub = p-1795348800000-6",
@@ -470,11 +484,14 @@ import Testing
                     "message = notice: Everything is ready.",
                 ],
             ])
-        flow.press("Continue", effects: ["save progress at no_supported_apps"], changes: ["message removed", "screen = no_supported_apps"])
+        flow.press(
+            "Continue", effects: ["track screen_viewed", "save progress at no_supported_apps"],
+            changes: ["message removed", "screen = no_supported_apps"])
         #expect(flow.screen == "no_supported_apps")
         #expect(flow.shown.buttons.map(\.label) == ["Continue to the Hub"])
         flow.press(
-            "Continue to the Hub", effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
+            "Continue to the Hub",
+            effects: ["track screen_viewed", "save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
             changes: [
                 "call 6 = open_hub (background), keyed",
                 "context.idempotency_key.open_hub = p-1795348800000-6",
@@ -490,7 +507,7 @@ import Testing
         var flow = atApps()
         flow.type(" ", into: "apps", effects: [], changes: ["context.apps = [Instagram]", "edited = now"])
         flow.press(
-            "Continue", effects: ["save progress at apps", "save progress at hide_face_id"],
+            "Continue", effects: ["save progress at apps", "track screen_viewed", "save progress at hide_face_id"],
             changes: ["edited removed", "history = apps", "screen = hide_face_id"])
         #expect(flow.screen == "hide_face_id")
         flow.press("I've Done It", effects: ["call validate_hiding"], changes: ["call 6 = validate_hiding (user's, from hide_face_id)"])
@@ -514,7 +531,7 @@ import Testing
         // Quitting here and relaunching comes back to these instructions.
         var relaunched = FlowDriver("miga")
         relaunched.launch(
-            session: flow.state.session, progress: flow.savedProgress, effects: ["save progress at hide_face_id"],
+            session: flow.state.session, progress: flow.savedProgress, effects: ["track screen_viewed", "save progress at hide_face_id"],
             changes: [
                 "context.apps = [Instagram]",
                 "context.biometrics = face_id",
@@ -540,7 +557,7 @@ import Testing
             changes: ["call 7 = validate_hiding (user's, from hide_face_id)", "message removed"])
         let done = flow.answer(
             .success(CallOutput(values: ["hiding_verified": .text("true")])),
-            effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
+            effects: ["track screen_viewed", "save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
             changes: [
                 "call 7 removed",
                 "call 8 = open_hub (background), keyed",
@@ -565,10 +582,11 @@ import Testing
         flow.state.context["biometrics"] = .text("none")
         flow.type(" ", into: "apps", effects: [], changes: ["context.apps = [Instagram]", "edited = now"])
         flow.press(
-            "Continue", effects: ["save progress at apps", "save progress at hide_none"],
+            "Continue", effects: ["save progress at apps", "track screen_viewed", "save progress at hide_none"],
             changes: ["edited removed", "history = apps", "screen = hide_none"])
         flow.press(
-            "Continue to the Hub", effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
+            "Continue to the Hub",
+            effects: ["track screen_viewed", "save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
             changes: [
                 "call 6 = open_hub (background), keyed",
                 "context.idempotency_key.open_hub = p-1795348800000-6",
@@ -581,7 +599,7 @@ import Testing
         var progress = flow.savedProgress!
         progress.requiresSession = false
         relaunched.launch(
-            session: nil, progress: progress, effects: ["save progress at hub", "call open_hub"],
+            session: nil, progress: progress, effects: ["track screen_viewed", "save progress at hub", "call open_hub"],
             changes: [
                 "call 1 = open_hub (background), keyed",
                 "context.apps = [Instagram]",
@@ -607,14 +625,14 @@ import Testing
         // Saved progress from the middle of onboarding never opens the hub.
         var flow = FlowDriver("miga")
         flow.launch(
-            effects: ["track onboarding_started", "track step_welcome", "save progress at welcome"],
+            effects: ["track onboarding_started", "track screen_viewed", "track step_welcome", "save progress at welcome"],
             changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
         flow.press(
-            "Begin My Journey", effects: ["track step_mission", "save progress at mission"],
+            "Begin My Journey", effects: ["track screen_viewed", "track step_mission", "save progress at mission"],
             changes: ["history = welcome", "screen = mission"])
         var relaunched = FlowDriver("miga")
         relaunched.launch(
-            progress: flow.savedProgress, effects: ["track step_mission", "save progress at mission"],
+            progress: flow.savedProgress, effects: ["track screen_viewed", "track step_mission", "save progress at mission"],
             changes: ["history = welcome", "phase = showing", "placeholder = p", "screen = mission", "since = now", "started = now"])
         #expect(relaunched.screen == "mission")
         #expect(!relaunched.state.onboardingComplete)
@@ -624,11 +642,12 @@ import Testing
         var flow = atApps()
         flow.type(" ", into: "apps", effects: [], changes: ["context.apps = [Instagram]", "edited = now"])
         flow.press(
-            "Continue", effects: ["save progress at apps", "save progress at hide_face_id"],
+            "Continue", effects: ["save progress at apps", "track screen_viewed", "save progress at hide_face_id"],
             changes: ["edited removed", "history = apps", "screen = hide_face_id"])
         flow.press("I've Done It", effects: ["call validate_hiding"], changes: ["call 6 = validate_hiding (user's, from hide_face_id)"])
         flow.answer(
-            .success(CallOutput()), effects: ["save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
+            .success(CallOutput()),
+            effects: ["track screen_viewed", "save session u_guest", "track hub_unlocked", "save progress at hub", "call open_hub"],
             changes: [
                 "call 6 removed",
                 "call 7 = open_hub (background), keyed",
@@ -656,10 +675,11 @@ import Testing
             effects: ["save progress at consent"],
             changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now"])
         flow.press(
-            "Agree and Continue", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
+            "Agree and Continue",
+            effects: ["track screen_viewed", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
             changes: ["context.analytics_consent = granted", "history = consent", "screen = method"])
         flow.press(
-            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         flow.type(
             "5550109999", into: "phone", effects: ["save progress at phone"],
@@ -700,7 +720,7 @@ import Testing
     @Test func aJumpRecordsNothingAsThePersons() {
         var flow = FlowDriver("oklah")
         flow.launch(
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         flow.send(
             .jump("home"), effects: ["call motivation"],
@@ -710,7 +730,7 @@ import Testing
         #expect(flow.state.forcedByJump)
         flow.send(
             .launched(Launch(session: nil, progress: flow.savedProgress, placeholderUserID: "p")),
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["call 1 removed", "forced by jump removed", "history removed", "screen = privacy"])
         #expect(!flow.state.forcedByJump, "a relaunch is a real run again")
     }
@@ -722,7 +742,7 @@ import Testing
         let guest = Session.issued(to: "u_guest", at: flow.now / 1000, complete: true)
         flow.launch(
             session: guest,
-            effects: ["save progress at home", "call load_account"],
+            effects: ["track screen_viewed", "save progress at home", "call load_account"],
             changes: [
                 "call 1 = load_account (background)",
                 "onboarding = complete",

@@ -27,10 +27,10 @@ import Testing
     func atPickName() -> FlowDriver {
         var flow = story()
         flow.launch(
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         flow.press(
-            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -39,7 +39,8 @@ import Testing
             ])
         flow.now += 500
         flow.answer(
-            .success(signedIn), effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
+            .success(signedIn),
+            effects: ["save session u_1", "backfill analytics for u_1", "track screen_viewed", "save progress at pick_name"],
             changes: [
                 "call 1 removed",
                 "context.idempotency_key.sign_in_anonymously removed",
@@ -56,7 +57,7 @@ import Testing
     @Test func firstLaunchShowsThePrivacyGateAndMakesNoCall() {
         var flow = story()
         let effects = flow.launch(
-            placeholder: "local-test", effects: ["track onboarding_start", "save progress at privacy"],
+            placeholder: "local-test", effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = local-test", "screen = privacy", "since = now", "started = now"])
         #expect(flow.screen == "privacy")
         #expect(FlowDriver.tracked(effects).first?.userID == "local-test", "under the placeholder until a session names the user")
@@ -66,7 +67,7 @@ import Testing
     @Test func onlyStartLeavesThePrivacyScreen() {
         var flow = story()
         flow.launch(
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         for intent in [Intent.back, .focusNext, .left, .right, .insert("x"), .deleteBackward] {
             flow.key(intent, effects: [], changes: [])
@@ -77,10 +78,10 @@ import Testing
     @Test func startCreatesTheAccountOnceEvenWhenPressedTwice() {
         var flow = story()
         flow.launch(
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         flow.press(
-            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -105,7 +106,7 @@ import Testing
         flow.now += 100
         flow.key(.focusNext, effects: [], changes: ["focus = 1"])
         let picked = flow.key(
-            .activate, effects: ["call choose_name"],
+            .activate, effects: ["track screen_viewed", "call choose_name"],
             changes: [
                 "call 2 = choose_name (user's, from saving_name)",
                 "context.chosen_name = Brave Spark",
@@ -120,7 +121,7 @@ import Testing
         flow.now += 300
         let done = flow.answer(
             .success(CallOutput(values: ["display_name": .text("Brave Spark")])),
-            effects: ["save session u_1", "track onboarding_complete", "save progress at home", "call motivation"],
+            effects: ["track screen_viewed", "save session u_1", "track onboarding_complete", "save progress at home", "call motivation"],
             changes: [
                 "call 2 removed",
                 "call 3 = motivation (background)",
@@ -133,7 +134,7 @@ import Testing
             ])
         #expect(flow.screen == "home")
         #expect(flow.state.onboardingComplete)
-        let complete = try #require(FlowDriver.tracked(done).first)
+        let complete = try #require(FlowDriver.tracked(done).first { $0.name == "onboarding_complete" })
         #expect(complete.properties["duration_ms"] == .number(900))
         #expect(complete.userID == "u_1")
         #expect(flow.state.session?.onboardingComplete == true, "and saved so")
@@ -142,7 +143,7 @@ import Testing
     @Test func homeShowsTheMotivationWhenItArrives() {
         var flow = story()
         flow.launch(
-            session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+            session: session(), progress: .oklahHome, effects: ["track screen_viewed", "save progress at home", "call motivation"],
             changes: FlowDriver.launchedAtOKLahHome)
         #expect(flow.screen == "home")
         flow.answer(
@@ -154,7 +155,7 @@ import Testing
     @Test func homeKeepsAFallbackMessageWhenMotivationFails() {
         var flow = story()
         flow.launch(
-            session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+            session: session(), progress: .oklahHome, effects: ["track screen_viewed", "save progress at home", "call motivation"],
             changes: FlowDriver.launchedAtOKLahHome)
         flow.answer(.motivation, .failure(networkDown), effects: [], changes: ["call 1 removed"])
         #expect(flow.screen == "home")
@@ -165,7 +166,7 @@ import Testing
     @Test func checkInSaysItIsOutOfScope() {
         var flow = story()
         flow.launch(
-            session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+            session: session(), progress: .oklahHome, effects: ["track screen_viewed", "save progress at home", "call motivation"],
             changes: FlowDriver.launchedAtOKLahHome)
         flow.press(
             "Check in", effects: [],
@@ -178,10 +179,10 @@ import Testing
     func anyFailureShowsTheRetryableErrorAndTracksIt(code: String) {
         var flow = story()
         flow.launch(
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         flow.press(
-            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -191,7 +192,7 @@ import Testing
         flow.now += 100
         // The error screen is not a resume point: the privacy screen stays the last one.
         let effects = flow.fail(
-            code, "x", effects: ["track onboarding_error"],
+            code, "x", effects: ["track onboarding_error", "track screen_viewed"],
             changes: [
                 "call 1 removed", "context.error_code = \(code)", "context.error_message = x", "last failure = creating", "screen = failed",
                 "since = now",
@@ -207,10 +208,10 @@ import Testing
     @Test func everyRetryOfStartCarriesTheSameIdempotencyKey() throws {
         var flow = story()
         flow.launch(
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         let started = flow.press(
-            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -223,7 +224,7 @@ import Testing
         #expect(saved.context.values.contains { $0.text.map(key.hasPrefix) == true }, "kept on disk before the call")
 
         flow.fail(
-            "timeout", "x", effects: ["track onboarding_error"],
+            "timeout", "x", effects: ["track onboarding_error", "track screen_viewed"],
             changes: [
                 "call 1 removed",
                 "context.error_code = timeout",
@@ -233,7 +234,7 @@ import Testing
             ])
         flow.now += 5000
         let retried = flow.press(
-            "Try Again", effects: ["track onboarding_retry", "call sign_in_anonymously"],
+            "Try Again", effects: ["track onboarding_retry", "track screen_viewed", "call sign_in_anonymously"],
             changes: ["call 2 = sign_in_anonymously (user's, from creating), keyed", "retries = 1", "screen = creating", "since = now"])
         #expect(FlowDriver.calls(retried).first?.idempotencyKey == key)
 
@@ -241,7 +242,7 @@ import Testing
         var relaunched = story()
         relaunched.now += 60_000
         relaunched.launch(
-            progress: saved, placeholder: "other", effects: ["track onboarding_start", "save progress at privacy"],
+            progress: saved, placeholder: "other", effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: [
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
                 "phase = showing",
@@ -252,13 +253,14 @@ import Testing
             ])
         // The key is already on disk: nothing to save before the call this time.
         let afterRelaunch = relaunched.press(
-            "Start", effects: ["call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "call sign_in_anonymously"],
             changes: ["call 1 = sign_in_anonymously (user's, from creating), keyed", "history = privacy", "screen = creating"])
         #expect(FlowDriver.calls(afterRelaunch).first?.idempotencyKey == key)
 
         // Success ends the intent: no key is left for the next sign-in.
         flow.answer(
-            .success(signedIn), effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
+            .success(signedIn),
+            effects: ["save session u_1", "backfill analytics for u_1", "track screen_viewed", "save progress at pick_name"],
             changes: [
                 "call 2 removed",
                 "context.error_code removed",
@@ -272,7 +274,7 @@ import Testing
             ])
         #expect(!flow.state.context.keys.contains { $0.hasPrefix("idempotency_key.") })
         let named = flow.key(
-            .activate, effects: ["call choose_name"],
+            .activate, effects: ["track screen_viewed", "call choose_name"],
             changes: [
                 "call 3 = choose_name (user's, from saving_name)",
                 "context.chosen_name = Sunny Otter",
@@ -286,10 +288,10 @@ import Testing
     @Test func tryAgainRetriesTheCallAndCountsAttempts() {
         var flow = story()
         flow.launch(
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         flow.press(
-            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -298,13 +300,13 @@ import Testing
             ])
         for attempt in 1...2 {
             flow.fail(
-                "network", "x", effects: ["track onboarding_error"],
+                "network", "x", effects: ["track onboarding_error", "track screen_viewed"],
                 changes: ["call \(attempt) removed"]
                     + (attempt == 1
                         ? ["context.error_code = network", "context.error_message = x", "last failure = creating", "screen = failed"]
                         : ["screen = failed"]))
             let effects = flow.press(
-                "Try Again", effects: ["track onboarding_retry", "call sign_in_anonymously"],
+                "Try Again", effects: ["track onboarding_retry", "track screen_viewed", "call sign_in_anonymously"],
                 changes: [
                     "call \(attempt + 1) = sign_in_anonymously (user's, from creating), keyed", "retries = \(attempt)", "screen = creating",
                 ])
@@ -312,7 +314,8 @@ import Testing
             #expect(FlowDriver.tracked(effects).first?.properties["attempt_number"] == .number(Int64(attempt)))
         }
         flow.answer(
-            .success(signedIn), effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
+            .success(signedIn),
+            effects: ["save session u_1", "backfill analytics for u_1", "track screen_viewed", "save progress at pick_name"],
             changes: [
                 "call 3 removed",
                 "context.error_code removed",
@@ -331,7 +334,7 @@ import Testing
     @Test func aFailedNameChoiceRetriesTheNameNotTheAccount() {
         var flow = atPickName()
         flow.key(
-            .activate, effects: ["call choose_name"],
+            .activate, effects: ["track screen_viewed", "call choose_name"],
             changes: [
                 "call 2 = choose_name (user's, from saving_name)",
                 "context.chosen_name = Sunny Otter",
@@ -340,7 +343,7 @@ import Testing
                 "screen = saving_name",
             ])
         flow.fail(
-            "server_error", "x", effects: ["track onboarding_error"],
+            "server_error", "x", effects: ["track onboarding_error", "track screen_viewed"],
             changes: [
                 "call 2 removed",
                 "context.error_code = server_error",
@@ -350,14 +353,14 @@ import Testing
             ])
         #expect(flow.screen == "failed")
         flow.press(
-            "Try Again", effects: ["track onboarding_retry", "call choose_name"],
+            "Try Again", effects: ["track onboarding_retry", "track screen_viewed", "call choose_name"],
             changes: ["call 3 = choose_name (user's, from saving_name)", "retries = 1", "screen = saving_name"])
     }
 
     @Test func relaunchWithACompletedSessionGoesStraightHome() {
         var flow = story()
         flow.launch(
-            session: session(), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+            session: session(), progress: .oklahHome, effects: ["track screen_viewed", "save progress at home", "call motivation"],
             changes: FlowDriver.launchedAtOKLahHome)
         #expect(flow.screen == "home", "and no onboarding_start")
     }
@@ -368,7 +371,7 @@ import Testing
     @Test func aSessionWithoutItsProgressAsksTheServiceForTheName() {
         var flow = story()
         flow.launch(
-            session: session(complete: false), effects: ["call load_profile"],
+            session: session(complete: false), effects: ["track screen_viewed", "call load_profile"],
             changes: [
                 "call 1 = load_profile (user's, from checking_name)",
                 "phase = showing",
@@ -381,7 +384,7 @@ import Testing
         // Home completes onboarding: the session is saved with the flag, once.
         flow.answer(
             .loadProfile, .success(CallOutput(values: ["display_name": .text("Sunny Otter")])),
-            effects: ["save session u_1", "track onboarding_complete", "save progress at home", "call motivation"],
+            effects: ["track screen_viewed", "save session u_1", "track onboarding_complete", "save progress at home", "call motivation"],
             changes: [
                 "call 1 removed",
                 "call 2 = motivation (background)",
@@ -396,7 +399,7 @@ import Testing
 
         var unnamed = story()
         unnamed.launch(
-            session: session(complete: false), effects: ["call load_profile"],
+            session: session(complete: false), effects: ["track screen_viewed", "call load_profile"],
             changes: [
                 "call 1 = load_profile (user's, from checking_name)",
                 "phase = showing",
@@ -407,14 +410,15 @@ import Testing
             ])
         let offered: [String] = ["Sunny Otter", "Brave Spark", "Kind Meadow"]
         unnamed.answer(
-            .loadProfile, .success(CallOutput(values: ["name_options": .list(offered)])), effects: ["save progress at pick_name"],
+            .loadProfile, .success(CallOutput(values: ["name_options": .list(offered)])),
+            effects: ["track screen_viewed", "save progress at pick_name"],
             changes: ["call 1 removed", "context.name_options = [Sunny Otter, Brave Spark, Kind Meadow]", "screen = pick_name"])
         #expect(unnamed.screen == "pick_name", "the same names offered again")
         #expect(unnamed.state.context["name_options"] == .list(offered))
 
         var offline = story()
         offline.launch(
-            session: session(), effects: ["call load_profile"],
+            session: session(), effects: ["track screen_viewed", "call load_profile"],
             changes: [
                 "call 1 = load_profile (user's, from checking_name)",
                 "onboarding = complete",
@@ -425,7 +429,7 @@ import Testing
                 "since = now",
             ])
         offline.answer(
-            .loadProfile, .failure(networkDown), effects: ["track onboarding_error"],
+            .loadProfile, .failure(networkDown), effects: ["track onboarding_error", "track screen_viewed"],
             changes: [
                 "call 1 removed",
                 "context.error_code = network",
@@ -441,7 +445,7 @@ import Testing
         let picked = atPickName()
         var flow = story()
         flow.launch(
-            session: picked.state.session, progress: picked.savedProgress, effects: ["save progress at pick_name"],
+            session: picked.state.session, progress: picked.savedProgress, effects: ["track screen_viewed", "save progress at pick_name"],
             changes: [
                 "context.name_options = [Sunny Otter, Brave Spark, Kind Meadow]",
                 "context.user_id = u_1",
@@ -463,7 +467,7 @@ import Testing
             requiresSession: false)
         var flow = story()
         flow.launch(
-            progress: progress, effects: ["track onboarding_start", "save progress at privacy"],
+            progress: progress, effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now-5s"])
         #expect(flow.screen == "privacy")
     }
@@ -487,7 +491,7 @@ import Testing
         renewed.accessToken = "at2"
         flow.answer(
             .refreshSession, .success(CallOutput(session: renewed)),
-            effects: ["save session u_1", "save progress at home", "call motivation"],
+            effects: ["save session u_1", "track screen_viewed", "save progress at home", "call motivation"],
             changes: [
                 "call 1 removed",
                 "call 2 = motivation (background)",
@@ -525,7 +529,7 @@ import Testing
         }
         // Home's own call goes as it is, not held for a fourth try.
         flow.answer(
-            .refreshSession, .failure(networkDown), effects: ["save progress at home", "call motivation"],
+            .refreshSession, .failure(networkDown), effects: ["track screen_viewed", "save progress at home", "call motivation"],
             changes: [
                 "call 3 removed",
                 "call 4 = motivation (background)",
@@ -558,7 +562,7 @@ import Testing
             ])
         flow.answer(
             .refreshSession, .failure(ServiceFailure(code: "unauthorized", message: "revoked")),
-            effects: ["forget session", "forget progress", "track onboarding_start", "save progress at privacy"],
+            effects: ["forget session", "forget progress", "track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: [
                 "call 1 removed",
                 "context.display_name removed",
@@ -575,7 +579,7 @@ import Testing
         #expect(flow.state.session == nil)
         // Start makes a new account.
         flow.press(
-            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 2 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-2",
@@ -587,10 +591,10 @@ import Testing
     @Test func suspendedDuringCreationRetriesSilentlyOnceThenShowsTheError() throws {
         var flow = story()
         flow.launch(
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         flow.press(
-            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -614,7 +618,7 @@ import Testing
         flow.send(.callFinished(id: original, result: .failure(networkDown)), effects: [], changes: ["call 1 removed"])
         #expect(flow.screen == "creating")
         flow.send(
-            .callFinished(id: retry.id, result: .failure(networkDown)), effects: ["track onboarding_error"],
+            .callFinished(id: retry.id, result: .failure(networkDown)), effects: ["track onboarding_error", "track screen_viewed"],
             changes: [
                 "call 2 removed",
                 "context.error_code = network",
@@ -635,10 +639,10 @@ import Testing
     @Test func quitEndsTheFlowFromAnyScreenEvenWhileBusy() {
         var flow = story()
         flow.launch(
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         flow.press(
-            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",

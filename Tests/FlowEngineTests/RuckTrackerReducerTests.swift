@@ -18,7 +18,7 @@ import Testing
         var flow = FlowDriver("rucktracker", now: Self.start)
         if let session {
             flow.launch(
-                session: session, effects: ["save progress at home", "call load_account"],
+                session: session, effects: ["track screen_viewed", "save progress at home", "call load_account"],
                 changes: [
                     "call 1 = load_account (background)", "onboarding = complete", "phase = showing", "placeholder = p", "screen = home",
                     "session = \(StoryState.describe(session))", "since = now",
@@ -37,7 +37,7 @@ import Testing
     @Test func firstLaunchMakesAGuestWithNoAuthWall() {
         var flow = story(nil)
         flow.launch(
-            effects: ["save progress at starting", "call sign_in_anonymously"],
+            effects: ["track screen_viewed", "save progress at starting", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from starting), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -50,7 +50,10 @@ import Testing
         #expect(flow.screen == "starting")
         flow.answer(
             .success(CallOutput(session: session())),
-            effects: ["backfill analytics for u_guest", "save session u_guest", "save progress at home", "call load_account"],
+            effects: [
+                "backfill analytics for u_guest", "track screen_viewed", "save session u_guest", "track onboarding_complete",
+                "save progress at home", "call load_account",
+            ],
             changes: [
                 "call 1 removed",
                 "call 2 = load_account (background)",
@@ -67,7 +70,7 @@ import Testing
     @Test func aKillBeforeTheFirstGuestAnswersMakesNoSecondGuest() throws {
         var flow = story(nil)
         let first = flow.launch(
-            effects: ["save progress at starting", "call sign_in_anonymously"],
+            effects: ["track screen_viewed", "save progress at starting", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from starting), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -83,7 +86,7 @@ import Testing
         var relaunched = story(nil)
         relaunched.now += 5000
         let again = relaunched.launch(
-            progress: saved, placeholder: "other", effects: ["call sign_in_anonymously"],
+            progress: saved, placeholder: "other", effects: ["track screen_viewed", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from starting), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -103,7 +106,7 @@ import Testing
     @Test func aFirstLaunchOfflineStartsAGuestOnThisDevice() throws {
         var flow = story(nil)
         let first = flow.launch(
-            effects: ["save progress at starting", "call sign_in_anonymously"],
+            effects: ["track screen_viewed", "save progress at starting", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from starting), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -118,7 +121,8 @@ import Testing
         let home = flow.answer(
             .failure(networkDown),
             effects: [
-                "backfill analytics for \(placeholder)", "save session \(placeholder)", "save progress at home", "call load_account",
+                "backfill analytics for \(placeholder)", "track screen_viewed", "save session \(placeholder)", "track onboarding_complete",
+                "save progress at home", "call load_account",
             ],
             changes: [
                 "call 1 removed",
@@ -153,7 +157,7 @@ import Testing
 
         var failed = story(nil)
         failed.launch(
-            effects: ["save progress at starting", "call sign_in_anonymously"],
+            effects: ["track screen_viewed", "save progress at starting", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from starting), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -164,7 +168,7 @@ import Testing
                 "started = now",
             ])
         failed.fail(
-            "server_error", effects: [],
+            "server_error", effects: ["track screen_viewed"],
             changes: [
                 "call 1 removed",
                 "context.error_code = server_error",
@@ -198,7 +202,7 @@ import Testing
                 ])
         }
         expired.answer(
-            .refreshSession, .failure(networkDown), effects: ["save progress at home", "call load_account"],
+            .refreshSession, .failure(networkDown), effects: ["track screen_viewed", "save progress at home", "call load_account"],
             changes: [
                 "call 3 removed",
                 "call 4 = load_account (background)",
@@ -233,7 +237,7 @@ import Testing
             ])
         let effects = flow.answer(
             .refreshSession, .failure(ServiceFailure(code: "unauthorized", message: "refused")),
-            effects: ["save progress at home", "call load_account"],
+            effects: ["track screen_viewed", "save progress at home", "call load_account"],
             changes: [
                 "call 1 removed",
                 "call 2 = load_account (background)",
@@ -271,7 +275,7 @@ import Testing
             startedAt: nil, placeholderUserID: "p", requiresSession: true)
         let effects = flow.launch(
             session: named, progress: saved,
-            effects: ["forget session", "forget progress", "save progress at session_ended"],
+            effects: ["forget session", "forget progress", "track screen_viewed", "save progress at session_ended"],
             changes: ["context.email = so@example.com", "phase = showing", "placeholder = p", "screen = session_ended", "since = now"])
         #expect(flow.screen == "session_ended")
         #expect(flow.text("email") == "so@example.com", "filled in")
@@ -288,7 +292,7 @@ import Testing
         var flow = FlowDriver("rucktracker", now: Self.start)
         flow.launch(
             session: session(),
-            effects: ["save progress at home", "call load_account"],
+            effects: ["track screen_viewed", "save progress at home", "call load_account"],
             changes: [
                 "call 1 = load_account (background)",
                 "onboarding = complete",
@@ -311,13 +315,17 @@ import Testing
             ])
         #expect(effects.contains(.saveSession(flow.state.session)))
         #expect(flow.state.session?.isAnonymous == false)
-        flow.press("Profile", effects: ["save progress at account_profile"], changes: ["history = home", "screen = account_profile"])
+        flow.press(
+            "Profile", effects: ["track screen_viewed", "save progress at account_profile"],
+            changes: ["history = home", "screen = account_profile"])
         #expect(flow.screen == "account_profile")
     }
 
     @Test func guestsSeeAddEmailAndNoSignOut() {
         var flow = story(session())
-        flow.press("Profile", effects: ["save progress at guest_profile"], changes: ["history = home", "screen = guest_profile"])
+        flow.press(
+            "Profile", effects: ["track screen_viewed", "save progress at guest_profile"],
+            changes: ["history = home", "screen = guest_profile"])
         #expect(flow.screen == "guest_profile")
         #expect(buttons(flow).contains("Add Email to Sync"))
         #expect(!buttons(flow).contains("Sign Out"))
@@ -326,10 +334,12 @@ import Testing
 
     @Test func namedAccountsSeeSignOutBehindAWarning() {
         var flow = story(session("u_named", anonymous: false))
-        flow.press("Profile", effects: ["save progress at account_profile"], changes: ["history = home", "screen = account_profile"])
+        flow.press(
+            "Profile", effects: ["track screen_viewed", "save progress at account_profile"],
+            changes: ["history = home", "screen = account_profile"])
         #expect(flow.screen == "account_profile")
         flow.press(
-            "Sign Out", effects: ["save progress at confirm_sign_out"],
+            "Sign Out", effects: ["track screen_viewed", "save progress at confirm_sign_out"],
             changes: ["history = home › account_profile", "screen = confirm_sign_out"])
         #expect(flow.screen == "confirm_sign_out")
         #expect(flow.shown.body.hasPrefix("Signing out will create a new guest account"))
@@ -342,7 +352,7 @@ import Testing
             ])
         flow.answer(
             .success(CallOutput(session: session("u_new_guest"))),
-            effects: ["save session u_new_guest", "save progress at home", "call load_account"],
+            effects: ["save session u_new_guest", "track screen_viewed", "save progress at home", "call load_account"],
             changes: [
                 "call 2 removed",
                 "call 3 = load_account (background)",
@@ -360,9 +370,11 @@ import Testing
 
     @Test func signingOutOfflineChangesNothing() {
         var flow = story(session("u_named", anonymous: false))
-        flow.press("Profile", effects: ["save progress at account_profile"], changes: ["history = home", "screen = account_profile"])
         flow.press(
-            "Sign Out", effects: ["save progress at confirm_sign_out"],
+            "Profile", effects: ["track screen_viewed", "save progress at account_profile"],
+            changes: ["history = home", "screen = account_profile"])
+        flow.press(
+            "Sign Out", effects: ["track screen_viewed", "save progress at confirm_sign_out"],
             changes: ["history = home › account_profile", "screen = confirm_sign_out"])
         flow.press(
             "Sign Out", effects: ["save progress at confirm_sign_out", "call sign_out"],
@@ -388,9 +400,11 @@ import Testing
 
     @Test func addEmailChecksFormatAndMatchAsYouType() throws {
         var flow = story(session())
-        flow.press("Profile", effects: ["save progress at guest_profile"], changes: ["history = home", "screen = guest_profile"])
         flow.press(
-            "Add Email to Sync", effects: ["save progress at add_email"],
+            "Profile", effects: ["track screen_viewed", "save progress at guest_profile"],
+            changes: ["history = home", "screen = guest_profile"])
+        flow.press(
+            "Add Email to Sync", effects: ["track screen_viewed", "save progress at add_email"],
             changes: ["history = home › guest_profile", "screen = add_email"])
         #expect(flow.screen == "add_email")
         flow.type(
@@ -423,7 +437,7 @@ import Testing
         var named = session()
         named.isAnonymous = false
         flow.answer(
-            .success(CallOutput(session: named)), effects: ["save session u_guest", "save progress at linked"],
+            .success(CallOutput(session: named)), effects: ["save session u_guest", "track screen_viewed", "save progress at linked"],
             changes: [
                 "call 2 removed",
                 "context.confirm_password removed",
@@ -443,9 +457,11 @@ import Testing
     /// says so as the password is typed, with the service's words, and submits nothing.
     @Test func aCommonPasswordIsRefusedAsItIsTyped() {
         var flow = story(session())
-        flow.press("Profile", effects: ["save progress at guest_profile"], changes: ["history = home", "screen = guest_profile"])
         flow.press(
-            "Add Email to Sync", effects: ["save progress at add_email"],
+            "Profile", effects: ["track screen_viewed", "save progress at guest_profile"],
+            changes: ["history = home", "screen = guest_profile"])
+        flow.press(
+            "Add Email to Sync", effects: ["track screen_viewed", "save progress at add_email"],
             changes: ["history = home › guest_profile", "screen = add_email"])
         flow.type("ruck@example.org", effects: [], changes: ["context.email = ruck@example.org", "edited = now"])
         flow.key(.focusNext, effects: ["save progress at add_email"], changes: ["edited removed", "focus = 1"])
@@ -479,9 +495,11 @@ import Testing
         flow.answer(
             .loadAccount, .success(CallOutput(values: ["rucks": .list(["5.0 km in 60 min"])])), effects: ["save progress at home"],
             changes: ["call 1 removed", "context.rucks = [5.0 km in 60 min]"])
-        flow.press("Profile", effects: ["save progress at guest_profile"], changes: ["history = home", "screen = guest_profile"])
         flow.press(
-            "Add Email to Sync", effects: ["save progress at add_email"],
+            "Profile", effects: ["track screen_viewed", "save progress at guest_profile"],
+            changes: ["history = home", "screen = guest_profile"])
+        flow.press(
+            "Add Email to Sync", effects: ["track screen_viewed", "save progress at add_email"],
             changes: ["history = home › guest_profile", "screen = add_email"])
         flow.type("taken@example.org", effects: [], changes: ["context.email = taken@example.org", "edited = now"])
         flow.key(.focusNext, effects: ["save progress at add_email"], changes: ["edited removed", "focus = 1"])
@@ -515,10 +533,11 @@ import Testing
     @Test func goProIsOfferedUntilBoughtAndThePromptDependsOnTheAccount() throws {
         var guest = story(session())
         #expect(buttons(guest).contains("Go Pro"))
-        guest.press("Go Pro", effects: ["save progress at pro_offer"], changes: ["history = home", "screen = pro_offer"])
+        guest.press(
+            "Go Pro", effects: ["track screen_viewed", "save progress at pro_offer"], changes: ["history = home", "screen = pro_offer"])
         guest.press("Buy Pro (simulated)", effects: ["call purchase_pro"], changes: ["call 2 = purchase_pro (user's, from pro_offer)"])
         guest.answer(
-            .success(CallOutput(values: ["pro": .text("true")])), effects: ["save progress at post_purchase_guest"],
+            .success(CallOutput(values: ["pro": .text("true")])), effects: ["track screen_viewed", "save progress at post_purchase_guest"],
             changes: ["call 2 removed", "context.pro = true", "history = home › pro_offer", "screen = post_purchase_guest"])
         #expect(guest.screen == "post_purchase_guest")
         #expect(guest.shown.body.contains("Add an email to secure your premium subscription:"))
@@ -526,7 +545,7 @@ import Testing
         // Quit on the prompt: the next launch brings it back, though onboarding is complete.
         var relaunched = story(nil)
         relaunched.launch(
-            session: session(), progress: guest.savedProgress, effects: ["save progress at post_purchase_guest"],
+            session: session(), progress: guest.savedProgress, effects: ["track screen_viewed", "save progress at post_purchase_guest"],
             changes: [
                 "context.pro = true",
                 "history = home › pro_offer",
@@ -539,16 +558,18 @@ import Testing
             ])
         #expect(relaunched.screen == "post_purchase_guest")
         guest.press(
-            "Skip", effects: ["save progress at home", "call load_account"],
+            "Skip", effects: ["track screen_viewed", "save progress at home", "call load_account"],
             changes: ["call 3 = load_account (background)", "history = home › pro_offer › post_purchase_guest", "screen = home"])
         #expect(guest.screen == "home")
         #expect(!buttons(guest).contains("Go Pro"))
 
         var member = story(session("u_named", anonymous: false))
-        member.press("Go Pro", effects: ["save progress at pro_offer"], changes: ["history = home", "screen = pro_offer"])
+        member.press(
+            "Go Pro", effects: ["track screen_viewed", "save progress at pro_offer"], changes: ["history = home", "screen = pro_offer"])
         member.press("Buy Pro (simulated)", effects: ["call purchase_pro"], changes: ["call 2 = purchase_pro (user's, from pro_offer)"])
         member.answer(
-            .success(CallOutput(values: ["pro": .text("true")])), effects: ["save progress at post_purchase_member"],
+            .success(CallOutput(values: ["pro": .text("true")])),
+            effects: ["track screen_viewed", "save progress at post_purchase_member"],
             changes: ["call 2 removed", "context.pro = true", "history = home › pro_offer", "screen = post_purchase_member"])
         #expect(member.screen == "post_purchase_member")
         #expect(member.shown.body.contains("every device you sign in on"))
@@ -556,7 +577,8 @@ import Testing
 
     @Test func aRuckNeedsPositiveNumbers() {
         var flow = story(session())
-        flow.press("Log a Ruck", effects: ["save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
+        flow.press(
+            "Log a Ruck", effects: ["track screen_viewed", "save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
         flow.type(
             "-3", effects: [],
             changes: ["context.distance_km = -3", "edited = now", "error.distance_km = The distance must be a number above zero."])
@@ -574,7 +596,8 @@ import Testing
     /// ruck, a password from another screen, and where Set Username returns to.
     @Test func theRuckFormTheLogInFormAndSetUsernameBehave() {
         var flow = story(session())
-        flow.press("Log a Ruck", effects: ["save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
+        flow.press(
+            "Log a Ruck", effects: ["track screen_viewed", "save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
         flow.type(
             "1e9", effects: [],
             changes: ["context.distance_km = 1e9", "edited = now", "error.distance_km = The distance must be a number above zero."])
@@ -586,7 +609,7 @@ import Testing
             changes: ["context.duration_min = 99999", "edited = now", "error.duration_min = A ruck is at most a week (10080 minutes)."])
         #expect(flow.state.form.errors["duration_min"] == "A ruck is at most a week (10080 minutes).")
         flow.press(
-            "Cancel", effects: ["save progress at log_ruck", "save progress at home", "call load_account"],
+            "Cancel", effects: ["save progress at log_ruck", "track screen_viewed", "save progress at home", "call load_account"],
             changes: [
                 "call 2 = load_account (background)",
                 "context.distance_km removed",
@@ -597,23 +620,26 @@ import Testing
                 "history removed",
                 "screen = home",
             ])
-        flow.press("Log a Ruck", effects: ["save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
+        flow.press(
+            "Log a Ruck", effects: ["track screen_viewed", "save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
         #expect(flow.state.context["distance_km"] == nil && flow.state.context["duration_min"] == nil, "Cancel leaves nothing behind")
         flow.press(
-            "Cancel", effects: ["save progress at log_ruck", "save progress at home", "call load_account"],
+            "Cancel", effects: ["save progress at log_ruck", "track screen_viewed", "save progress at home", "call load_account"],
             changes: ["call 3 = load_account (background)", "history removed", "screen = home"])
 
         // A password typed on Add Email never pre-fills Log In.
-        flow.press("Profile", effects: ["save progress at guest_profile"], changes: ["history = home", "screen = guest_profile"])
         flow.press(
-            "Add Email to Sync", effects: ["save progress at add_email"],
+            "Profile", effects: ["track screen_viewed", "save progress at guest_profile"],
+            changes: ["history = home", "screen = guest_profile"])
+        flow.press(
+            "Add Email to Sync", effects: ["track screen_viewed", "save progress at add_email"],
             changes: ["history = home › guest_profile", "screen = add_email"])
         flow.type(
             "abc", into: "password", effects: ["save progress at add_email"],
             changes: ["context.password = abc", "edited = now", "error.password = Password must be at least 8 characters.", "focus = 1"])
         #expect(flow.state.form.errors["password"] == "Password must be at least 8 characters.", "judged as typed, like the match")
         flow.press(
-            "Maybe Later", effects: ["save progress at add_email", "save progress at guest_profile"],
+            "Maybe Later", effects: ["save progress at add_email", "track screen_viewed", "save progress at guest_profile"],
             changes: [
                 "context.password removed",
                 "edited removed",
@@ -622,16 +648,18 @@ import Testing
                 "history = home",
                 "screen = guest_profile",
             ])
-        flow.press("Log In", effects: ["save progress at log_in"], changes: ["history = home › guest_profile", "screen = log_in"])
+        flow.press(
+            "Log In", effects: ["track screen_viewed", "save progress at log_in"],
+            changes: ["history = home › guest_profile", "screen = log_in"])
         #expect(flow.screen == "log_in")
         #expect((flow.text("password") ?? "").isEmpty)
         flow.press(
-            "Cancel", effects: ["save progress at log_in", "save progress at guest_profile"],
+            "Cancel", effects: ["save progress at log_in", "track screen_viewed", "save progress at guest_profile"],
             changes: ["history = home", "screen = guest_profile"])
 
         // Set Username goes back to the Profile it came from.
         flow.press(
-            "Set Username", effects: ["save progress at set_username"],
+            "Set Username", effects: ["track screen_viewed", "save progress at set_username"],
             changes: ["history = home › guest_profile", "screen = set_username"])
         // Issue 32: what the service would never take said "try again"; the rule is said
         // as it is typed, and blanks are no name.
@@ -654,7 +682,7 @@ import Testing
             "Save", effects: ["save progress at set_username", "call set_username"],
             changes: ["call 4 = set_username (user's, from set_username)", "edited removed", "focus = 1"])
         flow.answer(
-            .success(CallOutput(values: ["username": .text("Rucky")])), effects: ["save progress at guest_profile"],
+            .success(CallOutput(values: ["username": .text("Rucky")])), effects: ["track screen_viewed", "save progress at guest_profile"],
             changes: ["call 4 removed", "focus = 0", "history = home", "message = notice: Username saved.", "screen = guest_profile"])
         #expect(flow.screen == "guest_profile")
         #expect(flow.state.message == .notice("Username saved."))

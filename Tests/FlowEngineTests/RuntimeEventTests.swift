@@ -8,7 +8,7 @@ import Testing
     @Test func aFileThatCannotBeWrittenIsSaidOnEveryScreenAndAfterAReset() {
         var flow = FlowDriver("oklah")
         flow.launch(
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         let note = "Onboard could not save its state (disk full). Your progress may not survive a restart."
         flow.send(
@@ -17,7 +17,7 @@ import Testing
         flow.send(.storageFailed(note), effects: [], changes: [])
         #expect(flow.engine.view(of: flow.state).warnings == [note], "said once")
         flow.press(
-            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1795348800000-1",
@@ -27,7 +27,7 @@ import Testing
         #expect(flow.engine.view(of: flow.state).warnings == [note], "still said on the next screen")
         flow.send(
             .reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")),
-            effects: ["forget local data", "track onboarding_start", "save progress at privacy"],
+            effects: ["forget local data", "track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: [
                 "call 1 removed",
                 "context.idempotency_key.sign_in_anonymously removed",
@@ -41,10 +41,10 @@ import Testing
     @Test func aResetForgetsTheDeviceFirstThenStartsAsAFirstLaunch() {
         var flow = FlowDriver("oklah")
         flow.launch(
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         flow.press(
-            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1795348800000-1",
@@ -54,7 +54,7 @@ import Testing
         let before = flow.state.calls.userCall!.id
         let effects = flow.send(
             .reset(Launch(session: nil, progress: nil, placeholderUserID: "p2")),
-            effects: ["forget local data", "track onboarding_start", "save progress at privacy"],
+            effects: ["forget local data", "track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: [
                 "call 1 removed",
                 "context.idempotency_key.sign_in_anonymously removed",
@@ -67,7 +67,7 @@ import Testing
         #expect(!flow.state.isBusy)
         // The answer to the call made before the reset is not taken for a new call's.
         flow.press(
-            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 2 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p2-1795348800000-2",
@@ -85,7 +85,7 @@ import Testing
         var flow = FlowDriver("oklah")
         let session = Session.issued(at: flow.now / 1000, created: flow.now / 1000, complete: true)
         flow.launch(
-            session: session, progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+            session: session, progress: .oklahHome, effects: ["track screen_viewed", "save progress at home", "call motivation"],
             changes: FlowDriver.launchedAtOKLahHome)
         #expect(flow.state.calls.renewalID == nil)
         flow.now += 3600 * 1000
@@ -107,7 +107,8 @@ import Testing
         var flow = FlowDriver("oklah", now: Self.start)
         // 30 s left, less than the flow's renew_before: Home's call waits for a renewal.
         flow.launch(
-            session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"],
+            session: session(expiresIn: 30), progress: .oklahHome,
+            effects: ["track screen_viewed", "save progress at home", "call refresh_session"],
             changes: [
                 "call 1 = motivation (background), held",
                 "call 2 = refresh_session (renewal)",
@@ -129,7 +130,8 @@ import Testing
     @Test func aRefusedTokenIsRenewedOnceAndTheCallSentAgain() throws {
         var flow = FlowDriver("oklah", now: Self.start)
         flow.launch(
-            session: session(expiresIn: 3600), progress: .oklahHome, effects: ["save progress at home", "call motivation"],
+            session: session(expiresIn: 3600), progress: .oklahHome,
+            effects: ["track screen_viewed", "save progress at home", "call motivation"],
             changes: FlowDriver.launchedAtOKLahHome)
         let refused = ServiceFailure(code: "unauthorized", message: "Your session is no longer valid. Please sign in again.")
         flow.answer(
@@ -148,10 +150,10 @@ import Testing
     @Test func aRenewalTheNetworkPreventsFailsTheCallsHeldForIt() {
         var flow = FlowDriver("oklah", now: Self.start)
         flow.launch(
-            effects: ["track onboarding_start", "save progress at privacy"],
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
         flow.press(
-            "Start", effects: ["save progress at privacy", "call sign_in_anonymously"],
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
                 "call 1 = sign_in_anonymously (user's, from creating), keyed",
                 "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
@@ -160,7 +162,7 @@ import Testing
             ])
         flow.answer(
             .success(CallOutput(session: session(expiresIn: 30), values: ["name_options": .list(["A B", "C D", "E F"])])),
-            effects: ["save session u_1", "backfill analytics for u_1", "save progress at pick_name"],
+            effects: ["save session u_1", "backfill analytics for u_1", "track screen_viewed", "save progress at pick_name"],
             changes: [
                 "call 1 removed",
                 "context.idempotency_key.sign_in_anonymously removed",
@@ -171,7 +173,7 @@ import Testing
             ])
         // Choosing a name needs the session, which is about to expire.
         flow.key(
-            .activate, effects: ["call refresh_session"],
+            .activate, effects: ["track screen_viewed", "call refresh_session"],
             changes: [
                 "call 2 = choose_name (user's, from saving_name), held",
                 "call 3 = refresh_session (renewal)",
@@ -182,7 +184,8 @@ import Testing
             ])
         #expect(flow.state.isBusy, "the user waits for the held call")
         flow.answer(
-            .refreshSession, .failure(ServiceFailure(code: "network", message: "down")), effects: ["track onboarding_error"],
+            .refreshSession, .failure(ServiceFailure(code: "network", message: "down")),
+            effects: ["track onboarding_error", "track screen_viewed"],
             changes: [
                 "call 2 removed",
                 "call 3 removed",
@@ -196,7 +199,7 @@ import Testing
         #expect(flow.state.renewal.dueAt == flow.now + FlowEngine.renewalRetryDelay)
         // While that renewal waits, Try Again sends the call as it is: no fourth try.
         flow.press(
-            "Try Again", effects: ["track onboarding_retry", "call choose_name"],
+            "Try Again", effects: ["track onboarding_retry", "track screen_viewed", "call choose_name"],
             changes: ["call 4 = choose_name (user's, from saving_name)", "retries = 1", "screen = saving_name"])
     }
 
@@ -205,7 +208,8 @@ import Testing
     @Test func aClockSetBackKeepsAPutOffRenewalAMinuteAway() {
         var flow = FlowDriver("oklah", now: Self.start)
         flow.launch(
-            session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"],
+            session: session(expiresIn: 30), progress: .oklahHome,
+            effects: ["track screen_viewed", "save progress at home", "call refresh_session"],
             changes: [
                 "call 1 = motivation (background), held", "call 2 = refresh_session (renewal)", "context.display_name = Sunny Otter",
                 "onboarding = complete", "phase = showing", "placeholder = p", "screen = home", "session = u_1 guest complete",
@@ -224,7 +228,8 @@ import Testing
     @Test func aRejectedRenewalSignsOutQuietlyAndDropsTheHeldCall() {
         var flow = FlowDriver("oklah", now: Self.start)
         flow.launch(
-            session: session(expiresIn: 30), progress: .oklahHome, effects: ["save progress at home", "call refresh_session"],
+            session: session(expiresIn: 30), progress: .oklahHome,
+            effects: ["track screen_viewed", "save progress at home", "call refresh_session"],
             changes: [
                 "call 1 = motivation (background), held",
                 "call 2 = refresh_session (renewal)",
@@ -238,7 +243,7 @@ import Testing
             ])
         flow.answer(
             .refreshSession, .failure(ServiceFailure(code: "unauthorized", message: "revoked")),
-            effects: ["forget session", "forget progress", "track onboarding_start", "save progress at privacy"],
+            effects: ["forget session", "forget progress", "track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: [
                 "call 1 removed",
                 "call 2 removed",

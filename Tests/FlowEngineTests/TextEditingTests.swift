@@ -56,7 +56,7 @@ import Testing
     @Test func aTypoInTheMiddleOfAURLIsFixedWithoutRetyping() {
         var driver = FlowDriver("babybasics")
         driver.launch(
-            effects: ["save progress at server"],
+            effects: ["track screen_viewed", "save progress at server"],
             changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
         driver.focus("server_url", effects: [], changes: [])
         driver.send(
@@ -112,16 +112,18 @@ import Testing
     @Test func aPasswordIsNeverKeptInTheKillBuffer() {
         var driver = FlowDriver("babybasics")
         driver.launch(
-            effects: ["save progress at server"],
+            effects: ["track screen_viewed", "save progress at server"],
             changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
         driver.type("mock://local", into: "server_url", effects: [], changes: ["context.server_url = mock://local", "edited = now"])
         driver.press(
             "Continue", effects: ["save progress at server", "call connect_server"],
             changes: ["call 1 = connect_server (user's, from server)", "edited removed", "focus = 1"])
         driver.answer(
-            .success(CallOutput()), effects: ["save progress at auth"],
+            .success(CallOutput()), effects: ["track screen_viewed", "save progress at auth"],
             changes: ["call 1 removed", "focus = 0", "history = server", "screen = auth"])
-        driver.press("Create Account", effects: ["save progress at register"], changes: ["history = server › auth", "screen = register"])
+        driver.press(
+            "Create Account", effects: ["track screen_viewed", "save progress at register"],
+            changes: ["history = server › auth", "screen = register"])
         #expect(driver.screen == "register")
         driver.type("some words", into: "name", effects: [], changes: ["context.name = some words", "edited = now"])
         driver.key(.edit(.deleteToStart), effects: [], changes: ["context.name = ", "killed = some words"])
@@ -146,10 +148,11 @@ import Testing
             effects: ["save progress at consent"],
             changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now"])
         driver.press(
-            "Agree and Continue", effects: ["track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
+            "Agree and Continue",
+            effects: ["track screen_viewed", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
             changes: ["context.analytics_consent = granted", "history = consent", "screen = method"])
         driver.press(
-            "Use Phone Number", effects: ["track onboarding_step_viewed", "save progress at phone"],
+            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
         #expect(driver.screen == "phone")
         driver.type(
