@@ -76,6 +76,24 @@ public final class HTTPTransport: AuthService {
         _ = try await send(Wire.FaultsRequest(faults: faults.map(\.description)), bearer: nil)
     }
 
+    // MARK: The operator's report
+
+    /// `GET /admin/funnel` with the operator's admin token (not a session).
+    public func funnel(flow: String, since: String, byVersion: Bool, adminToken: String) async throws -> FunnelReport {
+        var query = URLComponents()
+        query.queryItems = [URLQueryItem(name: "flow", value: flow), URLQueryItem(name: "since", value: since)]
+        if byVersion { query.queryItems?.append(URLQueryItem(name: "by", value: "version")) }
+        let url = baseURL + "/api/v1" + Endpoint.adminFunnel.path + "?" + (query.percentEncodedQuery ?? "")
+        let headers = ["Accept: application/json", "Authorization: Bearer \(adminToken)"]
+        let (status, bytes) = try await perform(method: "GET", url: url, headers: headers, body: nil)
+        guard (200..<300).contains(status) else { throw Self.failure(status: status, body: bytes, base: baseURL) }
+        do {
+            return try JSONDecoder().decode(FunnelReport.self, from: bytes)
+        } catch {
+            throw ServiceError.unreadable(baseURL, status: status)
+        }
+    }
+
     // MARK: The wire
 
     /// Calls `endpoint`; `parameter` fills its one `:name` path part, percent-encoded.

@@ -208,8 +208,11 @@ final class Launcher {
             clock: clock,
             mailbox: mailbox,
             warnings: warnings,
-            defaults: defaults)
+            defaults: defaults,
+            delivery: eventDelivery(for: flow, store: store, services: services))
         warnings = []
+        session.delivery?.start()
+        defer { session.finishDelivery() }
         if lines {
             let ending = LinePrompter(session: session).run()
             return (ending, session.state)
@@ -225,6 +228,18 @@ final class Launcher {
             liveReload: liveReload())
         let ending = runner.run()
         return (ending, runner.currentState)
+    }
+
+    /// Delivery of the flow's analytics to its service, unless the flow records none or
+    /// the person set `DO_NOT_TRACK` (consoledonottrack.com): then events stay in the
+    /// local log only.
+    private func eventDelivery(for flow: Flow, store: StateStore, services: ServiceDirectory) -> EventDelivery? {
+        let analytics = flow.analytics
+        let recordsAny = [analytics.start, analytics.complete, analytics.error, analytics.retry, analytics.renewed, analytics.step, analytics.screens]
+            .contains { $0 != nil } || flow.screens.contains { !$0.track.isEmpty }
+        let optedOut = !(environment["DO_NOT_TRACK"] ?? "").isEmpty && environment["DO_NOT_TRACK"] != "0"
+        guard recordsAny, !optedOut else { return nil }
+        return EventDelivery(queue: EventQueue(folder: store.folder), services: services)
     }
 
     /// `--watch`: the flow file (`run --flow FILE`) and the theme, if it is a file.

@@ -28,10 +28,13 @@ public final class FlowSession {
     private var launchNotes: [String]
     /// What `launch(deferringEffects: true)` left for after the first screen.
     private var deferredEffects: [Effect] = []
+    /// Where recorded events go to the service; nil when nothing is sent (tests, or
+    /// `DO_NOT_TRACK`).
+    public let delivery: EventDelivery?
 
     public init(
         engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock, mailbox: Mailbox,
-        warnings: [String] = [], defaults: [String: Value] = [:]
+        warnings: [String] = [], defaults: [String: Value] = [:], delivery: EventDelivery? = nil
     ) {
         self.engine = engine
         self.store = store
@@ -39,7 +42,19 @@ public final class FlowSession {
         self.clock = clock
         self.mailbox = mailbox
         self.defaults = defaults
+        self.delivery = delivery
         launchNotes = warnings
+    }
+
+    /// The run is over: with a quit, what is queued goes to the service (for at most two
+    /// seconds; the rest waits for the next run); a signal leaves it queued.
+    public func finishDelivery() {
+        delivery?.finish(within: ending == .quit ? .seconds(2) : .zero)
+    }
+
+    /// The flow's service as the person chose it (Baby Basics' server URL), if it names one.
+    private var serviceAddress: String? {
+        engine.flow.serviceURLKey.flatMap { state.context[$0]?.text }
     }
 
     /// Starts the flow from what is saved on disk. With `deferringEffects`, what the
@@ -146,11 +161,14 @@ public final class FlowSession {
                 case .saveProgress(let progress):
                     try store.save(progress: progress)
                 case .track(let record):
-                    try store.analytics.append(record)
+                    let event = try store.analytics.append(record)
+                    try delivery?.enqueue(event, address: serviceAddress, bearer: state.session?.accessToken)
                 case .backfillAnalytics(let placeholder, let userID):
                     try store.analytics.backfill(placeholder: placeholder, userID: userID)
+                    try delivery?.queue.backfill(placeholder: placeholder, userID: userID)
                 case .forgetAnalytics:
                     try store.analytics.forget()
+                    try delivery?.withdraw(anonymousID: state.placeholderUserID, address: serviceAddress, bearer: state.session?.accessToken)
                 case .forgetLocalData:
                     do { try store.reset() } catch {
                         failures.append("The flow's state could not be removed (\(error)).")

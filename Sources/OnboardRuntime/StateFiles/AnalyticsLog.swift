@@ -1,27 +1,38 @@
 import CivilCalendar
 import FlowEngine
 import Foundation
+import ServiceAPI
 
-/// Analytics as JSON Lines: one event per line with its timestamp and the app version.
-/// Tokens, passwords and codes never reach it: the engine's events carry none.
-/// The log is bounded: past `limitBytes` its oldest half is dropped, and a
+/// Analytics as JSON Lines: one event per line with its id, flow, screen, timestamp and
+/// the app version. Tokens, passwords and codes never reach it: the engine's events carry
+/// none. The log is bounded: past `limitBytes` its oldest half is dropped, and a
 /// `log_trimmed` line says how many events went, so nothing fills a disk.
 public final class AnalyticsLog {
     public let path: String
+    public let flowID: String
     public let limitBytes: Int
 
-    public init(path: String, limitBytes: Int = 1 << 20) {
+    public init(path: String, flowID: String = "", limitBytes: Int = 1 << 20) {
         self.path = path
+        self.flowID = flowID
         self.limitBytes = limitBytes
     }
 
-    public func append(_ record: AnalyticsRecord) throws {
+    /// Writes the record, given its id now (so however often it is delivered, the service
+    /// keeps it once); the event as it travels.
+    @discardableResult
+    public func append(_ record: AnalyticsRecord) throws -> AnalyticsEvent {
+        let event = Self.event(record, flowID: flowID)
         var object: [String: Any] = [
-            "event": record.name,
-            "user_id": record.userID,
-            "timestamp": Self.timestamp(record.timestamp),
-            "app_version": OnboardVersion.current,
+            "id": event.id,
+            "event": event.event,
+            "flow": event.flow,
+            "user_id": event.userID,
+            "anonymous_id": event.anonymousID,
+            "timestamp": event.timestamp,
+            "app_version": event.appVersion,
         ]
+        if let screen = event.screen { object["screen"] = screen }
         for (key, value) in record.properties {
             switch value {
             case .text(let text): object[key] = text
@@ -32,6 +43,20 @@ public final class AnalyticsLog {
         line.append(0x0A)
         try AtomicFile.append(line, to: path)
         try trimIfOverLimit()
+        return event
+    }
+
+    /// The record as it travels: a fresh UUID, the app's version, properties as values.
+    static func event(_ record: AnalyticsRecord, flowID: String) -> AnalyticsEvent {
+        AnalyticsEvent(
+            id: UUID().uuidString.lowercased(), event: record.name, flow: flowID, screen: record.screen, userID: record.userID,
+            anonymousID: record.anonymousID, timestamp: timestamp(record.timestamp), appVersion: OnboardVersion.current,
+            properties: record.properties.mapValues { value in
+                switch value {
+                case .text(let text): .text(text)
+                case .number(let number): .number(Double(number))
+                }
+            })
     }
 
     /// Keeps the newest events under half the limit, oldest dropped first.

@@ -26,7 +26,7 @@ public final class StateStore {
         let secrets = secrets ?? FileSecretStore(stateDirectory: stateDirectory)
         self.secrets = secrets
         personal = PersonalData(secrets: secrets, stateDirectory: stateDirectory)
-        analytics = AnalyticsLog(path: folder + "/events.jsonl")
+        analytics = AnalyticsLog(path: folder + "/events.jsonl", flowID: flowID)
         coverage = CoverageLog(stateDirectory: stateDirectory, flowID: flowID)
     }
 
