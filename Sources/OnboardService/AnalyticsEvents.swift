@@ -9,8 +9,8 @@ extension OnboardService {
     public func recordEvents(_ events: [AnalyticsEvent], client: String) async throws -> Wire.EventsStored {
         let now = clock.now()
         try await limit("events", address: client, settings.eventBatchesPerAddress, now: now)
-        guard (1...Wire.EventBatch.maximumEvents).contains(events.count) else {
-            throw ServiceError(.invalidInput, "A batch holds 1 to \(Wire.EventBatch.maximumEvents) events.")
+        guard (1...Wire.EventsRequest.maximumEvents).contains(events.count) else {
+            throw ServiceError(.invalidInput, "A batch holds 1 to \(Wire.EventsRequest.maximumEvents) events.")
         }
         let rows = try events.enumerated().map { position, event in try StoredEvent(checking: event, receivedAt: now, position: position) }
         let stored = try await store.storeEvents(rows, deletingReceivedBefore: now - settings.eventsRetention)
@@ -125,7 +125,7 @@ extension JSONEncoder {
     }
 }
 
-extension Wire.EventBatch: ServedCall {
+extension Wire.EventsRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> Wire.EventsStored {
         try await service.recordEvents(events, client: caller.client)
     }

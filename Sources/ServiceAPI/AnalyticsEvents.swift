@@ -34,7 +34,7 @@ public struct AnalyticsEvent: Codable, Sendable, Equatable {
 
 extension Wire {
     /// Up to `maximumEvents` events; each stored once however often it is sent.
-    public struct EventBatch: WireCall, Equatable {
+    public struct EventsRequest: WireCall, Equatable {
         public typealias Answer = Wire.EventsStored
         public static let endpoint = Endpoint(.post, "/events")
         public static let maximumEvents = 100
@@ -68,7 +68,7 @@ extension Wire {
 
 extension AuthService {
     public func recordEvents(_ events: [AnalyticsEvent]) async throws -> Wire.EventsStored {
-        try await send(Wire.EventBatch(events: events), bearer: nil)
+        try await send(Wire.EventsRequest(events: events), bearer: nil)
     }
     /// `accessToken`: the signed-in account's, so its events go too.
     public func forgetEvents(anonymousID: String, accessToken: String?) async throws -> Wire.EventsForgotten {

@@ -34,7 +34,7 @@ public final class FaultSwitchboard: Sendable {
     /// The failure a call to `endpoint` meets, after any `slow` delay; nil lets it
     /// through. A refresh (`reauth-fail`) and a device sign-in's poll (`slow-down`,
     /// `expired-device-code`) are told apart; nil is any other call.
-    static let backgroundEndpoints: Set<Endpoint> = [Wire.EventBatch.endpoint, Wire.ForgetEventsRequest.endpoint]
+    static let backgroundEndpoints: Set<Endpoint> = [Wire.EventsRequest.endpoint, Wire.ForgetEventsRequest.endpoint]
 
     public func failure(for endpoint: Endpoint?) async -> ServiceError? {
         // QA's faults are for the person's calls: analytics delivery in the background

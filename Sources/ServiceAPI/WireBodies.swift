@@ -284,7 +284,7 @@ public enum Wire {
         DeviceAuthorizationRequest.self, DeviceTokenRequest.self, DeviceApprovalRequest.self,
         ProfileCall.self, ProfileRequest.self, NameRequest.self, ChildrenCall.self, ChildRequest.self, InviteRequest.self,
         AcceptRequest.self, RecordsCall.self, RecordRequest.self, MotivationCall.self, ContentCall.self,
-        EventBatch.self, ForgetEventsRequest.self,
+        EventsRequest.self, ForgetEventsRequest.self,
         OutboxCall.self, ResetCall.self, ConfigOverride.self, ClockRequest.self, FaultsRequest.self,
     ]
 

@@ -12,6 +12,21 @@ import Yams
     /// Each body by its schema's name, filled in (every key) and bare (only what it must send).
     static let bodies: [(schema: String, full: any Encodable & Sendable, bare: any Encodable & Sendable)] = [
         ("FlowRequest", Wire.FlowRequest(flow: "oklah"), Wire.FlowRequest(flow: nil)),
+        (
+            "EventsRequest",
+            Wire.EventsRequest(events: [
+                AnalyticsEvent(
+                    id: "0b7f0d3e-6f6c-4c39-9a51-4c2b8f1f4a10", event: "screen_viewed", flow: "oklah", screen: "privacy", userID: "local-1",
+                    anonymousID: "local-1", timestamp: "2026-11-26T05:10:36.908Z", appVersion: "0.1.0",
+                    properties: ["screen_index": .number(0), "error_code": .text("ERR-ONB-001"), "consented": .flag(true)])
+            ]),
+            Wire.EventsRequest(events: [
+                AnalyticsEvent(
+                    id: "0b7f0d3e-6f6c-4c39-9a51-4c2b8f1f4a10", event: "onboarding_start", flow: "oklah", screen: nil, userID: "local-1",
+                    anonymousID: "local-1", timestamp: "2026-11-26T05:10:36Z", appVersion: "0.1.0", properties: [:])
+            ])
+        ),
+        ("ForgetEventsRequest", Wire.ForgetEventsRequest(anonymousID: "local-1"), Wire.ForgetEventsRequest(anonymousID: "local-1")),
         ("NameRequest", Wire.NameRequest(name: "Ana"), Wire.NameRequest(name: "Ana")),
         (
             "RegisterRequest", Wire.RegisterRequest(flow: "abby", name: "Ana", email: "a@example.org", password: "long enough"),

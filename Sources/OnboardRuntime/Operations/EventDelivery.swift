@@ -92,7 +92,7 @@ public final class EventDelivery: Sendable {
             guard await attempt({ try await self.forget(anonymousID, on: service) }) else { return false }
         }
         while !Task.isCancelled {
-            let batch = queue.oldest(Wire.EventBatch.maximumEvents)
+            let batch = queue.oldest(Wire.EventsRequest.maximumEvents)
             guard !batch.isEmpty else { return true }
             let sent = await attempt {
                 do {
