@@ -86,7 +86,7 @@ public final class EventDelivery: Sendable {
 
     /// Withdrawals first, then batches until the queue is empty or the service fails.
     /// Returns whether everything went.
-    func deliverAll() async -> Bool {
+    public func deliverAll() async -> Bool {
         guard let service = try? services.service(for: address.withLock { $0 }) else { return false }
         for anonymousID in queue.pendingWithdrawals() {
             guard await attempt({ try await self.forget(anonymousID, on: service) }) else { return false }

@@ -1,0 +1,123 @@
+import FlowEngine
+import Foundation
+import OnboardRuntime
+import OnboardService
+import ScreenTable
+import ServiceAPI
+import ServiceClient
+import Testing
+
+/// Issue 35: the disk queue and its delivery. Every event recorded reaches the service
+/// once; nothing is lost to a bound without saying so, to a second process on the same
+/// folder, or to a service that is away.
+@Suite struct EventDeliveryTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-events-\(UUID().uuidString)").path
+    let service = try! OnboardService(database: try! ServiceDatabase.inMemory())
+
+    func event(_ number: Int, person: String = "local-1") -> AnalyticsEvent {
+        AnalyticsEvent(
+            id: UUID().uuidString.lowercased(), event: "screen_viewed", flow: "oklah", screen: "privacy", userID: person, anonymousID: person,
+            timestamp: "2026-11-26T05:00:00.\(String(format: "%03d", number % 1000))Z", appVersion: OnboardVersion.current,
+            properties: ["screen_index": .number(0)])
+    }
+
+    func storedCount(_ flow: String = "oklah") async throws -> Int {
+        try await service.funnel(flow: flow, since: 0, byVersion: false).steps.first?.reached ?? 0
+    }
+
+    /// Focuses the consent screen's button (it has no fields: its buttons are its Tab
+    /// order) and activates it, as a person's Tab and Enter do.
+    func press(_ label: String, on session: FlowSession) {
+        let labels = session.view().buttons.map(\.label)
+        guard let focus = labels.firstIndex(of: label) else {
+            Issue.record("no '\(label)' among \(labels)")
+            return
+        }
+        session.dispatch(.intent(.focus(focus)))
+        session.dispatch(.intent(.activate))
+    }
+
+    @Test func theQueueKeepsTheNewestAndSaysHowManyWent() throws {
+        let queue = EventQueue(folder: folder, limitBytes: 20_000)
+        for number in 0..<200 { try queue.append(event(number)) }
+        let kept = queue.oldest(1000)
+        let notes = kept.filter { $0.event == EventQueue.droppedEvent }
+        #expect(notes.count == 1, "one note, the counts carried into it")
+        let dropped = notes.first.flatMap { if case .number(let count)? = $0.properties["count"] { Int(count) } else { nil } }
+        #expect(dropped.map { $0 + kept.count - 1 } == 200, "every event is kept or counted")
+        #expect(kept.last?.event == EventQueue.droppedEvent || kept.contains { $0.timestamp.hasSuffix(".199Z") })
+        let size = try FileManager.default.attributesOfItem(atPath: queue.path)[.size] as? Int ?? 0
+        #expect(size <= 20_000)
+    }
+
+    /// Two processes on one folder (two terminals): one removes what it delivered while
+    /// the other appends; nothing of the other's is lost.
+    @Test func twoWritersOnOneFolderLoseNothing() async throws {
+        let first = EventQueue(folder: folder)
+        let second = EventQueue(folder: folder)
+        let early = (0..<50).map { event($0) }
+        for item in early { try first.append(item) }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for number in 50..<150 { try? second.append(self.event(number)) } }
+            group.addTask { for item in early { try? first.remove(ids: [item.id]) } }
+        }
+        #expect(first.oldest(1000).count == 100)
+    }
+
+    @Test func everyEventIsDeliveredOnceAndTheQueueEmpties() async throws {
+        let queue = EventQueue(folder: folder)
+        for number in 0..<245 { try queue.append(event(number, person: "local-\(number)")) }
+        let delivery = EventDelivery(queue: queue, services: ServiceDirectory(fixed: InProcessTransport(service: service)))
+        #expect(await delivery.deliverAll())
+        #expect(queue.isEmpty)
+        #expect(try await storedCount() == 245)
+        // A kill after the service kept a batch and before the queue lost it: the next
+        // run sends it again, and the service keeps it once.
+        let again = EventQueue(folder: folder + "-again")
+        for number in 0..<10 { try again.append(event(number, person: "local-again-\(number)")) }
+        let twice = again.oldest(10)
+        let resend = EventDelivery(queue: again, services: ServiceDirectory(fixed: InProcessTransport(service: service)))
+        #expect(await resend.deliverAll())
+        for item in twice { try again.append(item) }
+        #expect(await resend.deliverAll())
+        #expect(try await storedCount() == 255)
+    }
+
+    /// A service that is away: the events stay queued and go when it answers.
+    @Test func aServiceThatIsAwayKeepsTheQueue() async throws {
+        let queue = EventQueue(folder: folder)
+        for number in 0..<30 { try queue.append(event(number, person: "local-\(number)")) }
+        let closed = try HTTPTransport(base: "http://127.0.0.1:9", timeout: .seconds(2))
+        let away = EventDelivery(queue: queue, services: ServiceDirectory(fixed: closed))
+        #expect(await away.deliverAll() == false)
+        #expect(queue.oldest(100).count == 30)
+        let back = EventDelivery(queue: queue, services: ServiceDirectory(fixed: InProcessTransport(service: service)))
+        #expect(await back.deliverAll())
+        #expect(try await storedCount() == 30)
+    }
+
+    /// ABBY's "Continue Without Analytics" after an earlier Agree: the queue goes, the
+    /// local log goes, and the service forgets what it had of the run.
+    @Test func withdrawingConsentForgetsOnDiskAndAtTheService() async throws {
+        let flow = try BuiltinFlows.load("abby")
+        let store = StateStore(stateDirectory: folder, flowID: "abby")
+        let transport = InProcessTransport(service: service)
+        let delivery = EventDelivery(queue: EventQueue(folder: store.folder), services: ServiceDirectory(fixed: transport))
+        let session = FlowSession(
+            engine: FlowEngine(flow: flow), store: store, operations: OperationRunner(service: transport, flowID: "abby"),
+            clock: RuntimeClock(), mailbox: Mailbox(), delivery: delivery)
+        session.launch()
+        press("Agree and Continue", on: session)
+        #expect(await delivery.deliverAll())
+        #expect(try await storedCount("abby") == 1)
+        #expect(!store.analytics.events().isEmpty)
+        session.dispatch(.intent(.back))
+        press("Continue Without Analytics", on: session)
+        #expect(store.analytics.events().isEmpty)
+        #expect(delivery.queue.isEmpty)
+        #expect(delivery.queue.pendingWithdrawals() == [session.state.placeholderUserID])
+        #expect(await delivery.deliverAll())
+        #expect(delivery.queue.pendingWithdrawals().isEmpty)
+        #expect(try await storedCount("abby") == 0)
+    }
+}
