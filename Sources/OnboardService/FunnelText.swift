@@ -47,14 +47,15 @@ public enum FunnelText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `200 started, 140 completed (70%); time to complete median 1:05, p90 1:52; 130 within the 2:00 target`.
+    /// `200 started, 140 completed (70%)` and, on a line of its own,
+    /// `time to complete: median 1:05, p90 1:52; 130 within the 2:00 target`.
     public static func summary(_ report: FunnelReport) -> String {
-        var line = "\(report.started) started, \(report.completed) completed (\(percent(report.completionRate)))"
+        var text = "\(report.started) started, \(report.completed) completed (\(percent(report.completionRate)))"
         if let timing = report.timeToComplete {
-            line += "; time to complete median \(clock(timing.medianMilliseconds)), p90 \(clock(timing.p90Milliseconds))"
-            line += "; \(report.withinTarget) within the \(clock(report.targetMilliseconds)) target"
+            text += "\ntime to complete: median \(clock(timing.medianMilliseconds)), p90 \(clock(timing.p90Milliseconds))"
+            text += "; \(report.withinTarget) within the \(clock(report.targetMilliseconds)) target"
         }
-        return line
+        return text
     }
 
     /// `1:05`, `12:00`, `0:00.4` under a second.

@@ -38,8 +38,9 @@ public struct ServiceSettings: Sendable, Equatable {
     public var devicePollInterval: Int64 = 5
     public var userCodeAttemptsPerAddress = RateLimit(limit: 20, window: 600)
     /// Analytics batches per client address (a client sends one every few seconds at
-    /// most), and how long an event is kept (`--events-retention`; 90 days).
-    public var eventBatchesPerAddress = RateLimit(limit: 120, window: 60)
+    /// most; many share an address behind NAT), and how long an event is kept
+    /// (`--events-retention`; 90 days).
+    public var eventBatchesPerAddress = RateLimit(limit: 600, window: 60)
     public var eventsRetention: Int64 = 90 * 86_400
 
     public init() {}

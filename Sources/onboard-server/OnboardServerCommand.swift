@@ -87,6 +87,9 @@ struct Serve: AsyncParsableCommand {
         discussion: "At least 32 characters (openssl rand -hex 32). Without one, the reports answer no one."))
     var adminTokenFile: String?
 
+    @Option(name: .customLong("events-limit"), help: "Analytics batches taken per client address per minute.")
+    var eventsLimit = 600
+
     @Option(name: .customLong("events-retention"), help: "How long analytics events are kept: 90d (the default), 30d, 12h.")
     var eventsRetention = "90d"
 
@@ -108,7 +111,7 @@ struct Serve: AsyncParsableCommand {
         guard let retention = Funnel.milliseconds(eventsRetention), retention >= 3_600_000 else {
             throw ValidationError("--events-retention '\(eventsRetention)' is not a duration of an hour or more like 90d, 30d or 12h")
         }
-        for (name, value) in [("--sign-in-limit", signInLimit), ("--login-failure-limit", loginFailureLimit), ("--sms-limit", smsLimit), ("--invite-limit", inviteLimit)] where value < 1 {
+        for (name, value) in [("--sign-in-limit", signInLimit), ("--login-failure-limit", loginFailureLimit), ("--sms-limit", smsLimit), ("--invite-limit", inviteLimit), ("--events-limit", eventsLimit)] where value < 1 {
             throw ValidationError("\(name) must be at least 1")
         }
     }
@@ -146,6 +149,7 @@ struct Serve: AsyncParsableCommand {
         configuration.settings.loginFailuresPerAccount = RateLimit(limit: loginFailureLimit, window: 900)
         configuration.settings.smsPerAddress = RateLimit(limit: smsLimit, window: 3600)
         configuration.settings.invitesPerAddress = RateLimit(limit: inviteLimit, window: 3600)
+        configuration.settings.eventBatchesPerAddress = RateLimit(limit: eventsLimit, window: 60)
         let scheme = tlsCertificate == nil ? "http" : "https"
         let host = self.host
         let devNote = dev ? " (dev)" : ""

@@ -20,8 +20,8 @@ struct FunnelBars {
         var lines = [heading, FunnelText.summary(report), ""]
         guard !report.steps.isEmpty else { return (lines + ["No one reached a screen in this window."]).joined(separator: "\n") + "\n" }
         let nameWidth = min(20, report.steps.map { $0.screen.count }.max() ?? 0)
-        // name, bar, then "  200 100%  stopped 30 (15%)  0:12"
-        let numbersWidth = 36
+        // name, bar, then at most " 12345  100%  stopped 12345 (12.5%)  0:00.4"
+        let numbersWidth = 44
         let barWidth = max(10, min(40, width - nameWidth - numbersWidth - 2))
         let (full, light) = glyphs.ascii ? ("#", "-") : ("█", "░")
         for step in report.steps {
@@ -34,11 +34,12 @@ struct FunnelBars {
             if step.dropped > 0 { line += "  stopped \(step.dropped) (\(FunnelText.percent(step.dropRate)))" }
             if let time = step.timeOnScreen { line += "  \(FunnelText.clock(time.medianMilliseconds))" }
             lines.append(line)
-            let errors = step.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-            if !errors.isEmpty || step.retries > 0 {
-                let notes = errors + (step.retries > 0 ? ["retried \(step.retries)"] : [])
-                lines.append(String(repeating: " ", count: nameWidth + 1) + "errors: " + notes.joined(separator: ", "))
+            var notes: [String] = []
+            if !step.errors.isEmpty {
+                notes.append("errors: " + step.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             }
+            if step.retries > 0 { notes.append("retried \(step.retries)") }
+            if !notes.isEmpty { lines.append(String(repeating: " ", count: nameWidth + 1) + notes.joined(separator: "; ")) }
         }
         lines.append("")
         lines.append("\(full) reached and went on   \(light) stopped here   time: median on the screen")

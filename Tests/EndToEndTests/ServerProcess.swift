@@ -15,12 +15,13 @@ final class ServerProcess {
     /// The server's SQLite file.
     let database: String
 
-    init(arguments: [String] = ["--dev"]) throws {
+    /// `database`: an existing SQLite file (a restart after a kill); a new one otherwise.
+    init(arguments: [String] = ["--dev"], database existing: String? = nil) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-server-\(UUID().uuidString)").path
-        database = folder + "/server.sqlite"
+        database = existing ?? folder + "/server.sqlite"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         outputPath = folder + "/output.txt"
-        guard let pid = Subprocess.spawn(Self.binary, ["--port", "0", "--db", folder + "/server.sqlite"] + arguments, output: outputPath)
+        guard let pid = Subprocess.spawn(Self.binary, ["--port", "0", "--db", database] + arguments, output: outputPath)
         else {
             throw POSIXError(.ENOENT)
         }

@@ -16,7 +16,8 @@ import Testing
 
     func event(_ number: Int, person: String = "local-1") -> AnalyticsEvent {
         AnalyticsEvent(
-            id: UUID().uuidString.lowercased(), event: "screen_viewed", flow: "oklah", screen: "privacy", userID: person, anonymousID: person,
+            id: UUID().uuidString.lowercased(), event: "screen_viewed", flow: "oklah", screen: "privacy", userID: person,
+            anonymousID: person,
             timestamp: "2026-11-26T05:00:00.\(String(format: "%03d", number % 1000))Z", appVersion: OnboardVersion.current,
             properties: ["screen_index": .number(0)])
     }

@@ -161,8 +161,11 @@ public final class FlowSession {
                 case .saveProgress(let progress):
                     try store.save(progress: progress)
                 case .track(let record):
-                    let event = try store.analytics.append(record)
+                    // Queued before it is logged: a kill between the two never leaves an
+                    // event on record that will not be delivered.
+                    let event = store.analytics.event(for: record)
                     try delivery?.enqueue(event, address: serviceAddress, bearer: state.session?.accessToken)
+                    try store.analytics.write(event)
                 case .backfillAnalytics(let placeholder, let userID):
                     try store.analytics.backfill(placeholder: placeholder, userID: userID)
                     try delivery?.queue.backfill(placeholder: placeholder, userID: userID)

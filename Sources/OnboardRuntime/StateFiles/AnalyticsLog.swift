@@ -22,7 +22,18 @@ public final class AnalyticsLog {
     /// keeps it once); the event as it travels.
     @discardableResult
     public func append(_ record: AnalyticsRecord) throws -> AnalyticsEvent {
-        let event = Self.event(record, flowID: flowID)
+        let event = event(for: record)
+        try write(event)
+        return event
+    }
+
+    /// The record as it travels, its id made now.
+    public func event(for record: AnalyticsRecord) -> AnalyticsEvent {
+        Self.event(record, flowID: flowID)
+    }
+
+    /// Writes an event made by `event(for:)`: flat, its properties beside its names.
+    public func write(_ event: AnalyticsEvent) throws {
         var object: [String: Any] = [
             "id": event.id,
             "event": event.event,
@@ -33,17 +44,18 @@ public final class AnalyticsLog {
             "app_version": event.appVersion,
         ]
         if let screen = event.screen { object["screen"] = screen }
-        for (key, value) in record.properties {
+        for (key, value) in event.properties {
             switch value {
             case .text(let text): object[key] = text
-            case .number(let number): object[key] = number
+            case .number(let number): object[key] = Int64(exactly: number) ?? number
+            case .flag(let flag): object[key] = flag
+            case .list(let list): object[key] = list
             }
         }
         var line = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         line.append(0x0A)
         try AtomicFile.append(line, to: path)
         try trimIfOverLimit()
-        return event
     }
 
     /// The record as it travels: a fresh UUID, the app's version, properties as values.
