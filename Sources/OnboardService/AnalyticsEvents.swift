@@ -77,7 +77,9 @@ public struct StoredEvent: Sendable, Equatable {
         for (key, value) in event.properties {
             guard Self.isName(key) else { throw refuse("property names are lower-case letters, digits and _") }
             switch value {
-            case .text(let text): guard text.count <= Self.maximumText, !text.contains(where: \.isNewline) else { throw refuse("\(key) is too long") }
+            // Counted in Unicode scalars, as the document's maxLength is.
+            case .text(let text):
+                guard text.unicodeScalars.count <= Self.maximumText, !text.contains(where: \.isNewline) else { throw refuse("\(key) is too long") }
             case .number(let number): guard number.isFinite, abs(number) < 1e15 else { throw refuse("\(key) is not a number this service keeps") }
             case .flag: break
             case .list: throw refuse("\(key): lists are not kept")

@@ -29,26 +29,16 @@ struct FunnelCommand: AsyncParsableCommand {
     @Flag(help: "The steps as CSV.")
     var csv = false
 
-    @Option(help: "SQLite database file, as the server takes it.")
-    var db = "onboard-server.sqlite"
-
-    @Option(help: ArgumentHelp("PostgreSQL database, as the server takes it (default: $ONBOARD_DATABASE_URL).", valueName: "url"))
-    var database: String?
+    @OptionGroup var store: StoreOptions
 
     func validate() throws {
         if json, csv { throw ValidationError("--json and --csv: one or the other") }
     }
 
     func run() async throws {
-        var configuration = ServerConfiguration(databasePath: db)
-        if let url = database ?? ProcessInfo.processInfo.environment["ONBOARD_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            do {
-                configuration.postgres = try PostgresLocation(url: url)
-            } catch {
-                throw ValidationError("--database: \(error)")
-            }
-        } else if !FileManager.default.fileExists(atPath: db) {
-            throw ValidationError("--db: there is no database at \(db)")
+        let configuration = try store.configuration()
+        if configuration.postgres == nil, !FileManager.default.fileExists(atPath: store.db) {
+            throw ValidationError("--db: there is no database at \(store.db)")
         }
         var logger = Logger(label: "onboard-server")
         logger.logLevel = .error

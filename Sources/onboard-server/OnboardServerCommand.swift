@@ -33,14 +33,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one (printed on start).")
     var port = 8080
 
-    @Option(help: "SQLite database file (created if missing).")
-    var db = "onboard-server.sqlite"
-
-    @Option(help: ArgumentHelp(
-        "PostgreSQL database shared by several instances, in place of --db (default: $ONBOARD_DATABASE_URL).",
-        discussion: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with ?sslmode=require|prefer|disable and &sslrootcert=FILE.",
-        valueName: "url"))
-    var database: String?
+    @OptionGroup var store: StoreOptions
 
     @Flag(help: "Enable the QA endpoints under /api/v1/dev: outbox, reset, clock, faults.")
     var dev = false
@@ -117,14 +110,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = ServerConfiguration(databasePath: db)
-        if let url = database ?? ProcessInfo.processInfo.environment["ONBOARD_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            do {
-                configuration.postgres = try PostgresLocation(url: url)
-            } catch {
-                throw ValidationError("--database: \(error)")
-            }
-        }
+        var configuration = try store.configuration()
         configuration.host = host
         configuration.port = port
         configuration.dev = dev
@@ -168,5 +154,35 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode(69) // EX_UNAVAILABLE
         }
+    }
+}
+
+/// Where the service's data is: a SQLite file, or a PostgreSQL database several instances
+/// share. The server and `funnel` take the same flags.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "SQLite database file (created if missing).")
+    var db = "onboard-server.sqlite"
+
+    @Option(help: ArgumentHelp(
+        "PostgreSQL database shared by several instances, in place of --db (default: $ONBOARD_DATABASE_URL).",
+        discussion: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with ?sslmode=require|prefer|disable and &sslrootcert=FILE.",
+        valueName: "url"))
+    var database: String?
+
+    /// The database URL given, or the environment's.
+    var databaseURL: String? {
+        database ?? ProcessInfo.processInfo.environment["ONBOARD_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func configuration() throws -> ServerConfiguration {
+        var configuration = ServerConfiguration(databasePath: db)
+        if let url = databaseURL {
+            do {
+                configuration.postgres = try PostgresLocation(url: url)
+            } catch {
+                throw ValidationError("--database: \(error)")
+            }
+        }
+        return configuration
     }
 }

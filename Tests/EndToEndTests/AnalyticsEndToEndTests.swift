@@ -64,6 +64,14 @@ extension EndToEnd {
             }
         }
 
+        /// `onboard funnel oklah --json` against a server, with the admin token.
+        static func clientsFunnel(_ service: String) async throws -> FunnelReport {
+            let json = await Subprocess.run(
+                "/usr/bin/env", ["ONBOARD_ADMIN_TOKEN=\(adminToken)", Tmux.binary, "funnel", "oklah", "--service", service, "--json"])
+            #expect(json.status == 0, "\(json.output)")
+            return try JSONDecoder().decode(FunnelReport.self, from: Data(json.output.utf8))
+        }
+
         /// The cohort's funnel, as `onboard funnel --json` reads it from the server.
         static func expectCohort(_ report: FunnelReport, sourceLocation: SourceLocation = #_sourceLocation) {
             #expect(report.started == 200, sourceLocation: sourceLocation)
@@ -87,11 +95,7 @@ extension EndToEnd {
             #expect(failures.isEmpty, "\(failures.prefix(3))")
 
             // The client's view: `onboard funnel` against the server, with the admin token.
-            let json = await Subprocess.run(
-                "/usr/bin/env",
-                ["ONBOARD_ADMIN_TOKEN=\(Self.adminToken)", Tmux.binary, "funnel", "oklah", "--service", server.base, "--json"])
-            #expect(json.status == 0, "\(json.output)")
-            Self.expectCohort(try JSONDecoder().decode(FunnelReport.self, from: Data(json.output.utf8)))
+            Self.expectCohort(try await Self.clientsFunnel(server.base))
             // The operator's: onboard-server funnel on the store, the same numbers.
             let direct = await Subprocess.run(ServerProcess.binary, ["funnel", "oklah", "--db", server.database, "--json"])
             #expect(direct.status == 0, "\(direct.output)")
@@ -121,11 +125,7 @@ extension EndToEnd {
             let proxy = try NginxProxy(upstreams: [first.port, second.port])
             let failures = try await Self.driveCohort(service: proxy.base)
             #expect(failures.isEmpty, "\(failures.prefix(3))")
-            let json = await Subprocess.run(
-                "/usr/bin/env",
-                ["ONBOARD_ADMIN_TOKEN=\(Self.adminToken)", Tmux.binary, "funnel", "oklah", "--service", proxy.base, "--json"])
-            #expect(json.status == 0, "\(json.output)")
-            Self.expectCohort(try JSONDecoder().decode(FunnelReport.self, from: Data(json.output.utf8)))
+            Self.expectCohort(try await Self.clientsFunnel(proxy.base))
             let direct = await Subprocess.run(ServerProcess.binary, ["funnel", "oklah", "--database", url, "--json"])
             Self.expectCohort(try JSONDecoder().decode(FunnelReport.self, from: Data(direct.output.utf8)))
         }
