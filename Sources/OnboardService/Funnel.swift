@@ -3,7 +3,9 @@ import ServiceAPI
 
 /// One stored event as the funnel reads it.
 public struct FunnelRow: Sendable, Equatable {
-    public var anonymousID: String
+    /// The person (the run's `anonymous_id`) as a 64-bit hash: grouping a million rows by
+    /// a number, not a string (two people share one with odds of 1 in 10^7 at a million).
+    public var person: Int64
     public var screen: String?
     /// Set on an arrival (`screen_viewed`): the screen's place in the flow file.
     public var screenIndex: Int?
@@ -16,10 +18,10 @@ public struct FunnelRow: Sendable, Equatable {
     public var version: String?
 
     public init(
-        anonymousID: String, screen: String?, screenIndex: Int?, occurredAt: Int64, errorCode: String? = nil, isRetry: Bool = false,
+        person: Int64, screen: String?, screenIndex: Int?, occurredAt: Int64, errorCode: String? = nil, isRetry: Bool = false,
         durationMilliseconds: Int64? = nil, version: String? = nil
     ) {
-        (self.anonymousID, self.screen, self.screenIndex, self.occurredAt) = (anonymousID, screen, screenIndex, occurredAt)
+        (self.person, self.screen, self.screenIndex, self.occurredAt) = (person, screen, screenIndex, occurredAt)
         (self.errorCode, self.isRetry, self.durationMilliseconds, self.version) = (errorCode, isRetry, durationMilliseconds, version)
     }
 }
@@ -47,65 +49,139 @@ public enum Funnel {
 
     /// `rows` in any order; split by version when `byVersion`.
     public static func report(flow: String, since: Int64, until: Int64, rows: [FunnelRow], byVersion: Bool) -> FunnelReport {
-        let people = Dictionary(grouping: rows, by: \.anonymousID).values.map { person in
-            person.sorted { ($0.occurredAt, $0.screenIndex ?? -1) < ($1.occurredAt, $1.screenIndex ?? -1) }
-        }
-        var report = build(flow: flow, since: since, until: until, people: people)
+        let people = People(rows)
+        let (from, to) = (Instant.internetTime(milliseconds: since), Instant.internetTime(milliseconds: until))
+        var report = build(flow: flow, since: from, until: to, rows: rows, people: people, only: nil)
         if byVersion {
-            let split = Dictionary(grouping: people) { person in person.lazy.compactMap(\.version).first ?? "(none)" }
-            report.byVersion = split.mapValues { build(flow: flow, since: since, until: until, people: $0) }
+            var versions: [String: [Int]] = [:]
+            for person in 0..<people.count {
+                versions[people.rows(of: person).lazy.compactMap { rows[$0].version }.first ?? "(none)", default: []].append(person)
+            }
+            report.byVersion = versions.mapValues { build(flow: flow, since: from, until: to, rows: rows, people: people, only: $0) }
         }
         return report
     }
 
-    private static func build(flow: String, since: Int64, until: Int64, people: [[FunnelRow]]) -> FunnelReport {
-        var report = FunnelReport(
-            flow: flow, since: Instant.internetTime(milliseconds: since), until: Instant.internetTime(milliseconds: until),
-            targetMilliseconds: targetMilliseconds)
-        var steps: [String: FunnelReport.Step] = [:]
-        var places: [String: [Int]] = [:]
-        var dwell: [String: [Int64]] = [:]
+    /// The rows grouped by person (one hash per row, then a counting sort), each person's
+    /// in time order: a million rows without a dictionary of arrays.
+    struct People {
+        var order: [Int32] = []
+        var starts: [Int] = [0]
+        var count: Int { starts.count - 1 }
+
+        init(_ rows: [FunnelRow]) {
+            var ids: [Int64: Int32] = [:]
+            var personOf: [Int32] = []
+            personOf.reserveCapacity(rows.count)
+            for row in rows {
+                if let known = ids[row.person] {
+                    personOf.append(known)
+                } else {
+                    let next = Int32(ids.count)
+                    ids[row.person] = next
+                    personOf.append(next)
+                }
+            }
+            var sizes = [Int](repeating: 0, count: ids.count + 1)
+            for person in personOf { sizes[Int(person) + 1] += 1 }
+            for index in 1..<sizes.count { sizes[index] += sizes[index - 1] }
+            starts = sizes
+            var fill = sizes
+            order = [Int32](repeating: 0, count: rows.count)
+            for (index, person) in personOf.enumerated() {
+                order[fill[Int(person)]] = Int32(index)
+                fill[Int(person)] += 1
+            }
+            for person in 0..<ids.count {
+                order[starts[person]..<starts[person + 1]].sort { a, b in
+                    let (x, y) = (rows[Int(a)], rows[Int(b)])
+                    return (x.occurredAt, x.screenIndex ?? -1) < (y.occurredAt, y.screenIndex ?? -1)
+                }
+            }
+        }
+
+        /// Row numbers of one person, oldest first.
+        func rows(of person: Int) -> LazyMapSequence<ArraySlice<Int32>, Int> {
+            order[starts[person]..<starts[person + 1]].lazy.map(Int.init)
+        }
+    }
+
+    /// One report over everyone, or over `only` these people (a version).
+    private static func build(flow: String, since: String, until: String, rows: [FunnelRow], people: People, only: [Int]?) -> FunnelReport {
+        var report = FunnelReport(flow: flow, since: since, until: until, targetMilliseconds: targetMilliseconds)
+        // Per screen, by a small number: counts, each person's time on it, where it is in the file.
+        var screens: [String: Int] = [:]
+        var names: [String] = []
+        var reached: [Int] = [], dropped: [Int] = [], retries: [Int] = []
+        var errors: [[String: Int]] = [], dwell: [[Int64]] = [], places: [[Int: Int]] = []
+        func screenNumber(_ name: String) -> Int {
+            if let number = screens[name] { return number }
+            screens[name] = names.count
+            names.append(name)
+            reached.append(0); dropped.append(0); retries.append(0)
+            errors.append([:]); dwell.append([]); places.append([:])
+            return names.count - 1
+        }
+        var seenBy: [Int] = []  // the last person who reached each screen
+        var time: [Int64] = []  // this person's time on each screen, -1 for none
         var completions: [Int64] = []
-        for person in people {
-            let arrivals = person.compactMap { row in row.screen.flatMap { screen in row.screenIndex.map { (screen, $0, row.occurredAt) } } }
+        var arrivals: [(screen: Int, at: Int64)] = []
+        for (position, person) in (only ?? Array(0..<people.count)).enumerated() {
+            arrivals.removeAll(keepingCapacity: true)
+            var finish: FunnelRow?
+            for index in people.rows(of: person) {
+                let row = rows[index]
+                if finish == nil, row.durationMilliseconds != nil { finish = row }
+                guard let name = row.screen, let place = row.screenIndex else { continue }
+                let screen = screenNumber(name)
+                places[screen][place, default: 0] += 1
+                arrivals.append((screen, row.occurredAt))
+            }
             guard let last = arrivals.last else { continue }
             report.started += 1
-            let finish = person.first { $0.durationMilliseconds != nil }
             if let finish {
                 report.completed += 1
                 completions.append(finish.durationMilliseconds ?? 0)
             }
-            var time: [String: Int64] = [:]
-            for (position, (screen, index, at)) in arrivals.enumerated() {
-                places[screen, default: []].append(index)
-                let leaving = position + 1 < arrivals.count ? arrivals[position + 1].2 : finish?.occurredAt
-                if let leaving { time[screen, default: 0] += max(0, leaving - at) }
+            if seenBy.count < names.count {
+                seenBy += Array(repeating: -1, count: names.count - seenBy.count)
+                time += Array(repeating: -1, count: names.count - time.count)
             }
-            for screen in Set(arrivals.map(\.0)) {
-                var entry = steps[screen] ?? FunnelReport.Step(screen: screen)
-                entry.reached += 1
-                if finish == nil, screen == last.0 { entry.dropped += 1 } else { entry.wentOn += 1 }
-                steps[screen] = entry
+            var touched: [Int] = []
+            for (number, arrival) in arrivals.enumerated() {
+                if seenBy[arrival.screen] != position {
+                    seenBy[arrival.screen] = position
+                    reached[arrival.screen] += 1
+                    touched.append(arrival.screen)
+                }
+                let leaving = number + 1 < arrivals.count ? arrivals[number + 1].at : finish?.occurredAt
+                if let leaving { time[arrival.screen] = max(0, time[arrival.screen]) + max(0, leaving - arrival.at) }
             }
-            for (screen, milliseconds) in time { dwell[screen, default: []].append(milliseconds) }
-            for row in person {
-                guard let screen = row.screen, row.errorCode != nil || row.isRetry else { continue }
-                var entry = steps[screen] ?? FunnelReport.Step(screen: screen)
-                if let code = row.errorCode { entry.errors[code, default: 0] += 1 }
-                if row.isRetry { entry.retries += 1 }
-                steps[screen] = entry
+            if finish == nil { dropped[last.screen] += 1 }
+            for screen in touched where time[screen] >= 0 {
+                dwell[screen].append(time[screen])
+                time[screen] = -1
+            }
+            for index in people.rows(of: person) {
+                let row = rows[index]
+                guard let name = row.screen, row.errorCode != nil || row.isRetry else { continue }
+                let screen = screenNumber(name)
+                if let code = row.errorCode { errors[screen][code, default: 0] += 1 }
+                if row.isRetry { retries[screen] += 1 }
             }
         }
         report.completionRate = rate(report.completed, report.started)
         report.timeToComplete = FunnelReport.Timing(completions)
         report.withinTarget = completions.filter { $0 < targetMilliseconds }.count
-        report.steps = steps.values.filter { $0.reached > 0 }.map { entry in
-            var entry = entry
-            entry.reachedRate = rate(entry.reached, report.started)
-            entry.dropRate = rate(entry.dropped, entry.reached)
-            entry.timeOnScreen = FunnelReport.Timing(dwell[entry.screen] ?? [])
-            return entry
-        }.sorted { (usualPlace(places[$0.screen]), $0.screen) < (usualPlace(places[$1.screen]), $1.screen) }
+        report.steps = names.indices.filter { reached[$0] > 0 }.map { screen in
+            var step = FunnelReport.Step(screen: names[screen])
+            (step.reached, step.dropped, step.wentOn) = (reached[screen], dropped[screen], reached[screen] - dropped[screen])
+            (step.errors, step.retries) = (errors[screen], retries[screen])
+            step.reachedRate = rate(step.reached, report.started)
+            step.dropRate = rate(step.dropped, step.reached)
+            step.timeOnScreen = FunnelReport.Timing(dwell[screen])
+            return step
+        }.sorted { (usualPlace(places[screens[$0.screen]!]), $0.screen) < (usualPlace(places[screens[$1.screen]!]), $1.screen) }
         return report
     }
 
@@ -114,8 +190,14 @@ public enum Funnel {
     }
 
     /// A screen's usual place (the median index): the flow file may differ between versions.
-    private static func usualPlace(_ indexes: [Int]?) -> Int {
-        guard let indexes, !indexes.isEmpty else { return Int.max }
-        return indexes.sorted()[indexes.count / 2]
+    private static func usualPlace(_ counts: [Int: Int]) -> Int {
+        let total = counts.values.reduce(0, +)
+        guard total > 0 else { return Int.max }
+        var seen = 0
+        for (place, count) in counts.sorted(by: { $0.key < $1.key }) {
+            seen += count
+            if seen > total / 2 { return place }
+        }
+        return Int.max
     }
 }

@@ -35,20 +35,39 @@ extension PostgresStore {
         }
     }
 
+    /// The person as PostgreSQL's 64-bit hash of the placeholder (`hashtextextended`),
+    /// decoded as a number: a third less time than a million strings.
     public func funnelRows(flow: String, since: Int64) async throws -> [FunnelRow] {
         try await transaction { db in
-            let rows = try await db.query(
+            // Arrivals (most rows) in four columns; the rows that carry more (errors,
+            // retries, the finish, a version) in a query of their own, without their
+            // arrival: half the cells to decode.
+            let arrivals = try await db.query(
                 """
-                SELECT anonymous_id, screen, screen_index, occurred_at_ms, error_code, attempt_number IS NOT NULL, duration_ms, variant
-                FROM analytics_events WHERE flow = \(flow) AND occurred_at_ms >= \(since)
+                SELECT hashtextextended(anonymous_id, 0), screen, screen_index, occurred_at_ms FROM analytics_events
+                WHERE flow = \(flow) AND occurred_at_ms >= \(since) AND screen_index IS NOT NULL AND screen IS NOT NULL
                 """, logger: self.logger)
             var found: [FunnelRow] = []
-            for try await (person, screen, index, at, error, retry, duration, version) in rows.decode(
-                (String, String?, Int32?, Int64, String?, Bool, Int64?, String?).self)
+            found.reserveCapacity(1 << 16)
+            // Collected, then decoded in a plain loop: an async step per row costs more
+            // than the row.
+            for row in try await arrivals.collect() {
+                let (person, screen, index, at) = try row.decode((Int64, String, Int32, Int64).self)
+                found.append(FunnelRow(person: person, screen: screen, screenIndex: Int(index), occurredAt: at))
+            }
+            let marks = try await db.query(
+                """
+                SELECT hashtextextended(anonymous_id, 0), screen, occurred_at_ms, error_code, attempt_number IS NOT NULL, duration_ms, variant
+                FROM analytics_events
+                WHERE flow = \(flow) AND occurred_at_ms >= \(since)
+                    AND (error_code IS NOT NULL OR attempt_number IS NOT NULL OR duration_ms IS NOT NULL OR variant IS NOT NULL)
+                """, logger: self.logger)
+            for try await (person, screen, at, error, retry, duration, version) in marks.decode(
+                (Int64, String?, Int64, String?, Bool, Int64?, String?).self)
             {
                 found.append(
                     FunnelRow(
-                        anonymousID: person, screen: screen, screenIndex: index.map(Int.init), occurredAt: at, errorCode: error, isRetry: retry,
+                        person: person, screen: screen, screenIndex: nil, occurredAt: at, errorCode: error, isRetry: retry,
                         durationMilliseconds: duration, version: version))
             }
             return found

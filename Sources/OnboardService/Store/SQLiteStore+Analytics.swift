@@ -43,9 +43,10 @@ extension SQLiteStore {
                     """,
                 arguments: [flow, since])
             while let row = try cursor.next() {
+                let person: String = row[0]
                 rows.append(
                     FunnelRow(
-                        anonymousID: row[0], screen: row[1], screenIndex: row[2], occurredAt: row[3], errorCode: row[4], isRetry: row[5],
+                        person: Int64(person.hashValue), screen: row[1], screenIndex: row[2], occurredAt: row[3], errorCode: row[4], isRetry: row[5],
                         durationMilliseconds: row[6], version: row[7]))
             }
             return rows
