@@ -4,7 +4,7 @@ import ServiceAPI
 /// One stored event as the funnel reads it.
 public struct FunnelRow: Sendable, Equatable {
     /// The person (the run's `anonymous_id`) as a 64-bit hash: grouping a million rows by
-    /// a number, not a string (two people share one with odds of 1 in 10^7 at a million).
+    /// a number, not a string (two of a million people share one with odds of 1 in 37 million).
     public var person: Int64
     public var screen: String?
     /// Set on an arrival (`screen_viewed`): the screen's place in the flow file.

@@ -58,9 +58,9 @@ public enum FunnelText {
         return text
     }
 
-    /// `1:05`, `12:00`, `0:00.4` under a second.
+    /// `1:05`, `12:00`, `1h05m`, and `40 ms` under a second (a script's walk).
     public static func clock(_ milliseconds: Int64) -> String {
-        if milliseconds < 1000 { return "0:00.\(milliseconds / 100)" }
+        if milliseconds < 1000 { return "\(milliseconds) ms" }
         let seconds = milliseconds / 1000
         let minutes = seconds / 60
         return minutes >= 60 ? "\(minutes / 60)h\(pad(minutes % 60))m" : "\(minutes):\(pad(seconds % 60))"

@@ -20,7 +20,7 @@ struct FunnelBars {
         var lines = [heading, FunnelText.summary(report), ""]
         guard !report.steps.isEmpty else { return (lines + ["No one reached a screen in this window."]).joined(separator: "\n") + "\n" }
         let nameWidth = min(20, report.steps.map { $0.screen.count }.max() ?? 0)
-        // name, bar, then at most " 12345  100%  stopped 12345 (12.5%)  0:00.4"
+        // name, bar, then at most " 12345  100%  stopped 12345 (12.5%)  999 ms"
         let numbersWidth = 44
         let barWidth = max(10, min(40, width - nameWidth - numbersWidth - 2))
         let (full, light) = glyphs.ascii ? ("#", "-") : ("█", "░")
