@@ -44,7 +44,7 @@ public final class EventDelivery: Sendable {
         self.address.withLock { $0 = address }
         self.bearer.withLock { $0 = bearer }
         try queue.append(event)
-        if queue.oldest(flushAt).count >= flushAt { due.store(true, ordering: .relaxed) }
+        if queue.count >= flushAt { due.store(true, ordering: .relaxed) }
     }
 
     /// Consent withdrawn: the queue goes now; the service is asked by the loop.
@@ -62,6 +62,7 @@ public final class EventDelivery: Sendable {
             task?.cancel()
             task = nil
         }
+        guard limit > .zero else { return }
         let done = DispatchSemaphore(value: 0)
         let attempt = Task.detached { [self] in
             _ = await deliverAll()

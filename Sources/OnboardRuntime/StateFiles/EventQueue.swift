@@ -30,13 +30,18 @@ public struct EventQueue: Sendable {
         }
     }
 
-    /// The oldest `count` events; a line that cannot be read (a torn write) is skipped
-    /// and goes with the next removal.
+    /// The oldest `count` events, decoding no more lines than it takes; a line that
+    /// cannot be read (a torn write) is skipped and goes with the next removal.
     public func oldest(_ count: Int) -> [AnalyticsEvent] {
-        (try? FileLock.exclusive(lockPath) { Array(readLines().compactMap(\.event).prefix(count)) }) ?? []
+        (try? FileLock.exclusive(lockPath) { Array(readLines().lazy.compactMap(\.event).prefix(count)) }) ?? []
     }
 
     public var isEmpty: Bool { oldest(1).isEmpty }
+
+    /// Lines waiting, counted without reading them as JSON: cheap enough for the UI thread.
+    public var count: Int {
+        FileManager.default.contents(atPath: path)?.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 } ?? 0
+    }
 
     /// Removes delivered events (and unreadable lines), keeping what others appended since.
     public func remove(ids: Set<String>) throws {
@@ -88,14 +93,15 @@ public struct EventQueue: Sendable {
         }
     }
 
+    /// A line of the queue, read as an event only when asked.
     private struct Line {
         var data: Data
-        var event: AnalyticsEvent?
+        var event: AnalyticsEvent? { try? JSONDecoder().decode(AnalyticsEvent.self, from: data) }
     }
 
     private func readLines() -> [Line] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        return data.split(separator: 0x0A).map { line in Line(data: Data(line), event: try? JSONDecoder().decode(AnalyticsEvent.self, from: line)) }
+        return data.split(separator: 0x0A).map { Line(data: Data($0)) }
     }
 
     private func write(_ lines: [Data]) throws {
