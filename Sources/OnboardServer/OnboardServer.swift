@@ -87,6 +87,7 @@ public enum OnboardServer {
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware(https: configuration.tlsCertificate != nil))
         router.add(middleware: ErrorEnvelopeMiddleware(methods: RouteMethods(routes)))
+        routes.registerProbes(on: router)
         if configuration.dev {
             router.add(middleware: SharedClockMiddleware(clock: clock, service: service))
             router.add(middleware: FaultMiddleware(faults: faults))

@@ -7,6 +7,7 @@ struct RouteMethods: Sendable {
 
     init(_ routes: Routes) {
         let router = Router(context: APIContext.self)
+        routes.registerProbes(on: router)
         routes.register(on: router)
         self.routes = router.routes.map { ($0.path.description.split(separator: "/"), $0.method) }
     }

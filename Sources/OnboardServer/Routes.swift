@@ -93,6 +93,18 @@ struct Routes {
         }
     }
 
+    /// For machines (a load balancer, an orchestrator), beside the clients'
+    /// `/api/v1/health`: `/livez`, the process answers; `/readyz`, the store answers too
+    /// (503 while the database is away). Registered before `--dev`'s middleware, which
+    /// reads the shared QA clock from the store: a probe waits on nothing else.
+    func registerProbes(on router: Router<APIContext>) {
+        router.get("livez") { _, _ in JSONReply(Wire.Health(status: "ok")) }
+        router.get("readyz") { _, _ in
+            try await service.ready()
+            return JSONReply(Wire.Health(status: "ok"))
+        }
+    }
+
     /// One call's route: the bearer token first where the call needs a session (a 401
     /// before anything is said about the body), then the body, the path's parameter, and
     /// the service's answer. The mock identity provider is served only with --dev.

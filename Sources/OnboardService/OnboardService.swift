@@ -55,6 +55,10 @@ public final class OnboardService: Sendable {
 
     public func health() async throws -> String { "ok" }
 
+    /// Whether the store answers (its migrations ran before the service was made): a
+    /// database out of reach is `network`, which the server answers with 503.
+    public func ready() async throws { try await store.ping() }
+
     // MARK: Sessions
 
     /// Rotates a refresh token. Within the grace window a just-rotated token still works

@@ -175,6 +175,10 @@ extension PostgresStore {
         }
     }
 
+    public func ping() async throws {
+        try await transaction { db in _ = try await db.first("SELECT 1", as: Int32.self, logger: self.logger) }
+    }
+
     public func qaClockOffset() async throws -> Int64 {
         try await transaction { db in
             try await db.first("SELECT value FROM qa_settings WHERE name = 'clock'", as: Int64.self, logger: self.logger) ?? 0

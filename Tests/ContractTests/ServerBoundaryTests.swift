@@ -146,6 +146,21 @@ import Testing
         #expect(limited.body["retry_after"] as? Int == Int(limited.headers["retry-after"] ?? ""))
     }
 
+    /// Issue 36: probes for machines beside the clients' health, outside the API (no
+    /// session, nothing to document): the process answers, and the store answers. (The
+    /// database going away, 503, is the outage test's.)
+    @Test func livenessAndReadinessAnswerOnBothStores() async throws {
+        for postgres in [false, true] {
+            let server = try await RunningServer.start(dev: false, postgres: postgres)
+            defer { server.stop() }
+            for path in ["/livez", "/readyz"] {
+                let answer = try await raw(server, .GET, path)
+                #expect(answer.status == 200, "\(path)")
+                #expect(answer.body["status"] as? String == "ok", "\(path)")
+            }
+        }
+    }
+
     @Test func qaEndpointsExistOnlyWithDev() async throws {
         let production = try await RunningServer.start(dev: false)
         defer { production.stop() }

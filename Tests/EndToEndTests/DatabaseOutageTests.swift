@@ -80,11 +80,15 @@ extension EndToEnd {
             waitFor(30) { $0.filter { $0.status == 200 }.count >= 20 }
             try postgres.stop()
             waitFor(60) { $0.contains { $0.status == 503 } }
+            // Issue 36: a load balancer's probe says so; the process is alive all the same.
+            #expect(ServerProcess.get(server.base + "/readyz", timeout: 30) == 503, "not ready while the database is away")
+            #expect(ServerProcess.get(server.base + "/livez") == 200, "alive while the database is away")
             let duringOutage = read().count
             sleep(2)
             // …and comes back: the same instance serves again, no restart.
             try postgres.start()
             waitFor(90) { $0.dropFirst(duringOutage).contains { $0.status == 200 } }
+            #expect(EndToEnd.waitUntil({ ServerProcess.get(server.base + "/readyz") == 200 }, seconds: 60), "ready again, no restart")
             _ = FileManager.default.createFile(atPath: stop, contents: nil)
             Subprocess.wait(for: clients)
 

@@ -61,11 +61,12 @@ final class ServerProcess {
         return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
-    /// GETs through python3's urllib: the status, or 0 when there was no answer.
-    static func get(_ url: String) -> Int {
+    /// GETs through python3's urllib: the status, or 0 when there was no answer within
+    /// `timeout` seconds.
+    static func get(_ url: String, timeout: Int = 5) -> Int {
         let script =
-            "import sys,urllib.request as u\ntry:\n r=u.urlopen(sys.argv[1],timeout=5); print(r.status)\nexcept Exception as e:\n print(getattr(e,'code',0))"
-        let result = Subprocess.run("/usr/bin/env", ["python3", "-c", script, url])
+            "import sys,urllib.request as u\ntry:\n r=u.urlopen(sys.argv[1],timeout=int(sys.argv[2])); print(r.status)\nexcept Exception as e:\n print(getattr(e,'code',0))"
+        let result = Subprocess.run("/usr/bin/env", ["python3", "-c", script, url, "\(timeout)"])
         return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 

@@ -142,6 +142,10 @@ extension SQLiteStore {
         }
     }
 
+    public func ping() async throws {
+        try await read { db in try db.execute(sql: "SELECT 1") }
+    }
+
     public func qaClockOffset() async throws -> Int64 {
         try await read { db in try Int64.fetchOne(db, sql: "SELECT value FROM qa_settings WHERE name = 'clock'") ?? 0 }
     }

@@ -112,6 +112,10 @@ public protocol ServiceStore: Sendable {
     /// A flow's events from `since` (milliseconds, the devices' clocks): the funnel's reading.
     func funnelRows(flow: String, since: Int64) async throws -> [FunnelRow]
 
+    // MARK: Readiness
+    /// Answers when the store does (one trivial query): what `/readyz` asks.
+    func ping() async throws
+
     // MARK: QA
     func outbox() async throws -> [OutboxEntry]
     /// Forgets every account, token, name, code and count; keeps the signing keys.
