@@ -7,6 +7,8 @@ public struct APIContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The peer's address, or the client's behind a trusted proxy (`TrustedProxies`).
     public var clientAddress: String
+    /// The peer is a trusted proxy, whose `X-Request-Id` names the request.
+    public var viaTrustedProxy = false
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -47,6 +47,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert.")
     var tlsKey: String?
 
+    @Option(name: .customLong("log-format"), help: "text (the default) or json: one JSON object per line, for a log collector.")
+    var logFormat = "text"
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info (each request), notice, warning or error.")
     var logLevel = "info"
 
@@ -91,6 +94,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
         if !(10...14).contains(bcryptCost) { throw ValidationError("--bcrypt-cost must be between 10 and 14") }
+        guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format: text or json") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level: one of trace, debug, info, notice, warning, error")
         }
@@ -142,6 +146,7 @@ struct Serve: AsyncParsableCommand {
         if dev, !Loopback.contains(host) {
             FileHandle.standardError.write(Data("onboard-server: warning: --dev on \(host): anyone who reaches this address can reset every account, read every code and sign in as anyone.\n".utf8))
         }
+        if logFormat == "json" { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }
         var logger = Logger(label: "onboard-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         do {

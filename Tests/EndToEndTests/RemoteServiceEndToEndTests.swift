@@ -261,5 +261,41 @@ extension EndToEnd {
                 #expect(statuses == "200 200 200 429 429", "no proxy trusted: the header does not choose the address: \(statuses)")
             }
         }
+
+        /// Issue 36: `--log-format json` is one JSON object per line (every line but the
+        /// "listening on" line scripts read); each request's access line has its status,
+        /// duration, route and id; a trusted proxy's `X-Request-Id` is kept and answered,
+        /// a client's own is not; no token reaches the log.
+        @Test func jsonLogsParseLineByLineWithTheRequestsID() throws {
+            let server = try ServerProcess(arguments: ["--log-format", "json", "--trusted-proxy", "127.0.0.1"])
+            let answer = Subprocess.run(
+                "/usr/bin/env",
+                [
+                    "curl", "-s", "-D", "-", "-H", "X-Request-Id: proxy-7f3a.1", "-H", "Content-Type: application/json", "-d", "{}",
+                    server.base + "/api/v1/auth/anonymous",
+                ])
+            #expect(answer.output.contains("X-Request-Id: proxy-7f3a.1"), "\(answer.output)")
+            let token = answer.output.split(separator: "\"refresh_token\":\"").dropFirst().first?.prefix { $0 != "\"" } ?? "no token"
+            let forged = Subprocess.run("/usr/bin/env", ["curl", "-s", "-D", "-", "-H", "X-Request-Id: ", server.base + "/livez"])
+            #expect(!forged.output.contains("X-Request-Id: \r"), "an empty id is replaced")
+            #expect(server.terminate() == 0)
+            let lines = server.output.split(separator: "\n").filter { !$0.hasPrefix("onboard-server listening on") }
+            #expect(lines.count >= 3, "\(server.output)")
+            let objects = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+            #expect(objects.count == lines.count, "every line is JSON: \(server.output)")
+            let access = objects.first { $0["path"] as? String == "/api/v1/auth/anonymous" }
+            #expect(access?["status"] as? Int == 200)
+            #expect(access?["duration_ms"] is Double || access?["duration_ms"] is Int)
+            #expect(access?["request_id"] as? String == "proxy-7f3a.1")
+            #expect(access?["level"] as? String == "info")
+            #expect(!server.output.contains(token), "the refresh token is not in the log")
+
+            // Without a trusted proxy, a client's own id is not taken (it could forge another
+            // request's line): the server makes one.
+            let direct = try ServerProcess(arguments: ["--log-format", "json"])
+            let own = Subprocess.run("/usr/bin/env", ["curl", "-s", "-D", "-", "-H", "X-Request-Id: forged", direct.base + "/livez"])
+            #expect(own.output.lowercased().contains("x-request-id: "), "\(own.output)")
+            #expect(!own.output.contains("X-Request-Id: forged"), "\(own.output)")
+        }
     }
 }
