@@ -106,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "onboard-server",
             dependencies: [
-                "OnboardServer", "OnboardService", "PostgresStore", "ServiceAPI",
+                "OnboardServer", "OnboardService", "PostgresStore", "ServiceAPI", "Installation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseWithoutDebugInfo
@@ -198,7 +198,7 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable", "TestSupport"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "ServiceClient", "FlowEngine", "ScreenTable", "TestSupport"]),
+        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "ServiceClient", "FlowEngine", "ScreenTable", "Installation", "TestSupport"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "PtyShim", "TerminalUI"]),
         .testTarget(
             name: "ContractTests",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import Installation
 import Logging
 import OnboardServer
 import OnboardService
@@ -12,6 +13,7 @@ struct OnboardServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onboard-server",
         abstract: "The Onboard auth service over HTTP(S): the same behaviour as the embedded mock.",
+        version: OnboardVersion.full,
         subcommands: [Serve.self, FunnelCommand.self],
         defaultSubcommand: Serve.self)
 }

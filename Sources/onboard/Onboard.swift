@@ -1,4 +1,5 @@
 import ArgumentParser
+import Installation
 import OnboardRuntime
 
 @main

@@ -297,5 +297,14 @@ extension EndToEnd {
             #expect(own.output.lowercased().contains("x-request-id: "), "\(own.output)")
             #expect(!own.output.contains("X-Request-Id: forged"), "\(own.output)")
         }
+
+        /// Issue 36: both programs name their version and build the same way.
+        @Test func theServerSaysItsVersionAsTheClientDoes() {
+            let server = Subprocess.run(ServerProcess.binary, ["--version"])
+            let client = Subprocess.run(Tmux.binary, ["--version"])
+            #expect(server.status == 0)
+            #expect(server.output == client.output)
+            #expect(server.output.hasPrefix("0."), "\(server.output)")
+        }
     }
 }

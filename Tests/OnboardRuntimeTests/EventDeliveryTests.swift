@@ -1,5 +1,6 @@
 import FlowEngine
 import Foundation
+import Installation
 import OnboardRuntime
 import OnboardService
 import ScreenTable

@@ -1,6 +1,7 @@
 import CivilCalendar
 import FlowEngine
 import Foundation
+import Installation
 import ServiceAPI
 
 /// Analytics as JSON Lines: one event per line with its id, flow, screen, timestamp and

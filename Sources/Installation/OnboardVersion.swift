@@ -1,5 +1,5 @@
-/// The version every analytics event and `onboard --version` report, and the build it
-/// came from.
+/// The version every analytics event, `onboard --version` and `onboard-server --version`
+/// report, and the build it came from.
 public enum OnboardVersion {
     public static let current = "0.1.0"
 
