@@ -9,7 +9,9 @@ import NIOSSL
 import OnboardService
 import PostgresNIO
 import PostgresStore
+import Prometheus
 import ServiceAPI
+import ServiceLifecycle
 
 /// How to run the server.
 public struct ServerConfiguration: Sendable {
@@ -32,6 +34,9 @@ public struct ServerConfiguration: Sendable {
     public var identityProviders: [String: IdentityProvider] = [:]
     /// The operator's token for `/api/v1/admin` (nil: the reports answer no one).
     public var adminToken: String?
+    /// Where `/metrics` is served (its own listener), with the registry `ServerMetrics`
+    /// bootstrapped; nil: no metrics listener.
+    public var metrics: (host: String, port: Int, registry: PrometheusCollectorRegistry)?
     /// A connection that sends nothing for this long is closed, so a request whose body
     /// never comes (a slow-loris) does not hold it for ever. Longer than clients keep
     /// idle connections (AsyncHTTPClient 60 s), as nginx's 75 s default.
@@ -61,7 +66,7 @@ public enum OnboardServer {
     /// The application, ready to `runService()`; `onReady` gets the bound port.
     public static func application(
         _ configuration: ServerConfiguration, logger: Logger = Logger(label: "onboard-server"),
-        onReady: @escaping @Sendable (Int) async -> Void = { _ in }
+        onReady: @escaping @Sendable (Int) async -> Void = { _ in }, onMetricsReady: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         let clock = AdjustableClock()
         var providers = configuration.identityProviders
@@ -85,6 +90,7 @@ public enum OnboardServer {
             router.add(middleware: ClientAddressMiddleware(proxies: TrustedProxies(blocks: configuration.trustedProxies)))
         }
         router.add(middleware: AccessLogMiddleware())
+        router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: SecurityHeadersMiddleware(https: configuration.tlsCertificate != nil))
         router.add(middleware: ErrorEnvelopeMiddleware(methods: RouteMethods(routes)))
         routes.registerProbes(on: router)
@@ -107,10 +113,16 @@ public enum OnboardServer {
         } else {
             server = .http1(configuration: http1)
         }
+        let metrics: [any Service] = configuration.metrics.map { metrics in
+            let application = ServerMetrics.application(
+                registry: metrics.registry, host: metrics.host, port: metrics.port, logger: logger, onReady: onMetricsReady)
+            return [ServerMetrics.Listener(application: application, address: "\(metrics.host):\(metrics.port)", logger: logger)]
+        } ?? []
         return Application(
             router: router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "onboard-server"),
+            services: metrics,
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Crypto
 import Foundation
 import ServiceAPI
@@ -49,6 +50,7 @@ extension OnboardService {
                       let result = try? JSONDecoder().decode(T.self, from: opened) else {
                     throw ServiceError(.serverError, "The stored result of this request cannot be read.")
                 }
+                Counter(label: "onboard_idempotent_replays_total", dimensions: [("operation", operation)]).increment()
                 return try await replay?(result) ?? result
             case .running, .otherOperation:
                 // The first call is still under way (a retry raced it): wait for its result.

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Crypto
 import GRDB
 import Logging
@@ -70,6 +71,7 @@ public final class OnboardService: Sendable {
         case .rejected:
             throw ServiceError.sessionRejected
         case .reused(let userID):
+            Counter(label: "onboard_refresh_reuse_detections_total").increment()
             record(.refreshTokenReused, account: userID, outcome: "every session of the family ended")
             throw ServiceError.sessionRejected
         case .granted(let record, let isAnonymous, let createdAt):
@@ -123,6 +125,7 @@ public final class OnboardService: Sendable {
     /// (one of them), refusing it when over, and says so in the security log.
     func limit(_ name: String, address: String? = nil, account: String? = nil, _ rule: RateLimit, now: Int64) async throws {
         guard let wait = try await store.hitRateLimit("\(name):\(address ?? account ?? "")", rule, now: now) else { return }
+        Counter(label: "onboard_rate_limit_refusals_total", dimensions: [("limit", name)]).increment()
         record(.rateLimited, account: account, address: address, outcome: "\(name) limit: refused for \(wait) s")
         throw Self.tooMany(wait)
     }

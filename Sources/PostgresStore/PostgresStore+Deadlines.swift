@@ -1,3 +1,4 @@
+import CoreMetrics
 import PostgresNIO
 import Synchronization
 
@@ -17,6 +18,7 @@ extension PostgresStore {
     func leased<T: Sendable>(_ work: @escaping @Sendable (Lease) async throws -> T) async throws -> T {
         let lease = Lease()
         let answer = Answer<T>()
+        PoolMetrics.waiting.increment()
         return try await withCheckedThrowingContinuation { continuation in
             answer.await(continuation)
             let timer = Task {
@@ -29,6 +31,7 @@ extension PostgresStore {
             let worker = Task {
                 let result: Result<T, any Error>
                 do { result = .success(try await work(lease)) } catch { result = .failure(error) }
+                (lease.isTaken ? PoolMetrics.inUse : PoolMetrics.waiting).decrement()
                 timer.cancel()
                 answer.give(result)
             }
@@ -39,8 +42,19 @@ extension PostgresStore {
     /// Whether the work got its connection.
     final class Lease: Sendable {
         private let flag = Atomic<Bool>(false)
-        func taken() { flag.store(true, ordering: .releasing) }
+        func taken() {
+            flag.store(true, ordering: .releasing)
+            PoolMetrics.waiting.decrement()
+            PoolMetrics.inUse.increment()
+        }
         var isTaken: Bool { flag.load(ordering: .acquiring) }
+    }
+
+    /// The pool as an operator's Prometheus sees it: requests holding a connection, and
+    /// requests waiting for one (the first sign of a database too slow or too small).
+    enum PoolMetrics {
+        static let inUse = Meter(label: "onboard_store_connections_in_use")
+        static let waiting = Meter(label: "onboard_store_requests_waiting")
     }
 
     /// The first of the work's result and a deadline, given once.

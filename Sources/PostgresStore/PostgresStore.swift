@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import OnboardService
@@ -43,16 +44,27 @@ public final class PostgresStore: ServiceStore {
             let cause = Self.cause(of: error)
             if let cause = cause as? ServiceError {
                 // The pool's deadline gives up on a database that went away this way.
-                if cause == Self.databaseAway { noteDatabase(away: true) }
+                if cause == Self.databaseAway {
+                    noteDatabase(away: true)
+                    Self.errors(.unavailable).increment()
+                }
                 throw cause
             }
             if let answer = onUniqueViolation, Self.isUniqueViolation(cause) { return answer }
             if Self.isAway(cause) {
                 noteDatabase(away: true)
+                Self.errors(.unavailable).increment()
                 throw Self.databaseAway
             }
+            Self.errors(.failed).increment()
             throw ServiceError.databaseFailed(String(reflecting: cause))
         }
+    }
+
+    /// `onboard_store_errors_total{kind}`: the database out of reach, or a query that failed.
+    enum ErrorKind: String { case unavailable, failed }
+    static func errors(_ kind: ErrorKind) -> Counter {
+        Counter(label: "onboard_store_errors_total", dimensions: [("kind", kind.rawValue)])
     }
 
     /// A database going down flaps for a moment (a transaction or two still gets through):

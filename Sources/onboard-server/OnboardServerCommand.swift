@@ -49,6 +49,11 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert.")
     var tlsKey: String?
 
+    @Option(name: .customLong("metrics-address"), help: ArgumentHelp(
+        "Where Prometheus scrapes /metrics: HOST:PORT on a listener of its own (port 0 picks a free one), or off.",
+        discussion: "Loopback by default: the metrics say how the service is used, which is the operator's business."))
+    var metricsAddress = "127.0.0.1:9464"
+
     @Option(name: .customLong("log-format"), help: "text (the default) or json: one JSON object per line, for a log collector.")
     var logFormat = "text"
 
@@ -97,6 +102,9 @@ struct Serve: AsyncParsableCommand {
         }
         if !(10...14).contains(bcryptCost) { throw ValidationError("--bcrypt-cost must be between 10 and 14") }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format: text or json") }
+        if metricsAddress != "off", Self.hostAndPort(metricsAddress) == nil {
+            throw ValidationError("--metrics-address '\(metricsAddress)' is not HOST:PORT like 127.0.0.1:9464, or off")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level: one of trace, debug, info, notice, warning, error")
         }
@@ -142,6 +150,9 @@ struct Serve: AsyncParsableCommand {
         configuration.settings.smsPerAddress = RateLimit(limit: smsLimit, window: 3600)
         configuration.settings.invitesPerAddress = RateLimit(limit: inviteLimit, window: 3600)
         configuration.settings.eventBatchesPerAddress = RateLimit(limit: eventsLimit, window: 60)
+        if let (metricsHost, metricsPort) = Self.hostAndPort(metricsAddress) {
+            configuration.metrics = (metricsHost, metricsPort, ServerMetrics.bootstrap(version: OnboardVersion.current))
+        }
         let scheme = tlsCertificate == nil ? "http" : "https"
         let host = self.host
         let devNote = dev ? " (dev)" : ""
@@ -152,10 +163,16 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "onboard-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         do {
-            let application = try await OnboardServer.application(configuration, logger: logger) { port in
-                // Tests and scripts read this line for the port.
-                FileHandle.standardOutput.write(Data("onboard-server listening on \(scheme)://\(host):\(port)\(devNote)\n".utf8))
-            }
+            let metricsHost = configuration.metrics?.host ?? ""
+            let application = try await OnboardServer.application(
+                configuration, logger: logger,
+                onReady: { port in
+                    // Tests and scripts read this line for the port.
+                    FileHandle.standardOutput.write(Data("onboard-server listening on \(scheme)://\(host):\(port)\(devNote)\n".utf8))
+                },
+                onMetricsReady: { port in
+                    FileHandle.standardOutput.write(Data("onboard-server metrics on http://\(metricsHost):\(port)/metrics\n".utf8))
+                })
             try await application.runService()
         } catch let error as DatabaseUnavailable {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
@@ -191,5 +208,15 @@ struct StoreOptions: ParsableArguments {
             }
         }
         return configuration
+    }
+}
+
+extension Serve {
+    /// `HOST:PORT` (`[::1]:9464` for IPv6); nil for `off` or anything else.
+    static func hostAndPort(_ text: String) -> (String, Int)? {
+        guard text != "off", let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port)
+        else { return nil }
+        let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host.isEmpty ? nil : (host, port)
     }
 }

@@ -89,6 +89,10 @@ extension EndToEnd {
             try postgres.start()
             waitFor(90) { $0.dropFirst(duringOutage).contains { $0.status == 200 } }
             #expect(EndToEnd.waitUntil({ ServerProcess.get(server.base + "/readyz") == 200 }, seconds: 60), "ready again, no restart")
+            // Issue 36: the outage is in the metrics, and so is the pool.
+            let metrics = server.metrics
+            #expect(metrics.contains(#"onboard_store_errors_total{kind="unavailable"}"#), "\(metrics.prefix(3000))")
+            #expect(metrics.contains("onboard_store_connections_in_use") && metrics.contains("onboard_store_requests_waiting"))
             _ = FileManager.default.createFile(atPath: stop, contents: nil)
             Subprocess.wait(for: clients)
 

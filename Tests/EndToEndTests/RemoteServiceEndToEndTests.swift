@@ -279,7 +279,11 @@ extension EndToEnd {
             let forged = Subprocess.run("/usr/bin/env", ["curl", "-s", "-D", "-", "-H", "X-Request-Id: ", server.base + "/livez"])
             #expect(!forged.output.contains("X-Request-Id: \r"), "an empty id is replaced")
             #expect(server.terminate() == 0)
-            let lines = server.output.split(separator: "\n").filter { !$0.hasPrefix("onboard-server listening on") }
+            // Every line but the two stdout announcements scripts read (the API's and the
+            // metrics' addresses).
+            let lines = server.output.split(separator: "\n").filter {
+                !$0.hasPrefix("onboard-server listening on") && !$0.hasPrefix("onboard-server metrics on")
+            }
             #expect(lines.count >= 3, "\(server.output)")
             let objects = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
             #expect(objects.count == lines.count, "every line is JSON: \(server.output)")

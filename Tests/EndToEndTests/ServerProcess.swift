@@ -21,7 +21,9 @@ final class ServerProcess {
         database = existing ?? folder + "/server.sqlite"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         outputPath = folder + "/output.txt"
-        guard let pid = Subprocess.spawn(Self.binary, ["--port", "0", "--db", database] + arguments, output: outputPath)
+        // Metrics on a free port too: instances side by side never contend for 9464.
+        let base = ["--port", "0", "--db", database, "--metrics-address", "127.0.0.1:0"]
+        guard let pid = Subprocess.spawn(Self.binary, base + arguments, output: outputPath)
         else {
             throw POSIXError(.ENOENT)
         }
@@ -45,6 +47,21 @@ final class ServerProcess {
     var base: String { "http://127.0.0.1:\(port)" }
 
     var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+
+    /// `http://127.0.0.1:PORT/metrics` once the metrics listener said where it is.
+    var metricsURL: String? {
+        output.split(separator: "\n").first { $0.hasPrefix("onboard-server metrics on ") }.map {
+            String($0.dropFirst("onboard-server metrics on ".count))
+        }
+    }
+
+    /// What `/metrics` says now (empty when it does not answer).
+    var metrics: String {
+        guard let url = metricsURL else { return "" }
+        let script =
+            "import sys,urllib.request as u\ntry:\n print(u.urlopen(sys.argv[1],timeout=5).read().decode())\nexcept Exception:\n pass"
+        return Subprocess.run("/usr/bin/env", ["python3", "-c", script, url]).output
+    }
 
     /// Sends SIGTERM and returns the exit status (0 after a graceful shutdown).
     func terminate() -> Int32 {

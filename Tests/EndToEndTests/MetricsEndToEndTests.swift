@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// Issue 36: a real Prometheus (Debian's package) scrapes onboard-server's `/metrics`
+    /// on its own listener and the series are read back through Prometheus' HTTP API.
+    @Suite struct MetricsEndToEndTests {
+        /// One instant query, through python3's urllib: each series' labels and value.
+        static func query(_ prometheus: String, _ expression: String) -> [(labels: [String: String], value: Double)] {
+            let script = """
+                import json, sys, urllib.parse, urllib.request
+                url = sys.argv[1] + "/api/v1/query?" + urllib.parse.urlencode({"query": sys.argv[2]})
+                try:
+                    for series in json.load(urllib.request.urlopen(url, timeout=5))["data"]["result"]:
+                        print(json.dumps([series["metric"], float(series["value"][1])]))
+                except Exception:
+                    pass
+                """
+            let output = Subprocess.run("/usr/bin/env", ["python3", "-c", script, prometheus, expression]).output
+            return output.split(separator: "\n").compactMap { line in
+                guard let pair = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any], pair.count == 2,
+                    let labels = pair[0] as? [String: String], let value = pair[1] as? Double
+                else { return nil }
+                return (labels, value)
+            }
+        }
+
+        static func value(_ prometheus: String, _ expression: String) -> Double? {
+            query(prometheus, expression).first?.value
+        }
+
+        @Test func aRealPrometheusScrapesTheServersSeries() throws {
+            let server = try ServerProcess(arguments: ["--sign-in-limit", "4"])
+            #expect(EndToEnd.waitUntil { server.metricsURL != nil })
+            let target = server.metricsURL?.dropFirst("http://".count).prefix { $0 != "/" } ?? ""
+            // Traffic: a wrong password, three guests and a fourth refused by the limit (four
+            // sign-ins a minute from one address), a probe, a path no route has.
+            #expect(
+                ServerProcess.post(server.base + "/api/v1/auth/login", json: #"{"email":"nobody@example.org","password":"wrong password"}"#)
+                    == 401)
+            for _ in 0..<4 { _ = ServerProcess.post(server.base + "/api/v1/auth/anonymous", json: "{}") }
+            #expect(ServerProcess.get(server.base + "/livez") == 200)
+            #expect(ServerProcess.get(server.base + "/no/such/place/ana@example.org") == 404)
+
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-prometheus-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let configuration = """
+                global: { scrape_interval: 1s }
+                scrape_configs:
+                  - job_name: onboard
+                    static_configs: [{ targets: ["\(target)"] }]
+                """
+            try configuration.write(toFile: folder + "/prometheus.yml", atomically: true, encoding: .utf8)
+            let port = ThrowawayPostgres.freePort()
+            let pid = try #require(
+                Subprocess.spawn(
+                    "/usr/bin/env",
+                    [
+                        "prometheus", "--config.file=\(folder)/prometheus.yml", "--storage.tsdb.path=\(folder)/data",
+                        "--web.listen-address=127.0.0.1:\(port)",
+                    ], output: folder + "/prometheus.log"))
+            defer {
+                kill(pid, SIGTERM)
+                _ = Subprocess.wait(for: pid)
+            }
+            let prometheus = "http://127.0.0.1:\(port)"
+            #expect(
+                EndToEnd.waitUntil({ Self.value(prometheus, #"up{job="onboard"}"#) == 1 }, seconds: 60),
+                "Prometheus scraped the server: \((try? String(contentsOfFile: folder + "/prometheus.log", encoding: .utf8))?.suffix(1500) ?? "")"
+            )
+
+            let requests = #"onboard_http_requests_total{route="/api/v1/auth/anonymous",method="POST""#
+            #expect(Self.value(prometheus, requests + #",status="200"}"#) == 3)
+            #expect(Self.value(prometheus, requests + #",status="429"}"#) == 1)
+            #expect(Self.value(prometheus, #"onboard_sign_ins_total{method="anonymous",outcome="success"}"#) == 3)
+            #expect(Self.value(prometheus, #"onboard_sign_ins_total{method="anonymous",outcome="rate_limited"}"#) == 1)
+            #expect(Self.value(prometheus, #"onboard_sign_ins_total{method="login",outcome="refused"}"#) == 1)
+            #expect(Self.value(prometheus, #"onboard_rate_limit_refusals_total{limit="sign-in"}"#) == 1)
+            #expect(Self.value(prometheus, #"onboard_http_request_duration_seconds_count{route="/api/v1/auth/anonymous"}"#) == 4)
+            #expect(Self.value(prometheus, #"onboard_http_requests_total{route="/livez"}"#) == 1)
+            #expect(Self.value(prometheus, #"onboard_http_requests_total{route="unmatched",status="404"}"#) == 1)
+            #expect(Self.value(prometheus, "onboard_build_info") == 1)
+            // No label carries what a client sent: the email in the unknown path is nowhere.
+            let everything = Self.query(prometheus, #"{__name__=~"onboard_.+"}"#)
+            #expect(everything.count > 10)
+            #expect(everything.allSatisfy { series in series.labels.values.allSatisfy { !$0.contains("@") } })
+        }
+    }
+}
