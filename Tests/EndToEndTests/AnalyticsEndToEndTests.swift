@@ -139,9 +139,10 @@ extension EndToEnd {
                 let text = try String(contentsOfFile: Self.scripts + "/" + file, encoding: .utf8)
                 for line in text.split(separator: "\n") where !line.hasPrefix("wait:") && !line.hasPrefix("#") {
                     let pieces = line.replacingOccurrences(of: "<[^>]+>", with: "\n", options: .regularExpression).split(separator: "\n")
-                    // Words of three letters or more; numbers of six digits or more (a
-                    // shorter one, like the 123 typed as a wrong phone, is in any timestamp).
-                    typed.formUnion(pieces.map(String.init).filter { $0.count >= ($0.allSatisfy(\.isNumber) ? 6 : 3) })
+                    // Words of three letters or more; numbers of six characters or more (a
+                    // shorter one, like the 123 typed as a wrong phone or a ruck's 5.5 kg,
+                    // is in any timestamp or id).
+                    typed.formUnion(pieces.map(String.init).filter { $0.count >= ($0.contains(where: \.isLetter) ? 3 : 6) })
                 }
             }
             #expect(typed.isSuperset(of: ["Ana López", "jo@example.org", "5550109999", "long enough"]), "\(typed.sorted())")
