@@ -36,6 +36,10 @@ public struct Flow: Sendable, Equatable {
         screens.first { $0.id == id }
     }
 
+    /// Whether a run of the flow records analytics at all: a milestone's event, or a
+    /// screen's own.
+    public var recordsEvents: Bool { analytics.namesAny || screens.contains { !$0.track.isEmpty } }
+
     /// Keys of password and code fields: never saved, dropped once used.
     public var typedSecretKeys: Set<String> {
         Set(screens.flatMap(\.fields).filter { $0.kind == .password || $0.kind == .code }.map(\.id))
@@ -121,6 +125,9 @@ public struct AnalyticsNames: Sendable, Equatable {
     /// A context key whose value every event carries under the same name (MIGA's remote
     /// `onboarding_flow_version`): the funnel splits by it, an A/B comparison.
     public var breakdown: String?
+
+    /// Whether any milestone records an event.
+    public var namesAny: Bool { [start, complete, error, retry, renewed, step, screens].contains { $0 != nil } }
     /// Events keep the device's own random id, never the service's user id (MIGA:
     /// "local-only identifiers for analytics").
     public var localID = false

@@ -192,9 +192,7 @@ final class Launcher {
         let services = try makeServices(stateFolder: stateFolder, secrets: secrets)
         let outbox = outboxReader(mock: services.runningMock)
         var defaults: [String: Value] = [:]
-        if let key = flow.serviceURLKey {
-            defaults[key] = .text(options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName)
-        }
+        if let key = flow.serviceURLKey { defaults[key] = .text(serviceAddress) }
         let store = StateStore(stateDirectory: stateFolder, flowID: flow.id, secrets: secrets)
         let session = FlowSession(
             engine: FlowEngine(flow: flow),
@@ -230,16 +228,19 @@ final class Launcher {
         return (ending, runner.currentState)
     }
 
+    /// The service the run was started with, as an address (`mock://local` for the
+    /// embedded mock).
+    private var serviceAddress: String {
+        options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName
+    }
+
     /// Delivery of the flow's analytics to its service, unless the flow records none or
     /// the person set `DO_NOT_TRACK` (consoledonottrack.com): then events stay in the
     /// local log only.
     private func eventDelivery(for flow: Flow, store: StateStore, services: ServiceDirectory) -> EventDelivery? {
-        let analytics = flow.analytics
-        let recordsAny = [analytics.start, analytics.complete, analytics.error, analytics.retry, analytics.renewed, analytics.step, analytics.screens]
-            .contains { $0 != nil } || flow.screens.contains { !$0.track.isEmpty }
         let optedOut = !(environment["DO_NOT_TRACK"] ?? "").isEmpty && environment["DO_NOT_TRACK"] != "0"
-        guard recordsAny, !optedOut else { return nil }
-        return EventDelivery(queue: EventQueue(folder: store.folder), services: services)
+        guard flow.recordsEvents, !optedOut else { return nil }
+        return EventDelivery(queue: EventQueue(folder: store.folder), services: services, defaultService: serviceAddress)
     }
 
     /// `--watch`: the flow file (`run --flow FILE`) and the theme, if it is a file.

@@ -170,7 +170,7 @@ extension EndToEnd {
         }
 
         /// Kills anywhere: the client killed mid-run (mid-batch) eight times, the server
-        /// killed once mid-way and started again on its database. Every event the client
+        /// killed once mid-way and started again at its address on its database. Every event the client
         /// recorded (its log) is at the service, once.
         @Test func killsLoseNoRecordedEventAndStoreNoneTwice() async throws {
             let state = Self.newState()
@@ -179,9 +179,11 @@ extension EndToEnd {
             var generator = SeededGenerator(seed: 20261126)
             for round in 0..<8 {
                 if round == 4 {
+                    // Started again where it was (same address, same database): the events
+                    // queued for it are its own.
                     kill(server.pid, SIGKILL)
                     _ = Subprocess.wait(for: server.pid)
-                    server = try ServerProcess(arguments: try Self.serverArguments(), database: database)
+                    server = try ServerProcess(arguments: try Self.serverArguments() + ["--port", "\(server.port)"], database: database)
                 }
                 let output = state + "-round-\(round).txt"
                 let arguments = [

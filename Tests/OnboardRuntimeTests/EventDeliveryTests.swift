@@ -14,6 +14,7 @@ import Testing
 @Suite struct EventDeliveryTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-events-\(UUID().uuidString)").path
     let service = try! OnboardService(database: try! ServiceDatabase.inMemory())
+    static let mock = ServiceDirectory.mockAddress
 
     func event(_ number: Int, person: String = "local-1") -> AnalyticsEvent {
         AnalyticsEvent(
@@ -41,8 +42,8 @@ import Testing
 
     @Test func theQueueKeepsTheNewestAndSaysHowManyWent() throws {
         let queue = EventQueue(folder: folder, limitBytes: 20_000)
-        for number in 0..<200 { try queue.append(event(number)) }
-        let kept = queue.oldest(1000)
+        for number in 0..<200 { try queue.append(event(number), to: Self.mock) }
+        let kept = queue.oldest(1000, for: Self.mock)
         let notes = kept.filter { $0.event == EventQueue.droppedEvent }
         #expect(notes.count == 1, "one note, the counts carried into it")
         let dropped = notes.first.flatMap { if case .number(let count)? = $0.properties["count"] { Int(count) } else { nil } }
@@ -58,17 +59,17 @@ import Testing
         let first = EventQueue(folder: folder)
         let second = EventQueue(folder: folder)
         let early = (0..<50).map { event($0) }
-        for item in early { try first.append(item) }
+        for item in early { try first.append(item, to: Self.mock) }
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { for number in 50..<150 { try? second.append(self.event(number)) } }
+            group.addTask { for number in 50..<150 { try? second.append(self.event(number), to: Self.mock) } }
             group.addTask { for item in early { try? first.remove(ids: [item.id]) } }
         }
-        #expect(first.oldest(1000).count == 100)
+        #expect(first.oldest(1000, for: Self.mock).count == 100)
     }
 
     @Test func everyEventIsDeliveredOnceAndTheQueueEmpties() async throws {
         let queue = EventQueue(folder: folder)
-        for number in 0..<245 { try queue.append(event(number, person: "local-\(number)")) }
+        for number in 0..<245 { try queue.append(event(number, person: "local-\(number)"), to: Self.mock) }
         let delivery = EventDelivery(queue: queue, services: ServiceDirectory(fixed: InProcessTransport(service: service)))
         #expect(await delivery.deliverAll())
         #expect(queue.isEmpty)
@@ -76,11 +77,11 @@ import Testing
         // A kill after the service kept a batch and before the queue lost it: the next
         // run sends it again, and the service keeps it once.
         let again = EventQueue(folder: folder + "-again")
-        for number in 0..<10 { try again.append(event(number, person: "local-again-\(number)")) }
-        let twice = again.oldest(10)
+        for number in 0..<10 { try again.append(event(number, person: "local-again-\(number)"), to: Self.mock) }
+        let twice = again.oldest(10, for: Self.mock)
         let resend = EventDelivery(queue: again, services: ServiceDirectory(fixed: InProcessTransport(service: service)))
         #expect(await resend.deliverAll())
-        for item in twice { try again.append(item) }
+        for item in twice { try again.append(item, to: Self.mock) }
         #expect(await resend.deliverAll())
         #expect(try await storedCount() == 255)
     }
@@ -88,14 +89,29 @@ import Testing
     /// A service that is away: the events stay queued and go when it answers.
     @Test func aServiceThatIsAwayKeepsTheQueue() async throws {
         let queue = EventQueue(folder: folder)
-        for number in 0..<30 { try queue.append(event(number, person: "local-\(number)")) }
+        for number in 0..<30 { try queue.append(event(number, person: "local-\(number)"), to: Self.mock) }
         let closed = try HTTPTransport(base: "http://127.0.0.1:9", timeout: .seconds(2))
         let away = EventDelivery(queue: queue, services: ServiceDirectory(fixed: closed))
         #expect(await away.deliverAll() == false)
-        #expect(queue.oldest(100).count == 30)
+        #expect(queue.oldest(100, for: Self.mock).count == 30)
         let back = EventDelivery(queue: queue, services: ServiceDirectory(fixed: InProcessTransport(service: service)))
         #expect(await back.deliverAll())
         #expect(try await storedCount() == 30)
+    }
+
+    /// Two terminals on one state folder, one on the embedded mock and one on a server (or
+    /// Baby Basics' server changed): each event goes to the service it was recorded for,
+    /// and one that is away holds up no other.
+    @Test func eachEventGoesToItsOwnService() async throws {
+        let queue = EventQueue(folder: folder)
+        let server = "http://127.0.0.1:9"
+        for number in 0..<5 { try queue.append(event(number, person: "local-mock-\(number)"), to: Self.mock) }
+        for number in 0..<3 { try queue.append(event(number, person: "local-server-\(number)"), to: server) }
+        let delivery = EventDelivery(queue: queue, services: ServiceDirectory(fixed: InProcessTransport(service: service)))
+        #expect(await delivery.deliverAll() == false, "the server is away")
+        #expect(try await storedCount() == 5, "the mock got its own five, none of the server's")
+        #expect(queue.oldest(10, for: server).count == 3)
+        #expect(queue.services() == [server])
     }
 
     /// ABBY's "Continue Without Analytics" after an earlier Agree: the queue goes, the
@@ -117,7 +133,7 @@ import Testing
         press("Continue Without Analytics", on: session)
         #expect(store.analytics.events().isEmpty)
         #expect(delivery.queue.isEmpty)
-        #expect(delivery.queue.pendingWithdrawals() == [session.state.placeholderUserID])
+        #expect(delivery.queue.pendingWithdrawals() == [EventQueue.Withdrawal(to: Self.mock, anonymousID: session.state.placeholderUserID)])
         #expect(await delivery.deliverAll())
         #expect(delivery.queue.pendingWithdrawals().isEmpty)
         #expect(try await storedCount("abby") == 0)

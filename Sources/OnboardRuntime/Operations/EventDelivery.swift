@@ -10,21 +10,28 @@ import Synchronization
 public final class EventDelivery: Sendable {
     public let queue: EventQueue
     private let services: ServiceDirectory
+    /// The run's own service (`--service`): where a flow without a server URL sends.
+    private let defaultService: String
     public let flushAt: Int
     public let flushInterval: Duration
-    /// The flow's service now (Baby Basics' chosen server): where the next batch goes.
-    private let address = Mutex<String?>(nil)
-    /// The session's access token while there is one, so a withdrawal also deletes the
-    /// account's events; kept in memory only.
-    private let bearer = Mutex<String?>(nil)
+    /// The session's access token and the service it is for, so a withdrawal also
+    /// deletes the account's events there; kept in memory only.
+    private let bearer = Mutex<(service: String, token: String)?>(nil)
+    /// Events queued by this process since its last delivery: a full batch wakes the loop
+    /// without reading the queue on the UI thread.
+    private let queuedSinceDelivery = Atomic<Int>(0)
     private let due = Atomic<Bool>(false)
     private let loop = Mutex<Task<Void, Never>?>(nil)
     /// Seconds to wait before trying again, and when.
     private let backoff = Mutex<(seconds: Int64, until: ContinuousClock.Instant?)>((0, nil))
 
-    public init(queue: EventQueue, services: ServiceDirectory, flushAt: Int = 20, flushInterval: Duration = .seconds(10)) {
+    public init(
+        queue: EventQueue, services: ServiceDirectory, defaultService: String = ServiceDirectory.mockAddress, flushAt: Int = 20,
+        flushInterval: Duration = .seconds(10)
+    ) {
         self.queue = queue
         self.services = services
+        self.defaultService = defaultService
         self.flushAt = flushAt
         self.flushInterval = flushInterval
     }
@@ -38,21 +45,25 @@ public final class EventDelivery: Sendable {
         }
     }
 
-    /// Queues one event (on the caller's thread: a small append) and wakes the loop when a
-    /// batch is full.
-    public func enqueue(_ event: AnalyticsEvent, address: String?, bearer: String?) throws {
-        self.address.withLock { $0 = address }
-        self.bearer.withLock { $0 = bearer }
-        try queue.append(event)
-        if queue.count >= flushAt { due.store(true, ordering: .relaxed) }
+    /// Queues one event for `service` (nil: the run's own), on the caller's thread: a
+    /// small append. A full batch wakes the loop.
+    public func enqueue(_ event: AnalyticsEvent, service: String?, bearer: String?) throws {
+        let service = service ?? defaultService
+        remember(bearer, for: service)
+        try queue.append(event, to: service)
+        if queuedSinceDelivery.add(1, ordering: .relaxed).newValue >= flushAt { due.store(true, ordering: .relaxed) }
     }
 
     /// Consent withdrawn: the queue goes now; the service is asked by the loop.
-    public func withdraw(anonymousID: String, address: String?, bearer: String?) throws {
-        self.address.withLock { $0 = address }
-        self.bearer.withLock { $0 = bearer }
-        try queue.forget(anonymousID: anonymousID)
+    public func withdraw(anonymousID: String, service: String?, bearer: String?) throws {
+        let service = service ?? defaultService
+        remember(bearer, for: service)
+        try queue.forget(EventQueue.Withdrawal(to: service, anonymousID: anonymousID))
         due.store(true, ordering: .relaxed)
+    }
+
+    private func remember(_ token: String?, for service: String) {
+        self.bearer.withLock { $0 = token.map { (service, $0) } }
     }
 
     /// A clean exit: the loop stops, and what waits is sent once more, for at most
@@ -85,22 +96,39 @@ public final class EventDelivery: Sendable {
         }
     }
 
-    /// Withdrawals first, then batches until the queue is empty or the service fails.
-    /// Returns whether everything went.
+    /// Each service's withdrawals, then its batches, until its queue is empty or it fails;
+    /// one service away holds up no other. Returns whether everything went.
     public func deliverAll() async -> Bool {
-        guard let service = try? services.service(for: address.withLock { $0 }) else { return false }
-        for anonymousID in queue.pendingWithdrawals() {
-            guard await attempt({ try await self.forget(anonymousID, on: service) }) else { return false }
+        queuedSinceDelivery.store(0, ordering: .relaxed)
+        var unreachable: Set<String> = []
+        for withdrawal in queue.pendingWithdrawals() where !unreachable.contains(withdrawal.to) {
+            // Its events wait until the service has forgotten what it held: a person who
+            // agrees again afterwards keeps what they send then.
+            guard let service = try? services.service(for: withdrawal.to), await attempt({ try await self.forget(withdrawal, on: service) })
+            else {
+                unreachable.insert(withdrawal.to)
+                continue
+            }
         }
+        for destination in queue.services() where !unreachable.contains(destination) {
+            guard let service = try? services.service(for: destination), await deliver(to: destination, on: service) else {
+                unreachable.insert(destination)
+                continue
+            }
+        }
+        return unreachable.isEmpty
+    }
+
+    /// One service's events, a batch at a time; whether they all went.
+    private func deliver(to destination: String, on service: any AuthService) async -> Bool {
         while !Task.isCancelled {
-            let batch = queue.oldest(Wire.EventsRequest.maximumEvents)
+            let batch = queue.oldest(Wire.EventsRequest.maximumEvents, for: destination)
             guard !batch.isEmpty else { return true }
             let sent = await attempt {
                 do {
                     _ = try await service.recordEvents(batch)
                 } catch let error as ServiceError where error.code == .invalidInput {
-                    // A batch the service will never take would block the queue forever.
-                    _ = error
+                    // A batch the service will never take would hold up the queue for good.
                 }
                 try self.queue.remove(ids: Set(batch.map(\.id)))
             }
@@ -109,14 +137,15 @@ public final class EventDelivery: Sendable {
         return false
     }
 
-    private func forget(_ anonymousID: String, on service: any AuthService) async throws {
+    private func forget(_ withdrawal: EventQueue.Withdrawal, on service: any AuthService) async throws {
+        let token = bearer.withLock { remembered in remembered.flatMap { $0.service == withdrawal.to ? $0.token : nil } }
         do {
-            _ = try await service.forgetEvents(anonymousID: anonymousID, accessToken: bearer.withLock { $0 })
-        } catch let error as ServiceError where error.code == .unauthorized {
+            _ = try await service.forgetEvents(anonymousID: withdrawal.anonymousID, accessToken: token)
+        } catch let error as ServiceError where error.code == .unauthorized && token != nil {
             // A session that ended: the run's own events still go.
-            _ = try await service.forgetEvents(anonymousID: anonymousID, accessToken: nil)
+            _ = try await service.forgetEvents(anonymousID: withdrawal.anonymousID, accessToken: nil)
         }
-        try queue.withdrawalDelivered(anonymousID)
+        try queue.withdrawalDelivered(withdrawal)
     }
 
     /// One try; a failure backs off (1 s doubling to 5 min, or the service's Retry-After).

@@ -164,14 +164,14 @@ public final class FlowSession {
                     // Queued before it is logged: a kill between the two never leaves an
                     // event on record that will not be delivered.
                     let event = store.analytics.event(for: record)
-                    try delivery?.enqueue(event, address: serviceAddress, bearer: state.session?.accessToken)
+                    try delivery?.enqueue(event, service: serviceAddress, bearer: state.session?.accessToken)
                     try store.analytics.write(event)
                 case .backfillAnalytics(let placeholder, let userID):
                     try store.analytics.backfill(placeholder: placeholder, userID: userID)
                     try delivery?.queue.backfill(placeholder: placeholder, userID: userID)
                 case .forgetAnalytics:
                     try store.analytics.forget()
-                    try delivery?.withdraw(anonymousID: state.placeholderUserID, address: serviceAddress, bearer: state.session?.accessToken)
+                    try delivery?.withdraw(anonymousID: state.placeholderUserID, service: serviceAddress, bearer: state.session?.accessToken)
                 case .forgetLocalData:
                     do { try store.reset() } catch {
                         failures.append("The flow's state could not be removed (\(error)).")

@@ -74,23 +74,9 @@ public final class AnalyticsLog {
 
     /// Keeps the newest events under half the limit, oldest dropped first.
     private func trimIfOverLimit() throws {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size > limitBytes, let data = FileManager.default.contents(atPath: path) else { return }
-        let lines = data.split(separator: 0x0A)
-        var kept: [Data.SubSequence] = []
-        var bytes = 0
-        for line in lines.reversed() {
-            bytes += line.count + 1
-            guard bytes <= limitBytes / 2 else { break }
-            kept.append(line)
-        }
-        let dropped = lines.count - kept.count
-        var trimmed = Data("{\"dropped\":\(dropped),\"event\":\"log_trimmed\",\"timestamp\":\"\(Self.timestamp(Int64(Date().timeIntervalSince1970 * 1000)))\"}\n".utf8)
-        for line in kept.reversed() {
-            trimmed.append(contentsOf: line)
-            trimmed.append(0x0A)
-        }
-        try AtomicFile.write(trimmed, to: path)
+        guard let (kept, dropped) = JSONLines.newestHalf(path, limitBytes: limitBytes) else { return }
+        let note = "{\"dropped\":\(dropped.count),\"event\":\"log_trimmed\",\"timestamp\":\"\(Self.timestamp(Int64(Date().timeIntervalSince1970 * 1000)))\"}"
+        try JSONLines.write([Data(note.utf8)] + kept, to: path)
     }
 
     /// Events written before the service assigned an id carry a placeholder; this
