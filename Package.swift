@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "onboard-server",
             dependencies: [
-                "OnboardServer", "OnboardService", "PostgresStore", "ServiceAPI", "Installation",
+                "OnboardServer", "OnboardService", "PostgresStore", "ServiceAPI", "Installation", "InputRules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseWithoutDebugInfo

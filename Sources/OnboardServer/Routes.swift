@@ -32,8 +32,13 @@ struct Routes {
             JSONReply(try await Wire.ContentCall(kind: "motivation").serve(on: service, as: try caller(request, context)))
         }
 
-        api.on(.adminFunnel) { request, _ in
-            try AdminToken.check(request, against: adminToken)
+        api.on(.adminFunnel) { request, context in
+            do {
+                try AdminToken.check(request, against: adminToken)
+            } catch {
+                service.recordAdminRefusal(address: context.clientAddress)
+                throw error
+            }
             let query = request.uri.queryParameters
             guard let flow = query["flow"].map(String.init), !flow.isEmpty else {
                 throw ServiceError(.invalidInput, "Name the flow: /api/v1/admin/funnel?flow=oklah&since=7d.")

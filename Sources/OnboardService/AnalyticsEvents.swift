@@ -1,5 +1,6 @@
 import CivilCalendar
 import Foundation
+import InputRules
 import ServiceAPI
 
 /// Analytics the clients deliver: each event checked (names and sizes; never a free-form
@@ -80,6 +81,9 @@ public struct StoredEvent: Sendable, Equatable {
             // Counted in Unicode scalars, as the document's maxLength is.
             case .text(let text):
                 guard text.unicodeScalars.count <= Self.maximumText, !text.contains(where: \.isNewline) else { throw refuse("\(key) is too long") }
+                // What an operator's terminal shows (`onboard-server funnel`): never a
+                // character it would act on or reorder (issue 31's rule for every name).
+                guard !text.hasControlOrBidi else { throw refuse("\(key) holds a control or text-direction character") }
             case .number(let number): guard number.isFinite, abs(number) < 1e15 else { throw refuse("\(key) is not a number this service keeps") }
             case .flag: break
             case .list: throw refuse("\(key): lists are not kept")

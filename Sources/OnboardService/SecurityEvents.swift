@@ -11,6 +11,7 @@ public enum SecurityEvent: String, Sendable {
     case refreshTokenReused = "refresh_token_reused"
     case socialTokenRefused = "social_token_refused"
     case idempotencyKeyReused = "idempotency_key_reused"
+    case adminTokenRefused = "admin_token_refused"
 }
 
 extension OnboardService {
@@ -22,6 +23,11 @@ extension OnboardService {
         if let account { metadata["account"] = .string(account) }
         if let address { metadata["address"] = .string(address) }
         securityLog.notice("security", metadata: metadata)
+    }
+
+    /// A request for the operator's reports without the admin token.
+    public func recordAdminRefusal(address: String) {
+        record(.adminTokenRefused, address: address, outcome: "refused: /api/v1/admin without the operator's token")
     }
 
     /// An email as the log names it: a short keyed-free hash, enough to follow one

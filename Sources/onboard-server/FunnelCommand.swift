@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InputRules
 import Logging
 import OnboardServer
 import OnboardService
@@ -55,6 +56,8 @@ struct FunnelCommand: AsyncParsableCommand {
             throw ExitCode(69)
         }
         let text = json ? FunnelText.json(report) : csv ? FunnelText.csv(report) : FunnelText.table(report)
-        FileHandle.standardOutput.write(Data(text.utf8))
+        // Events are clients' words: made inert for the operator's terminal, as every
+        // screen's are (the service refuses controls at the door; older rows are checked here).
+        FileHandle.standardOutput.write(Data(text.madeInert().utf8))
     }
 }

@@ -183,10 +183,13 @@ import Testing
         badTime.timestamp = "yesterday"
         var newline = good
         newline.properties["error_code"] = .text("a\nb")
+        var escape = good
+        escape.properties["error_code"] = .text("\u{1B}]52;c;bad\u{07}")
         for (bad, reason) in [
             (badID, "id must be a UUID"), (badName, "event must be a name"), (listed, "names: lists are not kept"),
             (long, "error_code is too long"),
             (badTime, "timestamp must be RFC 3339"), (newline, "error_code is too long"),
+            (escape, "error_code holds a control or text-direction character"),
         ] {
             do {
                 _ = try await subject.service.recordEvents([good, bad])

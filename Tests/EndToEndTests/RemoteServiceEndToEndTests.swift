@@ -201,6 +201,8 @@ extension EndToEnd {
             #expect(ServerProcess.get(base + "/health?access_token=SECRET-IN-A-URL") == 200)
             // A device sign-in's page, its user code in the path (issue 34).
             #expect(ServerProcess.get(server.base + "/D/BCDF-GHJK") == 200)
+            // The operator's report without its token (issue 35).
+            #expect(ServerProcess.get(base + "/admin/funnel?flow=oklah") == 401)
             #expect(
                 ServerProcess.post(
                     base + "/auth/register",
@@ -228,6 +230,7 @@ extension EndToEnd {
             #expect(log.contains("event=login_failed"))
             #expect(log.contains("event=login_locked"))
             #expect(log.contains("event=refresh_token_reused"))
+            #expect(log.contains("event=admin_token_refused"))
             // Each access line: method, route, request id, status (swift-log sorts the fields).
             let access = log.split(separator: "\n").filter { $0.contains("request_id=") }
             #expect(access.contains { $0.contains("method=POST path=/api/v1/auth/login request_id=") && $0.contains(" status=401 ") })
