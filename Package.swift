@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "Installation"),
         .target(
             name: "ScreenTable",
-            dependencies: ["ServiceAPI", "Installation", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ServiceAPI", "Installation", "CivilCalendar", .product(name: "Yams", package: "Yams")],
             resources: [.copy("BuiltinFlows")]
         ),
         // Calendar dates without Foundation, for the client's date fields and the service's
@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "OnboardServer",
             dependencies: [
-                "ServiceAPI", "OnboardService", "PostgresStore", "InputRules",
+                "ServiceAPI", "OnboardService", "PostgresStore", "InputRules", "CivilCalendar",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // The social sign-in broker: the provider's discovery, keys and token
                 // endpoint over HTTPS, its ID tokens checked, its settings file read.
@@ -196,7 +196,7 @@ let package = Package(
         ),
         // For the tests only: a throwaway PostgreSQL server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable"]),
+        .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable", "CivilCalendar"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "InputRules", "TestSupport"]),
         .testTarget(

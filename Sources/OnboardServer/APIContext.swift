@@ -15,6 +15,10 @@ public struct APIContext: RequestContext {
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
+    /// The route the request matched, as declared (`/api/v1/records/{key}`, `/D/{code}`),
+    /// never the values in its path; nil when no route did.
+    var matchedRoute: String? { endpointPath.flatMap { $0.hasPrefix("/") ? $0 : nil } }
+
     /// Every request of the API is small JSON.
     public var maxUploadSize: Int { 64 * 1024 }
 

@@ -24,7 +24,7 @@ struct AccessLogMiddleware: RouterMiddleware {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info("request", metadata: [
             "method": .string(request.method.rawValue),
-            "path": .string(context.endpointPath.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? request.uri.path),
+            "path": .string(context.matchedRoute ?? request.uri.path),
             "status": .stringConvertible(response.status.code),
             "duration_ms": .stringConvertible((milliseconds * 10).rounded() / 10),
             "request_id": .string(id),

@@ -180,9 +180,7 @@ struct DevelopmentProvider {
             title: "Development sign-in")
         // The origin only: a registered address is checked, but a path's characters have
         // no place in a policy header.
-        let origin = URL(string: redirect).flatMap { url in
-            url.host.map { "\(url.scheme ?? "http")://\($0)" + (url.port.map { ":\($0)" } ?? "") }
-        } ?? "'none'"
+        let origin = HTMLPage.origin(of: redirect) ?? "'none'"
         response.headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; form-action \(origin); frame-ancestors 'none'"
         return response
     }

@@ -25,9 +25,7 @@ struct DevicePage {
     ) {
         (self.service, self.providers, self.relyingParty, self.origin, self.https) = (service, providers, relyingParty, origin, https)
         providerOrigins = Set(providers.values.filter { !$0.isDevelopment }.compactMap { provider in
-            URL(string: provider.oauth?.authorization ?? provider.issuer).flatMap { url in
-                url.scheme.flatMap { scheme in url.host.map { host in "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "") } }
-            }
+            HTMLPage.origin(of: provider.oauth?.authorization ?? provider.issuer)
         }).sorted()
     }
 

@@ -1,9 +1,17 @@
+import Foundation
 import Hummingbird
 
 /// The server's few HTML pages (a device sign-in's, the development provider's): small,
 /// readable on a phone, working without JavaScript, and allowed none by their policy.
 /// Every value written into one is escaped.
 enum HTMLPage {
+    /// `https://host[:port]` of an address: what a policy names (a path's characters have
+    /// no place in a header); nil for an address without a scheme or host.
+    static func origin(of address: String) -> String? {
+        guard let url = URL(string: address), let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
+
     /// `formTargets`: origins a form here may end up at besides this server. A browser
     /// holds a form's redirects to `form-action` too, and the code form's answer is a
     /// redirect to the provider.

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 import Logging
 
@@ -22,7 +23,7 @@ public struct JSONLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var object: [String: Any] = [
-            "time": Self.time(),
+            "time": Instant.internetTime(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)),
             "level": event.level.rawValue,
             "label": label,
             "message": event.message.description,
@@ -46,12 +47,5 @@ public struct JSONLogHandler: LogHandler {
         case .array(let values): values.map(plain)
         case .dictionary(let values): values.mapValues(plain)
         }
-    }
-
-    /// RFC 3339 in UTC with milliseconds.
-    static func time() -> String {
-        let now = Date()
-        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
-        return now.formatted(style)
     }
 }

@@ -80,12 +80,12 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         let started = ContinuousClock.now
         let response = try await next(request, context)
         // A path no route matched is not a label: anyone could make up endless ones.
-        let route = context.endpointPath.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "unmatched"
+        let route = context.matchedRoute ?? "unmatched"
         let method = request.method.rawValue
         let status = response.status.code
         Counter(label: "onboard_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))]).increment()
         Timer(label: "onboard_http_request_duration_seconds", dimensions: [("route", route), ("method", method)])
-            .recordInterval(since: started)
+            .record(duration: ContinuousClock.now - started)
         if let signIn = ServerMetrics.signIns[route], let outcome = Self.outcome(status, method: signIn) {
             Counter(label: "onboard_sign_ins_total", dimensions: [("method", signIn), ("outcome", outcome)]).increment()
         }
@@ -104,12 +104,5 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         case 400 where method == "social_device": nil
         default: "refused"
         }
-    }
-}
-
-extension Timer {
-    func recordInterval(since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
     }
 }

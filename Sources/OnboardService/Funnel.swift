@@ -40,11 +40,11 @@ public enum Funnel {
         Instant.milliseconds(internetTime: text) ?? milliseconds(text).map { now - $0 }
     }
 
-    /// `7d`, `24h`, `90m` in milliseconds (at most 100 years); nil for anything else.
+    /// `7d`, `24h`, `90m` (`DurationText`) in milliseconds, at most 100 years; nil for
+    /// anything else, a negative span among them.
     public static func milliseconds(_ text: String) -> Int64? {
-        let units: [Character: Int64] = ["d": 86_400_000, "h": 3_600_000, "m": 60_000]
-        guard let unit = text.last.flatMap({ units[$0] }), let count = Int64(text.dropLast()), (0...36_500).contains(count) else { return nil }
-        return count * unit
+        guard let seconds = DurationText.seconds(text), (0...36_500 * 86_400).contains(seconds) else { return nil }
+        return seconds * 1000
     }
 
     /// `rows` in any order; split by version when `byVersion`.
@@ -173,7 +173,8 @@ public enum Funnel {
         report.completionRate = rate(report.completed, report.started)
         report.timeToComplete = FunnelReport.Timing(completions)
         report.withinTarget = completions.filter { $0 < targetMilliseconds }.count
-        report.steps = names.indices.filter { reached[$0] > 0 }.map { screen in
+        let order = names.indices.filter { reached[$0] > 0 }.sorted { (usualPlace(places[$0]), names[$0]) < (usualPlace(places[$1]), names[$1]) }
+        report.steps = order.map { screen in
             var step = FunnelReport.Step(screen: names[screen])
             (step.reached, step.dropped, step.wentOn) = (reached[screen], dropped[screen], reached[screen] - dropped[screen])
             (step.errors, step.retries) = (errors[screen], retries[screen])
@@ -181,7 +182,7 @@ public enum Funnel {
             step.dropRate = rate(step.dropped, step.reached)
             step.timeOnScreen = FunnelReport.Timing(dwell[screen])
             return step
-        }.sorted { (usualPlace(places[screens[$0.screen]!]), $0.screen) < (usualPlace(places[screens[$1.screen]!]), $1.screen) }
+        }
         return report
     }
 

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Yams
 
 /// Reading YAML nodes: typed values, allowed keys and where each problem is.

@@ -88,7 +88,7 @@ struct FunnelCommand: ParsableCommand {
 /// Waits on the main thread for async work (a command's one call).
 enum Blocking {
     static func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let outcome = Mutex<Result<T, any Error>>(.failure(CancellationError()))
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             let result: Result<T, any Error>
@@ -97,7 +97,7 @@ enum Blocking {
             done.signal()
         }
         done.wait()
-        return try outcome.withLock { $0! }.get()
+        return try outcome.withLock { $0 }.get()
     }
 }
 

@@ -1,3 +1,4 @@
+import CivilCalendar
 import ScreenTable
 import Testing
 
