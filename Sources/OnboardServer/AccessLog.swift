@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import InputRules
 import Logging
 
 /// One line per request, once it is answered: method, path, status, duration and the
@@ -24,7 +25,8 @@ struct AccessLogMiddleware: RouterMiddleware {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info("request", metadata: [
             "method": .string(request.method.rawValue),
-            "path": .string(context.matchedRoute ?? request.uri.path),
+            // A path no route matched is the client's own text: inert, on one line.
+            "path": .string(context.matchedRoute ?? request.uri.path.madeInert(keepingNewlines: false)),
             "status": .stringConvertible(response.status.code),
             "duration_ms": .stringConvertible((milliseconds * 10).rounded() / 10),
             "request_id": .string(id),
