@@ -14,6 +14,7 @@ grouped by screen), the least any funnel reads.
 import json
 import os
 import random
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -152,6 +153,7 @@ def funnel(server, runs):
               f"{len(report['steps'])} steps; the two reports {'are the same' if same else 'DIFFER'}.")
     finally:
         postgres.stop()
+        shutil.rmtree(folder, ignore_errors=True)  # a million events and a cluster: gigabytes
 
 
 def main():

@@ -64,6 +64,7 @@ extension EndToEnd {
             ])
             let folder = NSTemporaryDirectory() + "onboard-outage-\(UUID().uuidString.prefix(8))"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
             let stop = folder + "/stop", output = folder + "/answers"
             guard let clients = Subprocess.spawn("/usr/bin/env", ["python3", "-c", Self.load, server.base, stop, "load"], output: output)
             else {

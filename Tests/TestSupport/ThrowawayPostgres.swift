@@ -91,7 +91,7 @@ public final class ThrowawayPostgres: Sendable {
         try run(tool("initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"], asPostgres: asPostgres)
         let server = ThrowawayPostgres(port: freePort(), folder: folder, asPostgres: asPostgres, crashSafe: crashSafe)
         try server.start()
-        stopAtExit(data: data, asPostgres: asPostgres)
+        removeAtExit(folder: folder, asPostgres: asPostgres)
         return server
     }
 
@@ -133,17 +133,21 @@ public final class ThrowawayPostgres: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Every server started is stopped when the test process exits.
-    private static func stopAtExit(data: String, asPostgres: Bool) {
+    /// Every server started is stopped, and its folder removed, when the test process
+    /// exits: a cluster is hundreds of megabytes, and a machine running the suite day
+    /// after day would otherwise fill its disk.
+    private static func removeAtExit(folder: String, asPostgres: Bool) {
         let first = running.withLock { servers in
-            servers.append((data, asPostgres))
+            servers.append((folder, asPostgres))
             return servers.count == 1
         }
         guard first else { return }
         atexit {
-            for (data, asPostgres) in ThrowawayPostgres.running.withLock({ $0 }) {
+            for (folder, asPostgres) in ThrowawayPostgres.running.withLock({ $0 }) {
                 _ = try? ThrowawayPostgres.run(
-                    try ThrowawayPostgres.tool("pg_ctl"), ["-D", data, "-m", "immediate", "stop"], asPostgres: asPostgres)
+                    try ThrowawayPostgres.tool("pg_ctl"), ["-D", folder + "/data", "-m", "immediate", "-w", "stop"],
+                    asPostgres: asPostgres)
+                try? FileManager.default.removeItem(atPath: folder)
             }
         }
     }
