@@ -40,13 +40,16 @@ let package = Package(
         ),
         // C: libc's wcwidth, the column rule ncurses uses, for the pure renderer.
         .target(name: "TextWidth"),
-        // The declarative screen table: types, YAML loader, linter, built-in flows.
         // Where Onboard's files and programs are (XDG state and config folders, the sibling
         // executables, the built-in flows' ids): all `onboard-ssh` needs of the client.
         .target(name: "Installation"),
+        // "did you mean 'title'?" after an unknown word: flow files and the server's
+        // configuration file alike.
+        .target(name: "Suggestion"),
+        // The declarative screen table: types, YAML loader, linter, built-in flows.
         .target(
             name: "ScreenTable",
-            dependencies: ["ServiceAPI", "Installation", "CivilCalendar", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ServiceAPI", "Installation", "CivilCalendar", "Suggestion", .product(name: "Yams", package: "Yams")],
             resources: [.copy("BuiltinFlows")]
         ),
         // Calendar dates without Foundation, for the client's date fields and the service's
@@ -94,7 +97,7 @@ let package = Package(
         .target(
             name: "OnboardServer",
             dependencies: [
-                "ServiceAPI", "OnboardService", "PostgresStore", "InputRules", "CivilCalendar",
+                "ServiceAPI", "OnboardService", "PostgresStore", "InputRules", "CivilCalendar", "Suggestion",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // The social sign-in broker: the provider's discovery, keys and token
                 // endpoint over HTTPS, its ID tokens checked, its settings file read.
@@ -196,7 +199,7 @@ let package = Package(
         ),
         // For the tests only: a throwaway PostgreSQL server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable", "CivilCalendar"]),
+        .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable", "CivilCalendar", "Suggestion"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "InputRules", "TestSupport"]),
         .testTarget(

@@ -94,6 +94,14 @@ public enum IdentityProvidersFile {
         guard let document = try? Yams.load(yaml: text) as? [String: Any] else {
             throw Problem(description: "\(path): not a YAML mapping of provider names (apple, google, facebook)")
         }
+        return try providers(document, at: path, environment: environment)
+    }
+
+    /// The providers of a parsed table: this file's, or the `identity_providers` table of the
+    /// server's configuration file.
+    public static func providers(_ document: [String: Any], at path: String, environment: [String: String]) throws
+        -> [String: IdentityProvider]
+    {
         var providers: [String: IdentityProvider] = [:]
         for (name, value) in document {
             let place = "\(path): \(name)"
@@ -101,6 +109,11 @@ public enum IdentityProvidersFile {
                 throw Problem(description: "\(place): unknown provider; use apple, google or facebook")
             }
             guard let entry = value as? [String: Any] else { throw Problem(description: "\(place): expected issuer, client_id and a client secret") }
+            // A secret is never written in a settings file (ASVS 5.0 13.3.1): it comes from
+            // the environment or a file of its own, which a secret store can provide.
+            if entry["client_secret"] != nil {
+                throw Problem(description: "\(place): a client secret is not written here; give client_secret_env or client_secret_file")
+            }
             if let unknown = entry.keys.sorted().first(where: { !keys.contains($0) }) { throw Problem(description: "\(place): unknown key '\(unknown)'") }
             providers[name] = try provider(entry, at: place, environment: environment)
         }

@@ -1,3 +1,4 @@
+import Suggestion
 import Yams
 
 /// Reads a flow file (YAML) into a `Flow`, collecting every problem with its place

@@ -1,3 +1,4 @@
+import Suggestion
 import Yams
 
 /// A form's fields and their validation rules.

@@ -1,4 +1,5 @@
 import CivilCalendar
+import Suggestion
 import Yams
 
 /// Reading YAML nodes: typed values, allowed keys and where each problem is.

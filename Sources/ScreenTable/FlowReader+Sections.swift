@@ -1,3 +1,4 @@
+import Suggestion
 import Yams
 
 /// The flow's top-level sections (entry, tokens, analytics) and its screens.

@@ -1,3 +1,4 @@
+import Suggestion
 import Yams
 
 /// What a screen can do: actions, checklist tasks, choices, steps, calls with their

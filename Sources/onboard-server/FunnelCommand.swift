@@ -13,7 +13,7 @@ struct FunnelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "funnel",
         abstract: "Where people stop in a flow: each screen reached, left and dropped, from the store's analytics.",
-        discussion: "Reads the same store the server uses (--db or --database). One person is one run of the flow on one device.")
+        discussion: "Reads the same store the server uses (--db or --database, or --config's file). One person is one run of the flow on one device.")
 
     @Argument(help: "The flow: oklah, babybasics, abby, rucktracker, miga (or a custom flow's id).")
     var flow: String
@@ -37,9 +37,16 @@ struct FunnelCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try store.configuration()
-        if configuration.postgres == nil, !FileManager.default.fileExists(atPath: store.db) {
-            throw ValidationError("--db: there is no database at \(store.db)")
+        let configuration: ServerConfiguration
+        do throws(ConfigurationFile.Problems) {
+            var layers = try store.layers(environment: ProcessInfo.processInfo.environment)
+            configuration = store.configuration(&layers)
+            guard layers.problems.isEmpty else { throw ConfigurationFile.Problems(lines: layers.problems) }
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if configuration.postgres == nil, !FileManager.default.fileExists(atPath: configuration.databasePath) {
+            throw ValidationError("--db: there is no database at \(configuration.databasePath)")
         }
         var logger = Logger(label: "onboard-server")
         logger.logLevel = .error

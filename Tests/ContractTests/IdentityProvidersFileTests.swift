@@ -66,7 +66,7 @@ import Testing
                 == "myspace: unknown provider; use apple, google or facebook")
         #expect(
             problem("google: {issuer: https://accounts.google.com, client_id: x, client_secret: hunter2}")
-                == "google: unknown key 'client_secret'")
+                == "google: a client secret is not written here; give client_secret_env or client_secret_file")
         #expect(
             problem("google: {issuer: https://accounts.google.com, client_id: x, client_secret_env: NOT_SET}")
                 == "google: $NOT_SET is not set")

@@ -16,14 +16,16 @@ final class ServerProcess {
     let database: String
 
     /// `database`: an existing SQLite file (a restart after a kill); a new one otherwise.
-    init(arguments: [String] = ["--dev"], database existing: String? = nil) throws {
+    /// `environment`: variables set for the server on top of the test's.
+    init(arguments: [String] = ["--dev"], database existing: String? = nil, environment: [String: String] = [:]) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-server-\(UUID().uuidString)").path
         database = existing ?? folder + "/server.sqlite"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         outputPath = folder + "/output.txt"
         // Metrics on a free port too: instances side by side never contend for 9464.
         let base = ["--port", "0", "--db", database, "--metrics-address", "127.0.0.1:0"]
-        guard let pid = Subprocess.spawn(Self.binary, base + arguments, output: outputPath)
+        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        guard let pid = Subprocess.spawn("/usr/bin/env", variables + [Self.binary] + base + arguments, output: outputPath)
         else {
             throw POSIXError(.ENOENT)
         }

@@ -1,5 +1,6 @@
 import CivilCalendar
 import ScreenTable
+import Suggestion
 import Testing
 
 @Suite struct LintTests {
