@@ -11,7 +11,7 @@ transaction of a user-sized and a token-sized row in the same store, through the
 pool (bench-hello PORT DATABASE), measured in the same configuration. After every run
 the database must hold exactly what the successful answers promised.
 
-    python3 benchmarks/scale.py SERVER HELLO [SECONDS] [CLIENTS,…]
+    python3 benchmarks/scale.py SERVER HELLO [SECONDS] [CLIENTS,…] [ENDPOINTS,…]
 """
 import hashlib
 import json
@@ -211,6 +211,8 @@ def main():
     server, hello = sys.argv[1], sys.argv[2]
     seconds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     levels = [int(n) for n in sys.argv[4].split(",")] if len(sys.argv) > 4 else [16, 64]
+    # A subset of the endpoints (the ceiling always runs: every ratio needs it).
+    modes = {"insert"} | set(sys.argv[5].split(",")) if len(sys.argv) > 5 else {mode for mode, _, _ in ENDPOINTS}
     folder = tempfile.mkdtemp(prefix="onboard-scale-")
     os.chmod(folder, 0o755)  # the postgres user reaches its cluster inside
     postgres = Postgres(folder + "/postgres")
@@ -228,6 +230,8 @@ def main():
             try:
                 for clients in levels:
                     for mode, added, _ in ENDPOINTS:
+                        if mode not in modes:
+                            continue
                         result, grown = configuration.run(mode, clients, seconds)
                         rows.append((name, mode, clients, result, grown, added))
             finally:

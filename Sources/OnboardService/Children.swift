@@ -55,8 +55,7 @@ extension OnboardService {
         let (userID, _) = try await authenticate(accessToken)
         return try await idempotent(idempotencyKey, operation: "accept_invite", caller: userID, request: ["code": code]) {
             let now = clock.now()
-            try await limit("invite", address: client, settings.invitesPerAddress, now: now)
-            try await limit("invite-user", account: userID, settings.invitesPerAddress, now: now)
+            try await limits([("invite", client, nil), ("invite-user", nil, userID)], settings.invitesPerAddress, now: now)
             // Hex: its letters have no case that means anything, so an upper-case paste works too.
             guard let accepted = try await store.redeemInvite(codeHash: Secrets.hash(code.trimmingWhitespace.lowercased()), by: userID, now: now)
             else { throw Self.invalidInvite }

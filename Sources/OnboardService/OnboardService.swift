@@ -120,13 +120,19 @@ public final class OnboardService: Sendable {
             refreshExpiresAt: refresh.record.expiresAt, isAnonymous: isAnonymous, createdAt: createdAt, issuedAt: now)
     }
 
-    /// Counts one event against a rate limit, refusing it when over.
     /// Counts one event against the limit `name` for a client address or an account
     /// (one of them), refusing it when over, and says so in the security log.
     func limit(_ name: String, address: String? = nil, account: String? = nil, _ rule: RateLimit, now: Int64) async throws {
-        guard let wait = try await store.hitRateLimit("\(name):\(address ?? account ?? "")", rule, now: now) else { return }
-        Counter(label: "onboard_rate_limit_refusals_total", dimensions: [("limit", name)]).increment()
-        record(.rateLimited, account: account, address: address, outcome: "\(name) limit: refused for \(wait) s")
+        try await limits([(name, address, account)], rule, now: now)
+    }
+
+    /// Several limits under one rule counted at once (one round trip on PostgreSQL); the
+    /// first one over refuses.
+    func limits(_ checks: [(name: String, address: String?, account: String?)], _ rule: RateLimit, now: Int64) async throws {
+        let waits = try await store.hitRateLimits(checks.map { "\($0.name):\($0.address ?? $0.account ?? "")" }, rule, now: now)
+        guard let (check, wait) = zip(checks, waits).lazy.compactMap({ check, wait in wait.map { (check, $0) } }).first else { return }
+        Counter(label: "onboard_rate_limit_refusals_total", dimensions: [("limit", check.name)]).increment()
+        record(.rateLimited, account: check.account, address: check.address, outcome: "\(check.name) limit: refused for \(wait) s")
         throw Self.tooMany(wait)
     }
 

@@ -64,6 +64,34 @@ public struct NameDraw: Sendable {
         self.count = count
     }
 
+    /// A draw whose names share no word with names already offered (a guest's first
+    /// offer made up to the full count).
+    public init(count: Int, avoiding offered: [String]) {
+        self.count = count
+        for name in offered {
+            let words = name.split(separator: " ")
+            if words.count >= 2 {
+                usedAdjectives.insert(String(words[0]))
+                usedNouns.insert(String(words[1]))
+            }
+        }
+        collisions = 3
+    }
+
+    /// Candidates for one statement to take the first free `count` of, in order: plain
+    /// pairs first, then numbered ones, no word twice among them all, so any `count`
+    /// taken make an offer with no word twice. Six numbered names all offered before
+    /// would take millions of guests.
+    public func candidates(plain: Int = 6, numbered: Int = 6) -> [String] {
+        var random = NameRandom()
+        let adjectives = WordLibrary.adjectives.filter { !usedAdjectives.contains($0) }.shuffled(using: &random)
+        let nouns = WordLibrary.nouns.filter { !usedNouns.contains($0) }.shuffled(using: &random)
+        let pairs = Array(zip(adjectives, nouns).prefix(plain + numbered))
+        return pairs.enumerated().map { index, pair in
+            index < plain ? "\(pair.0) \(pair.1)" : "\(pair.0) \(pair.1) \(Int.random(in: 2...99_999, using: &random))"
+        }
+    }
+
     public mutating func next() -> String {
         let adjective = WordLibrary.adjectives.filter { !usedAdjectives.contains($0) }.randomElement()!
         let noun = WordLibrary.nouns.filter { !usedNouns.contains($0) }.randomElement()!
@@ -83,5 +111,19 @@ public struct NameDraw: Sendable {
     /// The last name drawn was offered to someone else already.
     public mutating func collided() {
         collisions += 1
+    }
+}
+
+/// SplitMix64 from one system random seed: a name is no secret, and the system generator
+/// costs a getrandom syscall per number (a draw takes about a hundred).
+private struct NameRandom: RandomNumberGenerator {
+    private var state = UInt64.random(in: .min ... .max)
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
     }
 }

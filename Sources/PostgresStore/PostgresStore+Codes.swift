@@ -117,31 +117,30 @@ extension PostgresStore {
     }
 
     public func redeemInvite(codeHash: String, by userID: String, now: Int64) async throws -> InviteAcceptance? {
-        try await transaction { db in
-            // One conditional UPDATE: of redemptions racing on any instances, one wins. The
-            // winner may redeem it again (a retry whose answer was lost) and gets the child again.
+        // One statement: a conditional UPDATE (of redemptions racing on any instances, one
+        // wins; the winner may redeem it again, a retry whose answer was lost, and gets the
+        // child again), the membership, and what the answer shows, in one round trip.
+        try await statement { db in
             let rows = try await db.query(
                 """
-                UPDATE invites SET used_at = COALESCE(used_at, \(now)), used_by = \(userID)
-                WHERE code_hash = \(codeHash) AND (used_at IS NULL OR used_by = \(userID)) AND expires_at > \(now)
-                RETURNING child_id, created_by
+                WITH won AS (
+                    UPDATE invites SET used_at = COALESCE(used_at, \(now)), used_by = \(userID)
+                    WHERE code_hash = \(codeHash) AND (used_at IS NULL OR used_by = \(userID)) AND expires_at > \(now)
+                    RETURNING child_id, created_by
+                ), member AS (
+                    INSERT INTO child_members (child_id, user_id, granted_by)
+                    SELECT child_id, \(userID), created_by FROM won ON CONFLICT DO NOTHING
+                )
+                SELECT child.id, child.name, child.birth_date, sharer.name, sharer.display_name, sharer.email
+                FROM won JOIN children child ON child.id = won.child_id LEFT JOIN users sharer ON sharer.id = won.created_by
                 """, logger: self.logger)
-            var won: (String, String)?
-            for try await row in rows.decode((String, String).self) { won = row }
-            guard let (childID, grantedBy) = won else { return nil }
-            try await db.query(
-                "INSERT INTO child_members (child_id, user_id, granted_by) VALUES (\(childID), \(userID), \(grantedBy)) ON CONFLICT DO NOTHING",
-                logger: self.logger)
-            let children = try await db.query("SELECT id, name, birth_date FROM children WHERE id = \(childID)", logger: self.logger)
-            var child: Child?
-            for try await (id, name, birthDate) in children.decode((String, String, String?).self) { child = Child(id: id, name: name, birthDate: birthDate) }
-            guard let child else { return nil }
-            let sharers = try await db.query("SELECT name, display_name, email FROM users WHERE id = \(grantedBy)", logger: self.logger)
-            var sharedBy = "someone"
-            for try await (name, displayName, email) in sharers.decode((String?, String?, String?).self) {
-                sharedBy = name ?? displayName ?? email ?? "someone"
+            var accepted: InviteAcceptance?
+            for try await (id, name, birthDate, sharerName, displayName, email) in rows.decode(
+                (String, String, String?, String?, String?, String?).self)
+            {
+                accepted = InviteAcceptance(child: Child(id: id, name: name, birthDate: birthDate), sharedBy: sharerName ?? displayName ?? email ?? "someone")
             }
-            return InviteAcceptance(child: child, sharedBy: sharedBy)
+            return accepted
         }
     }
 }

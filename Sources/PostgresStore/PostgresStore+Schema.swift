@@ -201,5 +201,10 @@ extension PostgresStore {
             "CREATE INDEX analytics_events_user ON analytics_events (user_id)",
             "CREATE INDEX analytics_events_received ON analytics_events (received_at)",
         ],
+        [
+            // Rate-limit counts need no durability (a crash may only let a few more requests
+            // through) and must not wait for the disk: see `hitRateLimit`.
+            "ALTER TABLE rate_limits SET UNLOGGED",
+        ],
     ]
 }

@@ -31,13 +31,34 @@ public final class PostgresStore: ServiceStore {
     func transaction<T: Sendable>(
         onUniqueViolation: T? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        do {
-            let result = try await leased { lease in
-                try await self.client.withTransaction(logger: self.logger) { connection in
-                    lease.taken()
-                    return try await body(connection)
-                }
+        try await answered(onUniqueViolation: onUniqueViolation) { lease in
+            try await self.client.withTransaction(logger: self.logger) { connection in
+                lease.taken()
+                return try await body(connection)
             }
+        }
+    }
+
+    /// Work one statement decides, sent on its own: PostgreSQL makes each statement a
+    /// transaction, so this is one round trip where BEGIN and COMMIT would add two.
+    @discardableResult
+    func statement<T: Sendable>(
+        onUniqueViolation: T? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await answered(onUniqueViolation: onUniqueViolation) { lease in
+            try await self.client.withConnection { connection in
+                lease.taken()
+                return try await body(connection)
+            }
+        }
+    }
+
+    /// Runs work on a leased connection, its failure said as the service says it.
+    private func answered<T: Sendable>(
+        onUniqueViolation: T?, _ work: @escaping @Sendable (Lease) async throws -> T
+    ) async throws -> T {
+        do {
+            let result = try await leased(work)
             noteDatabase(away: false)
             return result
         } catch {
@@ -119,36 +140,79 @@ public final class PostgresStore: ServiceStore {
 
     // MARK: Accounts
 
+    /// A new guest in one statement: the user, the first names of the draw no one has
+    /// been offered, and the refresh token, committed together in one round trip. A repeat
+    /// of the same id (an idempotency key whose answer was lost) takes `repeated`.
     public func createGuest(_ userID: String, at now: Int64, names: NameDraw, token: NewRefreshToken) async throws -> [String] {
-        try await transaction { db in
-            let created = try await db.first(
-                "INSERT INTO users (id, created_at, is_anonymous) VALUES (\(userID), \(now), TRUE) ON CONFLICT (id) DO NOTHING RETURNING id",
-                as: String.self, logger: self.logger) != nil
-            if !created {
-                // The same idempotency key again, its first answer lost: the same guest, a new session.
-                guard try await db.first("SELECT is_anonymous FROM users WHERE id = \(userID)", as: Bool.self, logger: self.logger) == true
-                else { throw ServiceError(.conflict, "This Idempotency-Key was already used for another account.") }
-                try await db.query("UPDATE refresh_tokens SET revoked_at = \(now) WHERE user_id = \(userID) AND revoked_at IS NULL", logger: self.logger)
-                try await Self.insert(token, db, self.logger)
-                return try await db.all("SELECT name FROM name_offers WHERE user_id = \(userID) ORDER BY offered_order", as: String.self, logger: self.logger)
-            }
-            var draw = names
-            var reserved: [String] = []
-            while reserved.count < draw.count {
-                let candidate = draw.next()
-                let inserted = try await db.first(
-                    "INSERT INTO name_offers (name, user_id, offered_at) VALUES (\(candidate), \(userID), \(now)) ON CONFLICT DO NOTHING RETURNING name",
-                    as: String.self, logger: self.logger)
-                if let inserted {
-                    reserved.append(inserted)
-                    draw.taken()
-                } else {
-                    draw.collided()
-                }
-            }
-            try await Self.insert(token, db, self.logger)
-            return reserved
+        let candidates = names.candidates()
+        let created = try await statement { db in
+            let rows = try await db.query(
+                """
+                WITH new_user AS (
+                    INSERT INTO users (id, created_at, is_anonymous) VALUES (\(userID), \(now), TRUE)
+                    ON CONFLICT (id) DO NOTHING RETURNING id
+                ), offered AS (
+                    INSERT INTO name_offers (name, user_id, offered_at)
+                    SELECT candidate.name, new_user.id, \(now)
+                    FROM new_user, unnest(\(candidates)::text[]) WITH ORDINALITY AS candidate (name, position)
+                    WHERE NOT EXISTS (SELECT 1 FROM name_offers taken WHERE taken.name = candidate.name)
+                    ORDER BY candidate.position LIMIT \(names.count)
+                    ON CONFLICT DO NOTHING RETURNING name
+                ), token AS (
+                    INSERT INTO refresh_tokens (token_hash, user_id, family_id, created_at, expires_at, access_lifetime, refresh_lifetime)
+                    SELECT \(token.hash), new_user.id, \(token.family), \(token.createdAt), \(token.expiresAt),
+                           \(token.policy.accessLifetime), \(token.policy.refreshLifetime)
+                    FROM new_user
+                )
+                SELECT EXISTS (SELECT 1 FROM new_user), ARRAY(SELECT name FROM offered)
+                """, logger: self.logger)
+            var answer: (created: Bool, names: [String]) = (false, [])
+            for try await row in rows.decode((Bool, [String]).self) { answer = row }
+            return answer
         }
+        guard created.created else { return try await repeated(userID, at: now, names: names, token: token) }
+        // In the order of the draw, as they were inserted (and as a repeat reads them).
+        let reserved = candidates.filter(created.names.contains)
+        guard reserved.count < names.count else { return reserved }
+        // Every candidate taken, or taken by a guest made at the same moment: more.
+        return try await reserved + transaction { db in
+            try await Self.reserveNames(names.count - reserved.count, avoiding: reserved, for: userID, at: now, db, self.logger)
+        }
+    }
+
+    /// The same guest again, with a new session: its other tokens revoked, the names it
+    /// was offered (made up to the full count, should a crash have left it short).
+    private func repeated(_ userID: String, at now: Int64, names: NameDraw, token: NewRefreshToken) async throws -> [String] {
+        try await transaction { db in
+            guard try await db.first("SELECT is_anonymous FROM users WHERE id = \(userID)", as: Bool.self, logger: self.logger) == true
+            else { throw ServiceError(.conflict, "This Idempotency-Key was already used for another account.") }
+            try await db.query("UPDATE refresh_tokens SET revoked_at = \(now) WHERE user_id = \(userID) AND revoked_at IS NULL", logger: self.logger)
+            try await Self.insert(token, db, self.logger)
+            let offered = try await db.all("SELECT name FROM name_offers WHERE user_id = \(userID) ORDER BY offered_order", as: String.self, logger: self.logger)
+            guard offered.count < names.count else { return offered }
+            return offered + (try await Self.reserveNames(names.count - offered.count, avoiding: offered, for: userID, at: now, db, self.logger))
+        }
+    }
+
+    /// Names for `userID` one at a time, none sharing a word with `avoiding`.
+    static func reserveNames(_ count: Int, avoiding: [String], for userID: String, at now: Int64, _ db: PostgresConnection, _ logger: Logger)
+        async throws -> [String]
+    {
+        var draw = NameDraw(count: count, avoiding: avoiding)
+        var reserved: [String] = []
+        while reserved.count < count {
+            let candidate = draw.next()
+            if let inserted = try await db.first(
+                "INSERT INTO name_offers (name, user_id, offered_at) VALUES (\(candidate), \(userID), \(now)) ON CONFLICT DO NOTHING RETURNING name",
+                as: String.self, logger: logger)
+            {
+                reserved.append(inserted)
+                draw.taken()
+            } else {
+                draw.collided()
+            }
+        }
+        return reserved
     }
 
     public func chooseOfferedName(_ name: String, for userID: String) async throws -> Profile? {
@@ -165,7 +229,7 @@ public final class PostgresStore: ServiceStore {
     }
 
     public func sessionIsLive(userID: String, family: String?) async throws -> Bool {
-        try await transaction { db in
+        try await statement { db in
             try await db.first(
                 """
                 SELECT EXISTS (SELECT 1 FROM users WHERE id = \(userID))

@@ -43,7 +43,7 @@ public final class SQLiteStore: ServiceStore {
     public func createGuest(_ userID: String, at now: Int64, names: NameDraw, token: NewRefreshToken) async throws -> [String] {
         try await write { db in
             let created = try String.fetchOne(
-                db, sql: "INSERT INTO users (id, created_at, is_anonymous) VALUES (?, ?, 1) ON CONFLICT (id) DO NOTHING RETURNING id",
+                db.cachedStatement(sql: "INSERT INTO users (id, created_at, is_anonymous) VALUES (?, ?, 1) ON CONFLICT (id) DO NOTHING RETURNING id"),
                 arguments: [userID, now]) != nil
             if !created {
                 // The same idempotency key again, its first answer lost: the same guest, a new session.
@@ -54,15 +54,26 @@ public final class SQLiteStore: ServiceStore {
                 return try String.fetchAll(db, sql: "SELECT name FROM name_offers WHERE user_id = ? ORDER BY rowid", arguments: [userID])
             }
             // Reserved service-wide: a name offered to one user is never offered to another.
-            var draw = names
-            var reserved: [String] = []
-            while reserved.count < draw.count {
+            // One statement takes the first free candidates; a rare shortfall, one at a time.
+            let candidates = names.candidates()
+            let taken = try String.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        INSERT INTO name_offers (name, user_id, offered_at)
+                        SELECT candidate.value, ?, ? FROM json_each(?) AS candidate
+                        WHERE NOT EXISTS (SELECT 1 FROM name_offers WHERE name = candidate.value)
+                        ORDER BY candidate.key LIMIT ?
+                        ON CONFLICT DO NOTHING RETURNING name
+                        """),
+                arguments: [userID, now, Self.jsonArray(candidates), names.count])
+            var reserved = candidates.filter(taken.contains)
+            var draw = NameDraw(count: names.count, avoiding: reserved)
+            while reserved.count < names.count {
                 let candidate = draw.next()
-                let inserted = try String.fetchOne(
-                    db,
-                    sql: "INSERT INTO name_offers (name, user_id, offered_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING name",
+                if let inserted = try String.fetchOne(
+                    db, sql: "INSERT INTO name_offers (name, user_id, offered_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING name",
                     arguments: [candidate, userID, now])
-                if let inserted {
+                {
                     reserved.append(inserted)
                     draw.taken()
                 } else {
@@ -72,6 +83,12 @@ public final class SQLiteStore: ServiceStore {
             try Self.insert(token, in: db)
             return reserved
         }
+    }
+
+    /// Candidate names as a JSON array, for `json_each`.
+    static func jsonArray(_ strings: [String]) -> String {
+        // Names are letters, digits and spaces: quoted as they are.
+        "[" + strings.map { "\"\($0)\"" }.joined(separator: ",") + "]"
     }
 
     public func chooseOfferedName(_ name: String, for userID: String) async throws -> Profile? {
@@ -191,11 +208,12 @@ public final class SQLiteStore: ServiceStore {
     // MARK: Helpers
 
     static func insert(_ token: NewRefreshToken, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO refresh_tokens (token_hash, user_id, family_id, created_at, expires_at, access_lifetime, refresh_lifetime)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [token.hash, token.userID, token.family, token.createdAt, token.expiresAt,
                         token.policy.accessLifetime, token.policy.refreshLifetime])
     }

@@ -97,6 +97,8 @@ public protocol ServiceStore: Sendable {
     // MARK: Rate limits
     /// Counts one event against `rule`; the seconds to wait when over the limit.
     func hitRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64?
+    /// Counts one event against each key under one rule, at once; each key's wait.
+    func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64) async throws -> [Int64?]
     /// The seconds to wait when `key` is over its limit, without counting.
     func checkRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64?
     /// Gives back one event `hitRateLimit` counted in the current window.
@@ -291,4 +293,14 @@ public enum DeviceGrantPoll: Sendable, Equatable {
     case pending
     case denied
     case approved(provider: String, identity: DeviceIdentity, expiresAt: Int64)
+}
+
+extension ServiceStore {
+    /// One key after the other: a store whose counts cost no round trip (SQLite's are
+    /// in memory) needs no more.
+    public func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64) async throws -> [Int64?] {
+        var waits: [Int64?] = []
+        for key in keys { waits.append(try await hitRateLimit(key, rule, now: now)) }
+        return waits
+    }
 }
