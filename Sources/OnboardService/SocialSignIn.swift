@@ -13,10 +13,12 @@ extension OnboardService {
         let provider = try Self.knownProvider(provider)
         guard settings.mockIdentityProvider else { throw SocialProvider.unavailable(provider) }
         let account = account.trimmingWhitespace
-        guard !account.isEmpty, account.count <= 254 else {
+        // Lengths as the OpenAPI schema counts them (JSON Schema: code points), not as
+        // Swift counts characters: "\r\n" is one Character and two code points.
+        guard !account.isEmpty, account.unicodeScalars.count <= 254 else {
             throw ServiceError(.invalidInput, "Enter the account to continue with.")
         }
-        guard !nonce.isEmpty, nonce.count <= 128 else { throw ServiceError(.invalidInput, "A sign-in needs a nonce.") }
+        guard !nonce.isEmpty, nonce.unicodeScalars.count <= 128 else { throw ServiceError(.invalidInput, "A sign-in needs a nonce.") }
         let email = try? Self.normalised(account)
         return try await identityProvider.issue(
             provider: provider, subject: Self.mockSubject(provider: provider, account: account), email: email, audience: audience, nonce: nonce,

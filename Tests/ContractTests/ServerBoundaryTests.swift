@@ -53,6 +53,19 @@ import Testing
         #expect(noToken.body["code"] as? String == "unauthorized")
     }
 
+    /// Found by the fuzzer (schemathesis, ST201): a nonce of 129 code points was taken
+    /// because "\r\n" is one Swift Character; the schema's maxLength counts code points.
+    @Test func lengthsAreCountedAsTheSchemaCountsThem() async throws {
+        let server = try await RunningServer.start()
+        defer { server.stop() }
+        let nonce = "a\\r\\n" + String(repeating: "*", count: 126)  // 128 Characters, 129 code points
+        let body = #"{"provider": "apple", "account": "ana@example.org", "audience": "org.onboard.client", "nonce": "\#(nonce)"}"#
+        let refused = try await raw(server, .POST, "/api/v1/mock-idp/token", body: Data(body.utf8))
+        #expect(refused.status == 400)
+        let fits = body.replacingOccurrences(of: "a\\r\\n*", with: "a\\r\\n")
+        #expect(try await raw(server, .POST, "/api/v1/mock-idp/token", body: Data(fits.utf8)).status == 200)
+    }
+
     @Test func aBadBodyIsExplainedInTheAPIsTerms() async throws {
         let server = try await RunningServer.start()
         defer { server.stop() }
