@@ -1,4 +1,5 @@
 import Foundation
+import InputRules
 import Suggestion
 import Yams
 
@@ -15,7 +16,8 @@ public struct ConfigurationFile {
     /// What is wrong with the file: each problem on a line of its own, `FILE:LINE:COLUMN: …`.
     public struct Problems: Error, CustomStringConvertible {
         public var lines: [String]
-        /// In the file's order, as a compiler lists them; problems with no line first.
+        /// In the file's order, as a compiler lists them; problems with no line first. Each
+        /// is made inert: it quotes the file, which the operator's terminal must not obey.
         public init(lines: [String]) {
             func position(_ line: String) -> (Int, Int) {
                 let parts = line.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
@@ -25,7 +27,7 @@ public struct ConfigurationFile {
             self.lines = lines.enumerated().sorted {
                 let (a, b) = (position($0.element), position($1.element))
                 return (a.0, a.1, $0.offset) < (b.0, b.1, $1.offset)
-            }.map(\.element)
+            }.map { $0.element.madeInert(keepingNewlines: false) }
         }
         public var description: String { lines.joined(separator: "\n") }
     }

@@ -81,7 +81,9 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         let response = try await next(request, context)
         // A path no route matched is not a label: anyone could make up endless ones.
         let route = context.matchedRoute ?? "unmatched"
-        let method = request.method.rawValue
+        // Methods no route answers (WebDAV's, the parser's other dozens) are `other`: a
+        // client chooses them, and a label is never a client's choice.
+        let method = Self.methods.contains(request.method.rawValue) ? request.method.rawValue : "other"
         let status = response.status.code
         Counter(label: "onboard_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))]).increment()
         Timer(label: "onboard_http_request_duration_seconds", dimensions: [("route", route), ("method", method)])
@@ -91,6 +93,8 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         }
         return response
     }
+
+    static let methods: Set = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
     /// `success`, `refused` (a wrong password or code, a bad request), `rate_limited`,
     /// `unavailable` (the database away) or `error`; nil for a device's poll still

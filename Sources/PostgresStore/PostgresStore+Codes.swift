@@ -11,7 +11,7 @@ extension PostgresStore {
                code.sentAt - sentAt < resendAfter {
                 return .resendIn(resendAfter - (code.sentAt - sentAt))
             }
-            if let wait = try await Self.hit(limit.key, limit.rule, now: code.sentAt, db, self.logger) { return .limited(wait) }
+            if let wait = try await Self.hit([limit.key], limit.rule, now: code.sentAt, db, self.logger).first ?? nil { return .limited(wait) }
             try await db.query(
                 """
                 INSERT INTO phone_codes (phone, code_hash, sent_at, expires_at, attempts)

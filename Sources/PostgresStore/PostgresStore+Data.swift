@@ -112,38 +112,18 @@ extension PostgresStore {
     // MARK: Rate limits, shared by every instance
 
     public func hitRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64? {
+        try await hitRateLimits([key], rule, now: now).first ?? nil
+    }
+
+    public func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64) async throws -> [Int64?] {
         // One statement on an unlogged table (schema v6): every request from one address
         // counts on one row, locked until commit, and a commit that waited for the disk
         // would let the address through once per fsync (measured: 411 sign-ins/s against
         // 2,497 durable inserts/s). Unlogged, the commit writes nothing to the WAL and
         // waits for nothing; a crash empties the counts, letting a few more requests
         // through. Nothing else is lost.
-        try await statement { db in try await Self.hit(key, rule, now: now, db, self.logger) }
-    }
-
-    public func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64) async throws -> [Int64?] {
-        if let key = keys.first, keys.count == 1 { return [try await hitRateLimit(key, rule, now: now)] }
         guard !keys.isEmpty else { return [] }
-        let window = rule.window, limit = rule.limit
-        // All in one statement, in key order (two requests locking the same rows in
-        // opposite orders could deadlock).
-        let counted = try await statement { db in
-            let rows = try await db.query(
-                """
-                INSERT INTO rate_limits AS r (key, window_start, count)
-                SELECT key, \(now), 1 FROM unnest(\(keys.sorted())::text[]) AS key ORDER BY key
-                ON CONFLICT (key) DO UPDATE SET
-                    window_start = CASE WHEN \(now) - r.window_start >= \(window) THEN \(now) ELSE r.window_start END,
-                    count = CASE WHEN \(now) - r.window_start >= \(window) THEN 1
-                                 WHEN r.count >= \(limit) THEN \(limit + 1)
-                                 ELSE r.count + 1 END
-                RETURNING key, window_start, count
-                """, logger: self.logger)
-            var counted: [String: (start: Int64, count: Int32)] = [:]
-            for try await (key, start, count) in rows.decode((String, Int64, Int32).self) { counted[key] = (start, count) }
-            return counted
-        }
-        return keys.map { key in counted[key].flatMap { Int($0.count) > limit ? $0.start + window - now : nil } }
+        return try await statement { db in try await Self.hit(keys, rule, now: now, db, self.logger) }
     }
 
     public func releaseRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws {
@@ -165,25 +145,27 @@ extension PostgresStore {
         }
     }
 
-    /// A fixed window per key, counted in one statement (the row is locked from it to
-    /// the commit, and every request from one address waits on that row); over the limit,
-    /// the seconds left. A refused event is not counted: the count stops at limit + 1,
-    /// which marks the window as over.
-    static func hit(_ key: String, _ rule: RateLimit, now: Int64, _ db: PostgresConnection, _ logger: Logger) async throws -> Int64? {
+    /// A fixed window per key, all `keys` counted in one statement, in key order (two
+    /// requests locking the same rows in opposite orders could deadlock). Each row is
+    /// locked from it to the commit, and every request from one address waits on that
+    /// row. Each key's wait when over the limit, in the order given. A refused event is
+    /// not counted: the count stops at limit + 1, which marks the window as over.
+    static func hit(_ keys: [String], _ rule: RateLimit, now: Int64, _ db: PostgresConnection, _ logger: Logger) async throws -> [Int64?] {
         let window = rule.window, limit = rule.limit
         let rows = try await db.query(
             """
-            INSERT INTO rate_limits AS r (key, window_start, count) VALUES (\(key), \(now), 1)
+            INSERT INTO rate_limits AS r (key, window_start, count)
+            SELECT key, \(now), 1 FROM unnest(\(keys.sorted())::text[]) AS key ORDER BY key
             ON CONFLICT (key) DO UPDATE SET
                 window_start = CASE WHEN \(now) - r.window_start >= \(window) THEN \(now) ELSE r.window_start END,
                 count = CASE WHEN \(now) - r.window_start >= \(window) THEN 1
                              WHEN r.count >= \(limit) THEN \(limit + 1)
                              ELSE r.count + 1 END
-            RETURNING window_start, count
+            RETURNING key, window_start, count
             """, logger: logger)
-        var counted = (start: now, count: Int32(1))
-        for try await (start, count) in rows.decode((Int64, Int32).self) { counted = (start, count) }
-        return Int(counted.count) > limit ? counted.start + window - now : nil
+        var counted: [String: (start: Int64, count: Int32)] = [:]
+        for try await (key, start, count) in rows.decode((String, Int64, Int32).self) { counted[key] = (start, count) }
+        return keys.map { key in counted[key].flatMap { Int($0.count) > limit ? $0.start + window - now : nil } }
     }
 
     // MARK: QA

@@ -114,18 +114,14 @@ struct ServeSettings {
     private static func readIdentityProviders(_ flags: Serve, _ environment: [String: String], _ layers: inout SettingLayers)
         -> [String: IdentityProvider]
     {
+        let table = layers.table(identityProviders, flag: flags.identityProviders)
+        let file = table == nil ? layers.text(identityProviders, flag: flags.identityProviders) : nil
         do {
-            if let table = layers.table(identityProviders, flag: flags.identityProviders) {
-                return try IdentityProvidersFile.providers(table.value, at: table.place, environment: environment)
-            }
-            guard let file = layers.text(identityProviders, flag: flags.identityProviders) else { return [:] }
-            do {
-                return try IdentityProvidersFile.load(file.value, environment: environment)
-            } catch {
-                layers.problem("\(error)", at: file.place + ":")
-            }
+            if let table { return try IdentityProvidersFile.providers(table.value, at: table.place, environment: environment) }
+            if let file { return try IdentityProvidersFile.load(file.value, environment: environment) }
         } catch {
-            layers.problem("\(error)", at: "")
+            // A table's problems say their place; a file's say the file, after the setting.
+            layers.problem("\(error)", at: file.map { $0.place + ":" } ?? "")
         }
         return [:]
     }

@@ -53,6 +53,14 @@ extension EndToEnd {
             #expect(syntax.status == 1)
             #expect(syntax.output.hasPrefix("\(broken):2:7: not YAML: mapping values are not allowed"), "\(syntax.output)")
 
+            // A key quoting a terminal's escape (a window-title change) is shown, not obeyed.
+            let hostile = try write("hostile.yaml", "\"\\e]0;owned\\a\": 1\n")
+            let shown = Subprocess.run(ServerProcess.binary, ["check-config", hostile])
+            #expect(shown.status == 1)
+            #expect(
+                shown.output.contains("unknown key") && !shown.output.contains("\u{1B}") && !shown.output.contains("\u{07}"),
+                "\(shown.output)")
+
             let fixed = try write("fixed.yaml", "port: 8443\nsign_in_limit: 5\ntrusted_proxy: [10.0.0.0/8]\n")
             let ok = Subprocess.run(ServerProcess.binary, ["check-config", fixed])
             #expect(ok.status == 0)

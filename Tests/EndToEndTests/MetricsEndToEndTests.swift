@@ -42,6 +42,10 @@ extension EndToEnd {
             for _ in 0..<4 { _ = ServerProcess.post(server.base + "/api/v1/auth/anonymous", json: "{}") }
             #expect(ServerProcess.get(server.base + "/livez") == 200)
             #expect(ServerProcess.get(server.base + "/no/such/place/ana@example.org") == 404)
+            // A method no route answers (WebDAV's) is no label of its own.
+            let madeUp =
+                "import sys,urllib.request as u\ntry:\n u.urlopen(u.Request(sys.argv[1], method='PROPFIND'), timeout=5)\nexcept Exception:\n pass"
+            _ = Subprocess.run("/usr/bin/env", ["python3", "-c", madeUp, server.base + "/livez"])
 
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-prometheus-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -84,7 +88,8 @@ extension EndToEnd {
             // No label carries what a client sent: the email in the unknown path is nowhere.
             let everything = Self.query(prometheus, #"{__name__=~"onboard_.+"}"#)
             #expect(everything.count > 10)
-            #expect(everything.allSatisfy { series in series.labels.values.allSatisfy { !$0.contains("@") } })
+            #expect(everything.allSatisfy { series in series.labels.values.allSatisfy { !$0.contains("@") && !$0.contains("PROPFIND") } })
+            #expect(Self.value(prometheus, #"onboard_http_requests_total{method="other"}"#) == 1)
         }
     }
 }
