@@ -2,19 +2,24 @@ import Foundation
 import GRDB
 import ServiceAPI
 
-/// The service's store in one SQLite file (GRDB). Each operation is one transaction on
-/// SQLite's single writer, which makes it atomic across processes sharing the file. Rate
-/// limits are counted in this process's memory.
+/// The service's store in one SQLite file (GRDB). Each operation is atomic on SQLite's
+/// single writer, across processes sharing the file too: its own savepoint in a
+/// transaction it may share with writes that came at the same moment (`GroupCommit`).
+/// Rate limits are counted in this process's memory.
 public final class SQLiteStore: ServiceStore {
     let queue: DatabaseQueue
     let limiter = RateLimiter()
+    private let writes: GroupCommit
 
     public init(_ queue: DatabaseQueue) {
         self.queue = queue
+        writes = GroupCommit(queue)
     }
 
+    /// One write, atomic, committed (with the writes that came at the same time) before
+    /// it returns.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await translatingErrors { try await queue.write(body) }
+        try await translatingErrors { try await writes.write(body) }
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
