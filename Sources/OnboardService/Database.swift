@@ -256,6 +256,38 @@ public enum ServiceDatabase {
                 CREATE INDEX analytics_events_received ON analytics_events (received_at);
                 """)
         }
+        migrator.registerMigration("v11: unique indexes hold only the values that are set") { db in
+            // A guest has no email, phone, provider or chosen name yet, and SQLite indexes
+            // NULLs too: four index pages written with every sign-in for nothing. Partial
+            // indexes keep the same rules for the values that exist. `display_name` was a
+            // column constraint, which only rebuilding the table removes (foreign keys are
+            // off during migrations; the rename keeps every reference to `users`).
+            try db.execute(sql: """
+                CREATE TABLE users_rebuilt (
+                    id TEXT PRIMARY KEY,
+                    created_at INTEGER NOT NULL,
+                    is_anonymous INTEGER NOT NULL,
+                    display_name TEXT,
+                    onboarding_complete INTEGER NOT NULL DEFAULT 0,
+                    email TEXT,
+                    password_hash TEXT,
+                    name TEXT,
+                    phone TEXT,
+                    auth_provider TEXT,
+                    provider_subject TEXT
+                );
+                INSERT INTO users_rebuilt (rowid, id, created_at, is_anonymous, display_name, onboarding_complete, email, password_hash,
+                                           name, phone, auth_provider, provider_subject)
+                    SELECT rowid, id, created_at, is_anonymous, display_name, onboarding_complete, email, password_hash,
+                           name, phone, auth_provider, provider_subject FROM users;
+                DROP TABLE users;
+                ALTER TABLE users_rebuilt RENAME TO users;
+                CREATE UNIQUE INDEX users_display_name ON users(display_name) WHERE display_name IS NOT NULL;
+                CREATE UNIQUE INDEX users_email ON users(email) WHERE email IS NOT NULL;
+                CREATE UNIQUE INDEX users_phone ON users(phone) WHERE phone IS NOT NULL;
+                CREATE UNIQUE INDEX users_provider ON users(auth_provider, provider_subject) WHERE provider_subject IS NOT NULL;
+                """)
+        }
         return migrator
     }
 

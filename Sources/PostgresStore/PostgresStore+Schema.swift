@@ -206,5 +206,17 @@ extension PostgresStore {
             // through) and must not wait for the disk: see `hitRateLimit`.
             "ALTER TABLE rate_limits SET UNLOGGED",
         ],
+        [
+            // Unique indexes over the values that are set (see SQLite's v11): a guest has
+            // no email, phone, provider or chosen name, and each NULL was an index entry.
+            """
+            ALTER TABLE users DROP CONSTRAINT users_display_name_key, DROP CONSTRAINT users_email_key,
+                DROP CONSTRAINT users_phone_key, DROP CONSTRAINT users_auth_provider_provider_subject_key
+            """,
+            "CREATE UNIQUE INDEX users_display_name ON users (display_name) WHERE display_name IS NOT NULL",
+            "CREATE UNIQUE INDEX users_email ON users (email) WHERE email IS NOT NULL",
+            "CREATE UNIQUE INDEX users_phone ON users (phone) WHERE phone IS NOT NULL",
+            "CREATE UNIQUE INDEX users_provider ON users (auth_provider, provider_subject) WHERE provider_subject IS NOT NULL",
+        ],
     ]
 }
