@@ -121,24 +121,9 @@ extension PostgresStore {
         // wins; the winner may redeem it again, a retry whose answer was lost, and gets the
         // child again), the membership, and what the answer shows, in one round trip.
         try await statement { db in
-            let rows = try await db.query(
-                """
-                WITH won AS (
-                    UPDATE invites SET used_at = COALESCE(used_at, \(now)), used_by = \(userID)
-                    WHERE code_hash = \(codeHash) AND (used_at IS NULL OR used_by = \(userID)) AND expires_at > \(now)
-                    RETURNING child_id, created_by
-                ), member AS (
-                    INSERT INTO child_members (child_id, user_id, granted_by)
-                    SELECT child_id, \(userID), created_by FROM won ON CONFLICT DO NOTHING
-                )
-                SELECT child.id, child.name, child.birth_date, sharer.name, sharer.display_name, sharer.email
-                FROM won JOIN children child ON child.id = won.child_id LEFT JOIN users sharer ON sharer.id = won.created_by
-                """, logger: self.logger)
             var accepted: InviteAcceptance?
-            for try await (id, name, birthDate, sharerName, displayName, email) in rows.decode(
-                (String, String, String?, String?, String?, String?).self)
-            {
-                accepted = InviteAcceptance(child: Child(id: id, name: name, birthDate: birthDate), sharedBy: sharerName ?? displayName ?? email ?? "someone")
+            for try await row in try await db.execute(InviteRedemptionStatement(now: now, userID: userID, codeHash: codeHash), logger: self.logger) {
+                accepted = row
             }
             return accepted
         }

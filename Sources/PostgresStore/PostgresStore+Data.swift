@@ -151,20 +151,11 @@ extension PostgresStore {
     /// row. Each key's wait when over the limit, in the order given. A refused event is
     /// not counted: the count stops at limit + 1, which marks the window as over.
     static func hit(_ keys: [String], _ rule: RateLimit, now: Int64, _ db: PostgresConnection, _ logger: Logger) async throws -> [Int64?] {
-        let window = rule.window, limit = rule.limit
-        let rows = try await db.query(
-            """
-            INSERT INTO rate_limits AS r (key, window_start, count)
-            SELECT key, \(now), 1 FROM unnest(\(keys.sorted())::text[]) AS key ORDER BY key
-            ON CONFLICT (key) DO UPDATE SET
-                window_start = CASE WHEN \(now) - r.window_start >= \(window) THEN \(now) ELSE r.window_start END,
-                count = CASE WHEN \(now) - r.window_start >= \(window) THEN 1
-                             WHEN r.count >= \(limit) THEN \(limit + 1)
-                             ELSE r.count + 1 END
-            RETURNING key, window_start, count
-            """, logger: logger)
         var counted: [String: (start: Int64, count: Int32)] = [:]
-        for try await (key, start, count) in rows.decode((String, Int64, Int32).self) { counted[key] = (start, count) }
+        for try await (key, start, count) in try await db.execute(RateLimitStatement(sortedKeys: keys.sorted(), now: now, rule: rule), logger: logger) {
+            counted[key] = (start, count)
+        }
+        let window = rule.window, limit = rule.limit
         return keys.map { key in counted[key].flatMap { Int($0.count) > limit ? $0.start + window - now : nil } }
     }
 

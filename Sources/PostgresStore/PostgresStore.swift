@@ -146,28 +146,9 @@ public final class PostgresStore: ServiceStore {
     public func createGuest(_ userID: String, at now: Int64, names: NameDraw, token: NewRefreshToken) async throws -> [String] {
         let candidates = names.candidates()
         let created = try await statement { db in
-            let rows = try await db.query(
-                """
-                WITH new_user AS (
-                    INSERT INTO users (id, created_at, is_anonymous) VALUES (\(userID), \(now), TRUE)
-                    ON CONFLICT (id) DO NOTHING RETURNING id
-                ), offered AS (
-                    INSERT INTO name_offers (name, user_id, offered_at)
-                    SELECT candidate.name, new_user.id, \(now)
-                    FROM new_user, unnest(\(candidates)::text[]) WITH ORDINALITY AS candidate (name, position)
-                    WHERE NOT EXISTS (SELECT 1 FROM name_offers taken WHERE taken.name = candidate.name)
-                    ORDER BY candidate.position LIMIT \(names.count)
-                    ON CONFLICT DO NOTHING RETURNING name
-                ), token AS (
-                    INSERT INTO refresh_tokens (token_hash, user_id, family_id, created_at, expires_at, access_lifetime, refresh_lifetime)
-                    SELECT \(token.hash), new_user.id, \(token.family), \(token.createdAt), \(token.expiresAt),
-                           \(token.policy.accessLifetime), \(token.policy.refreshLifetime)
-                    FROM new_user
-                )
-                SELECT EXISTS (SELECT 1 FROM new_user), ARRAY(SELECT name FROM offered)
-                """, logger: self.logger)
-            var answer: (created: Bool, names: [String]) = (false, [])
-            for try await row in rows.decode((Bool, [String]).self) { answer = row }
+            var answer: GuestStatement.Row = (false, [])
+            let guest = GuestStatement(userID: userID, now: now, candidates: candidates, count: names.count, token: token)
+            for try await row in try await db.execute(guest, logger: self.logger) { answer = row }
             return answer
         }
         guard created.created else { return try await repeated(userID, at: now, names: names, token: token) }
@@ -230,12 +211,9 @@ public final class PostgresStore: ServiceStore {
 
     public func sessionIsLive(userID: String, family: String?) async throws -> Bool {
         try await statement { db in
-            try await db.first(
-                """
-                SELECT EXISTS (SELECT 1 FROM users WHERE id = \(userID))
-                   AND (\(family)::text IS NULL OR EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = \(family) AND revoked_at IS NULL))
-                """,
-                as: Bool.self, logger: self.logger) ?? false
+            var live = false
+            for try await row in try await db.execute(LiveSessionStatement(userID: userID, family: family), logger: self.logger) { live = row }
+            return live
         }
     }
 
