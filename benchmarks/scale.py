@@ -11,7 +11,9 @@ transaction of a user-sized and a token-sized row in the same store, through the
 pool (bench-hello PORT DATABASE), measured in the same configuration. After every run
 the database must hold exactly what the successful answers promised.
 
-    python3 benchmarks/scale.py SERVER HELLO [SECONDS] [CLIENTS,…] [ENDPOINTS,…]
+    python3 benchmarks/scale.py SERVER HELLO [SECONDS] [CLIENTS,…] [ENDPOINTS,…] [STORES,…]
+
+STORES picks configurations by short name: sqlite, postgres, postgres2 (all by default).
 """
 import hashlib
 import json
@@ -218,8 +220,10 @@ def main():
     postgres = Postgres(folder + "/postgres")
     rows = []
     try:
-        plans = [("SQLite, 1 instance", folder + "/server.sqlite", 1), ("PostgreSQL, 1 instance", "one", 1),
-                 ("PostgreSQL, 2 instances + nginx", "two", 2)]
+        plans = [("sqlite", "SQLite, 1 instance", folder + "/server.sqlite", 1), ("postgres", "PostgreSQL, 1 instance", "one", 1),
+                 ("postgres2", "PostgreSQL, 2 instances + nginx", "two", 2)]
+        chosen = set(sys.argv[6].split(",")) if len(sys.argv) > 6 else {short for short, _, _, _ in plans}
+        plans = [(name, where, instances) for short, name, where, instances in plans if short in chosen]
         for name, where, instances in plans:
             if where.endswith(".sqlite"):
                 database, store = where, SQLiteStore(where)
