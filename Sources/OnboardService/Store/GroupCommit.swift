@@ -1,7 +1,5 @@
 import GRDB
 import Synchronization
-import Foundation
-let statsX = Mutex((0, 0))
 
 /// Group commit for SQLite's single writer: the writes that arrive while one transaction
 /// commits share the next one, each in a savepoint of its own. A write's answer waits
@@ -76,8 +74,6 @@ final class GroupCommit: Sendable {
                 return waiting.writes
             }
             Self.commit(writes, in: db)
-            let (b, w) = statsX.withLock { s in s.0 += 1; s.1 += writes.count; return s }
-            if b % 2000 == 0 { FileHandle.standardError.write("batches \(b) writes \(w)\n".data(using: .utf8)!) }
             let more = self.waiting.withLock { waiting in
                 if waiting.writes.isEmpty { waiting.scheduled = false }
                 return waiting.scheduled
