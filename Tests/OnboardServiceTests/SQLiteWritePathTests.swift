@@ -133,3 +133,28 @@ final class CommitCounter: TransactionObserver, Sendable {
     func databaseDidCommit(_ db: Database) { count.withLock { $0 += 1 } }
     func databaseDidRollback(_ db: Database) {}
 }
+
+/// The log is copied back beside the writer (`Checkpointer`), and stays bounded under
+/// writes that never pause.
+@Suite struct CheckpointerTests {
+    @Test func theLogStaysBoundedWhileGuestsKeepComing() async throws {
+        let path = temporaryDatabasePath()
+        var settings = ServiceSettings()
+        settings.signInPerAddress = RateLimit(limit: 1_000_000, window: 60)
+        let service = try OnboardService(database: try ServiceDatabase.open(path: path), settings: settings)
+        var largestLog = 0
+        for _ in 0..<300 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<16 { group.addTask { _ = try await service.signInAnonymously(policy: .anonymous) } }
+                try await group.waitForAll()
+            }
+            let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber
+            largestLog = max(largestLog, try #require(log).intValue)
+        }
+        // 4,800 guests write some 20,000 pages of log; it holds a few thousand at a time.
+        let pageAndHeader = 4_096 + 24
+        #expect(largestLog <= 2 * Checkpointer.restartMark * pageAndHeader, "a log of \(largestLog / pageAndHeader) pages")
+        let reader = try DatabaseQueue(path: path)
+        #expect(try await reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM users") } == 4_800)
+    }
+}

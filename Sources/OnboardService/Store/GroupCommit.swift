@@ -28,9 +28,11 @@ final class GroupCommit: Sendable {
 
     private let queue: DatabaseQueue
     private let waiting = Mutex(Waiting())
+    private let checkpointer: Checkpointer?
 
-    init(_ queue: DatabaseQueue) {
+    init(_ queue: DatabaseQueue, checkpointer: Checkpointer? = nil) {
         self.queue = queue
+        self.checkpointer = checkpointer
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -74,6 +76,7 @@ final class GroupCommit: Sendable {
                 return waiting.writes
             }
             Self.commit(writes, in: db)
+            self.checkpointer?.committed(db)
             let more = self.waiting.withLock { waiting in
                 if waiting.writes.isEmpty { waiting.scheduled = false }
                 return waiting.scheduled
