@@ -99,7 +99,7 @@ public final class OnboardService: Sendable {
     /// A new refresh token for `userID` in a new family, not yet stored.
     func newRefreshToken(for userID: String, policy: TokenPolicy) -> (token: String, record: NewRefreshToken) {
         let token = Secrets.token(prefix: "rt_")
-        return (token, NewRefreshToken(hash: Secrets.hash(token), userID: userID, family: Secrets.randomHex(bytes: 16), now: clock.now(), policy: policy))
+        return (token, NewRefreshToken(hash: Secrets.hash(token), userID: userID, family: Secrets.familyID(), now: clock.now(), policy: policy))
     }
 
     /// Stores a new refresh token and signs an access token (a login: the account exists).

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import ServiceAPI
 
 /// Random identifiers and tokens, and the one-way hashes stored in their place.
@@ -24,6 +25,15 @@ enum Secrets {
     }
 
     static func token(prefix: String) -> String { prefix + randomHex(bytes: 32) }
+
+    /// A session's refresh family: the milliseconds of the wall clock, then 80 random
+    /// bits. In time order, a new family goes at the end of the family index, on a page
+    /// the last commit already wrote, instead of on a random one (DECISIONS 42). The
+    /// time is only an order; nothing reads it.
+    static func familyID() -> String {
+        let milliseconds = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
+        return String(milliseconds, radix: 16).leftPadded(to: 12) + randomHex(bytes: 10)
+    }
 
     /// Tokens are stored only as their SHA-256, so a leaked database grants nothing.
     static func hash(_ token: String) -> String {

@@ -47,10 +47,9 @@ public final class SQLiteStore: ServiceStore {
 
     public func createGuest(_ userID: String, at now: Int64, names: NameDraw, token: NewRefreshToken) async throws -> [String] {
         try await write { db in
-            let created = try String.fetchOne(
-                db.cachedStatement(sql: "INSERT INTO users (id, created_at, is_anonymous) VALUES (?, ?, 1) ON CONFLICT (id) DO NOTHING RETURNING id"),
-                arguments: [userID, now]) != nil
-            if !created {
+            try db.cachedStatement(sql: "INSERT INTO users (id, created_at, is_anonymous) VALUES (?, ?, 1) ON CONFLICT (id) DO NOTHING")
+                .execute(arguments: [userID, now])
+            if db.changesCount == 0 {
                 // The same idempotency key again, its first answer lost: the same guest, a new session.
                 guard try Bool.fetchOne(db, sql: "SELECT is_anonymous FROM users WHERE id = ?", arguments: [userID]) == true
                 else { throw ServiceError(.conflict, "This Idempotency-Key was already used for another account.") }
@@ -59,27 +58,21 @@ public final class SQLiteStore: ServiceStore {
                 return try String.fetchAll(db, sql: "SELECT name FROM name_offers WHERE user_id = ? ORDER BY rowid", arguments: [userID])
             }
             // Reserved service-wide: a name offered to one user is never offered to another.
-            // One statement takes the first free candidates; a rare shortfall, one at a time.
-            let candidates = names.candidates()
-            let taken = try String.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        INSERT INTO name_offers (name, user_id, offered_at)
-                        SELECT candidate.value, ?, ? FROM json_each(?) AS candidate
-                        WHERE NOT EXISTS (SELECT 1 FROM name_offers WHERE name = candidate.value)
-                        ORDER BY candidate.key LIMIT ?
-                        ON CONFLICT DO NOTHING RETURNING name
-                        """),
-                arguments: [userID, now, Self.jsonArray(candidates), names.count])
-            var reserved = candidates.filter(taken.contains)
+            // The first free candidates in order, one prepared INSERT each: cheaper here
+            // than one statement over all twelve (measured; DECISIONS 42). A rare shortfall,
+            // one fresh draw at a time.
+            let offer = try db.cachedStatement(sql: "INSERT INTO name_offers (name, user_id, offered_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+            var reserved: [String] = []
+            for candidate in names.candidates() where reserved.count < names.count {
+                try offer.execute(arguments: [candidate, userID, now])
+                if db.changesCount == 1 { reserved.append(candidate) }
+            }
             var draw = NameDraw(count: names.count, avoiding: reserved)
             while reserved.count < names.count {
                 let candidate = draw.next()
-                if let inserted = try String.fetchOne(
-                    db, sql: "INSERT INTO name_offers (name, user_id, offered_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING name",
-                    arguments: [candidate, userID, now])
-                {
-                    reserved.append(inserted)
+                try offer.execute(arguments: [candidate, userID, now])
+                if db.changesCount == 1 {
+                    reserved.append(candidate)
                     draw.taken()
                 } else {
                     draw.collided()
@@ -88,12 +81,6 @@ public final class SQLiteStore: ServiceStore {
             try Self.insert(token, in: db)
             return reserved
         }
-    }
-
-    /// Candidate names as a JSON array, for `json_each`.
-    static func jsonArray(_ strings: [String]) -> String {
-        // Names are letters, digits and spaces: quoted as they are.
-        "[" + strings.map { "\"\($0)\"" }.joined(separator: ",") + "]"
     }
 
     public func chooseOfferedName(_ name: String, for userID: String) async throws -> Profile? {
