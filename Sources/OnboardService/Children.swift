@@ -52,10 +52,16 @@ extension OnboardService {
     }
 
     public func acceptInvite(accessToken: String, code: String, client: String = "local", idempotencyKey: String? = nil) async throws -> InviteAcceptance {
-        let (userID, _) = try await authenticate(accessToken)
+        // A replay answers from what is stored, so with a key the session is checked
+        // first; without one, its check rides with the rate-limit count (one round trip).
+        let claims = try await accessTokens.verify(accessToken, now: clock.now())
+        let userID = claims.sub.value
+        if idempotencyKey != nil { try await requireLive(claims) }
         return try await idempotent(idempotencyKey, operation: "accept_invite", caller: userID, request: ["code": code]) {
             let now = clock.now()
-            try await limits([("invite", client, nil), ("invite-user", nil, userID)], settings.invitesPerAddress, now: now)
+            try await limits(
+                [("invite", client, nil), ("invite-user", nil, userID)], settings.invitesPerAddress, now: now,
+                liveSession: idempotencyKey == nil ? claims : nil)
             // Hex: its letters have no case that means anything, so an upper-case paste works too.
             guard let accepted = try await store.redeemInvite(codeHash: Secrets.hash(code.trimmingWhitespace.lowercased()), by: userID, now: now)
             else { throw Self.invalidInvite }

@@ -91,9 +91,13 @@ public final class OnboardService: Sendable {
     /// its access tokens stop at once, not a day later (ASVS 3.3.1, issue 31).
     func authenticate(_ accessToken: String) async throws -> (userID: String, isAnonymous: Bool) {
         let claims = try await accessTokens.verify(accessToken, now: clock.now())
-        let userID = claims.sub.value
-        guard try await store.sessionIsLive(userID: userID, family: claims.fid) else { throw ServiceError.sessionRejected }
-        return (userID, claims.isAnonymous.value)
+        try await requireLive(claims)
+        return (claims.sub.value, claims.isAnonymous.value)
+    }
+
+    /// Refuses (401) the claims of a session that has ended or an account that is gone.
+    func requireLive(_ claims: AccessClaims) async throws {
+        guard try await store.sessionIsLive(userID: claims.sub.value, family: claims.fid) else { throw ServiceError.sessionRejected }
     }
 
     /// A new refresh token for `userID` in a new family, not yet stored.
@@ -127,9 +131,22 @@ public final class OnboardService: Sendable {
     }
 
     /// Several limits under one rule counted at once (one round trip on PostgreSQL); the
-    /// first one over refuses.
-    func limits(_ checks: [(name: String, address: String?, account: String?)], _ rule: RateLimit, now: Int64) async throws {
-        let waits = try await store.hitRateLimits(checks.map { "\($0.name):\($0.address ?? $0.account ?? "")" }, rule, now: now)
+    /// first one over refuses. With `liveSession`, the caller's access token is checked
+    /// but its session not yet: the session's check rides in the same round trip, and a
+    /// session that ended is refused (401) with nothing counted, as `authenticate` first
+    /// would have.
+    func limits(
+        _ checks: [(name: String, address: String?, account: String?)], _ rule: RateLimit, now: Int64, liveSession: AccessClaims? = nil
+    ) async throws {
+        let keys = checks.map { "\($0.name):\($0.address ?? $0.account ?? "")" }
+        let waits: [Int64?]
+        if let liveSession {
+            guard let counted = try await store.hitRateLimits(keys, rule, now: now, forLiveSession: liveSession.sub.value, family: liveSession.fid)
+            else { throw ServiceError.sessionRejected }
+            waits = counted
+        } else {
+            waits = try await store.hitRateLimits(keys, rule, now: now)
+        }
         guard let (check, wait) = zip(checks, waits).lazy.compactMap({ check, wait in wait.map { (check, $0) } }).first else { return }
         Counter(label: "onboard_rate_limit_refusals_total", dimensions: [("limit", check.name)]).increment()
         record(.rateLimited, account: check.account, address: check.address, outcome: "\(check.name) limit: refused for \(wait) s")

@@ -126,6 +126,22 @@ extension PostgresStore {
         return try await statement { db in try await Self.hit(keys, rule, now: now, db, self.logger) }
     }
 
+    public func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64, forLiveSession userID: String, family: String?) async throws
+        -> [Int64?]?
+    {
+        // The session's check and the counts in one statement: one round trip where two were.
+        try await statement { db in
+            var live = false
+            var counted: [String: (start: Int64, count: Int32)] = [:]
+            let statement = LiveRateLimitStatement(sortedKeys: keys.sorted(), now: now, rule: rule, userID: userID, family: family)
+            for try await row in try await db.execute(statement, logger: self.logger) {
+                live = row.live
+                if let key = row.key, let start = row.start, let count = row.count { counted[key] = (start, count) }
+            }
+            return live ? Self.waits(keys, counted, rule, now: now) : nil
+        }
+    }
+
     public func releaseRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws {
         try await transaction { db in
             try await db.query(
@@ -155,8 +171,12 @@ extension PostgresStore {
         for try await (key, start, count) in try await db.execute(RateLimitStatement(sortedKeys: keys.sorted(), now: now, rule: rule), logger: logger) {
             counted[key] = (start, count)
         }
-        let window = rule.window, limit = rule.limit
-        return keys.map { key in counted[key].flatMap { Int($0.count) > limit ? $0.start + window - now : nil } }
+        return waits(keys, counted, rule, now: now)
+    }
+
+    /// Each key's wait, in the order given, from the counts a statement returned.
+    static func waits(_ keys: [String], _ counted: [String: (start: Int64, count: Int32)], _ rule: RateLimit, now: Int64) -> [Int64?] {
+        keys.map { key in counted[key].flatMap { Int($0.count) > rule.limit ? $0.start + rule.window - now : nil } }
     }
 
     // MARK: QA

@@ -90,6 +90,46 @@ struct RateLimitStatement: PostgresPreparedStatement {
     }
 }
 
+/// `RateLimitStatement` for a live session only (`LiveSessionStatement`): one row with
+/// `live` false and nothing counted when it is not.
+struct LiveRateLimitStatement: PostgresPreparedStatement {
+    static let sql = """
+        WITH live AS (
+            SELECT EXISTS (SELECT 1 FROM users WHERE id = $5)
+               AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $6 AND revoked_at IS NULL)) AS live
+        ), counted AS (
+            INSERT INTO rate_limits AS r (key, window_start, count)
+            SELECT key, $2, 1 FROM unnest($1::text[]) AS key WHERE (SELECT live FROM live) ORDER BY key
+            ON CONFLICT (key) DO UPDATE SET
+                window_start = CASE WHEN $2 - r.window_start >= $3 THEN $2 ELSE r.window_start END,
+                count = CASE WHEN $2 - r.window_start >= $3 THEN 1
+                             WHEN r.count >= $4 THEN $4 + 1
+                             ELSE r.count + 1 END
+            RETURNING key, window_start, count
+        )
+        SELECT live.live, counted.key, counted.window_start, counted.count FROM live LEFT JOIN counted ON TRUE
+        """
+    static let bindingDataTypes: [PostgresDataType] = [.textArray, .int8, .int8, .int8, .text, .text]
+    typealias Row = (live: Bool, key: String?, start: Int64?, count: Int32?)
+
+    var sortedKeys: [String]
+    var now: Int64
+    var rule: RateLimit
+    var userID: String
+    var family: String?
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = try RateLimitStatement(sortedKeys: sortedKeys, now: now, rule: rule).makeBindings()
+        bindings.append(userID)
+        bindings.append(family)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        try row.decode((Bool, String?, Int64?, Int32?).self)
+    }
+}
+
 /// Whether an access token's account exists and, for a token of a session, whether that
 /// session (its refresh family) is still live.
 struct LiveSessionStatement: PostgresPreparedStatement {

@@ -75,4 +75,32 @@ import Testing
         let cy = try await service.signInAnonymously(policy: .anonymous).session.accessToken
         _ = try await service.acceptInvite(accessToken: cy, code: codes[3], client: "10.0.0.4")
     }
+
+    /// ASVS 3.3.1: a session that was ended redeems nothing, and its attempts are
+    /// refused before they count against the address or the account (the session's check
+    /// and the count are one round trip on PostgreSQL), with an idempotency key or without.
+    @Test(arguments: stores) func anEndedSessionRedeemsNothingAndCountsAgainstNothing(store: String) async throws {
+        var settings = contractSettings
+        settings.invitesPerAddress = RateLimit(limit: 2, window: 3600)
+        let service = try await service(store, settings)
+        let owner = try await service.register(name: "Jo", email: "jo.ended@example.org", password: "long enough", policy: .anonymous)
+        let child = try await service.addChild(accessToken: owner.accessToken, name: "Robin", birthDate: nil)
+        var codes: [String] = []
+        for _ in 0..<3 { codes.append(try await service.createInvite(accessToken: owner.accessToken, childID: child.id).code) }
+        let ended = try await service.signInAnonymously(policy: .anonymous).session
+        try await service.logout(refreshToken: ended.refreshToken)
+
+        for key in [nil, "ended-session-key-0001", nil] {
+            do {
+                _ = try await service.acceptInvite(accessToken: ended.accessToken, code: codes[0], client: "10.0.0.9", idempotencyKey: key)
+                Issue.record("an ended session redeemed an invite")
+            } catch let error as ServiceError {
+                #expect(error.code == .unauthorized)
+            }
+        }
+        // The address's two redemptions are all still there for a live session.
+        let live = try await service.signInAnonymously(policy: .anonymous).session.accessToken
+        #expect(try await service.acceptInvite(accessToken: live, code: codes[0], client: "10.0.0.9").child.id == child.id)
+        #expect(try await service.acceptInvite(accessToken: live, code: codes[1], client: "10.0.0.9").child.id == child.id)
+    }
 }

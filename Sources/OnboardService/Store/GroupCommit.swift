@@ -58,6 +58,9 @@ final class GroupCommit: Sendable {
         }
     }
 
+    /// Writes waiting for the next batch (for tests that make a batch on purpose).
+    var waitingCount: Int { waiting.withLock { $0.writes.count } }
+
     private func enqueue(_ write: Write) {
         let schedule = waiting.withLock { waiting in
             waiting.writes.append(write)

@@ -99,6 +99,9 @@ public protocol ServiceStore: Sendable {
     func hitRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64?
     /// Counts one event against each key under one rule, at once; each key's wait.
     func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64) async throws -> [Int64?]
+    /// `hitRateLimits` for a live session only (see `sessionIsLive`): nil, and nothing
+    /// counted, when it is not.
+    func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64, forLiveSession userID: String, family: String?) async throws -> [Int64?]?
     /// The seconds to wait when `key` is over its limit, without counting.
     func checkRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64?
     /// Gives back one event `hitRateLimit` counted in the current window.
@@ -302,5 +305,13 @@ extension ServiceStore {
         var waits: [Int64?] = []
         for key in keys { waits.append(try await hitRateLimit(key, rule, now: now)) }
         return waits
+    }
+
+    /// The session's check, then the counts.
+    public func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64, forLiveSession userID: String, family: String?) async throws
+        -> [Int64?]?
+    {
+        guard try await sessionIsLive(userID: userID, family: family) else { return nil }
+        return try await hitRateLimits(keys, rule, now: now)
     }
 }
