@@ -59,9 +59,20 @@ struct GuestStatement: PostgresPreparedStatement {
 
 /// One event counted against each key under one rule (see `PostgresStore.hit`).
 struct RateLimitStatement: PostgresPreparedStatement {
-    static let sql = """
+    static let sql = counting(keys: "unnest($1::text[]) AS key")
+    static let bindingDataTypes: [PostgresDataType] = [.textArray, .int8, .int8, .int8]
+    typealias Row = (key: String, start: Int64, count: Int32)
+
+    var sortedKeys: [String]
+    var now: Int64
+    var rule: RateLimit
+
+    /// The count, one row per key `keys` (a FROM clause) yields: $2 now, $3 the window,
+    /// $4 the limit.
+    static func counting(keys: String) -> String {
+        """
         INSERT INTO rate_limits AS r (key, window_start, count)
-        SELECT key, $2, 1 FROM unnest($1::text[]) AS key ORDER BY key
+        SELECT key, $2, 1 FROM \(keys) ORDER BY key
         ON CONFLICT (key) DO UPDATE SET
             window_start = CASE WHEN $2 - r.window_start >= $3 THEN $2 ELSE r.window_start END,
             count = CASE WHEN $2 - r.window_start >= $3 THEN 1
@@ -69,12 +80,7 @@ struct RateLimitStatement: PostgresPreparedStatement {
                          ELSE r.count + 1 END
         RETURNING key, window_start, count
         """
-    static let bindingDataTypes: [PostgresDataType] = [.textArray, .int8, .int8, .int8]
-    typealias Row = (key: String, start: Int64, count: Int32)
-
-    var sortedKeys: [String]
-    var now: Int64
-    var rule: RateLimit
+    }
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 4)
@@ -94,19 +100,8 @@ struct RateLimitStatement: PostgresPreparedStatement {
 /// `live` false and nothing counted when it is not.
 struct LiveRateLimitStatement: PostgresPreparedStatement {
     static let sql = """
-        WITH live AS (
-            SELECT EXISTS (SELECT 1 FROM users WHERE id = $5)
-               AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $6 AND revoked_at IS NULL)) AS live
-        ), counted AS (
-            INSERT INTO rate_limits AS r (key, window_start, count)
-            SELECT key, $2, 1 FROM unnest($1::text[]) AS key WHERE (SELECT live FROM live) ORDER BY key
-            ON CONFLICT (key) DO UPDATE SET
-                window_start = CASE WHEN $2 - r.window_start >= $3 THEN $2 ELSE r.window_start END,
-                count = CASE WHEN $2 - r.window_start >= $3 THEN 1
-                             WHEN r.count >= $4 THEN $4 + 1
-                             ELSE r.count + 1 END
-            RETURNING key, window_start, count
-        )
+        WITH live AS (SELECT \(LiveSessionStatement.isLive(user: "$5", family: "$6")) AS live),
+        counted AS (\(RateLimitStatement.counting(keys: "unnest($1::text[]) AS key WHERE (SELECT live FROM live)")))
         SELECT live.live, counted.key, counted.window_start, counted.count FROM live LEFT JOIN counted ON TRUE
         """
     static let bindingDataTypes: [PostgresDataType] = [.textArray, .int8, .int8, .int8, .text, .text]
@@ -133,10 +128,15 @@ struct LiveRateLimitStatement: PostgresPreparedStatement {
 /// Whether an access token's account exists and, for a token of a session, whether that
 /// session (its refresh family) is still live.
 struct LiveSessionStatement: PostgresPreparedStatement {
-    static let sql = """
-        SELECT EXISTS (SELECT 1 FROM users WHERE id = $1)
-           AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $2 AND revoked_at IS NULL))
+    static let sql = "SELECT " + isLive(user: "$1", family: "$2")
+
+    /// Whether the account `user` exists and, when `family` is not NULL, that session is live.
+    static func isLive(user: String, family: String) -> String {
         """
+        EXISTS (SELECT 1 FROM users WHERE id = \(user))
+           AND (\(family)::text IS NULL OR EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = \(family) AND revoked_at IS NULL))
+        """
+    }
     static let bindingDataTypes: [PostgresDataType] = [.text, .text]
     typealias Row = Bool
 

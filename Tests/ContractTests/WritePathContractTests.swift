@@ -44,16 +44,22 @@ import Testing
         #expect(profile.fields[Profile.nameOptionsField] == .list(guest.nameOptions), "offered in the order the sign-in said them")
     }
 
+    /// `count` invites to one child of a new account's.
+    static func invites(_ count: Int, from email: String, on service: OnboardService) async throws -> (child: Child, codes: [String]) {
+        let owner = try await service.register(name: "Jo", email: email, password: "long enough", policy: .anonymous)
+        let child = try await service.addChild(accessToken: owner.accessToken, name: "Robin", birthDate: nil)
+        var codes: [String] = []
+        for _ in 0..<count { codes.append(try await service.createInvite(accessToken: owner.accessToken, childID: child.id).code) }
+        return (child, codes)
+    }
+
     /// The address and the account limits are both counted by one redemption (each attempt
     /// counts against both): a person past either is refused; others are not.
     @Test(arguments: stores) func anInviteCountsAgainstTheAddressAndTheAccount(store: String) async throws {
         var settings = contractSettings
         settings.invitesPerAddress = RateLimit(limit: 2, window: 3600)
         let service = try await service(store, settings)
-        let owner = try await service.register(name: "Jo", email: "jo.limits@example.org", password: "long enough", policy: .anonymous)
-        let child = try await service.addChild(accessToken: owner.accessToken, name: "Robin", birthDate: nil)
-        var codes: [String] = []
-        for _ in 0..<5 { codes.append(try await service.createInvite(accessToken: owner.accessToken, childID: child.id).code) }
+        let (_, codes) = try await Self.invites(5, from: "jo.limits@example.org", on: service)
         let ana = try await service.signInAnonymously(policy: .anonymous).session.accessToken
         let ben = try await service.signInAnonymously(policy: .anonymous).session.accessToken
 
@@ -83,10 +89,7 @@ import Testing
         var settings = contractSettings
         settings.invitesPerAddress = RateLimit(limit: 2, window: 3600)
         let service = try await service(store, settings)
-        let owner = try await service.register(name: "Jo", email: "jo.ended@example.org", password: "long enough", policy: .anonymous)
-        let child = try await service.addChild(accessToken: owner.accessToken, name: "Robin", birthDate: nil)
-        var codes: [String] = []
-        for _ in 0..<3 { codes.append(try await service.createInvite(accessToken: owner.accessToken, childID: child.id).code) }
+        let (child, codes) = try await Self.invites(3, from: "jo.ended@example.org", on: service)
         let ended = try await service.signInAnonymously(policy: .anonymous).session
         try await service.logout(refreshToken: ended.refreshToken)
 
