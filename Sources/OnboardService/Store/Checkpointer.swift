@@ -10,8 +10,13 @@ import Synchronization
 ///
 /// A copy beside the writer rarely catches up with it, and the log only starts over from
 /// its beginning once everything in it is copied. So once the log holds `restartMark`
-/// pages, the writer itself, between two commits, copies the little that is left (after
-/// waiting for the copy under way) and the next commit starts the log over.
+/// pages, the writer itself, between two commits, copies the little that is left and the
+/// next commit starts the log over. Its copy is passive too: it never waits, neither for
+/// the copy beside it nor for a long read in another process (`onboard-server funnel` on
+/// the same file); it is tried again after the next commit until it has copied it all.
+///
+/// Nothing happens before the first commit: a process that only reads (a terminal that
+/// never writes to its mock) opens no second connection.
 final class Checkpointer: Sendable {
     /// Pages of log after which the writer finishes the copy (SQLite's automatic
     /// checkpoint runs every 1,000).
@@ -21,37 +26,32 @@ final class Checkpointer: Sendable {
     static let interval = Duration.milliseconds(20)
 
     private struct State {
+        var connection: DatabaseQueue?
+        var unavailable = false
         var running = false
         var again = false
         var logIsLong = false
     }
 
-    private let connection: DatabaseQueue
+    private let path: String
     private let state = Mutex(State())
 
-    /// A second connection to the writer's database file; nil for a database in memory.
-    /// The writer's automatic checkpoint is turned off: this one takes its place.
-    init?(beside writer: DatabaseQueue) throws {
-        let path = writer.path
+    /// For the writer of the database file at `path`; nil for a database in memory.
+    init?(path: String) {
         guard !path.isEmpty, path != ":memory:" else { return nil }
-        var configuration = Configuration()
-        configuration.label = "checkpointer"
-        configuration.busyMode = .immediateError
-        connection = try DatabaseQueue(path: path, configuration: configuration)
-        try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        self.path = path
     }
 
     /// Called by the writer after each commit, on its queue: a copy beside it, or when
     /// the log has grown long, the end of the copy here and now.
     func committed(_ writer: Database) {
-        let finishHere = state.withLock { state in
-            defer { state.logIsLong = false }
-            return state.logIsLong
-        }
-        if finishHere {
-            // FULL waits (the writer's busy timeout) for a copy under way, copies what is
-            // left and syncs the file; the writer's next transaction then starts the log over.
-            _ = try? writer.checkpoint(.full)
+        guard let connection = connection(for: writer) else { return }
+        if state.withLock({ $0.logIsLong }) {
+            // Passive, from the writer between two commits: no frame is added meanwhile,
+            // so once it has copied them all the next transaction starts the log over.
+            if let log = try? writer.checkpoint(.passive), log.checkpointedFrameCount == log.walFrameCount {
+                state.withLock { $0.logIsLong = false }
+            }
             return
         }
         let start = state.withLock { state in
@@ -62,10 +62,30 @@ final class Checkpointer: Sendable {
             state.running = true
             return true
         }
-        if start { copy() }
+        if start { copy(on: connection) }
     }
 
-    private func copy(after previous: ContinuousClock.Instant? = nil) {
+    /// The second connection, opened on the first commit, when the writer's automatic
+    /// checkpoint is turned off: this one takes its place. nil (and SQLite's own
+    /// checkpoint left on) when it cannot be opened.
+    private func connection(for writer: Database) -> DatabaseQueue? {
+        let (opened, unavailable) = state.withLock { ($0.connection, $0.unavailable) }
+        if let opened { return opened }
+        if unavailable { return nil }
+        var configuration = Configuration()
+        configuration.label = "checkpointer"
+        configuration.busyMode = .immediateError
+        guard let connection = try? DatabaseQueue(path: path, configuration: configuration),
+              (try? writer.execute(sql: "PRAGMA wal_autocheckpoint = 0")) != nil
+        else {
+            state.withLock { $0.unavailable = true }
+            return nil
+        }
+        state.withLock { $0.connection = connection }
+        return connection
+    }
+
+    private func copy(on connection: DatabaseQueue, after previous: ContinuousClock.Instant? = nil) {
         connection.asyncWriteWithoutTransaction { db in
             // This connection's own queue: waiting here holds up nothing but the copy.
             if let previous, case let wait = previous + Self.interval - .now, wait > .zero {
@@ -81,7 +101,7 @@ final class Checkpointer: Sendable {
                 state.running = state.again
                 return state.again
             }
-            if again { self.copy(after: started) }
+            if again { self.copy(on: connection, after: started) }
         }
     }
 }

@@ -44,7 +44,9 @@ final class GroupCommit: Sendable {
                         value = try body(db)
                         return .commit
                     }
-                    return value!
+                    // `inSavepoint` returns only once `body` has returned, so this holds.
+                    guard let value else { throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "A write's savepoint ended without it.") }
+                    return value
                 }
                 return { commitFailure in
                     if case .success = result, let commitFailure {

@@ -13,7 +13,7 @@ public final class SQLiteStore: ServiceStore {
 
     public init(_ queue: DatabaseQueue) {
         self.queue = queue
-        writes = GroupCommit(queue, checkpointer: try? Checkpointer(beside: queue))
+        writes = GroupCommit(queue, checkpointer: Checkpointer(path: queue.path))
     }
 
     /// One write, atomic, committed (with the writes that came at the same time) before
