@@ -170,7 +170,7 @@ final class CommitCounter: TransactionObserver, Sendable {
         }
         // 4,800 guests write some 20,000 pages of log; it holds a few thousand at a time.
         let pageAndHeader = 4_096 + 24
-        #expect(largestLog <= 2 * Checkpointer.restartMark * pageAndHeader, "a log of \(largestLog / pageAndHeader) pages")
+        #expect(largestLog <= 2 * Checkpointer.writerMark * pageAndHeader, "a log of \(largestLog / pageAndHeader) pages")
         let reader = try DatabaseQueue(path: path)
         #expect(try await reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM users") } == 4_800)
     }

@@ -3,26 +3,24 @@ import GRDB
 import Synchronization
 
 /// Copies the write-ahead log back into the database file on a connection of its own,
-/// beside the writer instead of inside it. SQLite's automatic checkpoint runs in the
+/// beside the writer, while writes keep coming. SQLite's automatic checkpoint runs in the
 /// commit that fills the log: it copies every page and waits for the file's fsync, and
 /// every write queued behind that commit waits too (a quarter of the writer's time under
 /// sign-ins, measured; DECISIONS 42).
 ///
-/// A copy beside the writer rarely catches up with it, and the log only starts over from
-/// its beginning once everything in it is copied. So once the log holds `restartMark`
-/// pages, the writer itself, between two commits, copies the little that is left and the
-/// next commit starts the log over. Its copy is passive too: it never waits, neither for
-/// the copy beside it nor for a long read in another process (`onboard-server funnel` on
-/// the same file); it is tried again after the next commit until it has copied it all.
-///
-/// Nothing happens before the first commit: a process that only reads (a terminal that
-/// never writes to its mock) opens no second connection.
+/// Only under load: a copy starts when a commit follows another within `interval`. A
+/// lone write leaves the log to SQLite's own checkpoint, as before, with no copy racing
+/// the next transaction for the log's locks (a reader arriving while a copy holds them
+/// backs off, in steps that grow to tenths of a second). The writer's own checkpoint
+/// stays, at `writerMark` pages, passive: it finishes what the copy beside it left, and
+/// the next commit starts the log over; busy with that copy, it simply tries again after
+/// the next commit. Nothing happens before the first commit: a process that only reads
+/// opens no second connection.
 final class Checkpointer: Sendable {
-    /// Pages of log after which the writer finishes the copy (SQLite's automatic
-    /// checkpoint runs every 1,000).
-    static let restartMark = 4_000
-    /// The least time between two copies: each ends in an fsync, and a copy of a few
-    /// pages costs nearly what one of a thousand does.
+    /// Pages of log at which the writer checkpoints itself (SQLite's default is 1,000).
+    static let writerMark = 4_000
+    /// Commits closer than this are load, and the least time between two copies: each
+    /// ends in an fsync, and a copy of a few pages costs nearly what one of a thousand does.
     static let interval = Duration.milliseconds(20)
 
     private struct State {
@@ -30,7 +28,7 @@ final class Checkpointer: Sendable {
         var unavailable = false
         var running = false
         var again = false
-        var logIsLong = false
+        var lastCommit: ContinuousClock.Instant?
     }
 
     private let path: String
@@ -42,19 +40,13 @@ final class Checkpointer: Sendable {
         self.path = path
     }
 
-    /// Called by the writer after each commit, on its queue: a copy beside it, or when
-    /// the log has grown long, the end of the copy here and now.
+    /// Called by the writer after each commit, on its queue.
     func committed(_ writer: Database) {
         guard let connection = connection(for: writer) else { return }
-        if state.withLock({ $0.logIsLong }) {
-            // Passive, from the writer between two commits: no frame is added meanwhile,
-            // so once it has copied them all the next transaction starts the log over.
-            if let log = try? writer.checkpoint(.passive), log.checkpointedFrameCount == log.walFrameCount {
-                state.withLock { $0.logIsLong = false }
-            }
-            return
-        }
+        let now = ContinuousClock.now
         let start = state.withLock { state in
+            defer { state.lastCommit = now }
+            guard let last = state.lastCommit, now - last < Self.interval else { return false }
             if state.running {
                 state.again = true
                 return false
@@ -65,9 +57,9 @@ final class Checkpointer: Sendable {
         if start { copy(on: connection) }
     }
 
-    /// The second connection, opened on the first commit, when the writer's automatic
-    /// checkpoint is turned off: this one takes its place. nil (and SQLite's own
-    /// checkpoint left on) when it cannot be opened.
+    /// The second connection, opened on the first commit, when the writer's own
+    /// checkpoint moves to `writerMark`. nil (SQLite's checkpoint left as it was) when it
+    /// cannot be opened.
     private func connection(for writer: Database) -> DatabaseQueue? {
         let (opened, unavailable) = state.withLock { ($0.connection, $0.unavailable) }
         if let opened { return opened }
@@ -76,7 +68,7 @@ final class Checkpointer: Sendable {
         configuration.label = "checkpointer"
         configuration.busyMode = .immediateError
         guard let connection = try? DatabaseQueue(path: path, configuration: configuration),
-              (try? writer.execute(sql: "PRAGMA wal_autocheckpoint = 0")) != nil
+              (try? writer.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.writerMark)")) != nil
         else {
             state.withLock { $0.unavailable = true }
             return nil
@@ -94,9 +86,8 @@ final class Checkpointer: Sendable {
             let started = ContinuousClock.now
             // Passive: copies what no reader still needs and waits for nobody; a checkpoint
             // lock held elsewhere (another process's copy) is simply tried next time.
-            let log = try? db.checkpoint(.passive)
+            _ = try? db.checkpoint(.passive)
             let again = self.state.withLock { state in
-                if let log, log.walFrameCount >= Self.restartMark { state.logIsLong = true }
                 defer { state.again = false }
                 state.running = state.again
                 return state.again
