@@ -62,12 +62,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         case "disable": .disable
         default: .prefer(tls)
         }
-        var configuration = PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: mode)
-        // Prepared statements (PreparedStatements.swift) are parsed once but planned for
-        // each call's values: a generic plan made while a table was nearly empty (a hash
-        // join over a sequential scan) would otherwise stay while the table grows.
-        configuration.options.additionalStartupParameters = [("plan_cache_mode", "force_custom_plan")]
-        return configuration
+        return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: mode)
     }
 
     /// Why no connection can be made here, in PostgreSQL's own words where it gave any

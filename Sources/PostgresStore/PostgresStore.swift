@@ -17,10 +17,13 @@ public final class PostgresStore: ServiceStore {
     /// Since when the database has been away, if it is: its loss and its return are each
     /// said once in the log, as security events an operator looks for.
     private let awaySince = Mutex<ContinuousClock.Instant?>(nil)
+    let plans: PlanLifetime
 
-    public init(client: PostgresClient, logger: Logger = Logger(label: "onboard-postgres")) {
+    /// `planLifetime`: how long a connection keeps the plans it cached (see `PlanLifetime`).
+    public init(client: PostgresClient, logger: Logger = Logger(label: "onboard-postgres"), planLifetime: Duration = .seconds(1)) {
         self.client = client
         self.logger = logger
+        self.plans = PlanLifetime(planLifetime)
     }
 
     /// One transaction; a database out of reach is `network` (503 with Retry-After: the
@@ -34,6 +37,7 @@ public final class PostgresStore: ServiceStore {
         try await answered(onUniqueViolation: onUniqueViolation) { lease in
             try await self.client.withTransaction(logger: self.logger) { connection in
                 lease.taken()
+                try await self.plans.refresh(connection, logger: self.logger)
                 return try await body(connection)
             }
         }
@@ -48,6 +52,7 @@ public final class PostgresStore: ServiceStore {
         try await answered(onUniqueViolation: onUniqueViolation) { lease in
             try await self.client.withConnection { connection in
                 lease.taken()
+                try await self.plans.refresh(connection, logger: self.logger)
                 return try await body(connection)
             }
         }
