@@ -23,7 +23,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
 
     public init(url text: String) throws {
         guard let url = URL(string: text), ["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? ""), let host = url.host, !host.isEmpty
-        else { throw Invalid(description: "'\(text)' is not a database address like postgres://user@host:5432/onboard") }
+        else { throw Invalid(description: "'\(Self.hidingPassword(text))' is not a database address like postgres://user@host:5432/onboard") }
         self.host = host
         port = url.port ?? 5432
         username = url.user?.removingPercentEncoding ?? "postgres"
@@ -36,6 +36,15 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         guard ["require", "prefer", "disable"].contains(sslMode) else {
             throw Invalid(description: "sslmode must be require, prefer or disable, not '\(sslMode)'")
         }
+    }
+
+    /// `text` with the password of its `user:password@` part replaced, for an error that
+    /// quotes an address it could not read (it goes to a terminal, a log, the journal).
+    static func hidingPassword(_ text: String) -> String {
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@"),
+            let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+        else { return text }
+        return text.replacingCharacters(in: text.index(after: colon)..<at, with: "****")
     }
 
     /// Loopback addresses and a Unix socket folder.

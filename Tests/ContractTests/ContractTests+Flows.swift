@@ -120,6 +120,26 @@ extension ContractTests {
             "said outright, kept")
     }
 
+    /// ASVS 7.1.1 (no credentials in logs): an address the server cannot read is quoted
+    /// back, its password hidden.
+    @Test func anUnreadableDatabaseAddressIsQuotedWithoutItsPassword() throws {
+        for (address, quoted) in [
+            ("postgres://onboard:s3cr3t@/onboard", "'postgres://onboard:****@/onboard'"),
+            ("postgres://onboard:p@ss:w0rd@:5432/onboard", "'postgres://onboard:****@:5432/onboard'"),
+            ("mysql://root:hunter2@db.example.org/onboard", "'mysql://root:****@db.example.org/onboard'"),
+            ("postgres://onboard@/onboard", "'postgres://onboard@/onboard'"),
+        ] {
+            do {
+                _ = try PostgresLocation(url: address)
+                Issue.record("\(address) was read")
+            } catch {
+                let said = String(describing: error)
+                #expect(said.hasPrefix(quoted), "\(said)")
+                #expect(!said.contains("s3cr3t") && !said.contains("w0rd") && !said.contains("hunter2"), "\(said)")
+            }
+        }
+    }
+
     @Test(arguments: transports) func socialSignInWithASignedIDToken(kind: String) async throws {
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }
