@@ -137,7 +137,7 @@ import Testing
 
         let wrong = try await Self.post(server, "/device", form: "user_code=BCDF-GHJK")
         #expect(wrong.status == 400 && wrong.page.contains("That code is not right, or it has expired."))
-        let transport = try HTTPTransport(base: server.base)
+        let transport = try HTTPTransport(base: server.base, timeout: .seconds(30))
         let started = try await transport.startSocialDevice(flow: "abby", provider: "google")
         // A right code: on to the provider, with PKCE S256, state and nonce (OpenID
         // Connect Core §3.1.2.1, RFC 7636), and a cookie tying the answer to this browser.
@@ -161,7 +161,7 @@ import Testing
     @Test func theCallbackIsTheBrowsersOwnUnalteredAndOnce() async throws {
         let server = try await RunningServer.start(dev: true)
         defer { server.stop() }
-        let transport = try HTTPTransport(base: server.base)
+        let transport = try HTTPTransport(base: server.base, timeout: .seconds(30))
         let started = try await transport.startSocialDevice(flow: "abby", provider: "google")
         var person = BrowserWalk()
         let typed = try await person.send(server.base + "/device", form: [("user_code", started.userCode)])
@@ -192,7 +192,7 @@ import Testing
     @Test func twoSignInsBegunInOneBrowserBothFinish() async throws {
         let server = try await RunningServer.start(dev: true)
         defer { server.stop() }
-        let transport = try HTTPTransport(base: server.base)
+        let transport = try HTTPTransport(base: server.base, timeout: .seconds(30))
         let first = try await transport.startSocialDevice(flow: "abby", provider: "google")
         let second = try await transport.startSocialDevice(flow: "abby", provider: "apple")
         var phone = BrowserWalk()
@@ -219,7 +219,7 @@ import Testing
     @Test func aHostThatIsNotThisMachineIsNeverFetchedFrom() async throws {
         let server = try await RunningServer.start(dev: true)
         defer { server.stop() }
-        let started = try await HTTPTransport(base: server.base).startSocialDevice(flow: "abby", provider: "google")
+        let started = try await HTTPTransport(base: server.base, timeout: .seconds(30)).startSocialDevice(flow: "abby", provider: "google")
         var browser = BrowserWalk()
         let forged = try await browser.send(
             server.base + "/device", form: [("user_code", started.userCode)], headers: [("Host", "169.254.169.254")])
@@ -258,7 +258,7 @@ import Testing
         defer { server.stop() }
         let page = try await Self.post(server, "/device", form: "user_code=BCDF-GHJK")
         #expect(page.status == 404)
-        let transport = try HTTPTransport(base: server.base)
+        let transport = try HTTPTransport(base: server.base, timeout: .seconds(30))
         do {
             _ = try await transport.startSocialDevice(flow: "abby", provider: "google")
             Issue.record("a server without a provider started a sign-in")
