@@ -38,7 +38,10 @@ extension OnboardService {
             let userID = Secrets.userID(forIdempotencyKey: idempotencyKey)
             // The user, its names and its refresh token: one commit.
             let refresh = newRefreshToken(for: userID, policy: policy)
-            let names = try await store.createGuest(userID, at: now, names: NameDraw(count: Self.nameOptionCount), token: refresh.record)
+            var draw = NameDraw(count: Self.nameOptionCount)
+            draw.drawsPlainPairs = plainPairs.worthDrawing()
+            let names = try await store.createGuest(userID, at: now, names: draw, token: refresh.record)
+            plainPairs.record(names)
             return AnonymousSignIn(session: try await session(refresh, createdAt: now, isAnonymous: true), nameOptions: names)
         }
     }

@@ -27,6 +27,8 @@ public final class OnboardService: Sendable {
     let securityLog: Logger
     /// How many names an anonymous sign-in offers.
     public static let nameOptionCount = 3
+    /// Whether plain pairs are still free to offer, as the last guests found.
+    let plainPairs = PlainPairs()
 
     /// The service over a store, with the signing keys the store keeps.
     public init(

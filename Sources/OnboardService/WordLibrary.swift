@@ -55,6 +55,8 @@ enum WordLibrary {
 /// and a number once plain pairs keep colliding.
 public struct NameDraw: Sendable {
     public let count: Int
+    /// Whether `candidates` starts with plain pairs (see `PlainPairs`).
+    public var drawsPlainPairs = true
     private var usedAdjectives: Set<String> = []
     private var usedNouns: Set<String> = []
     private var collisions = 0
@@ -79,10 +81,11 @@ public struct NameDraw: Sendable {
     }
 
     /// Candidates for one statement to take the first free `count` of, in order: plain
-    /// pairs first, then numbered ones, no word twice among them all, so any `count`
-    /// taken make an offer with no word twice. Six numbered names all offered before
-    /// would take millions of guests.
-    public func candidates(plain: Int = 6, numbered: Int = 6) -> [String] {
+    /// pairs first (when `drawsPlainPairs`), then numbered ones, no word twice among them
+    /// all, so any `count` taken make an offer with no word twice. Six numbered names all
+    /// offered before would take millions of guests.
+    public func candidates(numbered: Int = 6) -> [String] {
+        let plain = drawsPlainPairs ? 6 : 0
         var random = NameRandom()
         let adjectives = WordLibrary.adjectives.filter { !usedAdjectives.contains($0) }.shuffled(using: &random)
         let nouns = WordLibrary.nouns.filter { !usedNouns.contains($0) }.shuffled(using: &random)

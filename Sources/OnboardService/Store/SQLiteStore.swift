@@ -46,7 +46,9 @@ public final class SQLiteStore: ServiceStore {
     // MARK: Accounts
 
     public func createGuest(_ userID: String, at now: Int64, names: NameDraw, token: NewRefreshToken) async throws -> [String] {
-        try await write { db in
+        // Drawn before the write: the writer is the one thread every sign-in waits on.
+        let candidates = names.candidates()
+        return try await write { db in
             try db.cachedStatement(sql: "INSERT INTO users (id, created_at, is_anonymous) VALUES (?, ?, 1) ON CONFLICT (id) DO NOTHING")
                 .execute(arguments: [userID, now])
             if db.changesCount == 0 {
@@ -63,19 +65,21 @@ public final class SQLiteStore: ServiceStore {
             // one fresh draw at a time.
             let offer = try db.cachedStatement(sql: "INSERT INTO name_offers (name, user_id, offered_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
             var reserved: [String] = []
-            for candidate in names.candidates() where reserved.count < names.count {
+            for candidate in candidates where reserved.count < names.count {
                 try offer.execute(arguments: [candidate, userID, now])
                 if db.changesCount == 1 { reserved.append(candidate) }
             }
-            var draw = NameDraw(count: names.count, avoiding: reserved)
-            while reserved.count < names.count {
-                let candidate = draw.next()
-                try offer.execute(arguments: [candidate, userID, now])
-                if db.changesCount == 1 {
-                    reserved.append(candidate)
-                    draw.taken()
-                } else {
-                    draw.collided()
+            if reserved.count < names.count {
+                var draw = NameDraw(count: names.count, avoiding: reserved)
+                while reserved.count < names.count {
+                    let candidate = draw.next()
+                    try offer.execute(arguments: [candidate, userID, now])
+                    if db.changesCount == 1 {
+                        reserved.append(candidate)
+                        draw.taken()
+                    } else {
+                        draw.collided()
+                    }
                 }
             }
             try Self.insert(token, in: db)
