@@ -11,26 +11,26 @@ import Synchronization
 /// plans again from the sizes of now; in between, no call pays for planning
 /// (DECISIONS 43).
 final class PlanLifetime: Sendable {
-  let lifetime: Duration
-  /// When each connection last let go of its plans.
-  private let discardedAt = Mutex<[PostgresConnection.ID: ContinuousClock.Instant]>([:])
+    let lifetime: Duration
+    /// When each connection last let go of its plans.
+    private let discardedAt = Mutex<[PostgresConnection.ID: ContinuousClock.Instant]>([:])
 
-  init(_ lifetime: Duration) {
-    self.lifetime = lifetime
-  }
-
-  /// Lets go of `connection`'s plans when they may be older than `lifetime`. A connection
-  /// first seen here may hold plans of any age, so it lets go of them too.
-  func refresh(_ connection: PostgresConnection, logger: Logger) async throws {
-    let now = ContinuousClock.now
-    let due: Bool = discardedAt.withLock { discardedAt in
-      if let last = discardedAt[connection.id], now - last < lifetime { return false }
-      discardedAt[connection.id] = now
-      // Closed connections' entries go; one still open and forgotten here is only
-      // treated as new, which is safe.
-      discardedAt = discardedAt.filter { now - $0.value < lifetime * 10 }
-      return true
+    init(_ lifetime: Duration) {
+        self.lifetime = lifetime
     }
-    if due { try await connection.query("DISCARD PLANS", logger: logger) }
-  }
+
+    /// Lets go of `connection`'s plans when they may be older than `lifetime`. A connection
+    /// first seen here may hold plans of any age, so it lets go of them too.
+    func refresh(_ connection: PostgresConnection, logger: Logger) async throws {
+        let now = ContinuousClock.now
+        let due: Bool = discardedAt.withLock { discardedAt in
+            if let last = discardedAt[connection.id], now - last < lifetime { return false }
+            discardedAt[connection.id] = now
+            // Closed connections' entries go; one still open and forgotten here is only
+            // treated as new, which is safe.
+            discardedAt = discardedAt.filter { now - $0.value < lifetime * 10 }
+            return true
+        }
+        if due { try await connection.query("DISCARD PLANS", logger: logger) }
+    }
 }
