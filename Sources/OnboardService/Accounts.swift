@@ -38,8 +38,7 @@ extension OnboardService {
             let userID = Secrets.userID(forIdempotencyKey: idempotencyKey)
             // The user, its names and its refresh token: one commit.
             let refresh = newRefreshToken(for: userID, policy: policy)
-            var draw = NameDraw(count: Self.nameOptionCount)
-            draw.drawsPlainPairs = plainPairs.worthDrawing()
+            let draw = NameDraw(count: Self.nameOptionCount, drawsPlainPairs: plainPairs.worthDrawing())
             let names = try await store.createGuest(userID, at: now, names: draw, token: refresh.record)
             plainPairs.record(names)
             return AnonymousSignIn(session: try await session(refresh, createdAt: now, isAnonymous: true), nameOptions: names)

@@ -23,7 +23,7 @@ final class PlainPairs: Sendable {
 
     /// What a new guest was given: a plain pair among them means there are more.
     func record(_ names: [String]) {
-        let plain = names.contains { !$0.contains(where: \.isNumber) }
+        let plain = names.contains(where: NameDraw.isPlainPair)
         state.withLock { state in
             state.guestsWithout = plain ? 0 : state.guestsWithout + 1
         }

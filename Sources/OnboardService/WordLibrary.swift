@@ -56,20 +56,24 @@ enum WordLibrary {
 public struct NameDraw: Sendable {
     public let count: Int
     /// Whether `candidates` starts with plain pairs (see `PlainPairs`).
-    public var drawsPlainPairs = true
+    public let drawsPlainPairs: Bool
     private var usedAdjectives: Set<String> = []
     private var usedNouns: Set<String> = []
     private var collisions = 0
     private var last: (adjective: String, noun: String)?
 
-    public init(count: Int) {
+    public init(count: Int, drawsPlainPairs: Bool = true) {
         self.count = count
+        self.drawsPlainPairs = drawsPlainPairs
     }
 
     /// A draw whose names share no word with names already offered (a guest's first
-    /// offer made up to the full count).
+    /// offer made up to the full count). It starts with plain pairs only when the offer
+    /// has one: its shortfall was a race for a pair another guest took at the same moment,
+    /// not pairs running out.
     public init(count: Int, avoiding offered: [String]) {
         self.count = count
+        drawsPlainPairs = offered.contains(where: Self.isPlainPair)
         for name in offered {
             let words = name.split(separator: " ")
             if words.count >= 2 {
@@ -77,15 +81,15 @@ public struct NameDraw: Sendable {
                 usedNouns.insert(String(words[1]))
             }
         }
-        collisions = 3
+        collisions = drawsPlainPairs ? 0 : 3
     }
 
     /// Candidates for one statement to take the first free `count` of, in order: plain
     /// pairs first (when `drawsPlainPairs`), then numbered ones, no word twice among them
     /// all, so any `count` taken make an offer with no word twice. Six numbered names all
     /// offered before would take millions of guests.
-    public func candidates(numbered: Int = 6) -> [String] {
-        let plain = drawsPlainPairs ? 6 : 0
+    public func candidates() -> [String] {
+        let plain = drawsPlainPairs ? 6 : 0, numbered = 6
         var random = NameRandom()
         let adjectives = WordLibrary.adjectives.filter { !usedAdjectives.contains($0) }.shuffled(using: &random)
         let nouns = WordLibrary.nouns.filter { !usedNouns.contains($0) }.shuffled(using: &random)
@@ -93,6 +97,12 @@ public struct NameDraw: Sendable {
         return pairs.enumerated().map { index, pair in
             index < plain ? "\(pair.0) \(pair.1)" : "\(pair.0) \(pair.1) \(Int.random(in: 2...99_999, using: &random))"
         }
+    }
+
+    /// Whether `name` is a plain pair, as `candidates` and `next` write one: a numbered
+    /// name ends in its number.
+    public static func isPlainPair(_ name: String) -> Bool {
+        !name.contains(where: \.isNumber)
     }
 
     public mutating func next() -> String {

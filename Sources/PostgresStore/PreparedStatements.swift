@@ -3,8 +3,9 @@ import ServiceAPI
 import PostgresNIO
 
 // The statements behind every anonymous sign-in, rate-limit count, session check and
-// invite redemption, prepared once per connection: PostgreSQL parses and plans each of
-// them once, where a plain query is parsed and planned on every request (planning the
+// invite redemption, prepared once per connection: PostgreSQL parses each of them once
+// and plans it again only when the connection's plans are discarded (`PlanLifetime`,
+// DECISIONS 43), where a plain query is parsed and planned on every request (planning the
 // guest statement took about as long as running it; DECISIONS 42). Types are given, so
 // a NULL in the first call cannot leave a parameter untyped.
 

@@ -51,4 +51,16 @@ import Testing
         pairs.record(["Calm Lark", "Bold Wave 5", "Warm Koala 9"])
         #expect(pairs.worthDrawing(), "a guest given a pair: the pairs are worth drawing again")
     }
+
+    /// A guest's offer made up to three after a race (a pair another guest took at the same
+    /// moment) goes on with plain pairs while its offer has one; after pairs ran out, with
+    /// numbered names.
+    @Test func anOfferMadeUpAfterARaceKeepsToPlainPairsWhileItHasOne() {
+        var raced = NameDraw(count: 3, avoiding: ["Sunny Otter", "Brave Comet"])
+        let next = raced.next()
+        #expect(NameDraw.isPlainPair(next), "\(next)")
+        #expect(!next.hasPrefix("Sunny ") && !next.hasPrefix("Brave ") && !next.hasSuffix(" Otter") && !next.hasSuffix(" Comet"))
+        var ranOut = NameDraw(count: 3, avoiding: ["Sunny Otter 12", "Brave Comet 7"])
+        #expect(!NameDraw.isPlainPair(ranOut.next()))
+    }
 }
