@@ -133,11 +133,17 @@ import Synchronization
 /// process (each test has a database of its own).
 enum PostgresSubject {
     static func store() async throws -> PostgresStore {
-        let server = try await ThrowawayPostgres.sharedServer()
-        let location = try PostgresLocation(url: try await server.newDatabase())
-        let client = PostgresClient(configuration: try location.clientConfiguration())
+        try await store(url: try await ThrowawayPostgres.sharedServer().newDatabase())
+    }
+
+    /// A store on the database at `url`, migrated; `maximumConnections` for its pool when
+    /// not the default.
+    static func store(url: String, maximumConnections: Int? = nil, planLifetime: Duration = .seconds(1)) async throws -> PostgresStore {
+        var configuration = try PostgresLocation(url: url).clientConfiguration()
+        if let maximumConnections { configuration.options.maximumConnections = maximumConnections }
+        let client = PostgresClient(configuration: configuration)
         Task { await client.run() }
-        let store = PostgresStore(client: client)
+        let store = PostgresStore(client: client, planLifetime: planLifetime)
         // Generous, as the servers' databaseWait: a dozen pools open at once beside the
         // other suites on a busy 2-core machine, past the store's 5 s wait for a connection.
         let deadline = ContinuousClock.now + .seconds(60)

@@ -9,13 +9,9 @@ import Testing
 /// a connection's plans once they are its plan lifetime old, so a plan made on an empty
 /// table does not outlive the table it was made for.
 @Suite struct PlanLifetimeTests {
-    /// A store on `database` with one connection (every call and every EXPLAIN on it).
-    static func store(_ url: String, planLifetime: Duration) throws -> PostgresStore {
-        var configuration = try PostgresLocation(url: url).clientConfiguration()
-        configuration.options.maximumConnections = 1
-        let client = PostgresClient(configuration: configuration)
-        Task { await client.run() }
-        return PostgresStore(client: client, planLifetime: planLifetime)
+    /// A store on `url` with one connection (every call and every EXPLAIN on it), migrated.
+    static func store(_ url: String, planLifetime: Duration) async throws -> PostgresStore {
+        try await PostgresSubject.store(url: url, maximumConnections: 1, planLifetime: planLifetime)
     }
 
     /// The plan the connection would use now for the next invite redemption.
@@ -33,9 +29,8 @@ import Testing
     @Test func aPlanMadeOnATinyTableIsMadeAgainOnceTheTableHasGrown() async throws {
         let server = try await ThrowawayPostgres.sharedServer()
         let database = try await offThePool { try server.newDatabaseName() }
-        let lasting = try Self.store(server.url(database), planLifetime: .seconds(3600))
-        let bounded = try Self.store(server.url(database), planLifetime: .milliseconds(200))
-        try await lasting.migrate()
+        let lasting = try await Self.store(server.url(database), planLifetime: .seconds(3600))
+        let bounded = try await Self.store(server.url(database), planLifetime: .milliseconds(200))
         // One invite, the table analysed at one page; autovacuum kept away, so only the
         // store can make its plans again.
         _ = try await offThePool {
