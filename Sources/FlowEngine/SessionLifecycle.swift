@@ -170,12 +170,15 @@ extension FlowEngine {
 
     /// A guest the service would not renew keeps its id, its session and this device's
     /// data: a guest has no email to come back with, so a new one would orphan it. The
-    /// renewal is tried again later; calls meanwhile fail as they would offline.
+    /// renewal is tried again later. Calls held for it go with the session as it is, so
+    /// the runner does what it does for a refused session (a ruck is kept on this
+    /// device, for this guest); they are not renewed for again while the retry waits.
     private func keepGuest(after failure: ServiceFailure, _ state: inout FlowState, onLaunch: Bool, now: Int64, effects: inout [Effect]) {
         state.renewal.dueAt = now + Self.renewalRetryDelay
         state.warnings = ["Your guest session could not be renewed just now. Everything on this device is kept, and \(flow.title) will try again."]
-        for request in state.calls.releaseHeld() {
-            finish(callID: request.id, .failure(failure), &state, now: now, effects: &effects)
+        for var request in state.calls.releaseHeld() {
+            request.session = state.session
+            effects.append(.call(request))
         }
         if onLaunch { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
     }

@@ -51,18 +51,37 @@ extension OnboardService {
         }
     }
 
+    /// Adds `item` to the list under `key`, in the store's one step (`addRecordItem`):
+    /// concurrent adds from two devices both land; an item already there is not added
+    /// again. The list as it is now.
+    public func addRecordItem(accessToken: String, key: String, item: String, idempotencyKey: String? = nil) async throws -> [String] {
+        let (userID, _) = try await authenticate(accessToken)
+        try Self.checkRecordKey(key)
+        guard !item.isEmpty, item.utf8.count <= 1024 else { throw ServiceError(.invalidInput, "A record item is 1 to 1,024 bytes.") }
+        return try await idempotent(idempotencyKey, operation: "add_record_item", caller: userID, request: ["key": key, "item": item]) {
+            Wire.RecordItems(items: try await store.addRecordItem(item, key: key, for: userID, maximumBytes: Self.recordBytes, now: clock.now()))
+        }.items
+    }
+
     /// What a repeated record write replays: that it was written.
     struct RecordWritten: Codable, Sendable {}
 
     /// ASCII letters, digits, '-', '_' and '.': the rule the OpenAPI document states.
     static let recordKeyBytes = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.".utf8)
 
-    private func writeRecord(userID: String, key: String, value: FieldValue) async throws {
-        let now = clock.now()
-        guard (1...64).contains(key.utf8.count), key.utf8.allSatisfy({ Self.recordKeyBytes.contains($0) }) else {
+    /// A record's JSON is at most 16 KiB.
+    static let recordBytes = 16 * 1024
+
+    static func checkRecordKey(_ key: String) throws {
+        guard (1...64).contains(key.utf8.count), key.utf8.allSatisfy({ recordKeyBytes.contains($0) }) else {
             throw ServiceError(.invalidInput, "A record key is 1 to 64 letters, digits, '-', '_' or '.'.")
         }
-        guard try JSONEncoder().encode(value).count <= 16 * 1024 else { throw ServiceError(.invalidInput, "The record is too large.") }
+    }
+
+    private func writeRecord(userID: String, key: String, value: FieldValue) async throws {
+        let now = clock.now()
+        try Self.checkRecordKey(key)
+        guard try JSONEncoder().encode(value).count <= Self.recordBytes else { throw ServiceError(.invalidInput, "The record is too large.") }
         try await store.putRecord(value, key: key, for: userID, now: now)
     }
 

@@ -184,6 +184,12 @@ extension Wire.RecordRequest: ServedCall {
         return Wire.Empty()
     }
 }
+extension Wire.RecordItemRequest: ServedCall {
+    public func serve(on service: OnboardService, as caller: Caller) async throws -> Wire.RecordItems {
+        Wire.RecordItems(items: try await service.addRecordItem(
+            accessToken: try caller.accessToken(), key: key, item: item, idempotencyKey: caller.idempotencyKey))
+    }
+}
 extension Wire.RecordsCall: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> [String: FieldValue] {
         try await service.records(accessToken: try caller.accessToken())

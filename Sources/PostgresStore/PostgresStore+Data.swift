@@ -51,6 +51,26 @@ extension PostgresStore {
         }
     }
 
+    public func addRecordItem(_ item: String, key: String, for userID: String, maximumBytes: Int, now: Int64) async throws -> [String] {
+        try await transaction { db in
+            // The row is made first if missing, so two first adds both find it and queue on its lock.
+            try await db.query(
+                "INSERT INTO records (user_id, key, value, updated_at) VALUES (\(userID), \(key), '[]', \(now)) ON CONFLICT (user_id, key) DO NOTHING",
+                logger: self.logger)
+            var stored: String?
+            let rows = try await db.query(
+                "SELECT value FROM records WHERE user_id = \(userID) AND key = \(key) FOR UPDATE", logger: self.logger)
+            for try await value in rows.decode(String.self) { stored = value }
+            let list = try RecordListAppend.adding(item, to: stored, maximumBytes: maximumBytes)
+            if list.changed {
+                try await db.query(
+                    "UPDATE records SET value = \(list.json), updated_at = \(now) WHERE user_id = \(userID) AND key = \(key)",
+                    logger: self.logger)
+            }
+            return list.items
+        }
+    }
+
     public func moveRecords(_ keys: [String], from: String, to: String, now: Int64) async throws {
         try await transaction { db in
             for key in keys {

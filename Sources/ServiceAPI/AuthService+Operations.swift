@@ -84,6 +84,10 @@ extension AuthService {
     public func putRecord(accessToken: String, key: String, value: FieldValue) async throws {
         _ = try await send(Wire.RecordRequest(key: key, value: value), bearer: accessToken)
     }
+    /// Adds `item` to the list under `key` on the service; the list as it is now.
+    public func addRecordItem(accessToken: String, key: String, item: String) async throws -> [String] {
+        try await send(Wire.RecordItemRequest(key: key, item: item), bearer: accessToken).items
+    }
     public func records(accessToken: String) async throws -> [String: FieldValue] {
         try await send(Wire.RecordsCall(), bearer: accessToken)
     }

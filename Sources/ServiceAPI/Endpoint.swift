@@ -34,6 +34,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     // The endpoints code names on their own (faults, tests).
     public static var refresh: Endpoint { Wire.RefreshRequest.endpoint }
     public static var putRecord: Endpoint { Wire.RecordRequest.endpoint }
+    public static var addRecordItem: Endpoint { Wire.RecordItemRequest.endpoint }
 
     /// The name of the path's `:name` part, if it has one (`key` in `/records/:key`).
     public var parameterName: String? {

@@ -194,6 +194,23 @@ public enum Wire {
         public init(key: String, value: FieldValue) { (self.key, self.value) = (key, value) }
     }
 
+    /// `POST /records/{key}/items`: one item added to the list kept under the key, by the
+    /// service in one step, so two devices adding at once both keep theirs (a list read,
+    /// appended and written back loses one). An item already in the list is not added
+    /// again, so a retry adds nothing twice. The answer is the list as it is now.
+    public struct RecordItemRequest: WireCall, Equatable {
+        public typealias Answer = Wire.RecordItems
+        public static let endpoint = Endpoint(.post, "/records/:key/items", needsSession: true)
+        public var pathParameter: String? {
+            get { key }
+            set { key = newValue ?? "" }
+        }
+        public var key = ""
+        public var item: String
+        enum CodingKeys: String, CodingKey { case item }
+        public init(key: String, item: String) { (self.key, self.item) = (key, item) }
+    }
+
     /// `--dev`: the QA clock's offset, asked for and as set.
     public struct ClockRequest: WireCall, Equatable {
         public typealias Answer = Wire.ClockRequest
@@ -283,7 +300,7 @@ public enum Wire {
         RefreshRequest.self, LogoutRequest.self, PhoneRequest.self, PhoneVerifyRequest.self, SocialRequest.self, IdentityTokenRequest.self,
         DeviceAuthorizationRequest.self, DeviceTokenRequest.self, DeviceApprovalRequest.self,
         ProfileCall.self, ProfileRequest.self, NameRequest.self, ChildrenCall.self, ChildRequest.self, InviteRequest.self,
-        AcceptRequest.self, RecordsCall.self, RecordRequest.self, MotivationCall.self, ContentCall.self,
+        AcceptRequest.self, RecordsCall.self, RecordRequest.self, RecordItemRequest.self, MotivationCall.self, ContentCall.self,
         EventsRequest.self, ForgetEventsRequest.self,
         OutboxCall.self, ResetCall.self, ConfigOverride.self, ClockRequest.self, FaultsRequest.self,
     ]
@@ -293,6 +310,12 @@ public enum Wire {
     public struct Health: Codable, Sendable, Equatable {
         public var status: String
         public init(status: String) { self.status = status }
+    }
+
+    /// A list record as the service holds it, after an item was added.
+    public struct RecordItems: Codable, Sendable, Equatable {
+        public var items: [String]
+        public init(items: [String]) { self.items = items }
     }
 
     /// `/content/motivation/random`.

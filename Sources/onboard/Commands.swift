@@ -165,7 +165,9 @@ struct Reset: ParsableCommand {
             for store in stores { try StateStore(stateDirectory: folder, flowID: flowID, secrets: store).reset() }
         }
         if let flow {
-            try forget(flow)
+            // The flow's state for every service it was used with.
+            let kept = ServiceFolders.all(stateDirectory: folder, flowID: flow).map { ($0 as NSString).lastPathComponent }
+            for name in kept.isEmpty ? [flow] : kept { try forget(name) }
             try finish("Reset \(flow) in \(folder)", leftBehind: leftBehind, items: "onboard/\(flow)/\(folder)")
             return
         }

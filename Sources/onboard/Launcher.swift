@@ -193,7 +193,13 @@ final class Launcher {
         let outbox = outboxReader(mock: services.runningMock)
         var defaults: [String: Value] = [:]
         if let key = flow.serviceURLKey { defaults[key] = .text(serviceAddress) }
-        let store = StateStore(stateDirectory: stateFolder, flowID: flow.id, secrets: secrets)
+        // Each service's session and progress are kept apart (`ServiceFolders`).
+        let folder = try ServiceFolders.folder(stateDirectory: stateFolder, flowID: flow.id, service: serviceIdentity(stateFolder: stateFolder))
+        if let note = ServiceFolders.keptElsewhere(
+            stateDirectory: stateFolder, flowID: flow.id, besides: folder, current: serviceIdentity(stateFolder: stateFolder)) {
+            warnings.append(note)
+        }
+        let store = StateStore(stateDirectory: stateFolder, flowID: flow.id, folder: folder, secrets: secrets)
         let session = FlowSession(
             engine: FlowEngine(flow: flow),
             store: store,
@@ -232,6 +238,15 @@ final class Launcher {
     /// embedded mock).
     private var serviceAddress: String {
         options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName
+    }
+
+    /// Which service the run's sessions belong to: the embedded mock over the folder's
+    /// own database, the mock over another file (`--mock-db`), or a server's address.
+    private func serviceIdentity(stateFolder: String) -> String {
+        guard options.serviceName == "mock" else { return ServiceFolders.identity(ofAddress: options.serviceName) }
+        guard let file = options.mockDatabase else { return ServiceFolders.embeddedMock }
+        let path = URL(fileURLWithPath: file).standardizedFileURL.path
+        return path == URL(fileURLWithPath: stateFolder + "/mock.sqlite").standardizedFileURL.path ? ServiceFolders.embeddedMock : "mock://" + path
     }
 
     /// Delivery of the flow's analytics to its service, unless the flow records none or

@@ -343,6 +343,37 @@ extension ContractTests {
         }
     }
 
+    /// Issue 45: two devices on one account each save a ruck at the same moment (a slow
+    /// service): both are kept, because each is an item the service adds, never a list
+    /// read earlier and written back. A retry of either adds nothing twice.
+    @Test(arguments: transports) func twoDevicesAddingAtOnceBothKeepTheirs(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let guest = try await subject.service.signInAnonymously(flow: "rucktracker").session
+        let linked = try await subject.service.linkEmail(
+            flow: "rucktracker", accessToken: guest.accessToken, email: "two@example.org", password: "long enough")
+        let other = try await subject.service.login(flow: "rucktracker", email: "two@example.org", password: "long enough")
+        let service = subject.service
+        let entries = (1...8).map { "2026-11-27 10:00:0\($0) \($0).\($0) km in \($0)\($0) min" }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, entry) in entries.enumerated() {
+                let token = index.isMultiple(of: 2) ? linked.accessToken : other.accessToken
+                group.addTask { _ = try await service.addRecordItem(accessToken: token, key: "rucks", item: entry) }
+            }
+            try await group.waitForAll()
+        }
+        let again = try await service.addRecordItem(accessToken: other.accessToken, key: "rucks", item: entries[0])
+        #expect(Set(again) == Set(entries) && again.count == entries.count, "\(again)")
+        #expect(try await service.records(accessToken: linked.accessToken)["rucks"].map { if case .list(let l) = $0 { Set(l) } else { [] } } == Set(entries))
+        // Only a list takes items; the rest of the record rules hold.
+        try await service.putRecord(accessToken: linked.accessToken, key: "pro", value: .flag(true))
+        await expectError(.invalidInput) { _ = try await service.addRecordItem(accessToken: linked.accessToken, key: "pro", item: "x") }
+        await expectError(.invalidInput) { _ = try await service.addRecordItem(accessToken: linked.accessToken, key: "bad key!", item: "x") }
+        await expectError(.invalidInput) {
+            _ = try await service.addRecordItem(accessToken: linked.accessToken, key: "rucks", item: String(repeating: "x", count: 1025))
+        }
+    }
+
     @Test(arguments: transports) func contentLibraries(kind: String) async throws {
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }

@@ -72,6 +72,7 @@ import Yams
         ("InviteRequest", Wire.InviteRequest(childID: "c"), Wire.InviteRequest(childID: "c")),
         ("AcceptRequest", Wire.AcceptRequest(code: "c"), Wire.AcceptRequest(code: "c")),
         ("RecordRequest", Wire.RecordRequest(key: "k", value: .text("v")), Wire.RecordRequest(key: "k", value: .text("v"))),
+        ("RecordItemRequest", Wire.RecordItemRequest(key: "k", item: "i"), Wire.RecordItemRequest(key: "k", item: "i")),
         ("ClockRequest", Wire.ClockRequest(offsetSeconds: 60), Wire.ClockRequest(offsetSeconds: 60)),
         ("FaultsRequest", Wire.FaultsRequest(faults: ["network"]), Wire.FaultsRequest(faults: [])),
     ]

@@ -165,7 +165,7 @@ final class LosingFirstWrite: AuthServiceDecorator, Sendable {
 
     func around<T: Sendable>(_ endpoint: Endpoint, _ call: @Sendable () async throws -> T) async throws -> T {
         let result = try await call()
-        if endpoint == .putRecord,
+        if endpoint == .addRecordItem,
             !lost.withLock({
                 let was = $0; $0 = true; return was
             })
@@ -224,5 +224,47 @@ extension Result {
     var failure: Failure? {
         if case .failure(let failure) = self { return failure }
         return nil
+    }
+}
+
+/// Every call takes a while to answer, as `--fault slow=…` makes it.
+struct SlowService: AuthServiceDecorator {
+    let base: any AuthService
+    var delay: Duration = .milliseconds(300)
+
+    func around<T: Sendable>(_ endpoint: Endpoint, _ call: @Sendable () async throws -> T) async throws -> T {
+        let result = try await call()
+        try await Task.sleep(for: delay)
+        return result
+    }
+}
+
+extension OperationRunnerTests {
+    /// Issue 45: two devices signed in to one account save a ruck at the same moment on a
+    /// slow service. Both rucks are on the account, and each device's list shows its own.
+    @Test func twoDevicesSavingAtOnceKeepBothRucks() async throws {
+        let mock = try mock()
+        let guest = try await mock.signInAnonymously(flow: "rucktracker").session
+        let linked = try await mock.linkEmail(flow: "rucktracker", accessToken: guest.accessToken, email: "d@example.org", password: "long enough")
+        let other = try await mock.login(flow: "rucktracker", email: "d@example.org", password: "long enough")
+        func session(_ issued: IssuedSession) -> Session {
+            Session(
+                userID: issued.userID, accessToken: issued.accessToken, accessExpiresAt: issued.accessExpiresAt,
+                refreshToken: issued.refreshToken, refreshExpiresAt: nil, isAnonymous: false, createdAt: 0, lastAuthenticated: 0)
+        }
+        let slow = SlowService(base: mock)
+        let first = OperationRunner(service: slow, flowID: "rucktracker")
+        let second = OperationRunner(service: slow, flowID: "rucktracker")
+        var one = CallRequest(id: 1, operation: .logRuck, session: session(linked), inputs: ["distance_km": "1.1", "duration_min": "11"])
+        one.idempotencyKey = "device-one-log-ruck-0001"
+        var two = CallRequest(id: 1, operation: .logRuck, session: session(other), inputs: ["distance_km": "2.2", "duration_min": "22"])
+        two.idempotencyKey = "device-two-log-ruck-0001"
+        async let a = first.run(one)
+        async let b = second.run(two)
+        let (shownOnOne, shownOnTwo) = (try await a.get().values["rucks"]?.list ?? [], try await b.get().values["rucks"]?.list ?? [])
+        guard case .list(let kept)? = try await mock.records(accessToken: linked.accessToken)["rucks"] else { Issue.record("no rucks"); return }
+        #expect(kept.count == 2 && kept.contains { $0.contains("1.1 km") } && kept.contains { $0.contains("2.2 km") }, "\(kept)")
+        #expect(shownOnOne.contains { $0.contains("1.1 km") }, "the first device shows its own ruck: \(shownOnOne)")
+        #expect(shownOnTwo.contains { $0.contains("2.2 km") }, "\(shownOnTwo)")
     }
 }

@@ -23,7 +23,7 @@ extension OperationRunner {
     /// A ruck logged offline: kept on this device with its owner, in order, and synced
     /// when the service answers.
     func keptOffline(_ entry: String, of owner: Session, _ request: CallRequest) throws -> CallOutput {
-        try pendingRucks.add(entry, owner: owner.userID)
+        try pendingRucks.add(entry, owner: owner.userID, key: request.idempotencyKey)
         let known = request.fields["rucks"]?.list?.filter { !$0.hasSuffix(PendingRucks.marker) } ?? []
         return CallOutput(values: [
             "rucks": .list(PendingRucks.merged(known, pendingRucks.rucks(of: owner.userID), marking: true)), "distance_km": .text(""), "duration_min": .text(""),
@@ -40,12 +40,11 @@ extension OperationRunner {
         }
     }
 
-    /// Puts rucks logged offline on the service, after its own, in the order logged.
-    /// Repeated after a lost reply, it finds them there and adds nothing twice.
+    /// Adds rucks logged offline to the service's list, each as one item, in the order
+    /// logged: another device's rucks added meanwhile stay. Repeated after a lost reply,
+    /// the service finds them there and adds nothing twice.
     func putPendingRucks(_ pending: [String], of owner: Session, on service: any AuthService) async throws {
-        let synced = try await service.records(accessToken: owner.accessToken)["rucks"].flatMap(Self.list) ?? []
-        let merged = PendingRucks.merged(synced, pending)
-        if merged != synced { try await service.putRecord(accessToken: owner.accessToken, key: "rucks", value: .list(merged)) }
+        for ruck in pending { _ = try await service.addRecordItem(accessToken: owner.accessToken, key: "rucks", item: ruck) }
         try pendingRucks.removeAll(of: owner.userID)
     }
 
@@ -76,16 +75,24 @@ extension OperationRunner {
     func logRuck(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
         let owner = try session(of: request)
         let access = owner.accessToken
-        let entry = Self.ruckEntry(request, stamp: stamp())
+        // A retry of a Save kept here before (offline, or its session refused) is that ruck.
+        let entry = pendingRucks.ruck(keptUnder: request.idempotencyKey) ?? Self.ruckEntry(request, stamp: stamp())
         do {
             try await syncPendingRucks(of: owner, on: service)
-            var rucks = try await service.records(accessToken: access)["rucks"].flatMap(Self.list) ?? []
-            // A retry whose first try was written finds it there: the same list again.
-            if !rucks.contains(entry) { rucks.append(entry) }
-            try await service.putRecord(accessToken: access, key: "rucks", value: .list(rucks))
+            // One item the service adds, never the list written back: a ruck another device
+            // saved at the same moment stays. A retry whose first try landed adds nothing.
+            let rucks = try await service.addRecordItem(accessToken: access, key: "rucks", item: entry)
             return CallOutput(values: ["rucks": .list(rucks), "distance_km": .text(""), "duration_min": .text("")])
         } catch let error as ServiceError where error.code.isUnreachable {
             return try keptOffline(entry, of: owner, request)
+        } catch let error as ServiceError where error.code == .unauthorized {
+            // The session was refused (ended, or another window signed out): the ruck is
+            // kept here for its owner and goes up once that identity is back. A guest's is
+            // kept as offline rucks are (a guest never loses data, and its renewal is
+            // retried); an account is asked to log in again, and then it syncs.
+            let kept = try keptOffline(entry, of: owner, request)
+            if owner.isAnonymous { return kept }
+            throw error
         }
     }
 

@@ -21,6 +21,8 @@ public struct OperationRunner: Sendable {
     /// Seals what the runner keeps on the device (rucks logged offline) with the state
     /// folder's data key; nil without a session file (tests without a state folder).
     let personal: PersonalData?
+    /// The folder's session, whose holder each call checks (`FolderIdentity`).
+    let sessionFile: SessionFile?
 
     public init(
         services: ServiceDirectory, flowID: String, sessionFile: SessionFile? = nil, clock: RuntimeClock = RuntimeClock(),
@@ -32,6 +34,7 @@ public struct OperationRunner: Sendable {
         self.timeout = timeout
         self.clock = clock
         refresher = SessionRefresher(file: sessionFile)
+        self.sessionFile = sessionFile
         personal = sessionFile.map { file in
             PersonalData(secrets: file.secrets, stateDirectory: ((file.path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
         }
@@ -46,7 +49,9 @@ public struct OperationRunner: Sendable {
             device: device)
     }
 
-    public func run(_ request: CallRequest) async -> Result<CallOutput, ServiceFailure> {
+    /// `folder`: whom the calling window expects its folder to hold; the call is not sent
+    /// when the folder holds someone else (`IdentityChanged`).
+    public func run(_ request: CallRequest, folder: FolderIdentity? = nil) async -> Result<CallOutput, ServiceFailure> {
         if request.operation.needsSession, request.session == nil {
             return .failure(ServiceFailure(code: "unauthorized", message: "You are not signed in."))
         }
@@ -56,17 +61,43 @@ public struct OperationRunner: Sendable {
             let proof = request.idempotencyKey.flatMap { try? personal?.proof(of: $0) }
             let output = try await CallContext.$idempotencyKey.withValue(request.idempotencyKey) {
                 try await CallContext.$idempotencyProof.withValue(proof) {
-                    try await withTimeout { try await performRegisteringFirst(request, on: try services.service(for: request.service)) }
+                    try await withTimeout {
+                        try await performAsTheFolderHolds(folder, request) {
+                            try await performRegisteringFirst(request, on: try services.service(for: request.service))
+                        }
+                    }
                 }
             }
             return .success(output)
         } catch let error as ServiceError {
             return .failure(ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter))
+        } catch is IdentityChanged {
+            return .failure(ServiceFailure(code: IdentityChanged.code, message: FolderIdentity.note(nowHolding: sessionFile?.holder())))
         } catch let failed as FailedAfterRegistering {
             let error = failed.error
             return .failure(ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter, session: failed.session))
         } catch {
             return .failure(ServiceFailure(code: "server_error", message: "The service failed: \(error)"))
+        }
+    }
+
+    /// The call goes only as the identity the folder holds. One that may change it runs
+    /// under the folder's identity lock and claims the folder with its session before the
+    /// lock is let go, so a second window waiting for the lock finds the folder taken.
+    private func performAsTheFolderHolds(
+        _ folder: FolderIdentity?, _ request: CallRequest, _ perform: @Sendable () async throws -> CallOutput
+    ) async throws -> CallOutput {
+        guard let folder, let file = sessionFile else { return try await perform() }
+        guard request.operation.mayChangeIdentity else {
+            guard folder.allows(file.holder()) else { throw IdentityChanged() }
+            return try await perform()
+        }
+        return try await file.withIdentityLock(patience: timeout) {
+            let holder = file.holder()
+            guard folder.allows(holder) else { throw IdentityChanged() }
+            let output = try await perform()
+            if let session = output.session, session.userID != holder { try file.save(session) }
+            return output
         }
     }
 

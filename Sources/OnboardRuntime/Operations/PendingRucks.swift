@@ -16,6 +16,9 @@ struct PendingRucks {
         /// nil: written before owners were kept; it goes with the next session to sync.
         var owner: String?
         var ruck: String
+        /// The idempotency key of the Save that kept it: a retry of that Save finds this
+        /// entry (its stamp too) instead of making a second. nil in files from before.
+        var key: String?
     }
 
     /// The file: the entries sealed with the folder's data key, like a progress file's
@@ -60,15 +63,24 @@ struct PendingRucks {
         all.filter { $0.owner == owner || $0.owner == nil }.map(\.ruck)
     }
 
-    func add(_ ruck: String, owner: String) throws {
-        try change { $0 + [Entry(owner: owner, ruck: ruck)] }
+    /// Keeps `ruck` for `owner`; a second add under the same Save's `key` keeps one.
+    func add(_ ruck: String, owner: String, key: String? = nil) throws {
+        try change { entries in
+            entries.contains { key != nil && $0.key == key } ? entries : entries + [Entry(owner: owner, ruck: ruck, key: key)]
+        }
+    }
+
+    /// The ruck a Save kept here under `key`, if one did (its first try's stamp).
+    func ruck(keptUnder key: String?) -> String? {
+        guard let key else { return nil }
+        return all.first { $0.key == key }?.ruck
     }
 
     /// A guest made on this device, once the service knows it: its entries are the
     /// registered guest's.
     func reassign(from local: String, to registered: String) throws {
         guard all.contains(where: { $0.owner == local }) else { return }
-        try change { $0.map { $0.owner == local ? Entry(owner: registered, ruck: $0.ruck) : $0 } }
+        try change { $0.map { $0.owner == local ? Entry(owner: registered, ruck: $0.ruck, key: $0.key) : $0 } }
     }
 
     /// Forgets `owner`'s entries, once they are on the service; everyone else's stay.

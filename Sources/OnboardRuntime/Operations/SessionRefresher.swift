@@ -22,6 +22,9 @@ public actor SessionRefresher {
         let task = Task<Session, any Error> {
             guard let file else { return try await Self.renew(session, with: service, now: now) }
             return try await file.withLock {
+                // Another window made the folder someone else's: this session is not renewed
+                // over it (`FolderIdentity`).
+                if let holder = file.holder(), holder != session.userID { throw IdentityChanged() }
                 if let stored = try? file.load(), stored.userID == session.userID,
                    stored.refreshToken != session.refreshToken, !stored.accessExpired(atMilliseconds: now) {
                     return stored // another process renewed it meanwhile

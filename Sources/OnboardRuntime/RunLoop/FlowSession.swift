@@ -31,6 +31,9 @@ public final class FlowSession {
     /// Where recorded events go to the service; nil when nothing is sent (tests, or
     /// `DO_NOT_TRACK`).
     public let delivery: EventDelivery?
+    /// Whom this window last saw its folder hold (a user id, or none): it writes and
+    /// calls only as that identity (`FolderIdentity`).
+    private var heldIdentity: String?
 
     public init(
         engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock, mailbox: Mailbox,
@@ -62,7 +65,16 @@ public final class FlowSession {
     /// `performDeferredEffects()`, so a front end can draw the first screen first: nothing
     /// completed is at stake before a person has done anything.
     public func launch(deferringEffects: Bool = false) {
-        let saved = store.load()
+        launch(deferringEffects: deferringEffects, following: false)
+    }
+
+    /// `following`: another window changed who the folder holds. Progress saved before
+    /// that window had a session (its first screen) is not where its account stands: the
+    /// flow's signed-in entry asks the service instead.
+    private func launch(deferringEffects: Bool, following: Bool) {
+        var saved = store.load()
+        heldIdentity = store.sessionFile.holder()
+        if following, saved.session != nil, saved.progress?.requiresSession == false { saved.progress = nil }
         let warnings = saved.warnings + launchNotes
         launchNotes = []
         let effects = engine.reduce(&state, .launched(Launch(
@@ -100,6 +112,10 @@ public final class FlowSession {
     }
 
     public func dispatch(_ event: FlowEvent) {
+        if case .callFinished(_, .failure(let failure)) = event, failure.code == IdentityChanged.code, !folderIsAsExpected() {
+            followFolder()
+            return
+        }
         let effects = engine.reduce(&state, event, now: clock.nowMilliseconds())
         perform(effects)
     }
@@ -142,23 +158,52 @@ public final class FlowSession {
         ending = .signal(signal)
     }
 
+    /// The identities this window may act as now: the one it last saw the folder hold,
+    /// and the one its engine took from a call's answer since.
+    private var expectedIdentity: FolderIdentity {
+        FolderIdentity(acceptable: [heldIdentity, state.session?.userID])
+    }
+
+    /// Whether the folder holds whom this window expects; the holder is then this window's.
+    private func folderIsAsExpected(orBecomes next: String?? = .none) -> Bool {
+        let holder = store.sessionFile.holder()
+        var expected = expectedIdentity
+        if case .some(let next) = next { expected.acceptable.insert(next) }
+        guard expected.allows(holder) else { return false }
+        heldIdentity = holder
+        return true
+    }
+
+    /// Another window changed who the folder holds: this one starts again from what is on
+    /// disk now, and says why.
+    private func followFolder() {
+        launchNotes.append(FolderIdentity.note(nowHolding: store.sessionFile.holder()))
+        launch(deferringEffects: false, following: true)
+    }
+
     /// Carries out the effects in order; a file that cannot be written or removed comes
-    /// back as an event, so the screen says so.
+    /// back as an event, so the screen says so. Nothing is called or written as an
+    /// identity the folder no longer holds: the window follows the folder instead.
     private func perform(_ effects: [Effect]) {
         var failures: [String] = []
         for effect in effects {
             do {
                 switch effect {
                 case .call(let request):
+                    guard folderIsAsExpected() else { return followFolder() }
                     let operations = self.operations
                     let mailbox = self.mailbox
+                    let folder = expectedIdentity
                     Task.detached {
-                        let result = await operations.run(request)
+                        let result = await operations.run(request, folder: folder)
                         mailbox.post(.callFinished(id: request.id, result: result))
                     }
                 case .saveSession(let session):
+                    guard folderIsAsExpected(orBecomes: session?.userID) else { return followFolder() }
                     try store.save(session: session)
+                    heldIdentity = session?.userID
                 case .saveProgress(let progress):
+                    guard folderIsAsExpected() else { return followFolder() }
                     try store.save(progress: progress)
                 case .track(let record):
                     // Queued before it is logged: a kill between the two never leaves an
@@ -173,6 +218,7 @@ public final class FlowSession {
                     try store.analytics.forget()
                     try delivery?.withdraw(anonymousID: state.placeholderUserID, service: serviceAddress, bearer: state.session?.accessToken)
                 case .forgetLocalData:
+                    guard folderIsAsExpected() else { return followFolder() }
                     do { try store.reset() } catch {
                         failures.append("The flow's state could not be removed (\(error)).")
                     }

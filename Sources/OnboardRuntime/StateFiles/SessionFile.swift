@@ -22,6 +22,22 @@ public struct SessionFile: Sendable {
 
     public var lockPath: String { path + ".lock" }
 
+    /// Held while a call may change who the folder holds (a sign-in, a sign-out): two
+    /// windows pressing Start together make one account, not two. Apart from `lockPath`,
+    /// which a renewal inside such a call takes.
+    public var identityLockPath: String { (path as NSString).deletingLastPathComponent + "/identity.lock" }
+
+    /// The user id of the session the folder holds now, read from the file's readable
+    /// half (no secret needed); nil when it holds none or the file cannot be read.
+    public func holder() -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return (try? JSONDecoder().decode(Holder.self, from: data))?.userID
+    }
+
+    private struct Holder: Decodable {
+        var userID: String
+    }
+
     /// The session's tokens were not where its file says (a reset keyring, a folder
     /// copied from another machine).
     public struct MissingTokens: Error, CustomStringConvertible {
@@ -58,7 +74,16 @@ public struct SessionFile: Sendable {
     /// Runs `body` holding an exclusive `flock` on the lock file; waits for another
     /// process's lock without blocking a thread, up to `patience`.
     public func withLock<T: Sendable>(patience: Duration = .seconds(10), _ body: () async throws -> T) async throws -> T {
-        try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
+        try await Self.withLock(lockPath, patience: patience, body)
+    }
+
+    /// Runs `body` holding the folder's identity lock (see `identityLockPath`).
+    public func withIdentityLock<T: Sendable>(patience: Duration, _ body: () async throws -> T) async throws -> T {
+        try await Self.withLock(identityLockPath, patience: patience, body)
+    }
+
+    private static func withLock<T: Sendable>(_ lockPath: String, patience: Duration, _ body: () async throws -> T) async throws -> T {
+        try AtomicFile.makePrivateDirectory((lockPath as NSString).deletingLastPathComponent)
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StorageError(path: lockPath, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }

@@ -19,14 +19,16 @@ public final class StateStore {
     public let coverage: CoverageLog
     private let personal: PersonalData
 
-    /// `secrets` defaults to the state folder's private file.
-    public init(stateDirectory: String, flowID: String, secrets: (any SecretStore)? = nil) {
-        folder = stateDirectory + "/" + flowID
+    /// `folder` defaults to `<state dir>/<flow id>`; a run names the one its service's
+    /// state is kept in (`ServiceFolders`). `secrets` defaults to the state folder's
+    /// private file.
+    public init(stateDirectory: String, flowID: String, folder: String? = nil, secrets: (any SecretStore)? = nil) {
+        self.folder = folder ?? stateDirectory + "/" + flowID
         self.flowID = flowID
         let secrets = secrets ?? FileSecretStore(stateDirectory: stateDirectory)
         self.secrets = secrets
         personal = PersonalData(secrets: secrets, stateDirectory: stateDirectory)
-        analytics = AnalyticsLog(path: folder + "/events.jsonl", flowID: flowID)
+        analytics = AnalyticsLog(path: self.folder + "/events.jsonl", flowID: flowID)
         coverage = CoverageLog(stateDirectory: stateDirectory, flowID: flowID)
     }
 

@@ -45,6 +45,20 @@ extension SQLiteStore {
         }
     }
 
+    public func addRecordItem(_ item: String, key: String, for userID: String, maximumBytes: Int, now: Int64) async throws -> [String] {
+        try await write { db in
+            let stored = try String.fetchOne(
+                db, sql: "SELECT unseal(value) FROM records WHERE user_id = ? AND key = ?", arguments: [userID, key])
+            let list = try RecordListAppend.adding(item, to: stored, maximumBytes: maximumBytes)
+            if list.changed {
+                try db.execute(
+                    sql: "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, seal(?), ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                    arguments: [userID, key, list.json, now])
+            }
+            return list.items
+        }
+    }
+
     public func moveRecords(_ keys: [String], from: String, to: String, now: Int64) async throws {
         try await write { db in
             for key in keys {

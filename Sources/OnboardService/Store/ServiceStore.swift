@@ -75,6 +75,10 @@ public protocol ServiceStore: Sendable {
     func updateProfile(of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64) async throws -> ProfileUpdate
     func putRecord(_ value: FieldValue, key: String, for userID: String, now: Int64) async throws
     func records(of userID: String) async throws -> [String: FieldValue]
+    /// Adds `item` to the list under `key` (made if missing) unless it is there already,
+    /// in one transaction that no other write to the record interleaves with; refuses a
+    /// value that is not a list, or a list that would pass `maximumBytes` of JSON.
+    func addRecordItem(_ item: String, key: String, for userID: String, maximumBytes: Int, now: Int64) async throws -> [String]
     /// Moves `keys` that `from` holds to `to` (its own value replaced), in one transaction.
     func moveRecords(_ keys: [String], from: String, to: String, now: Int64) async throws
 

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// Issue 45: one folder holds one identity at a time, across windows, and each
+    /// service's session is kept apart. Walked in tmux as the issue's cases were found.
+    @Suite struct OwnershipEndToEndTests {
+        /// Start, the second name, Home: the name chosen.
+        func onboardOKLah(_ tmux: Tmux, _ arguments: String = "") -> String {
+            tmux.start("run oklah \(arguments)")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Enter")
+            tmux.waitFor("Pick your name")
+            let names = tmux.offeredNames
+            tmux.send("Down")
+            tmux.send("Enter")
+            let chosen = names.count > 1 ? names[1] : "?"
+            tmux.waitFor("Hi, \(chosen)")
+            return chosen
+        }
+
+        /// How many accounts a mock database holds (Python's sqlite3, not ours).
+        static func accounts(in database: String) -> Int? {
+            let script = "import sqlite3,sys\nprint(sqlite3.connect(sys.argv[1]).execute('select count(*) from users').fetchone()[0])"
+            let output = Subprocess.run("/usr/bin/env", ["python3", "-c", script, database]).output
+            return Int(output.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+
+        /// §1: a folder opened once against a server with the mock's account in it. Before,
+        /// the server refused the mock's refresh token and the session was deleted; the
+        /// account stayed in mock.sqlite with nothing leading to it.
+        @Test func aFolderOpenedOnceAgainstAnotherServiceKeepsItsAccount() throws {
+            let server = try ServerProcess()
+            let tmux = Tmux()
+            let name = onboardOKLah(tmux)
+            let userID = tmux.userID(of: "oklah")
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+
+            tmux.start("run oklah --service \(server.base)")
+            let elsewhere = tmux.waitFor("Welcome to OKLah")
+            #expect(elsewhere.contains("You are signed in on the embedded mock"), "said where the account is:\n\(elsewhere)")
+            #expect(elsewhere.contains("run without --service"), "\(elsewhere)")
+            #expect(tmux.userID(of: "oklah") == userID, "the mock's session is untouched")
+            tmux.send("C-c")
+            tmux.waitFor("[exit 0]")
+
+            tmux.start("run oklah")
+            tmux.waitFor("Hi, \(name)")
+            #expect(tmux.userID(of: "oklah") == userID)
+        }
+
+        /// §1: window 2, still on the privacy screen, pressed Start after window 1 finished
+        /// and made a second account over the first. Now it follows window 1 to its Home.
+        @Test func aSecondWindowFollowsTheAccountTheFirstFinished() throws {
+            let first = Tmux()
+            let second = Tmux(stateDirectory: first.stateDirectory)
+            second.start("run oklah")
+            second.waitFor("Welcome to OKLah")
+            let name = onboardOKLah(first)
+            let userID = first.userID(of: "oklah")
+            second.send("Enter")
+            let followed = second.waitFor("Hi, \(name)")
+            #expect(followed.contains("Another Onboard window on this folder"), "\(followed)")
+            #expect(first.userID(of: "oklah") == userID, "the first window's account is the folder's still")
+            #expect(Self.accounts(in: first.stateDirectory + "/mock.sqlite") == 1)
+        }
+
+        /// §1: both windows press Start at once on a slow service: one account, and both
+        /// windows pick a name of it.
+        @Test func twoWindowsPressingStartTogetherMakeOneAccount() throws {
+            let first = Tmux()
+            let second = Tmux(stateDirectory: first.stateDirectory)
+            for window in [first, second] {
+                window.start("run oklah --fault slow=1500")
+                window.waitFor("Welcome to OKLah")
+            }
+            first.send("Enter")
+            second.send("Enter")
+            let one = first.waitFor("Pick your name")
+            let two = second.waitFor("Pick your name")
+            #expect(Self.accounts(in: first.stateDirectory + "/mock.sqlite") == 1)
+            let names = first.offeredNames
+            #expect(names.count == 3 && names.allSatisfy { one.contains($0) && two.contains($0) }, "the same account's names:\n\(one)\n\(two)")
+        }
+    }
+}
+
+extension EndToEnd.RuckTrackerEndToEndTests {
+    /// Issue 45 §1: a ruck typed while the session ran out (the server's clock moved 31
+    /// days on) was thrown away: "Log in again … to get your rucks back", and after
+    /// logging in it was nowhere. It is kept for its owner and synced once they are back.
+    @Test(arguments: ["server", "two-instances"]) func aRuckSavedAfterTheSessionEndedReachesTheAccountAfterLoggingIn(backend: String) throws {
+        let service = try Backend(backend)
+        let server = try #require(service.server)
+        let tmux = signedUp(service, as: "late@example.org")
+        tmux.send("l")
+        tmux.waitFor("Log a ruck")
+        tmux.type("9.9")
+        tmux.send("Tab")
+        tmux.type("99")
+        tmux.send("Tab")
+        #expect(ServerProcess.post(server.base + "/api/v1/dev/clock", json: #"{"offset_seconds": 2678400}"#) == 200)
+        tmux.send("Enter")  // Save
+        tmux.waitFor("Log in again")
+        tmux.send("Tab")
+        tmux.type("march on!")
+        tmux.send("Tab")
+        tmux.send("Enter")
+        tmux.waitFor("9.9 km in 99 min")
+        quit(tmux)
+        tmux.start("run rucktracker \(service.arguments)")
+        let home = tmux.waitFor("9.9 km in 99 min")
+        #expect(!home.contains("(pending)"), "on the service now:\n\(home)")
+    }
+
+    /// Issue 45 §1: a guest whose renewal is refused was told "Everything on this device
+    /// is kept", and then Save said "The ruck could not be saved". The ruck is kept for
+    /// the guest, and reaches the service once the guest is renewed.
+    @Test func aRuckSavedWhileTheGuestCannotBeRenewedIsKept() throws {
+        let service = try Backend("mock")
+        let tmux = Tmux()
+        tmux.start("run rucktracker \(service.arguments)")
+        tmux.waitFor("No rucks yet")
+        logRuck(tmux, km: "5", minutes: "50")
+        quit(tmux)
+        tmux.start("run rucktracker \(service.arguments) --clock-offset 50h --fault reauth-fail")
+        tmux.waitFor("could not be renewed")
+        logRuck(tmux, km: "7", minutes: "70")
+        #expect(!tmux.screen.contains("could not be saved"), "\(tmux.screen)")
+        quit(tmux)
+        tmux.start("run rucktracker \(service.arguments) --clock-offset 50h")
+        let home = tmux.waitFor("7 km in 70 min")
+        #expect(home.contains("5 km in 50 min"))
+        #expect(EndToEnd.waitUntil({ !tmux.screen.contains("(pending)") }, seconds: 20), "synced once renewed:\n\(tmux.screen)")
+    }
+}
