@@ -26,6 +26,14 @@ extension FlowEngine {
     func idempotencyKey(for request: CallRequest, _ state: inout FlowState, effects: inout [Effect]) -> String? {
         guard request.operation.createsOrSpends else { return nil }
         let name = Self.idempotencyKeyName(request.operation)
+        // A new guest is one intent whether Sign Out or "Continue as Guest" makes it: a
+        // sign-out cut off after its guest was made is finished by the next guest sign-in
+        // under the same key, which the service answers with that guest, never a second.
+        let signOutKey = Self.idempotencyKeyName(.signOut)
+        if request.operation == .signInAnonymously, state.context[name] == nil, let pending = state.context[signOutKey] {
+            state.context[name] = pending
+            state.context[signOutKey] = nil
+        }
         let base: String
         if let kept = state.context[name]?.text {
             base = kept

@@ -208,7 +208,9 @@ extension FlowEngine {
     /// the answers that belong to the device (consent, the server address) unless the
     /// user logged out, which forgets everything.
     func signOut(_ state: inout FlowState, keepingDeviceAnswers: Bool = true, landingAt ended: Screen? = nil, now: Int64, effects: inout [Effect]) {
-        var kept = keepingDeviceAnswers ? Set([flow.serviceURLKey, flow.analytics.consentKey].compactMap { $0 }) : []
+        // A sign-out under way keeps its key: its guest may already be made (see
+        // `idempotencyKey(for:)`).
+        var kept = keepingDeviceAnswers ? Set([flow.serviceURLKey, flow.analytics.consentKey, Self.idempotencyKeyName(.signOut)].compactMap { $0 }) : []
         // Asked to log in again: the same person, so what they signed in with (never a
         // password or code) stays filled in.
         if let ended { kept.formUnion(ended.fields.map(\.id).filter { !secretKeys.contains($0) }) }

@@ -58,7 +58,9 @@ extension OnboardService {
         let (userID, _) = try await authenticate(accessToken)
         try Self.checkRecordKey(key)
         guard !item.isEmpty, item.utf8.count <= 1024 else { throw ServiceError(.invalidInput, "A record item is 1 to 1,024 bytes.") }
-        return try await idempotent(idempotencyKey, operation: "add_record_item", caller: userID, request: ["key": key, "item": item]) {
+        // Bound to the record, not the item: a retry of one Save (whose entry may carry a
+        // later stamp) replays the first answer and adds nothing.
+        return try await idempotent(idempotencyKey, operation: "add_record_item", caller: userID, request: ["key": key]) {
             Wire.RecordItems(items: try await store.addRecordItem(item, key: key, for: userID, maximumBytes: Self.recordBytes, now: clock.now()))
         }.items
     }

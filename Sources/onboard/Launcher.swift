@@ -193,10 +193,12 @@ final class Launcher {
         let outbox = outboxReader(mock: services.runningMock)
         var defaults: [String: Value] = [:]
         if let key = flow.serviceURLKey { defaults[key] = .text(serviceAddress) }
-        // Each service's session and progress are kept apart (`ServiceFolders`).
-        let folder = try ServiceFolders.folder(stateDirectory: stateFolder, flowID: flow.id, service: serviceIdentity(stateFolder: stateFolder))
-        if let note = ServiceFolders.keptElsewhere(
-            stateDirectory: stateFolder, flowID: flow.id, besides: folder, current: serviceIdentity(stateFolder: stateFolder)) {
+        // Each service's session and progress are kept apart (`ServiceFolders`). A flow that
+        // names its own service (Baby Basics' server URL) keeps it in its progress, with
+        // the session made there: `--service` only fills that field in.
+        let service = flow.serviceURLKey == nil ? serviceIdentity(stateFolder: stateFolder) : nil
+        let folder = try ServiceFolders.folder(stateDirectory: stateFolder, flowID: flow.id, service: service)
+        if let service, let note = ServiceFolders.keptElsewhere(stateDirectory: stateFolder, flowID: flow.id, besides: folder, current: service) {
             warnings.append(note)
         }
         let store = StateStore(stateDirectory: stateFolder, flowID: flow.id, folder: folder, secrets: secrets)

@@ -27,6 +27,12 @@ extension EndToEnd {
             return Int(output.trimmingCharacters(in: .whitespacesAndNewlines))
         }
 
+        /// The guests (accounts with no email) a mock database holds.
+        static func guests(in database: String) -> [String] {
+            let script = "import sqlite3,sys\nfor (i,) in sqlite3.connect(sys.argv[1]).execute('select id from users where email is null'): print(i)"
+            return Subprocess.run("/usr/bin/env", ["python3", "-c", script, database]).output.split(separator: "\n").map(String.init)
+        }
+
         /// §1: a folder opened once against a server with the mock's account in it. Before,
         /// the server refused the mock's refresh token and the session was deleted; the
         /// account stayed in mock.sqlite with nothing leading to it.
@@ -134,5 +140,69 @@ extension EndToEnd.RuckTrackerEndToEndTests {
         let home = tmux.waitFor("7 km in 70 min")
         #expect(home.contains("5 km in 50 min"))
         #expect(EndToEnd.waitUntil({ !tmux.screen.contains("(pending)") }, seconds: 20), "synced once renewed:\n\(tmux.screen)")
+    }
+}
+
+extension EndToEnd.BabyBasicsEndToEndTests {
+    /// Issue 45 §1: killed on "Accepting your invite...", the relaunch showed the invite
+    /// form, and Join said "An account with this email already exists" about the
+    /// person's own new account. The relaunch goes on accepting, under the call's key.
+    @Test(arguments: ["mock", "server"]) func aKillWhileTheInviteIsAcceptedResumesIt(backend kind: String) throws {
+        let backend = try Backend(kind)
+        let jo = Tmux()
+        start(jo, backend)
+        confirmServer(jo)
+        register(jo, name: "Jo", email: "jo@example.org")
+        addBaby(jo, "Ray")
+        jo.send("Enter")  // Invite a Caregiver
+        jo.waitFor("Share this code")
+        let code = try #require(jo.saved("invite_code_created", in: "babybasics"))
+
+        let pat = Tmux()
+        pat.start("run babybasics \(backend.arguments) --fault slow=2500")
+        confirmServer(pat)
+        pat.send("Right")
+        pat.send("Enter")  // I Have an Invite
+        pat.waitFor("Join with an invite")
+        fill(pat, ["Pat", "pat@example.org", "long enough", code])
+        pat.waitFor("Accepting your invite...", seconds: 30)
+        kill(try #require(pat.onboardPID), SIGKILL)
+        pat.waitFor("[exit 137]")
+        start(pat, backend)
+        let tracking = pat.waitFor("You're now tracking Ray", seconds: 30)
+        #expect(!tracking.contains("already exists"), "\(tracking)")
+        #expect(tracking.contains("Shared by Jo"))
+    }
+}
+
+extension EndToEnd.RuckTrackerEndToEndTests {
+    /// Issue 45 §1: Sign Out on a slow service, killed midway: the relaunch said "Your
+    /// session … has ended", and Continue as Guest made a second new guest. The folder
+    /// holds the sign-out's guest as soon as it is made, and a sign-out cut off before
+    /// that is finished under its key: one new guest either way.
+    @Test(arguments: [0.5, 3.5, 6.5]) func aSignOutKilledMidwayMakesOneNewGuest(killAfter seconds: Double) throws {
+        let service = try Backend("mock")
+        let tmux = signedUp(service, as: "leaving@example.org")
+        quit(tmux)
+        tmux.start("run rucktracker \(service.arguments) --fault slow=3000")
+        tmux.waitFor("No rucks yet", seconds: 30)
+        signOut(tmux)
+        usleep(useconds_t(seconds * 1_000_000))
+        kill(try #require(tmux.onboardPID), SIGKILL)
+        tmux.waitFor("[exit 137]")
+        tmux.start("run rucktracker \(service.arguments)")
+        #expect(EndToEnd.waitUntil({ ["Your rucks", "Log in again"].contains { tmux.screen.contains($0) } }, seconds: 20), "\(tmux.screen)")
+        if tmux.screen.contains("Log in again") {
+            tmux.send("Tab")
+            tmux.send("Tab")
+            tmux.send("Right")
+            tmux.send("Enter")  // Continue as Guest
+            tmux.waitFor("No rucks yet")
+        }
+        quit(tmux)
+        // The guest the first run began as is named now; a new guest, if the sign-out made
+        // one, is the one the folder holds: none is left behind.
+        let guests = EndToEnd.OwnershipEndToEndTests.guests(in: service.mockDatabase)
+        #expect(guests.count <= 1 && guests.allSatisfy { $0 == tmux.userID(of: "rucktracker") }, "\(guests)")
     }
 }

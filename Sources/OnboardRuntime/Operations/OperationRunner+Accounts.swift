@@ -35,9 +35,12 @@ extension OperationRunner {
         // guest: offline, this fails and nothing has changed.
         let account = try session(of: request)
         try await syncPendingRucks(of: account, on: service)
-        let guest = try await service.signInAnonymously(flow: flowID)
+        let guest = Session(try await service.signInAnonymously(flow: flowID).session, receivedAt: clock.nowMilliseconds())
+        // The folder holds the new guest before anything else is asked: a kill from here
+        // on relaunches as it, never as the account whose session is about to end.
+        try sessionFile?.save(guest)
         try? await service.logout(refreshToken: account.refreshToken)
-        return CallOutput(session: Session(guest.session, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: guest.session.accessToken, on: service))
+        return CallOutput(session: guest, values: try await accountValues(accessToken: guest.accessToken, on: service))
     }
 
     func register(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
