@@ -211,9 +211,13 @@ extension FlowEngine {
         // A sign-out under way keeps its key: its guest may already be made (see
         // `idempotencyKey(for:)`).
         var kept = keepingDeviceAnswers ? Set([flow.serviceURLKey, flow.analytics.consentKey, Self.idempotencyKeyName(.signOut)].compactMap { $0 }) : []
-        // Asked to log in again: the same person, so what they signed in with (never a
-        // password or code) stays filled in.
-        if let ended { kept.formUnion(ended.fields.map(\.id).filter { !secretKeys.contains($0) }) }
+        // Asked to log in again: the same person, so what they signed in with and what
+        // they had typed into any form (a ruck, a baby; never a password or code) stays,
+        // for after they are back. What the account's service said (Pro, its rucks) goes.
+        if let ended {
+            let typed = flow.screens.flatMap(\.fields).map(\.id) + ended.fields.map(\.id)
+            kept.formUnion(typed.filter { !secretKeys.contains($0) })
+        }
         state.account.session = nil
         state.context = state.context.filter { kept.contains($0.key) }
         state.account.onboardingComplete = false

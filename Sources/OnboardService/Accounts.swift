@@ -101,10 +101,15 @@ extension OnboardService {
     /// Unknown email and wrong password fail alike ("Invalid email or password.").
     /// Purchases follow the person: a guest this device leaves for the account (its access
     /// token proves it) hands its entitlements over, in one transaction, once the
-    /// password is right. Its other records (rucks) stay with it.
+    /// password is right. Its other records (rucks) stay with it, unless the person said
+    /// yes to bringing them (`bring`): each list's items are added to the account's in
+    /// the same step, and the guest's list goes.
     public func login(
-        email: String, password: String, policy: TokenPolicy, client: String = "local", guestAccessToken: String? = nil, deviceToken: String? = nil
+        email: String, password: String, policy: TokenPolicy, client: String = "local", guestAccessToken: String? = nil, deviceToken: String? = nil,
+        bring: [String] = []
     ) async throws -> IssuedSession {
+        guard bring.count <= 8 else { throw ServiceError(.invalidInput, "At most 8 records can be brought along.") }
+        for key in bring { try Self.checkRecordKey(key) }
         let now = clock.now()
         try await limit("sign-in", address: client, settings.signInPerAddress, now: now)
         let email = (try? Self.normalised(email)) ?? email.lowercased()
@@ -129,6 +134,9 @@ extension OnboardService {
         try await store.releaseRateLimit(failures, settings.loginFailuresPerAccount, now: now)
         if let guestAccessToken, let guest = try? await authenticate(guestAccessToken), guest.isAnonymous, guest.userID != account.userID {
             try await store.moveRecords(Self.entitlements, from: guest.userID, to: account.userID, now: now)
+            if !bring.isEmpty {
+                try await store.mergeRecordLists(bring, from: guest.userID, to: account.userID, maximumBytes: Self.recordBytes, now: now)
+            }
         }
         var session = try await issue(userID: account.userID, createdAt: account.createdAt, isAnonymous: false, policy: policy)
         guard device != nil else { return knownDevice(session) }

@@ -89,7 +89,7 @@ extension Wire.LoginRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> IssuedSession {
         try await service.login(
             email: email, password: password, policy: .named, client: caller.client, guestAccessToken: caller.bearer,
-            deviceToken: caller.deviceToken)
+            deviceToken: caller.deviceToken, bring: bring ?? [])
     }
 }
 extension Wire.LinkEmailRequest: ServedCall {

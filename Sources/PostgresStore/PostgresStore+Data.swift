@@ -71,6 +71,31 @@ extension PostgresStore {
         }
     }
 
+    public func mergeRecordLists(_ keys: [String], from: String, to: String, maximumBytes: Int, now: Int64) async throws {
+        try await transaction { db in
+            for key in keys {
+                var theirs: String?
+                for try await value in try await db.query(
+                    "SELECT value FROM records WHERE user_id = \(from) AND key = \(key) FOR UPDATE", logger: self.logger
+                ).decode(String.self) { theirs = value }
+                guard let theirs else { continue }
+                try await db.query(
+                    "INSERT INTO records (user_id, key, value, updated_at) VALUES (\(to), \(key), '[]', \(now)) ON CONFLICT (user_id, key) DO NOTHING",
+                    logger: self.logger)
+                var stored: String?
+                for try await value in try await db.query(
+                    "SELECT value FROM records WHERE user_id = \(to) AND key = \(key) FOR UPDATE", logger: self.logger
+                ).decode(String.self) { stored = value }
+                for item in RecordListAppend.items(of: theirs) {
+                    stored = try RecordListAppend.adding(item, to: stored, maximumBytes: maximumBytes).json
+                }
+                try await db.query(
+                    "UPDATE records SET value = \(stored ?? "[]"), updated_at = \(now) WHERE user_id = \(to) AND key = \(key)", logger: self.logger)
+                try await db.query("DELETE FROM records WHERE user_id = \(from) AND key = \(key)", logger: self.logger)
+            }
+        }
+    }
+
     public func moveRecords(_ keys: [String], from: String, to: String, now: Int64) async throws {
         try await transaction { db in
             for key in keys {

@@ -134,7 +134,7 @@ enum CompiledFlows {
         analytics.screens = "screen_viewed"
         analytics.breakdown = nil
         analytics.localID = false
-        var flow = Flow(id: "babybasics", title: "Baby Basics", summary: "server URL, account or invite, add your baby", entry: entry, tokens: tokens, analytics: analytics, screens: [babybasicsScreen0(), babybasicsScreen1(), babybasicsScreen2(), babybasicsScreen3(), babybasicsScreen4(), babybasicsScreen5(), babybasicsScreen6(), babybasicsScreen7(), babybasicsScreen8(), babybasicsScreen9(), babybasicsScreen10(), babybasicsScreen11(), babybasicsScreen12(), babybasicsScreen13(), babybasicsScreen14(), babybasicsScreen15(), babybasicsScreen16()])
+        var flow = Flow(id: "babybasics", title: "Baby Basics", summary: "server URL, account or invite, add your baby", entry: entry, tokens: tokens, analytics: analytics, screens: [babybasicsScreen0(), babybasicsScreen1(), babybasicsScreen2(), babybasicsScreen3(), babybasicsScreen4(), babybasicsScreen5(), babybasicsScreen6(), babybasicsScreen7(), babybasicsScreen8(), babybasicsScreen9(), babybasicsScreen10(), babybasicsScreen11(), babybasicsScreen12(), babybasicsScreen13(), babybasicsScreen14(), babybasicsScreen15(), babybasicsScreen16(), babybasicsScreen17(), babybasicsScreen18()])
         flow.serviceURLKey = "server_url"
         flow.stepCount = nil
         flow.secrets = ["invite_code", "invite_code_created", "invite_link"]
@@ -235,6 +235,7 @@ enum CompiledFlows {
         screen.title = "Join with an invite"
         screen.body = "Paste the code or the whole link you were sent."
         screen.allowsBack = true
+        screen.resumeAt = "invite_resume"
         screen.resumable = true
         do {
             var field = Field(id: "name", kind: .text, label: "Name", placeholder: "", maxLength: 100)
@@ -259,11 +260,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Join", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 158, column: 9))
+            let action = Action(label: "Join", key: nil, step: .call(ServiceCall(operation: .register, outcomes: ["conflict": Outcome(go: nil, message: "An account with this email already exists. Try logging in.", back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 162, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Already registered? Log in with your invite", key: nil, step: .go("invite_login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 167, column: 9))
+            var action = Action(label: "Already registered? Log in with your invite", key: nil, step: .go("invite_login"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 171, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -271,9 +272,10 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen5() -> Screen {
-        var screen = Screen(id: "invite_login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 171, column: 5))
+        var screen = Screen(id: "invite_login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 175, column: 5))
         screen.title = "Log in with your invite"
         screen.allowsBack = true
+        screen.resumeAt = "invite_login_resume"
         screen.resumable = true
         do {
             var field = Field(id: "email", kind: .email, label: "Email", placeholder: "", maxLength: 254)
@@ -291,22 +293,36 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In and Join", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 197, column: 9))
+            let action = Action(label: "Log In and Join", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "accepting", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 202, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen6() -> Screen {
-        var screen = Screen(id: "accepting", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 207, column: 5))
-        screen.title = "Accepting your invite..."
-        screen.resumable = true
-        screen.call = ServiceCall(operation: .acceptInvite, outcomes: ["error": Outcome(go: "invite_retry", message: "Something went wrong. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: "invite_retry", message: "This invite link is invalid or has already been used.", back: false, field: nil), "success": Outcome(go: "tracking", message: nil, back: false, field: nil)])
+        var screen = Screen(id: "invite_resume", kind: .route, location: SourceLocation(file: "babybasics.yaml", line: 212, column: 5))
+        screen.resumable = false
+        screen.route = [Branch(when: Guard(.isSignedIn, negated: false, key: nil, value: nil), go: "accepting"), Branch(when: nil, go: "invite")]
         return screen
     }
 
     private static func babybasicsScreen7() -> Screen {
-        var screen = Screen(id: "invite_retry", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 223, column: 5))
+        var screen = Screen(id: "invite_login_resume", kind: .route, location: SourceLocation(file: "babybasics.yaml", line: 219, column: 5))
+        screen.resumable = false
+        screen.route = [Branch(when: Guard(.isSignedIn, negated: false, key: nil, value: nil), go: "accepting"), Branch(when: nil, go: "invite_login")]
+        return screen
+    }
+
+    private static func babybasicsScreen8() -> Screen {
+        var screen = Screen(id: "accepting", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 226, column: 5))
+        screen.title = "Accepting your invite..."
+        screen.resumable = false
+        screen.call = ServiceCall(operation: .acceptInvite, outcomes: ["error": Outcome(go: "invite_retry", message: "Something went wrong. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: "invite_retry", message: "This invite link is invalid or has already been used.", back: false, field: nil), "success": Outcome(go: "tracking", message: nil, back: false, field: nil)])
+        return screen
+    }
+
+    private static func babybasicsScreen9() -> Screen {
+        var screen = Screen(id: "invite_retry", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 239, column: 5))
         screen.title = "Your invite"
         screen.body = "Your account is ready. Enter the invite code or link again."
         screen.resumable = true
@@ -316,31 +332,31 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Join", key: nil, step: .go("accepting"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 235, column: 9))
+            let action = Action(label: "Join", key: nil, step: .go("accepting"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 251, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Add a Baby Instead", key: nil, step: .go("add_baby"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 237, column: 9))
+            var action = Action(label: "Add a Baby Instead", key: nil, step: .go("add_baby"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 253, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func babybasicsScreen8() -> Screen {
-        var screen = Screen(id: "tracking", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 241, column: 5))
+    private static func babybasicsScreen10() -> Screen {
+        var screen = Screen(id: "tracking", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 257, column: 5))
         screen.title = "You're now tracking {child_name}"
         screen.body = "Shared by {shared_by}"
         screen.resumable = true
         do {
-            let action = Action(label: "Go to Dashboard", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 246, column: 9))
+            let action = Action(label: "Go to Dashboard", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 262, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func babybasicsScreen9() -> Screen {
-        var screen = Screen(id: "login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 249, column: 5))
+    private static func babybasicsScreen11() -> Screen {
+        var screen = Screen(id: "login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 265, column: 5))
         screen.title = "Log in"
         screen.allowsBack = true
         screen.resumable = true
@@ -355,40 +371,40 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 269, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 285, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func babybasicsScreen10() -> Screen {
-        var screen = Screen(id: "checking_children", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 281, column: 5))
+    private static func babybasicsScreen12() -> Screen {
+        var screen = Screen(id: "checking_children", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 297, column: 5))
         screen.title = "Loading your babies..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .loadChildren, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "after_login", message: nil, back: false, field: nil)])
         return screen
     }
 
-    private static func babybasicsScreen11() -> Screen {
-        var screen = Screen(id: "after_login", kind: .route, location: SourceLocation(file: "babybasics.yaml", line: 289, column: 5))
+    private static func babybasicsScreen13() -> Screen {
+        var screen = Screen(id: "after_login", kind: .route, location: SourceLocation(file: "babybasics.yaml", line: 305, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.hasChildren, negated: false, key: nil, value: nil), go: "dashboard"), Branch(when: nil, go: "add_baby")]
         return screen
     }
 
-    private static func babybasicsScreen12() -> Screen {
-        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 296, column: 5))
+    private static func babybasicsScreen14() -> Screen {
+        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 312, column: 5))
         screen.body = "Something went wrong. Check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 300, column: 9))
+            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 316, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func babybasicsScreen13() -> Screen {
-        var screen = Screen(id: "add_baby", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 303, column: 5))
+    private static func babybasicsScreen15() -> Screen {
+        var screen = Screen(id: "add_baby", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 319, column: 5))
         screen.title = "Add your baby"
         screen.resumeAt = "checking_children"
         screen.resumable = true
@@ -404,14 +420,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Let's Go!", key: nil, step: .call(ServiceCall(operation: .addChild, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "dashboard", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 324, column: 9))
+            let action = Action(label: "Let's Go!", key: nil, step: .call(ServiceCall(operation: .addChild, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "dashboard", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 340, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func babybasicsScreen14() -> Screen {
-        var screen = Screen(id: "dashboard", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 332, column: 5))
+    private static func babybasicsScreen16() -> Screen {
+        var screen = Screen(id: "dashboard", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 348, column: 5))
         screen.title = "Dashboard"
         screen.load = [.loadChildren]
         screen.resumable = true
@@ -419,26 +435,26 @@ enum CompiledFlows {
         screen.items = "children"
         screen.empty = "No babies yet."
         do {
-            let action = Action(label: "Invite a Caregiver", key: nil, step: .call(ServiceCall(operation: .createInvite, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "invite_created", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 341, column: 9))
+            let action = Action(label: "Invite a Caregiver", key: nil, step: .call(ServiceCall(operation: .createInvite, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "invite_created", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 357, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func babybasicsScreen15() -> Screen {
-        var screen = Screen(id: "invite_created", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 347, column: 5))
+    private static func babybasicsScreen17() -> Screen {
+        var screen = Screen(id: "invite_created", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 363, column: 5))
         screen.title = "Invite a caregiver to {invite_child}"
         screen.body = "Share this code: {invite_code_created}\n\nOr this link:\n{invite_link}\n\nIt works once and expires in 7 days."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 352, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 368, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
-    private static func babybasicsScreen16() -> Screen {
-        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 355, column: 5))
+    private static func babybasicsScreen18() -> Screen {
+        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 371, column: 5))
         screen.title = "Log in again"
         screen.body = "Your session on {server_url} has ended. Log in again to see your babies."
         screen.resumable = true
@@ -453,11 +469,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 361, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 377, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Use Another Account", key: nil, step: .go("auth"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 364, column: 9))
+            var action = Action(label: "Use Another Account", key: nil, step: .go("auth"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 380, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -976,6 +992,7 @@ enum CompiledFlows {
         screen.body = "Add an email and password to secure your account and sync your data across all devices."
         screen.bullets = ["Sync data across devices", "Secure your account", "Never lose your progress", "Keep all your data"]
         screen.allowsBack = true
+        screen.resumesAfterComplete = true
         screen.resumable = true
         do {
             var field = Field(id: "email", kind: .email, label: "Email", placeholder: "", maxLength: 254)
@@ -995,33 +1012,34 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Secure My Account", key: nil, step: .call(ServiceCall(operation: .linkEmail, outcomes: ["conflict": Outcome(go: nil, message: "That email already belongs to another account. Use another email; your guest data is safe.", back: false, field: nil), "error": Outcome(go: nil, message: "Your email could not be added. Your data is safe; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Your data is safe on this device; add your email when you're connected.", back: false, field: nil), "success": Outcome(go: "linked", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 177, column: 9))
+            let action = Action(label: "Secure My Account", key: nil, step: .call(ServiceCall(operation: .linkEmail, outcomes: ["conflict": Outcome(go: nil, message: "That email already belongs to another account. Use another email; your guest data is safe.", back: false, field: nil), "error": Outcome(go: nil, message: "Your email could not be added. Your data is safe; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Your data is safe on this device; add your email when you're connected.", back: false, field: nil), "success": Outcome(go: "linked", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 180, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Maybe Later", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 187, column: 9))
+            let action = Action(label: "Maybe Later", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 190, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen6() -> Screen {
-        var screen = Screen(id: "linked", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 190, column: 5))
+        var screen = Screen(id: "linked", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 193, column: 5))
         screen.title = "Your account is secured"
         screen.body = "Signed in as {email}. Your rucks are kept and synced."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 195, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 198, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen7() -> Screen {
-        var screen = Screen(id: "set_username", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 198, column: 5))
+        var screen = Screen(id: "set_username", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 201, column: 5))
         screen.title = "Set Username"
         screen.body = "2 to 30 letters, digits or spaces."
         screen.allowsBack = true
+        screen.resumesAfterComplete = true
         screen.resumable = true
         do {
             var field = Field(id: "username", kind: .text, label: "Username", placeholder: "", maxLength: 30)
@@ -1031,21 +1049,22 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .setUsername, outcomes: ["conflict": Outcome(go: nil, message: "That username is taken. Please choose another.", back: false, field: nil), "error": Outcome(go: nil, message: "The username could not be saved. Please try again.", back: false, field: nil), "invalid_input": Outcome(go: nil, message: "A username is 2 to 30 letters, digits or spaces.", back: false, field: nil), "success": Outcome(go: nil, message: "Username saved.", back: true, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 217, column: 9))
+            let action = Action(label: "Save", key: nil, step: .call(ServiceCall(operation: .setUsername, outcomes: ["conflict": Outcome(go: nil, message: "That username is taken. Please choose another.", back: false, field: nil), "error": Outcome(go: nil, message: "The username could not be saved. Please try again.", back: false, field: nil), "invalid_input": Outcome(go: nil, message: "A username is 2 to 30 letters, digits or spaces.", back: false, field: nil), "success": Outcome(go: nil, message: "Username saved.", back: true, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 221, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 229, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 233, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen8() -> Screen {
-        var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 232, column: 5))
+        var screen = Screen(id: "log_in", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 236, column: 5))
         screen.title = "Log In"
-        screen.body = "Log in to an account that already has an email. Rucks logged as this guest stay with the guest account; Pro, if you bought it, comes with you."
+        screen.body = "Log in to an account that already has an email. Pro, if you bought it, comes with you. Rucks logged as this guest stay with the guest account unless you bring them."
         screen.allowsBack = true
+        screen.resumesAfterComplete = true
         screen.resumable = true
         do {
             var field = Field(id: "email", kind: .email, label: "Email", placeholder: "", maxLength: 254)
@@ -1059,102 +1078,108 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 255, column: 9))
+            var action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 260, column: 9))
+            action.sets = ["bring_rucks": "no"]
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 265, column: 9))
+            var action = Action(label: "Log In and Bring My Rucks", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: Guard(.has, negated: false, key: "rucks", value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 273, column: 9))
+            action.sets = ["bring_rucks": "yes"]
+            screen.actions.append(action)
+        }
+        do {
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 285, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen9() -> Screen {
-        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 268, column: 5))
+        var screen = Screen(id: "account_profile", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 288, column: 5))
         screen.title = "Signed In"
         screen.body = "Account Status: {account_status}\nEmail: {email}\nUsername: {username|Set Username}"
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 274, column: 9))
+            let action = Action(label: "Sign Out", key: nil, step: .go("confirm_sign_out"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 294, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 276, column: 9))
+            let action = Action(label: "Back", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 296, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen10() -> Screen {
-        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 279, column: 5))
+        var screen = Screen(id: "confirm_sign_out", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 299, column: 5))
         screen.title = "Sign out?"
         screen.body = "Signing out will create a new guest account. Your rucks stay with {email}: log in again to see them."
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 285, column: 9))
+            let action = Action(label: "Cancel", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 305, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 287, column: 9))
+            let action = Action(label: "Sign Out", key: nil, step: .call(ServiceCall(operation: .signOut, outcomes: ["error": Outcome(go: nil, message: "Could not sign out. Nothing has changed; please try again.", back: false, field: nil), "network": Outcome(go: nil, message: "You're offline. Signing out needs a connection to make your new guest account, so nothing has changed.", back: false, field: nil), "success": Outcome(go: "home", message: "Signed out. You're now using a new guest account.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 307, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen11() -> Screen {
-        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 298, column: 5))
+        var screen = Screen(id: "pro_offer", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 318, column: 5))
         screen.title = "RuckTracker Pro"
         screen.bullets = ["Training programs and pacing", "Unlimited ruck history", "Support the app"]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 307, column: 9))
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_guest", message: nil, back: false, field: nil)])), when: Guard(.isAnonymous, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 327, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 314, column: 9))
+            let action = Action(label: "Buy Pro (simulated)", key: nil, step: .call(ServiceCall(operation: .purchasePro, outcomes: ["error": Outcome(go: nil, message: "The purchase did not go through. You were not charged; please try again.", back: false, field: nil), "success": Outcome(go: "post_purchase_member", message: nil, back: false, field: nil)])), when: Guard(.isSignedIn, negated: false, key: nil, value: nil), location: SourceLocation(file: "rucktracker.yaml", line: 334, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 321, column: 9))
+            let action = Action(label: "Not Now", key: nil, step: .back, when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 341, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen12() -> Screen {
-        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 324, column: 5))
+        var screen = Screen(id: "post_purchase_guest", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 344, column: 5))
         screen.title = "Welcome to Pro!"
         screen.body = "Secure Your Subscription\n\nAdd an email to secure your premium subscription: with an email, Pro follows you to every device and survives a lost phone."
         screen.resumesAfterComplete = true
         screen.resumable = true
         do {
-            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 331, column: 9))
+            let action = Action(label: "Add Email to Sync", key: nil, step: .go("add_email"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 351, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 333, column: 9))
+            let action = Action(label: "Skip", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 353, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen13() -> Screen {
-        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 336, column: 5))
+        var screen = Screen(id: "post_purchase_member", kind: .info, location: SourceLocation(file: "rucktracker.yaml", line: 356, column: 5))
         screen.title = "Welcome to Pro!"
         screen.body = "Pro is on your account, so every device you sign in on has it, and your rucks are backed up."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 341, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("home"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 361, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func rucktrackerScreen14() -> Screen {
-        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 344, column: 5))
+        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "rucktracker.yaml", line: 364, column: 5))
         screen.title = "Log in again"
         screen.body = "Your session as {email|your account} has ended. Log in again to get your rucks back, or start over as a new guest."
         screen.resumable = true
@@ -1170,11 +1195,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 350, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: "Could not log in. Check your connection and try again.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "home", message: nil, back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 370, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Continue as Guest", key: nil, step: .go("starting"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 360, column: 9))
+            var action = Action(label: "Continue as Guest", key: nil, step: .go("starting"), when: nil, location: SourceLocation(file: "rucktracker.yaml", line: 380, column: 9))
             action.validates = false
             screen.actions.append(action)
         }

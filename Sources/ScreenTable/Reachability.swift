@@ -24,12 +24,13 @@ public enum Reachability {
         return found
     }
 
-    /// The screens one screen can lead to directly.
+    /// The screens one screen can lead to directly; a relaunch there leads to its
+    /// `resume_at`.
     public static func targets(of screen: Screen) -> [String] {
         var steps = screen.actions.map(\.step)
         if let choice = screen.choice { steps.append(choice.then) }
         var calls = screen.ownCalls
-        var result: [String] = screen.route.map(\.go)
+        var result: [String] = screen.route.map(\.go) + (screen.resumeAt.map { [$0] } ?? [])
         for step in steps {
             switch step {
             case .go(let target): result.append(target)

@@ -157,7 +157,7 @@ extension Operation {
         // What the list shows already, for a ruck kept on this device while offline.
         case .logRuck: OperationTraits(session: .required, effect: .createsOrSpends, inputs: ["distance_km", "duration_min"], listInputs: ["rucks"])
         case .linkEmail: OperationTraits(session: .required, effect: .createsOrSpends, inputs: ["email", "password"])
-        case .logIn: OperationTraits(session: .none, effect: .repeatable, inputs: ["email", "password"])
+        case .logIn: OperationTraits(session: .none, effect: .repeatable, inputs: ["email", "password", "bring_rucks"])
         case .signOut: OperationTraits(session: .required, effect: .createsOrSpends)
         case .purchasePro: OperationTraits(session: .required, effect: .repeatable)
         case .setUsername: OperationTraits(session: .required, effect: .repeatable, inputs: ["username"])

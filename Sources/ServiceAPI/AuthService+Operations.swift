@@ -20,8 +20,9 @@ extension AuthService {
     }
     /// `guestAccessToken`: the guest this device leaves for the account, whose purchases
     /// follow the person to it (nil when no guest is signed in).
-    public func login(flow: String, email: String, password: String, guestAccessToken: String? = nil) async throws -> IssuedSession {
-        try await send(Wire.LoginRequest(flow: flow, email: email, password: password), bearer: guestAccessToken)
+    /// `bring`: the guest's list records that go with it, with the person's yes.
+    public func login(flow: String, email: String, password: String, guestAccessToken: String? = nil, bring: [String] = []) async throws -> IssuedSession {
+        try await send(Wire.LoginRequest(flow: flow, email: email, password: password, bring: bring.isEmpty ? nil : bring), bearer: guestAccessToken)
     }
     public func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession {
         try await send(Wire.LinkEmailRequest(flow: flow, email: email, password: password), bearer: accessToken)

@@ -38,12 +38,15 @@ public enum Wire {
         public var flow: String?
         public var email: String
         public var password: String
-        public init(flow: String?, email: String, password: String) {
-            (self.flow, self.email, self.password) = (flow, email, password)
+        /// List records (`rucks`) the guest leaving for the account brings, with the
+        /// person's yes: added to the account's in the log-in's transaction.
+        public var bring: [String]?
+        public init(flow: String?, email: String, password: String, bring: [String]? = nil) {
+            (self.flow, self.email, self.password, self.bring) = (flow, email, password, bring)
         }
     }
 
-    /// An email and password linked to the signed-in guest (the `LoginRequest` schema).
+    /// An email and password linked to the signed-in guest.
     public struct LinkEmailRequest: WireCall, Equatable {
         public typealias Answer = IssuedSession
         public static let endpoint = Endpoint(.post, "/auth/link-email", needsSession: true)

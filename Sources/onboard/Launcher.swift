@@ -251,13 +251,13 @@ final class Launcher {
         return path == URL(fileURLWithPath: stateFolder + "/mock.sqlite").standardizedFileURL.path ? ServiceFolders.embeddedMock : "mock://" + path
     }
 
-    /// Delivery of the flow's analytics to its service, unless the flow records none or
-    /// the person set `DO_NOT_TRACK` (consoledonottrack.com): then events stay in the
-    /// local log only.
+    /// Delivery of the flow's analytics to its service, unless the flow records none. With
+    /// `DO_NOT_TRACK` (consoledonottrack.com) events stay in the local log only, but a
+    /// withdrawal of consent still reaches the service: not sending never stops a deletion.
     private func eventDelivery(for flow: Flow, store: StateStore, services: ServiceDirectory) -> EventDelivery? {
         let optedOut = !(environment["DO_NOT_TRACK"] ?? "").isEmpty && environment["DO_NOT_TRACK"] != "0"
-        guard flow.recordsEvents, !optedOut else { return nil }
-        return EventDelivery(queue: EventQueue(folder: store.folder), services: services, defaultService: serviceAddress)
+        guard flow.recordsEvents else { return nil }
+        return EventDelivery(queue: EventQueue(folder: store.folder), services: services, defaultService: serviceAddress, sendsEvents: !optedOut)
     }
 
     /// `--watch`: the flow file (`run --flow FILE`) and the theme, if it is a file.

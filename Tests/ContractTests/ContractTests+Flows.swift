@@ -374,6 +374,33 @@ extension ContractTests {
         }
     }
 
+    /// Issue 45: a guest logging in to an existing account left its rucks on a guest
+    /// nothing leads back to. With the person's yes they come along, in the log-in's
+    /// transaction, after the account's own; without it they stay with the guest.
+    @Test(arguments: transports) func aGuestLoggingInBringsItsRucksOnlyWhenAsked(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let service = subject.service
+        let owner = try await service.signInAnonymously(flow: "rucktracker").session
+        let account = try await service.linkEmail(flow: "rucktracker", accessToken: owner.accessToken, email: "bring@example.org", password: "long enough")
+        _ = try await service.addRecordItem(accessToken: account.accessToken, key: "rucks", item: "1 km in 10 min · a")
+        let guest = try await service.signInAnonymously(flow: "rucktracker").session
+        for item in ["2 km in 20 min · b", "3 km in 30 min · c"] { _ = try await service.addRecordItem(accessToken: guest.accessToken, key: "rucks", item: item) }
+
+        let stayed = try await service.login(flow: "rucktracker", email: "bring@example.org", password: "long enough", guestAccessToken: guest.accessToken)
+        #expect(try await service.records(accessToken: stayed.accessToken)["rucks"] == .list(["1 km in 10 min · a"]))
+        #expect(try await service.records(accessToken: guest.accessToken)["rucks"] == .list(["2 km in 20 min · b", "3 km in 30 min · c"]))
+
+        let brought = try await service.login(
+            flow: "rucktracker", email: "bring@example.org", password: "long enough", guestAccessToken: guest.accessToken, bring: ["rucks"])
+        #expect(try await service.records(accessToken: brought.accessToken)["rucks"] == .list(["1 km in 10 min · a", "2 km in 20 min · b", "3 km in 30 min · c"]))
+        #expect(try await service.records(accessToken: guest.accessToken)["rucks"] == nil, "the guest keeps none: they moved")
+        await expectError(.invalidInput) {
+            _ = try await service.login(
+                flow: "rucktracker", email: "bring@example.org", password: "long enough", guestAccessToken: guest.accessToken, bring: ["bad key!"])
+        }
+    }
+
     @Test(arguments: transports) func contentLibraries(kind: String) async throws {
         let subject = try await Subject.make(kind)
         defer { subject.server?.stop() }

@@ -33,11 +33,11 @@ import Yams
             Wire.RegisterRequest(flow: nil, name: "Ana", email: "a@example.org", password: "long enough")
         ),
         (
-            "LoginRequest", Wire.LoginRequest(flow: "abby", email: "a@example.org", password: "long enough"),
+            "LoginRequest", Wire.LoginRequest(flow: "abby", email: "a@example.org", password: "long enough", bring: ["rucks"]),
             Wire.LoginRequest(flow: nil, email: "a@example.org", password: "long enough")
         ),
         (
-            "LoginRequest", Wire.LinkEmailRequest(flow: "rucktracker", email: "a@example.org", password: "long enough"),
+            "LinkEmailRequest", Wire.LinkEmailRequest(flow: "rucktracker", email: "a@example.org", password: "long enough"),
             Wire.LinkEmailRequest(flow: nil, email: "a@example.org", password: "long enough")
         ),
         ("RefreshRequest", Wire.RefreshRequest(refreshToken: "t"), Wire.RefreshRequest(refreshToken: "t")),

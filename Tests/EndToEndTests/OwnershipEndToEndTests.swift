@@ -206,3 +206,66 @@ extension EndToEnd.RuckTrackerEndToEndTests {
         #expect(guests.count <= 1 && guests.allSatisfy { $0 == tmux.userID(of: "rucktracker") }, "\(guests)")
     }
 }
+
+extension EndToEnd.RuckTrackerEndToEndTests {
+    /// Issue 45 §1: a guest logging in to an existing account left its rucks on a guest
+    /// nothing leads back to. "Log In and Bring My Rucks" brings them, with the person's
+    /// yes; plain "Log In" leaves them with the guest, as the screen says.
+    @Test(arguments: ["mock", "server"]) func aGuestLoggingInCanBringItsRucks(backend kind: String) throws {
+        let service = try Backend(kind)
+        let owner = signedUp(service, as: "home@example.org")
+        logRuck(owner, km: "1.5", minutes: "15")
+        quit(owner)
+
+        let guest = Tmux()
+        guest.start("run rucktracker \(service.arguments)")
+        guest.waitFor("No rucks yet")
+        logRuck(guest, km: "4.4", minutes: "44")
+        guest.send("p")
+        guest.waitFor("Guest User")
+        guest.send("Right")
+        guest.send("Right")
+        guest.send("Enter")  // Log In
+        let form = guest.waitFor("Log in to an account")
+        #expect(form.contains("unless you bring them"), "\(form)")
+        guest.type("home@example.org")
+        guest.send("Tab")
+        guest.type("march on!")
+        guest.send("Tab")
+        guest.send("Right")
+        guest.send("Enter")  // Log In and Bring My Rucks
+        let home = guest.waitFor("4.4 km in 44 min")
+        #expect(home.contains("1.5 km in 15 min"), "the account's own and the guest's:\n\(home)")
+        quit(guest)
+        // The account keeps both on the service: another device sees them.
+        owner.start("run rucktracker \(service.arguments)")
+        let elsewhere = owner.waitFor("4.4 km in 44 min")
+        #expect(elsewhere.contains("1.5 km in 15 min"))
+    }
+}
+
+extension EndToEnd.RuckTrackerEndToEndTests {
+    /// Issue 45 §1: what was typed on Add Email to Sync, Set Username and Log In was lost
+    /// to a kill (the relaunch opened Home). It comes back, passwords aside.
+    @Test(arguments: [("Add Email to Sync", 0), ("Set Username", 1), ("Log In", 2)]) func whatWasTypedOnAnAccountFormSurvivesAKill(
+        screen: String, rights: Int
+    ) throws {
+        let service = try Backend("mock")
+        let tmux = Tmux()
+        tmux.start("run rucktracker \(service.arguments)")
+        tmux.waitFor("No rucks yet")
+        tmux.send("p")
+        tmux.waitFor("Guest User")
+        for _ in 0..<rights { tmux.send("Right") }
+        tmux.send("Enter")
+        tmux.waitFor(screen)
+        let typed = rights == 1 ? "Trail Walker" : "kept@example.org"
+        tmux.type(typed)
+        #expect(tmux.waitUntilSaved(rights == 1 ? "username" : "email", in: "rucktracker", is: typed), "saved once typing paused")
+        kill(try #require(tmux.onboardPID), SIGKILL)
+        tmux.waitFor("[exit 137]")
+        tmux.start("run rucktracker \(service.arguments)")
+        let relaunched = tmux.waitFor(typed)
+        #expect(relaunched.contains(screen), "\(relaunched)")
+    }
+}

@@ -138,4 +138,34 @@ import Testing
         #expect(delivery.queue.pendingWithdrawals().isEmpty)
         #expect(try await storedCount("abby") == 0)
     }
+
+    /// Issue 45: agreed to analytics (events reached the service), then, with
+    /// `DO_NOT_TRACK` set, "Continue Without Analytics": the service was never asked to
+    /// forget, and a later run without it did not ask either. Not sending events must never
+    /// stop a deletion the person asked for.
+    @Test func aWithdrawalUnderDoNotTrackStillReachesTheService() async throws {
+        let flow = try BuiltinFlows.load("abby")
+        let store = StateStore(stateDirectory: folder, flowID: "abby")
+        let transport = InProcessTransport(service: service)
+        let tracked = EventDelivery(queue: EventQueue(folder: store.folder), services: ServiceDirectory(fixed: transport))
+        let first = FlowSession(
+            engine: FlowEngine(flow: flow), store: store, operations: OperationRunner(service: transport, flowID: "abby"),
+            clock: RuntimeClock(), mailbox: Mailbox(), delivery: tracked)
+        first.launch()
+        press("Agree and Continue", on: first)
+        #expect(await tracked.deliverAll())
+        #expect(try await storedCount("abby") == 1)
+
+        // The next run, with DO_NOT_TRACK: nothing it records is queued or sent.
+        let untracked = EventDelivery(queue: EventQueue(folder: store.folder), services: ServiceDirectory(fixed: transport), sendsEvents: false)
+        let second = FlowSession(
+            engine: FlowEngine(flow: flow), store: store, operations: OperationRunner(service: transport, flowID: "abby"),
+            clock: RuntimeClock(), mailbox: Mailbox(), delivery: untracked)
+        second.launch()
+        second.dispatch(.intent(.back))
+        press("Continue Without Analytics", on: second)
+        #expect(await untracked.deliverAll())
+        #expect(untracked.queue.pendingWithdrawals().isEmpty)
+        #expect(try await storedCount("abby") == 0, "the service forgot the run's events")
+    }
 }

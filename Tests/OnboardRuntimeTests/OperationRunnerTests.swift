@@ -268,3 +268,24 @@ extension OperationRunnerTests {
         #expect(shownOnTwo.contains { $0.contains("2.2 km") }, "\(shownOnTwo)")
     }
 }
+
+extension OperationRunnerTests {
+    /// Issue 45: ABBY, step 6 saved, Esc back to it, Ethnicity changed, Esc to step 5,
+    /// Continue: step 6 showed the old value again, because saving step 5 brought back
+    /// the service's whole profile. A save answers with what it saved, and nothing else.
+    @Test func savingOneStepLeavesARevisedAnswerOnAnotherAlone() async throws {
+        let mock = try mock()
+        let guest = try await mock.signInAnonymously(flow: "abby").session
+        let session = Session(
+            userID: guest.userID, accessToken: guest.accessToken, accessExpiresAt: guest.accessExpiresAt,
+            refreshToken: guest.refreshToken, refreshExpiresAt: nil, isAnonymous: true, createdAt: 0, lastAuthenticated: 0)
+        let runner = OperationRunner(service: mock, flowID: "abby")
+        var stepSix = CallRequest(id: 1, operation: .saveProfile, session: session, inputs: [:], fields: ["ethnicity": .text("Prefer not to say")])
+        stepSix.idempotencyKey = nil
+        _ = try await runner.run(stepSix).get()
+        let stepFive = CallRequest(id: 2, operation: .saveProfile, session: session, inputs: [:], fields: ["height_cm": .text("170")])
+        let answer = try await runner.run(stepFive).get()
+        #expect(answer.values["ethnicity"] == nil, "step 6's answer is the person's, not the service's copy: \(answer.values)")
+        #expect(answer.values["height_cm"] == .text("170"))
+    }
+}

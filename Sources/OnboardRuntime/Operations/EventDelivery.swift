@@ -14,6 +14,9 @@ public final class EventDelivery: Sendable {
     private let defaultService: String
     public let flushAt: Int
     public let flushInterval: Duration
+    /// false under `DO_NOT_TRACK`: no event is queued or sent, but a withdrawal the person
+    /// asks for still goes. Not sending must never stop a deletion.
+    public let sendsEvents: Bool
     /// The session's access token and the service it is for, so a withdrawal also
     /// deletes the account's events there; kept in memory only.
     private let bearer = Mutex<(service: String, token: String)?>(nil)
@@ -27,8 +30,9 @@ public final class EventDelivery: Sendable {
 
     public init(
         queue: EventQueue, services: ServiceDirectory, defaultService: String = ServiceDirectory.mockAddress, flushAt: Int = 20,
-        flushInterval: Duration = .seconds(10)
+        flushInterval: Duration = .seconds(10), sendsEvents: Bool = true
     ) {
+        self.sendsEvents = sendsEvents
         self.queue = queue
         self.services = services
         self.defaultService = defaultService
@@ -48,6 +52,7 @@ public final class EventDelivery: Sendable {
     /// Queues one event for `service` (nil: the run's own), on the caller's thread: a
     /// small append. A full batch wakes the loop.
     public func enqueue(_ event: AnalyticsEvent, service: String?, bearer: String?) throws {
+        guard sendsEvents else { return }
         let service = service ?? defaultService
         remember(bearer, for: service)
         try queue.append(event, to: service)
@@ -110,7 +115,7 @@ public final class EventDelivery: Sendable {
                 continue
             }
         }
-        for destination in queue.services() where !unreachable.contains(destination) {
+        for destination in queue.services() where sendsEvents && !unreachable.contains(destination) {
             guard let service = try? services.service(for: destination), await deliver(to: destination, on: service) else {
                 unreachable.insert(destination)
                 continue

@@ -15,16 +15,19 @@ extension OperationRunner {
     }
 
     func logIn(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
-        // A guest's own offline rucks go up with the guest's session: they stay with
-        // the guest account, as the screen says, never with the one logged in to. Its
-        // token goes with the log-in, so a purchase (Pro) follows the person.
+        // A guest's own offline rucks go up with the guest's session first. Its token goes
+        // with the log-in, so a purchase (Pro) follows the person; its rucks come too when
+        // the person said so ("Log In and Bring My Rucks"), else they stay with the guest,
+        // as the screen says.
         let guest = await departingGuest(request, on: service)
         if let guest { try await syncPendingRucks(of: guest, on: service) }
         let email = request.inputs["email"] ?? ""
         // A device that signed in to this email before says so: strangers' guesses at
         // the account never lock it out.
         let issued = try await CallContext.$deviceToken.withValue(knownDevice.token(for: email)) {
-            try await service.login(flow: flowID, email: email, password: request.inputs["password"] ?? "", guestAccessToken: guest?.accessToken)
+            try await service.login(
+                flow: flowID, email: email, password: request.inputs["password"] ?? "", guestAccessToken: guest?.accessToken,
+                bring: guest != nil && request.inputs["bring_rucks"] == "yes" ? ["rucks"] : [])
         }
         knownDevice.keep(issued.deviceToken, for: email)
         return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: issued.accessToken, on: service))

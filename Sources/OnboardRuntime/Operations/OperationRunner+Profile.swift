@@ -45,7 +45,10 @@ extension OperationRunner {
         }
         if request.operation == .finishProfile { fields["profile_complete"] = .flag(true) }
         let profile = try await service.updateProfile(accessToken: try session(of: request).accessToken, fields: fields)
-        return CallOutput(values: Self.profileValues(profile))
+        // Only what this screen saved comes back: an answer revised on a later step and
+        // not saved yet (Esc back to step 5, Continue) is the answer, not the service's
+        // older copy of it.
+        return CallOutput(values: Self.profileValues(profile).filter { fields[$0.key] != nil || $0.key == "profile_complete" })
     }
 
     /// A sign-in to approve in a browser: the codes to show, and when they run out on

@@ -28,8 +28,8 @@ public final class FlowSession {
     private var launchNotes: [String]
     /// What `launch(deferringEffects: true)` left for after the first screen.
     private var deferredEffects: [Effect] = []
-    /// Where recorded events go to the service; nil when nothing is sent (tests, or
-    /// `DO_NOT_TRACK`).
+    /// Where recorded events go to the service (under `DO_NOT_TRACK`, only a withdrawal);
+    /// nil when nothing is sent (tests, a flow that records no events).
     public let delivery: EventDelivery?
     /// Whom this window last saw its folder hold (a user id, or none): it writes and
     /// calls only as that identity (`FolderIdentity`).

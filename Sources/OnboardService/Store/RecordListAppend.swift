@@ -4,6 +4,12 @@ import ServiceAPI
 /// The one rule both stores follow when an item is added to a list record, inside their
 /// own transaction: what the stored JSON becomes, said once.
 public enum RecordListAppend {
+    /// The items of a stored list record; none when it is not a list.
+    public static func items(of stored: String) -> [String] {
+        guard case .list(let list)? = try? JSONDecoder().decode(FieldValue.self, from: Data(stored.utf8)) else { return [] }
+        return list
+    }
+
     /// The list with `item` at its end; `changed` false when it was there already (a
     /// retry). Refuses a record that is not a list, and a list past `maximumBytes`.
     public static func adding(_ item: String, to stored: String?, maximumBytes: Int) throws -> (items: [String], json: String, changed: Bool) {

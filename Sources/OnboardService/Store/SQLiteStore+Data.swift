@@ -59,6 +59,23 @@ extension SQLiteStore {
         }
     }
 
+    public func mergeRecordLists(_ keys: [String], from: String, to: String, maximumBytes: Int, now: Int64) async throws {
+        try await write { db in
+            for key in keys {
+                guard let theirs = try String.fetchOne(
+                    db, sql: "SELECT unseal(value) FROM records WHERE user_id = ? AND key = ?", arguments: [from, key]) else { continue }
+                var stored = try String.fetchOne(db, sql: "SELECT unseal(value) FROM records WHERE user_id = ? AND key = ?", arguments: [to, key])
+                for item in RecordListAppend.items(of: theirs) {
+                    stored = try RecordListAppend.adding(item, to: stored, maximumBytes: maximumBytes).json
+                }
+                try db.execute(
+                    sql: "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, seal(?), ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                    arguments: [to, key, stored ?? "[]", now])
+                try db.execute(sql: "DELETE FROM records WHERE user_id = ? AND key = ?", arguments: [from, key])
+            }
+        }
+    }
+
     public func moveRecords(_ keys: [String], from: String, to: String, now: Int64) async throws {
         try await write { db in
             for key in keys {

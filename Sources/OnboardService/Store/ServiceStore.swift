@@ -81,6 +81,9 @@ public protocol ServiceStore: Sendable {
     func addRecordItem(_ item: String, key: String, for userID: String, maximumBytes: Int, now: Int64) async throws -> [String]
     /// Moves `keys` that `from` holds to `to` (its own value replaced), in one transaction.
     func moveRecords(_ keys: [String], from: String, to: String, now: Int64) async throws
+    /// Adds the items of `from`'s lists under `keys` to `to`'s (as `addRecordItem` does,
+    /// in order, none twice) and removes `from`'s, in one transaction.
+    func mergeRecordLists(_ keys: [String], from: String, to: String, maximumBytes: Int, now: Int64) async throws
 
     // MARK: Children and invites
     func addChild(_ child: Child, by userID: String, now: Int64) async throws
