@@ -97,33 +97,25 @@ class Seams(RuleBasedStateMachine):
         with sqlite3.connect(path, timeout=30) as db:
             return db.execute(sql).fetchall()
 
-    def holders(self):
-        """The user id each service's folder holds (the readable half of session.json)."""
-        found = {}
+    def sessions(self):
+        """Each service's folder of RuckTracker: which kind of service, and the readable half
+        of the session it holds (user id, whether a guest)."""
         for name in os.listdir(self.state) if os.path.isdir(self.state) else []:
-            if not name.startswith("rucktracker"):
-                continue
             folder = os.path.join(self.state, name)
             try:
                 service = open(os.path.join(folder, "service")).read().strip()
                 session = json.load(open(os.path.join(folder, "session.json")))
             except (OSError, ValueError):
                 continue
-            kind = "mock" if service.startswith("mock://") else "server"
-            found[kind] = session.get("userID")
-        return found
+            if name.startswith("rucktracker"):
+                yield ("mock" if service.startswith("mock://") else "server"), session
+
+    def holders(self):
+        """The user id each service's folder holds."""
+        return {kind: session.get("userID") for kind, session in self.sessions()}
 
     def holder_is_guest(self, service):
-        for name in os.listdir(self.state) if os.path.isdir(self.state) else []:
-            folder = os.path.join(self.state, name)
-            try:
-                owner = open(os.path.join(folder, "service")).read().strip()
-                session = json.load(open(os.path.join(folder, "session.json")))
-            except (OSError, ValueError):
-                continue
-            if name.startswith("rucktracker") and (owner.startswith("mock://") == (service == "mock")):
-                return session.get("isAnonymous", True)
-        return True
+        return next((session.get("isAnonymous", True) for kind, session in self.sessions() if kind == service), True)
 
     # Windows
 

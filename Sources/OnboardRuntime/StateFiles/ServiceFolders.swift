@@ -22,26 +22,19 @@ public enum ServiceFolders {
         guard let service else { return own }
         // Two first runs against two services at once: one claims the flow's folder.
         return try FileLock.exclusive(stateDirectory + "/.service-folders.lock") {
-            switch owner(of: own) {
-            case service?: return own
-            case nil:
-                try AtomicFile.makePrivateDirectory(own)
-                try AtomicFile.write(Data((service + "\n").utf8), to: markerPath(own))
-                return own
-            default:
-                // Two addresses that read alike as folder names get the second a hash.
-                for other in [own + "@" + slug(service), own + "@" + slug(service) + "-" + hash(service)] {
-                    switch owner(of: other) {
-                    case service?: return other
-                    case nil:
-                        try AtomicFile.makePrivateDirectory(other)
-                        try AtomicFile.write(Data((service + "\n").utf8), to: markerPath(other))
-                        return other
-                    default: continue
-                    }
+            // The flow's own folder first; two addresses that read alike as folder names
+            // get the second a hash.
+            for folder in [own, own + "@" + slug(service), own + "@" + slug(service) + "-" + hash(service)] {
+                switch owner(of: folder) {
+                case service?: return folder
+                case nil:
+                    try AtomicFile.makePrivateDirectory(folder)
+                    try AtomicFile.write(Data((service + "\n").utf8), to: markerPath(folder))
+                    return folder
+                default: continue
                 }
-                throw StorageError(path: own, reason: "no folder is free for the state kept for \(service)")
             }
+            throw StorageError(path: own, reason: "no folder is free for the state kept for \(service)")
         }
     }
 
