@@ -159,9 +159,9 @@ extension FlowEngine {
                 }
                 if onLaunch != nil { enterFlow(&state, resumeAt: savedProgress(&state), now: now, effects: &effects) }
             }
-        case .failure(let failure):
+        case .failure:
             if state.session?.isAnonymous == true, flow.entry.keepsGuest {
-                keepGuest(after: failure, &state, onLaunch: onLaunch != nil, now: now, effects: &effects)
+                keepGuest(&state, onLaunch: onLaunch != nil, now: now, effects: &effects)
             } else {
                 sessionEnded(&state, now: now, effects: &effects)
             }
@@ -173,7 +173,7 @@ extension FlowEngine {
     /// renewal is tried again later. Calls held for it go with the session as it is, so
     /// the runner does what it does for a refused session (a ruck is kept on this
     /// device, for this guest); they are not renewed for again while the retry waits.
-    private func keepGuest(after failure: ServiceFailure, _ state: inout FlowState, onLaunch: Bool, now: Int64, effects: inout [Effect]) {
+    private func keepGuest(_ state: inout FlowState, onLaunch: Bool, now: Int64, effects: inout [Effect]) {
         state.renewal.dueAt = now + Self.renewalRetryDelay
         state.warnings = ["Your guest session could not be renewed just now. Everything on this device is kept, and \(flow.title) will try again."]
         for var request in state.calls.releaseHeld() {

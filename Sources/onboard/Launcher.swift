@@ -5,6 +5,7 @@ import FlowEngine
 import Foundation
 import Installation
 import OnboardRuntime
+import OnboardService
 import ScreenTable
 import ServiceAPI
 import ServiceClient
@@ -246,9 +247,8 @@ final class Launcher {
     /// own database, the mock over another file (`--mock-db`), or a server's address.
     private func serviceIdentity(stateFolder: String) -> String {
         guard options.serviceName == "mock" else { return ServiceFolders.identity(ofAddress: options.serviceName) }
-        guard let file = options.mockDatabase else { return ServiceFolders.embeddedMock }
-        let path = URL(fileURLWithPath: file).standardizedFileURL.path
-        return path == URL(fileURLWithPath: stateFolder + "/mock.sqlite").standardizedFileURL.path ? ServiceFolders.embeddedMock : "mock://" + path
+        guard let file = options.mockDatabase, !ColumnSealer.isOwnMock(file, stateDirectory: stateFolder) else { return ServiceFolders.embeddedMock }
+        return "mock://" + URL(fileURLWithPath: file).standardizedFileURL.path
     }
 
     /// Delivery of the flow's analytics to its service, unless the flow records none. With

@@ -55,7 +55,7 @@ public final class StateStore {
 
     /// Removes this flow's session (its secret and lock file too), progress and analytics log.
     public func reset() throws {
-        for path in [sessionPath, sessionFile.lockPath, progressPath, analytics.path] where FileManager.default.fileExists(atPath: path) {
+        for path in [sessionPath, sessionFile.lockPath, sessionFile.identityLockPath, progressPath, analytics.path] where FileManager.default.fileExists(atPath: path) {
             try FileManager.default.removeItem(atPath: path)
         }
         try secrets.delete(.session(flowID))
