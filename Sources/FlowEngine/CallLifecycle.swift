@@ -249,6 +249,17 @@ extension FlowEngine {
         issue(poll.call.operation, for: .poll(poll.call, screen: timer.screen), &state, now: now, effects: &effects)
     }
 
+    /// The poll's screen left for another while the poll still waits (Cancel, Esc, an
+    /// outcome's move): what it waits on is withdrawn (a device code no browser may
+    /// approve any more) and its inputs forgotten.
+    func withdrawPoll(leftFor next: String, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard let timer = state.calls.poll, timer.screen != next, let withdraw = flow.screen(timer.screen)?.poll?.withdraw else { return }
+        state.calls.poll = nil
+        guard withdraw.inputs.allSatisfy({ state.context[$0]?.text?.isEmpty == false }) else { return }
+        issue(withdraw, for: .background, &state, now: now, effects: &effects)
+        for key in withdraw.inputs { state.context[key] = nil }
+    }
+
     func finishPoll(_ call: ServiceCall, on screen: String, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         guard state.screenID == screen, var timer = state.calls.poll, timer.screen == screen else { return }
         // Still waiting, or the service out of reach for a moment (ten minutes are long

@@ -37,6 +37,8 @@ extension FlowEngine {
             }
             return
         }
+        // Before the progress is saved: a withdrawn code is not kept.
+        withdrawPoll(leftFor: id, &state, now: now, effects: &effects)
         enter(screen, &state, message: message, now: now)
         startOnboardingIfFirst(at: screen, &state, now: now, effects: &effects)
         trackArrival(at: screen, &state, now: now, effects: &effects)

@@ -63,6 +63,14 @@ extension OnboardService {
         }
     }
 
+    /// The terminal gave the sign-in up (Cancel, Esc, a relaunch): its code can no longer
+    /// be approved, so a browser left open on it says so instead of "it goes on by
+    /// itself". The device code is the terminal's secret, so holding it is the right to
+    /// withdraw it; a code unknown, spent or withdrawn already answers the same.
+    public func withdrawDeviceSignIn(deviceCode: String) async throws {
+        try await store.withdrawDeviceGrant(deviceCodeHash: Secrets.hash(deviceCode))
+    }
+
     /// The verification page: the provider of the grant waiting under a typed code (any
     /// case; dashes and spaces ignored), nil when none is. Tries are limited per address:
     /// a code is guessable only by trying very many.

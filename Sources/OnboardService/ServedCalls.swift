@@ -131,6 +131,12 @@ extension Wire.DeviceTokenRequest: ServedCall {
         try await service.pollDeviceSignIn(deviceCode: deviceCode, policy: .named)
     }
 }
+extension Wire.DeviceWithdrawalRequest: ServedCall {
+    public func serve(on service: OnboardService, as caller: Caller) async throws -> Wire.Empty {
+        try await service.withdrawDeviceSignIn(deviceCode: deviceCode)
+        return Wire.Empty()
+    }
+}
 extension Wire.DeviceApprovalRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> Wire.Empty {
         try await service.approveDeviceSignIn(userCode: userCode, idToken: idToken, nonce: nonce, client: caller.client)

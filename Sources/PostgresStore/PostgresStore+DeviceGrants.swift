@@ -39,6 +39,14 @@ extension PostgresStore {
         }
     }
 
+    public func withdrawDeviceGrant(deviceCodeHash: String) async throws {
+        try await transaction { db in
+            try await db.query(
+                "UPDATE device_grants SET status = 'withdrawn' WHERE device_code_hash = \(deviceCodeHash) AND status IN ('pending', 'approved')",
+                logger: self.logger)
+        }
+    }
+
     public func pollDeviceGrant(deviceCodeHash: String, now: Int64) async throws -> DeviceGrantPoll {
         try await transaction { db in
             let rows = try await db.query(
@@ -49,7 +57,7 @@ extension PostgresStore {
             var found: (String, Int64, Int64, Int64?, String, String?, String?)?
             for try await row in rows.decode((String, Int64, Int64, Int64?, String, String?, String?).self) { found = row }
             guard let (provider, expiresAt, interval, polledAt, status, subject, email) = found else { return .unknown }
-            if status == "spent" || expiresAt <= now { return .expired }
+            if status == "spent" || status == "withdrawn" || expiresAt <= now { return .expired }
             if let polledAt, now - polledAt < interval {
                 try await db.query("UPDATE device_grants SET polled_at = \(now) WHERE device_code_hash = \(deviceCodeHash)", logger: self.logger)
                 return .slowDown

@@ -638,27 +638,27 @@ enum CompiledFlows {
         screen.resumable = false
         screen.qr = "verification_uri_complete"
         screen.step = 2
-        screen.poll = Poll(call: ServiceCall(operation: .pollSocialDevice, outcomes: ["access_denied": Outcome(go: "method", message: nil, back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "expired_token": Outcome(go: nil, message: "This code has expired. Get a new code to try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil)]), every: "poll_interval", until: "device_expires_at")
+        screen.poll = Poll(call: ServiceCall(operation: .pollSocialDevice, outcomes: ["access_denied": Outcome(go: "method", message: nil, back: false, field: nil), "error": Outcome(go: nil, message: nil, back: false, field: nil), "expired_token": Outcome(go: nil, message: "This code has expired. Get a new code to try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil)]), every: "poll_interval", until: "device_expires_at", withdraw: .withdrawSocialDevice)
         do {
-            let action = Action(label: "Open Browser", key: nil, step: .call(ServiceCall(operation: .openBrowser, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: nil, message: nil, back: false, field: nil)])), when: Guard(.equals, negated: false, key: "browser", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 232, column: 9))
+            let action = Action(label: "Open Browser", key: nil, step: .call(ServiceCall(operation: .openBrowser, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: nil, message: nil, back: false, field: nil)])), when: Guard(.equals, negated: false, key: "browser", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 236, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Get a New Code", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_device", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: Guard(.equals, negated: false, key: "error_code", value: "expired_token"), location: SourceLocation(file: "abby.yaml", line: 238, column: 9))
+            var action = Action(label: "Get a New Code", key: nil, step: .call(ServiceCall(operation: .startSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "social_device", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: Guard(.equals, negated: false, key: "error_code", value: "expired_token"), location: SourceLocation(file: "abby.yaml", line: 242, column: 9))
             action.sets = ["error_code": ""]
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 247, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 251, column: 9))
             action.validates = false
-            action.sets = ["device_code": "", "error_code": "", "provider": "", "provider_name": ""]
+            action.sets = ["error_code": "", "provider": "", "provider_name": ""]
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen6() -> Screen {
-        var screen = Screen(id: "social", kind: .form, location: SourceLocation(file: "abby.yaml", line: 253, column: 5))
+        var screen = Screen(id: "social", kind: .form, location: SourceLocation(file: "abby.yaml", line: 258, column: 5))
         screen.title = "Sign in with {provider_name}"
         screen.body = "ABBY would like your name and email address. This is the embedded mock's {provider_name} consent screen: nothing is sent to {provider_name}."
         screen.allowsBack = true
@@ -671,11 +671,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Allow", key: nil, step: .call(ServiceCall(operation: .approveSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "expired_token": Outcome(go: "method", message: "That sign-in took too long and expired. Choose how to sign in again.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 273, column: 9))
+            let action = Action(label: "Allow", key: nil, step: .call(ServiceCall(operation: .approveSocialDevice, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "expired_token": Outcome(go: "method", message: "That sign-in took too long and expired. Choose how to sign in again.", back: false, field: nil), "network": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Can't reach ABBY. Check your connection and try again.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 278, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 283, column: 9))
+            var action = Action(label: "Cancel", key: nil, step: .go("method"), when: nil, location: SourceLocation(file: "abby.yaml", line: 288, column: 9))
             action.validates = false
             action.sets = ["device_code": "", "provider": "", "provider_name": "", "social_account": ""]
             screen.actions.append(action)
@@ -684,14 +684,14 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen7() -> Screen {
-        var screen = Screen(id: "signed_in", kind: .route, location: SourceLocation(file: "abby.yaml", line: 289, column: 5))
+        var screen = Screen(id: "signed_in", kind: .route, location: SourceLocation(file: "abby.yaml", line: 294, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.profileComplete, negated: false, key: nil, value: nil), go: "done"), Branch(when: nil, go: "names")]
         return screen
     }
 
     private static func abbyScreen8() -> Screen {
-        var screen = Screen(id: "names", kind: .form, location: SourceLocation(file: "abby.yaml", line: 296, column: 5))
+        var screen = Screen(id: "names", kind: .form, location: SourceLocation(file: "abby.yaml", line: 301, column: 5))
         screen.title = "Your name"
         screen.body = "Your full legal name stays private. Your display name is what others see."
         screen.resumable = true
@@ -709,14 +709,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "age", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 321, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "age", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 326, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen9() -> Screen {
-        var screen = Screen(id: "age", kind: .form, location: SourceLocation(file: "abby.yaml", line: 330, column: 5))
+        var screen = Screen(id: "age", kind: .form, location: SourceLocation(file: "abby.yaml", line: 335, column: 5))
         screen.title = "Your age"
         screen.allowsBack = true
         screen.resumable = true
@@ -739,14 +739,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "identity", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 362, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "identity", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 367, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen10() -> Screen {
-        var screen = Screen(id: "identity", kind: .form, location: SourceLocation(file: "abby.yaml", line: 370, column: 5))
+        var screen = Screen(id: "identity", kind: .form, location: SourceLocation(file: "abby.yaml", line: 375, column: 5))
         screen.title = "About you"
         screen.allowsBack = true
         screen.resumable = true
@@ -765,14 +765,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "background", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 405, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "background", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 410, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen11() -> Screen {
-        var screen = Screen(id: "background", kind: .form, location: SourceLocation(file: "abby.yaml", line: 413, column: 5))
+        var screen = Screen(id: "background", kind: .form, location: SourceLocation(file: "abby.yaml", line: 418, column: 5))
         screen.title = "Your background"
         screen.allowsBack = true
         screen.resumable = true
@@ -790,14 +790,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "relationship", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 442, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .call(ServiceCall(operation: .saveProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "relationship", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 447, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen12() -> Screen {
-        var screen = Screen(id: "relationship", kind: .form, location: SourceLocation(file: "abby.yaml", line: 450, column: 5))
+        var screen = Screen(id: "relationship", kind: .form, location: SourceLocation(file: "abby.yaml", line: 455, column: 5))
         screen.title = "What you want"
         screen.allowsBack = true
         screen.resumable = true
@@ -815,38 +815,38 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Finish", key: nil, step: .call(ServiceCall(operation: .finishProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "done", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 471, column: 9))
+            let action = Action(label: "Finish", key: nil, step: .call(ServiceCall(operation: .finishProfile, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil), "success": Outcome(go: "done", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Your answers are saved on this device, but ABBY can't be reached. Press Continue again to send them.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 476, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen13() -> Screen {
-        var screen = Screen(id: "done", kind: .info, location: SourceLocation(file: "abby.yaml", line: 479, column: 5))
+        var screen = Screen(id: "done", kind: .info, location: SourceLocation(file: "abby.yaml", line: 484, column: 5))
         screen.title = "You're all set, {display_name|friend}"
         screen.body = "Your profile is complete and you stay signed in on this device. ABBY will meet you next."
         screen.resumable = true
         screen.completesOnboarding = true
         do {
-            let action = Action(label: "Log Out", key: nil, step: .call(ServiceCall(operation: .logOut, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "consent", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 485, column: 9))
+            let action = Action(label: "Log Out", key: nil, step: .call(ServiceCall(operation: .logOut, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "consent", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "abby.yaml", line: 490, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "abby.yaml", line: 490, column: 9))
+            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "abby.yaml", line: 495, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func abbyScreen14() -> Screen {
-        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "abby.yaml", line: 494, column: 5))
+        var screen = Screen(id: "returning", kind: .route, location: SourceLocation(file: "abby.yaml", line: 499, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.profileComplete, negated: false, key: nil, value: nil), go: "done"), Branch(when: nil, go: "checking_profile")]
         return screen
     }
 
     private static func abbyScreen15() -> Screen {
-        var screen = Screen(id: "checking_profile", kind: .progress, location: SourceLocation(file: "abby.yaml", line: 501, column: 5))
+        var screen = Screen(id: "checking_profile", kind: .progress, location: SourceLocation(file: "abby.yaml", line: 506, column: 5))
         screen.title = "Loading your profile..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .loadProfile, outcomes: ["error": Outcome(go: "profile_unreachable", message: nil, back: false, field: nil), "success": Outcome(go: "signed_in", message: nil, back: false, field: nil)])
@@ -854,11 +854,11 @@ enum CompiledFlows {
     }
 
     private static func abbyScreen16() -> Screen {
-        var screen = Screen(id: "profile_unreachable", kind: .error, location: SourceLocation(file: "abby.yaml", line: 509, column: 5))
+        var screen = Screen(id: "profile_unreachable", kind: .error, location: SourceLocation(file: "abby.yaml", line: 514, column: 5))
         screen.body = "Can't reach ABBY to load your profile. Check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "abby.yaml", line: 513, column: 9))
+            let action = Action(label: "Try Again", key: nil, step: .retry, when: nil, location: SourceLocation(file: "abby.yaml", line: 518, column: 9))
             screen.actions.append(action)
         }
         return screen

@@ -83,7 +83,7 @@ public enum FilePart: String, Sendable, CaseIterable {
         case .task: [
             Key("label", .text, required: true), Key("call", .operation, required: true), Key("retries", .wholeNumber), Key("fallback", .text),
         ]
-        case .poll: [Key("call", .operation, required: true), Key("every", .text), Key("until", .text), Key("on", .outcomes)]
+        case .poll: [Key("call", .operation, required: true), Key("every", .text), Key("until", .text), Key("withdraw", .operation), Key("on", .outcomes)]
         case .choice: [
             Key("options", .list(.text)), Key("options_from", .text), Key("store", .text, required: true),
             Key("then", .part(.then), required: true),

@@ -92,7 +92,8 @@ extension FlowReader {
         if let node = map["poll"], let poll = mapping(node, "'poll'") {
             checkKeys(poll, allowed: FilePart.poll.names, in: "the poll of \(context)")
             if let call = poll["call"], let made = readCall(operation: call, outcomes: poll["on"], in: "the poll of \(context)") {
-                screen.poll = Poll(call: made, every: string(poll, "every"), until: string(poll, "until"))
+                screen.poll = Poll(
+                    call: made, every: string(poll, "every"), until: string(poll, "until"), withdraw: poll["withdraw"].flatMap { readOperation($0) })
             } else if poll["call"] == nil {
                 problems.append(Problem("the poll of \(context) needs a 'call'", at: location(node)))
             }

@@ -128,13 +128,18 @@ public struct ChecklistTask: Sendable, Equatable {
 /// context value: an instant in ms) is when the answer can no longer come: the poll stops
 /// there and follows `expired_token`'s outcome without asking again (RFC 8628 §3.5: a
 /// device stops polling once its code expires).
+///
+/// `withdraw` is made when the screen is left while the poll still waits (Cancel, Esc, a
+/// move elsewhere): what was started for the poll is given up at the service, with the
+/// inputs it had, which the context then forgets.
 public struct Poll: Sendable, Equatable {
     public var call: ServiceCall
     public var every: String?
     public var until: String?
+    public var withdraw: Operation?
 
-    public init(call: ServiceCall, every: String?, until: String? = nil) {
-        (self.call, self.every, self.until) = (call, every, until)
+    public init(call: ServiceCall, every: String?, until: String? = nil, withdraw: Operation? = nil) {
+        (self.call, self.every, self.until, self.withdraw) = (call, every, until, withdraw)
     }
 }
 

@@ -58,6 +58,9 @@ public enum Operation: String, Sendable, CaseIterable {
     /// profile once it is (`device_code` then forgotten); `authorization_pending`,
     /// `slow_down`, `access_denied` or `expired_token` until then.
     case pollSocialDevice = "poll_social_device"
+    /// Gives the sign-in of `device_code` up: the service withdraws the code, so it can
+    /// no longer be approved in a browser. A poll's `withdraw:` (the screen left).
+    case withdrawSocialDevice = "withdraw_social_device"
     /// The embedded mock's approval of the sign-in under `user_code` as `social_account`
     /// (the mock provider's ID token, as a browser's approval would give), then the poll
     /// that gets the session.
@@ -173,6 +176,7 @@ extension Operation {
         // The grant is single use on the service's side: no idempotency key needed.
         case .startSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["provider"])
         case .pollSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["device_code"])
+        case .withdrawSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["device_code"])
         // The grant is spent by the poll that follows; approving twice is refused.
         case .approveSocialDevice: OperationTraits(
             session: .none, effect: .repeatable, inputs: ["provider", "social_account", "user_code", "device_code"])

@@ -50,6 +50,11 @@ extension AuthService {
         try await send(Wire.DeviceTokenRequest(flow: flow, deviceCode: deviceCode), bearer: nil)
     }
 
+    /// The sign-in of `deviceCode` given up: it can no longer be approved.
+    public func withdrawSocialDevice(deviceCode: String) async throws {
+        _ = try await send(Wire.DeviceWithdrawalRequest(deviceCode: deviceCode), bearer: nil)
+    }
+
     /// The mock provider's approval of the sign-in under `userCode` with its ID token.
     public func approveSocialDevice(userCode: String, idToken: String, nonce: String) async throws {
         _ = try await send(Wire.DeviceApprovalRequest(userCode: userCode, idToken: idToken, nonce: nonce), bearer: nil)

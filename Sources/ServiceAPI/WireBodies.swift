@@ -138,6 +138,16 @@ public enum Wire {
         public init(flow: String?, deviceCode: String) { (self.flow, self.deviceCode) = (flow, deviceCode) }
     }
 
+    /// This device gave the sign-in up (RFC 8628 leaves it to the device; RFC 7009's
+    /// revocation is the model): the code can no longer be approved. Always 200.
+    public struct DeviceWithdrawalRequest: WireCall, Equatable {
+        public typealias Answer = Wire.Empty
+        public static let endpoint = Endpoint(.post, "/auth/social/device/withdraw")
+        public var deviceCode: String
+        enum CodingKeys: String, CodingKey { case deviceCode = "device_code" }
+        public init(deviceCode: String) { self.deviceCode = deviceCode }
+    }
+
     /// The mock provider's approval in the terminal (the embedded mock has no browser):
     /// its ID token for `nonce` approves the sign-in waiting under `user_code`.
     public struct DeviceApprovalRequest: WireCall, Equatable {
@@ -301,7 +311,7 @@ public enum Wire {
     public static let allCalls: [any WireCall.Type] = [
         HealthCall.self, AppConfigCall.self, FlowRequest.self, RegisterRequest.self, LoginRequest.self, LinkEmailRequest.self,
         RefreshRequest.self, LogoutRequest.self, PhoneRequest.self, PhoneVerifyRequest.self, SocialRequest.self, IdentityTokenRequest.self,
-        DeviceAuthorizationRequest.self, DeviceTokenRequest.self, DeviceApprovalRequest.self,
+        DeviceAuthorizationRequest.self, DeviceTokenRequest.self, DeviceWithdrawalRequest.self, DeviceApprovalRequest.self,
         ProfileCall.self, ProfileRequest.self, NameRequest.self, ChildrenCall.self, ChildRequest.self, InviteRequest.self,
         AcceptRequest.self, RecordsCall.self, RecordRequest.self, RecordItemRequest.self, MotivationCall.self, ContentCall.self,
         EventsRequest.self, ForgetEventsRequest.self,

@@ -119,6 +119,35 @@ import Testing
         await expectCode(.invalidInput) { _ = try await subject.service.startSocialDevice(flow: "abby", provider: "myspace") }
     }
 
+    /// Issue 45: a code the terminal gave up (Cancel, Esc, a relaunch) is withdrawn: the
+    /// browser can no longer approve it, an approval already made is dropped, and no poll
+    /// signs in with it. Withdrawing twice, or a code never issued, answers the same.
+    @Test(arguments: ContractTests.transports) func aCodeTheTerminalGaveUpCanNoLongerBeApproved(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let left = try await subject.service.startSocialDevice(flow: "abby", provider: "google")
+        try await subject.service.withdrawSocialDevice(deviceCode: left.deviceCode)
+        let decided = try await Self.decide(subject, code: left.userCode, account: "ana@example.org")
+        #expect(decided.status == 400)
+        if subject.server != nil { #expect(decided.page.contains("That code is not right, or it has expired"), "\(decided.page)") }
+        try await subject.advanceClock(6)
+        await expectCode(.expiredToken) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: left.deviceCode) }
+        try await subject.service.withdrawSocialDevice(deviceCode: left.deviceCode)
+        try await subject.service.withdrawSocialDevice(deviceCode: "dc_never-issued")
+
+        // Approved in the browser after the terminal left, before it said so: dropped.
+        let approved = try await subject.service.startSocialDevice(flow: "abby", provider: "apple")
+        #expect(try await Self.decide(subject, code: approved.userCode, account: "bo@example.org").status == 200)
+        try await subject.service.withdrawSocialDevice(deviceCode: approved.deviceCode)
+        await expectCode(.expiredToken) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: approved.deviceCode) }
+
+        // Another terminal's code is untouched.
+        let other = try await subject.service.startSocialDevice(flow: "abby", provider: "google")
+        try await subject.service.withdrawSocialDevice(deviceCode: left.deviceCode)
+        #expect(try await Self.decide(subject, code: other.userCode, account: "cy@example.org").status == 200)
+        #expect(try await subject.service.pollSocialDevice(flow: "abby", deviceCode: other.deviceCode).isNewUser)
+    }
+
     /// The verification page as a phone shows it: the code from the link filled in, a
     /// wrong code said plainly, everything typed written back inert, no script allowed
     /// (ASVS 5.3.3, output encoding; 14.4.3, a Content-Security-Policy).

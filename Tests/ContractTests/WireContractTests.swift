@@ -63,6 +63,7 @@ import Yams
             "DeviceTokenRequest", Wire.DeviceTokenRequest(flow: "abby", deviceCode: "dc"),
             Wire.DeviceTokenRequest(flow: nil, deviceCode: "dc")
         ),
+        ("DeviceWithdrawalRequest", Wire.DeviceWithdrawalRequest(deviceCode: "dc"), Wire.DeviceWithdrawalRequest(deviceCode: "dc")),
         (
             "DeviceApprovalRequest", Wire.DeviceApprovalRequest(userCode: "BCDF-GHJK", idToken: "t", nonce: "n"),
             Wire.DeviceApprovalRequest(userCode: "BCDF-GHJK", idToken: "t", nonce: "n")

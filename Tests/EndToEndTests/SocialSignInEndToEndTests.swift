@@ -128,6 +128,44 @@ extension EndToEnd {
             #expect(walk.pages.last?.error == "That code is not right, or it has expired. Check the code in your terminal.")
         }
 
+        /// Issue 45 §1: Esc, Cancel or a relaunch on the code screen left the code
+        /// approvable: the page said "it goes on by itself" and no terminal signed in. A
+        /// code left is withdrawn, and the page says so as it would of any dead code.
+        @Test func aCodeTheTerminalLeftCanNoLongerBeApprovedInChromium() throws {
+            let backend = try Backend("server")
+            let server = try #require(backend.server)
+            let dead = "That code is not right, or it has expired. Check the code in your terminal."
+            let cy = Tmux()
+            cy.start("run abby \(backend.arguments)")
+            let (_, escaped) = try codeScreen(cy)
+            cy.send("Escape")
+            cy.waitFor("Create your account")
+            cy.send("Right")
+            cy.send("Right")
+            cy.send("Enter")  // Continue with Google again: a new code
+            let again = cy.waitFor("The code expires in")
+            let cancelled = try #require(again.firstMatch(of: /[B-Z]{4}-[B-Z]{4}/).map { String($0.output) }, "\(again)")
+            #expect(cancelled != escaped)
+            cy.send("Enter")  // Cancel, the one button
+            cy.waitFor("Create your account")
+            for code in [escaped, cancelled] {
+                #expect(EndToEnd.waitUntil({ (try? chromium([server.base + "/device", "type", code]))?.pages.last?.error == dead }, seconds: 20))
+            }
+
+            // Killed on the code screen: the next launch withdraws what it left.
+            cy.send("Right")
+            cy.send("Right")
+            cy.send("Enter")
+            let shown = cy.waitFor("The code expires in")
+            let killed = try #require(shown.firstMatch(of: /[B-Z]{4}-[B-Z]{4}/).map { String($0.output) }, "\(shown)")
+            kill(try #require(cy.onboardPID), SIGKILL)
+            cy.waitFor("[exit 137]")
+            cy.start("run abby \(backend.arguments)")
+            cy.waitFor("Create your account")
+            #expect(EndToEnd.waitUntil({ (try? chromium([server.base + "/device", "type", killed]))?.pages.last?.error == dead }, seconds: 20))
+            #expect(cy.session(of: "abby") == nil)
+        }
+
         /// A stand-in for the desktop's opener (xdg-open), which writes down what it was
         /// asked to open.
         func fakeOpener() throws -> (folder: String, opened: String) {

@@ -48,8 +48,8 @@ import Testing
         "verification_uri_complete": .text("HTTP://X/D/BCDF-GHJK"), "device_code": .text("dc_1"), "poll_interval": .text("5"),
     ])
 
-    func atWaiting() throws -> FlowDriver {
-        var flow = FlowDriver(flow: try FlowLoader.load(yaml: Self.yaml, file: "poll.yaml").get())
+    func atWaiting(_ yaml: String = Self.yaml) throws -> FlowDriver {
+        var flow = FlowDriver(flow: try FlowLoader.load(yaml: yaml, file: "poll.yaml").get())
         flow.launch(
             effects: ["save progress at start"],
             changes: ["phase = showing", "placeholder = p", "screen = start", "since = now", "started = now"])
@@ -144,6 +144,33 @@ import Testing
             changes: ["call 2 removed"])
         flow.now += 60_000
         flow.send(.tick, effects: [], changes: [])
+    }
+
+    /// Issue 45: with `withdraw:`, a screen left while its poll waits gives the code up at
+    /// the service (Cancel, Esc), with the code it had, and forgets it.
+    @Test(arguments: ["Cancel", "Esc"]) func leavingTheScreenWithdrawsWhatThePollWaitsOn(way: String) throws {
+        let yaml = Self.yaml
+            .replacingOccurrences(of: "      every: poll_interval\n", with: "      every: poll_interval\n      withdraw: withdraw_social_device\n")
+            .replacingOccurrences(of: "    title: Approve in your browser\n", with: "    title: Approve in your browser\n    back: true\n")
+        var flow = try atWaiting(yaml)
+        let left = ["call withdraw_social_device", "save progress at start"]
+        if way == "Cancel" {
+            flow.press(
+                "Cancel", effects: left,
+                changes: [
+                    "call 2 = withdraw_social_device (background)", "context.device_code removed", "history = start › waiting", "poll removed",
+                    "screen = start",
+                ])
+        } else {
+            flow.key(
+                .back, effects: left,
+                changes: ["call 2 = withdraw_social_device (background)", "context.device_code removed", "history removed", "poll removed", "screen = start"])
+        }
+        #expect(FlowDriver.calls(flow.effects).last?.inputs == ["device_code": "dc_1"])
+        flow.answer(.withdrawSocialDevice, .success(CallOutput()), effects: ["save progress at start"], changes: ["call 2 removed"])
+        // Started again: the new code is polled, and no stale withdrawal touches it.
+        flow.press("Sign In", effects: ["call start_social_device"], changes: ["call 3 = start_social_device (user's, from start)"])
+        #expect(flow.state.calls.poll == nil)
     }
 
     /// A moment offline does not end the wait: the poll asks again after its interval.

@@ -1,3 +1,4 @@
+import Foundation
 import FlowEngine
 import OnboardRuntime
 import OnboardService
@@ -38,6 +39,32 @@ import Testing
         // A code approved and spent cannot be approved again.
         let again = await approve(runner, codes)
         #expect(again.failureCode == "expired_token")
+    }
+
+    /// Issue 45: a code a run left open (killed on the code screen) is kept in the folder
+    /// from the moment it is shown, and the next launch withdraws it; one the poll got its
+    /// answer for, or one withdrawn on leaving the screen, is gone from the folder.
+    @Test func aCodeARunLeftOpenIsWithdrawnByTheNextLaunch() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-codes-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let runner = OperationRunner(service: service, flowID: "abby", device: DeviceSetup(folder: folder))
+        let file = folder + "/open-device-codes.json"
+        let left = try await started(runner)
+        #expect(FileManager.default.fileExists(atPath: file), "kept before the code is shown")
+        await runner.withdrawLeftDeviceCodes()
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect((await approve(runner, left)).failureCode == "expired_token", "withdrawn: nothing waits under the code")
+
+        let given = try await started(runner)
+        let withdrawn = await runner.run(
+            CallRequest(id: 3, operation: .withdrawSocialDevice, session: nil, inputs: ["device_code": given["device_code"] ?? ""]))
+        #expect(withdrawn.failureCode == nil)
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect((await approve(runner, given)).failureCode == "expired_token")
+
+        let approved = try await started(runner)
+        #expect(try await approve(runner, approved).get().session != nil)
+        #expect(!FileManager.default.fileExists(atPath: file), "answered: nothing left to withdraw")
     }
 
     @Test func aForgedProviderTokenIsRefused() async throws {

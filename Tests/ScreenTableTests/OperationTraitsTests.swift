@@ -10,7 +10,7 @@ import Testing
         #expect(
             without == [
                 .health, .signInAnonymously, .logIn, .connectServer, .register, .sendPhoneCode, .verifyPhoneCode, .socialSignIn,
-                .startSocialDevice, .pollSocialDevice, .approveSocialDevice, .openBrowser, .prepareStore, .fetchConfig, .preloadContent,
+                .startSocialDevice, .pollSocialDevice, .withdrawSocialDevice, .approveSocialDevice, .openBrowser, .prepareStore, .fetchConfig, .preloadContent,
                 .checkCompatibility, .validateHiding, .openHub,
             ])
     }
@@ -29,7 +29,8 @@ import Testing
         #expect(Operation.openHub.listInputs == ["interests", "apps"])
         #expect(Operation.logRuck.listInputs == ["rucks"])
         #expect(Operation.pollSocialDevice.inputs == ["device_code"])
+        #expect(Operation.withdrawSocialDevice.inputs == ["device_code"])
         #expect(Operation.approveSocialDevice.inputs == ["provider", "social_account", "user_code", "device_code"])
-        #expect(Operation.allCases.filter { !$0.inputs.isEmpty }.count == 17)
+        #expect(Operation.allCases.filter { !$0.inputs.isEmpty }.count == 18)
     }
 }

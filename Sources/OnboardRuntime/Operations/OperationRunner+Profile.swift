@@ -55,6 +55,8 @@ extension OperationRunner {
     /// this device's clock.
     func startSocialDevice(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
         let started = try await service.startSocialDevice(flow: flowID, provider: request.inputs["provider"] ?? "")
+        let expiresAt = clock.nowMilliseconds() + started.expiresIn * 1000
+        openDeviceCodes.add(.init(deviceCode: started.deviceCode, service: request.service, expiresAt: expiresAt, process: getpid()))
         // The embedded mock has no web page to open: its approval is made here.
         let onTheWeb = Browser.isWebAddress(started.verificationURI)
         let opens = onTheWeb && device.browser.canOpen
@@ -62,7 +64,7 @@ extension OperationRunner {
             "user_code": .text(started.userCode), "verification_uri": .text(started.verificationURI),
             "verification_uri_complete": .text(started.verificationURIComplete), "device_code": .text(started.deviceCode),
             "poll_interval": .text(String(started.interval)),
-            "device_expires_at": .text(String(clock.nowMilliseconds() + started.expiresIn * 1000)),
+            "device_expires_at": .text(String(expiresAt)),
             "device_approval": .text(onTheWeb ? "browser" : "here"), "browser": .text(opens ? "yes" : "no"),
             "browser_hint": .text(opens ? "Press Enter to open it in your browser." : ""),
         ])
@@ -80,6 +82,28 @@ extension OperationRunner {
         return try await pollSocialDevice(request, on: service)
     }
 
+    /// The sign-in given up on this device (Cancel, Esc): the service withdraws its code.
+    func withdrawSocialDevice(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
+        let deviceCode = request.inputs["device_code"] ?? ""
+        try await service.withdrawSocialDevice(deviceCode: deviceCode)
+        openDeviceCodes.remove(deviceCode)
+        return CallOutput(values: [:])
+    }
+
+    /// Codes a run that ended left open (a quit, a kill, a closed terminal on the code
+    /// screen), withdrawn at the next launch; one the service cannot be told about now
+    /// stays for the launch after, until it runs out.
+    public func withdrawLeftDeviceCodes() async {
+        for entry in openDeviceCodes.left(now: clock.nowMilliseconds()) {
+            guard let service = try? services.service(for: entry.service) else { continue }
+            if (try? await withTimeout { try await service.withdrawSocialDevice(deviceCode: entry.deviceCode) }) != nil {
+                openDeviceCodes.remove(entry.deviceCode)
+            }
+        }
+    }
+
+    var openDeviceCodes: OpenDeviceCodes { OpenDeviceCodes(folder: device.folder, personal: personal) }
+
     /// The sign-in's page in this person's browser (never in an SSH session).
     func openBrowser(_ request: CallRequest) throws -> CallOutput {
         do {
@@ -92,7 +116,15 @@ extension OperationRunner {
 
     /// One poll; once approved, the session and profile, and the spent device code forgotten.
     func pollSocialDevice(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
-        let signIn = try await service.pollSocialDevice(flow: flowID, deviceCode: request.inputs["device_code"] ?? "")
+        let deviceCode = request.inputs["device_code"] ?? ""
+        let signIn: SignIn
+        do {
+            signIn = try await service.pollSocialDevice(flow: flowID, deviceCode: deviceCode)
+        } catch let error as ServiceError where [.accessDenied, .expiredToken].contains(error.code) {
+            openDeviceCodes.remove(deviceCode)
+            throw error
+        }
+        openDeviceCodes.remove(deviceCode)
         var output = try await signedIn(signIn, on: service)
         output.values["device_code"] = .text("")
         return output

@@ -187,6 +187,7 @@ public struct OperationRunner: Sendable {
         case .socialSignIn: return try await socialSignIn(request, on: service)
         case .startSocialDevice: return try await startSocialDevice(request, on: service)
         case .pollSocialDevice: return try await pollSocialDevice(request, on: service)
+        case .withdrawSocialDevice: return try await withdrawSocialDevice(request, on: service)
         case .approveSocialDevice: return try await approveSocialDevice(request, on: service)
         case .openBrowser: return try openBrowser(request)
         case .loadProfile:
@@ -235,7 +236,7 @@ public struct OperationRunner: Sendable {
         return session
     }
 
-    private func withTimeout<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    func withTimeout<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let limit = timeout
         return try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await body() }

@@ -21,42 +21,24 @@ struct PendingRucks {
         var key: String?
     }
 
-    /// The file: the entries sealed with the folder's data key, like a progress file's
-    /// context (a ruck is a person's record).
-    private struct Sealed: Codable {
-        var sealedRucks: String
-    }
-
     let path: String?
     /// nil keeps the entries readable (tests of the runner without a state folder).
     let personal: PersonalData?
 
     static let marker = " (pending)"
 
-    /// Every entry kept, whoever logged it; none when the keyring does not answer now.
-    var all: [Entry] { (try? entries()) ?? [] }
-
-    /// A file from before sealing (a plain list) reads as it is and is sealed on the next
-    /// change; one sealed with a key this folder no longer has, or damaged, is set aside.
-    /// Throws when the secret store does not answer: the file is fine and stays.
-    private func entries() throws -> [Entry] {
-        guard let path, let data = FileManager.default.contents(atPath: path) else { return [] }
-        let decoder = JSONDecoder()
-        if let sealed = try? decoder.decode(Sealed.self, from: data), let personal {
-            do {
-                return try decoder.decode([Entry].self, from: try personal.open(sealed.sealedRucks))
-            } catch is SecretStoreError {
-                throw SecretStoreError("The rucks kept on this device could not be opened: the keyring did not answer.")
-            } catch {
-                _ = StateStore.setAside(path)
-                return []
-            }
+    /// The file, sealed like a progress file's context (a ruck is a person's record). A
+    /// plain list of entries, or of rucks alone, is a file from before.
+    private var file: SealedList<Entry> {
+        SealedList(path: path, personal: personal, field: "sealedRucks", what: "The rucks kept on this device") { data in
+            let decoder = JSONDecoder()
+            if let entries = try? decoder.decode([Entry].self, from: data) { return entries }
+            return (try? decoder.decode([String].self, from: data)).map { $0.map { Entry(owner: nil, ruck: $0) } }
         }
-        if let entries = try? decoder.decode([Entry].self, from: data) { return entries }
-        if let rucks = try? decoder.decode([String].self, from: data) { return rucks.map { Entry(owner: nil, ruck: $0) } }
-        _ = StateStore.setAside(path)
-        return []
     }
+
+    /// Every entry kept, whoever logged it; none when the keyring does not answer now.
+    var all: [Entry] { (try? file.entries()) ?? [] }
 
     /// The rucks `owner` logged here that the service does not hold yet, in order.
     func rucks(of owner: String) -> [String] {
@@ -88,26 +70,12 @@ struct PendingRucks {
         try change { $0.filter { $0.owner != owner && $0.owner != nil } }
     }
 
-    /// One read-modify-write under the file's lock: two processes on one folder (two
-    /// shells) each add their ruck, neither overwrites the other's.
     private func change(_ body: ([Entry]) -> [Entry]) throws {
-        guard let path else { throw ServiceError(.network, "There is nowhere on this device to keep the ruck.") }
-        try FileLock.exclusive(path + ".lock") {
-            let entries = body(try entries())
-            guard !entries.isEmpty else { return clear() }
-            let plain = try JSONEncoder().encode(entries)
-            if let personal {
-                try AtomicFile.writeJSON(Sealed(sealedRucks: try personal.seal(plain)), to: path)
-            } else {
-                try AtomicFile.writeJSON(entries, to: path)
-            }
-        }
+        guard path != nil else { throw ServiceError(.network, "There is nowhere on this device to keep the ruck.") }
+        try file.change(body)
     }
 
-    func clear() {
-        guard let path else { return }
-        try? FileManager.default.removeItem(atPath: path)
-    }
+    func clear() { file.clear() }
 
     /// The service's list with the pending entries it does not hold yet, in order; those
     /// marked `(pending)` for the home screen while they are not synced.

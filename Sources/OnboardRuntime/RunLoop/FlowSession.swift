@@ -66,6 +66,15 @@ public final class FlowSession {
     /// completed is at stake before a person has done anything.
     public func launch(deferringEffects: Bool = false) {
         launch(deferringEffects: deferringEffects, following: false)
+        withdrawWhatAnEndedRunLeft()
+    }
+
+    /// A device sign-in a run left open when it ended (a kill, a closed terminal) is given
+    /// up at the service, off the UI thread: no screen polls for it any more.
+    private func withdrawWhatAnEndedRunLeft() {
+        guard engine.flow.screens.contains(where: { $0.poll?.withdraw != nil }) else { return }
+        let operations = self.operations
+        Task.detached { await operations.withdrawLeftDeviceCodes() }
     }
 
     /// `following`: another window changed who the folder holds. Progress saved before

@@ -44,7 +44,7 @@ extension Operation {
             true
         case .health, .chooseName, .refreshSession, .motivation, .loadAccount, .logRuck, .linkEmail, .purchasePro,
              .setUsername, .connectServer, .acceptInvite, .loadChildren, .addChild, .createInvite, .sendPhoneCode,
-             .startSocialDevice, .openBrowser, .loadProfile, .saveProfile, .finishProfile, .prepareStore, .fetchConfig,
+             .startSocialDevice, .withdrawSocialDevice, .openBrowser, .loadProfile, .saveProfile, .finishProfile, .prepareStore, .fetchConfig,
              .preloadContent, .checkCompatibility, .validateHiding:
             false
         }

@@ -163,6 +163,14 @@ extension SQLiteStore {
         }
     }
 
+    public func withdrawDeviceGrant(deviceCodeHash: String) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE device_grants SET status = 'withdrawn' WHERE device_code_hash = ? AND status IN ('pending', 'approved')",
+                arguments: [deviceCodeHash])
+        }
+    }
+
     public func pollDeviceGrant(deviceCodeHash: String, now: Int64) async throws -> DeviceGrantPoll {
         try await write { db in
             guard let row = try Row.fetchOne(
@@ -171,7 +179,7 @@ extension SQLiteStore {
             else { return .unknown }
             let status: String = row["status"]
             let expiresAt: Int64 = row["expires_at"]
-            if status == "spent" || expiresAt <= now { return .expired }
+            if status == "spent" || status == "withdrawn" || expiresAt <= now { return .expired }
             if let polled: Int64 = row["polled_at"], now - polled < row["interval"] {
                 try db.execute(sql: "UPDATE device_grants SET polled_at = ? WHERE device_code_hash = ?", arguments: [now, deviceCodeHash])
                 return .slowDown

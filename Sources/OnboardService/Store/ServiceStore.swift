@@ -70,6 +70,9 @@ public protocol ServiceStore: Sendable {
     /// One poll, atomically: too soon after the last one, still waiting, refused, expired,
     /// or approved — then spent, so a second poll with the same device code gets nothing.
     func pollDeviceGrant(deviceCodeHash: String, now: Int64) async throws -> DeviceGrantPoll
+    /// The terminal gave the sign-in up: a grant not yet spent can no longer be approved
+    /// or polled for (an approval already made is dropped with it).
+    func withdrawDeviceGrant(deviceCodeHash: String) async throws
 
     // MARK: Profiles and records
     func updateProfile(of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64) async throws -> ProfileUpdate
