@@ -19,12 +19,12 @@ struct OpenDeviceCodes {
         var process: Int32
     }
 
-    let file: SealedList<Entry>
+    let file: SealedFile<[Entry]>
 
     init(folder: String?, personal: PersonalData?) {
-        file = SealedList(
+        file = SealedFile(
             path: folder.map { $0 + "/open-device-codes.json" }, personal: personal, field: "sealedCodes",
-            what: "The sign-in codes this device started")
+            what: "The sign-in codes this device started", empty: [])
     }
 
     /// Kept before the code is shown. Without a folder (tests) there is nothing to keep.
@@ -41,7 +41,7 @@ struct OpenDeviceCodes {
     /// The codes no live window shows any more and that have not run out; those that
     /// ran out are forgotten.
     func left(now: Int64, isRunning: (Int32) -> Bool = OpenDeviceCodes.isRunning) -> [Entry] {
-        guard file.path != nil, let all = try? file.entries() else { return [] }
+        guard file.path != nil, let all = try? file.contents() else { return [] }
         let expired = all.filter { $0.expiresAt <= now }.map(\.deviceCode)
         if !expired.isEmpty { try? file.change { $0.filter { !expired.contains($0.deviceCode) } } }
         return all.filter { $0.expiresAt > now && ($0.process == getpid() || !isRunning($0.process)) }

@@ -29,8 +29,8 @@ struct PendingRucks {
 
     /// The file, sealed like a progress file's context (a ruck is a person's record). A
     /// plain list of entries, or of rucks alone, is a file from before.
-    private var file: SealedList<Entry> {
-        SealedList(path: path, personal: personal, field: "sealedRucks", what: "The rucks kept on this device") { data in
+    private var file: SealedFile<[Entry]> {
+        SealedFile(path: path, personal: personal, field: "sealedRucks", what: "The rucks kept on this device", empty: []) { data in
             let decoder = JSONDecoder()
             if let entries = try? decoder.decode([Entry].self, from: data) { return entries }
             return (try? decoder.decode([String].self, from: data)).map { $0.map { Entry(owner: nil, ruck: $0) } }
@@ -38,7 +38,7 @@ struct PendingRucks {
     }
 
     /// Every entry kept, whoever logged it; none when the keyring does not answer now.
-    var all: [Entry] { (try? file.entries()) ?? [] }
+    var all: [Entry] { (try? file.contents()) ?? [] }
 
     /// The rucks `owner` logged here that the service does not hold yet, in order.
     func rucks(of owner: String) -> [String] {
