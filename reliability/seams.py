@@ -5,10 +5,12 @@ doubled or handed to someone else.
 
 It drives the real `onboard` (RuckTracker, whose records and identities are the
 richest) on pseudo-terminals against the embedded mock (a shared `--mock-db` file, so
-this harness can read it) and a real `onboard-server` on SQLite. Hypothesis' stateful
-testing picks the steps: open a window on the folder (on the mock or the server), log a
-ruck, kill a window while it saves, quit, add an email, sign out, log in, restart the
-server. Up to two windows share one state folder, as two terminals do.
+this harness can read it) and a real `onboard-server` on SQLite and on PostgreSQL.
+Hypothesis' stateful testing picks the steps: open a window on the folder (on any of the
+three, with the client's clock moved or not, with DO_NOT_TRACK or not), log a ruck, kill
+a window while it saves, quit, add an email, sign out, log in, log in again after the
+session ended, move a server's clock a day or a month on, restart a server. Up to two
+windows share one state folder, as two terminals do.
 
 After every step, against the service's database and the folder:
 - no ruck is on the service twice, and none is on an account its window did not hold;
@@ -16,28 +18,33 @@ After every step, against the service's database and the folder:
   leads back to are at most the ones a person left by logging in elsewhere.
 At the end of each run every window is closed, one opened per service (which syncs what
 was kept on the device), and every ruck a window showed as saved is on an account the
-folder can reach: the one it holds, or one with an email.
+folder can reach: the one it holds, or one with an email. A window asked to "Log in
+again" logs in to the account it held, as the screen tells the person to.
 
 A failure is shrunk by Hypothesis to a short list of steps and printed; keep it as a
 test in the suite (a tmux walk of the same steps) once the seam is closed.
 
-    python3 reliability/seams.py [--examples N] [--steps N] [--fixed]
+    python3 reliability/seams.py [--examples N] [--steps N] [--fixed] [--no-postgres]
 """
 import argparse
+import atexit
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
 import sys
 import tempfile
 import time
+import urllib.request
 
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from postgres import Postgres  # noqa: E402
 from server import NO_LIMITS, Server, build_folder  # noqa: E402
 from terminal import NAMED, Terminal  # noqa: E402
 
@@ -57,13 +64,26 @@ class Finding(AssertionError):
     pass
 
 
-class World:
-    """What outlives one Hypothesis run's windows: the binaries."""
+# Where a window's service may be: the embedded mock, onboard-server on SQLite, on PostgreSQL.
+SERVERS = ["server", "postgres"]
+DAY = 86_400
 
-    def __init__(self):
+
+class World:
+    """What outlives one Hypothesis run's windows: the binaries, and one PostgreSQL
+    (each run has a database of its own on it)."""
+
+    def __init__(self, postgres):
         folder = build_folder()
         self.onboard = os.path.join(folder, "onboard")
         self.server_binary = os.path.join(folder, "onboard-server")
+        self.postgres = Postgres() if postgres else None
+        if self.postgres:
+            atexit.register(self.postgres.stop)
+
+    @property
+    def services(self):
+        return ["mock", "server"] + (["postgres"] if self.postgres else [])
 
 
 class Seams(RuleBasedStateMachine):
@@ -75,7 +95,8 @@ class Seams(RuleBasedStateMachine):
         self.folder = tempfile.mkdtemp(prefix="onboard-seams-")
         self.state = os.path.join(self.folder, "state")
         self.mock = os.path.join(self.folder, "mock.sqlite")
-        self.server = None
+        self.servers = {}      # "server"/"postgres" -> Server, started when first used
+        self.databases = {}    # "postgres" -> its database's name
         self.windows = []
         self.saved = []        # (service, ruck text) a window showed as saved
         self.accounts = {}     # service -> [email] made by linking
@@ -86,15 +107,23 @@ class Seams(RuleBasedStateMachine):
     # The places
 
     def service_url(self, service):
-        if service == "server" and self.server is None:
-            self.server = Server(self.world.server_binary, self.folder, NO_LIMITS)
-        return self.server.url if service == "server" else None
+        if service == "mock":
+            return None
+        if service not in self.servers:
+            url = None
+            if service == "postgres":
+                url, self.databases[service] = self.world.postgres.new_database()
+            self.servers[service] = Server(self.world.server_binary, self.folder, NO_LIMITS, database_url=url, name=service)
+        return self.servers[service].url
 
-    def database(self, service):
-        return self.server.database if service == "server" else self.mock
+    def started(self):
+        """The services this run has used so far."""
+        return ["mock"] + [service for service in SERVERS if service in self.servers]
 
     def query(self, service, sql):
-        path = self.database(service)
+        if service == "postgres":
+            return self.world.postgres.query(self.databases[service], sql)
+        path = self.servers[service].database if service == "server" else self.mock
         if not os.path.exists(path):
             return []
         with sqlite3.connect(path, timeout=30) as db:
@@ -110,8 +139,13 @@ class Seams(RuleBasedStateMachine):
                 session = json.load(open(os.path.join(folder, "session.json")))
             except (OSError, ValueError):
                 continue
-            if name.startswith("rucktracker"):
-                yield ("mock" if service.startswith("mock://") else "server"), session
+            if not name.startswith("rucktracker"):
+                continue
+            if service.startswith("mock://"):
+                yield "mock", session
+            for kind, server in self.servers.items():
+                if service.rstrip("/") == server.url:
+                    yield kind, session
 
     def holders(self):
         """The user id each service's folder holds."""
@@ -122,13 +156,17 @@ class Seams(RuleBasedStateMachine):
 
     # Windows
 
-    def open(self, service):
+    def open(self, service, clock=None, tracking=False):
         argv = [self.world.onboard, "run", "rucktracker", "--state-dir", self.state]
         url = self.service_url(service)
         argv += ["--service", url] if url else ["--mock-db", self.mock]
-        env = {k: v for k, v in os.environ.items() if k not in ("LINES", "COLUMNS", "NO_COLOR")}
+        if clock:
+            argv += ["--clock-offset", clock]
+        env = {k: v for k, v in os.environ.items() if k not in ("LINES", "COLUMNS", "NO_COLOR", "DO_NOT_TRACK")}
         env.update(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8", ONBOARD_SECRET_STORE="file",
-                   XDG_CONFIG_HOME=os.path.join(self.folder, "config"), DO_NOT_TRACK="1")
+                   XDG_CONFIG_HOME=os.path.join(self.folder, "config"))
+        if not tracking:
+            env["DO_NOT_TRACK"] = "1"
         window = Terminal(argv, env)
         window.service = service
         self.windows.append(window)
@@ -175,10 +213,14 @@ class Seams(RuleBasedStateMachine):
     # Rules: what a person or the world can do, in any order
 
     @precondition(lambda self: len(self.windows) < 2)
-    @rule(service=st.sampled_from(["mock", "server"]))
-    def open_window(self, service):
-        self.log.append(f"open a window on the {service}")
-        self.open(service)
+    @rule(service=st.sampled_from(["mock", "server", "postgres"]), clock=st.sampled_from([None, None, "25h", "-2h", "31d"]),
+          tracking=st.booleans())
+    def open_window(self, service, clock, tracking):
+        if service not in self.world.services:
+            service = "server"
+        self.log.append(f"open a window on the {service}" + (f", its clock {clock} off" if clock else "")
+                        + (", tracking allowed" if tracking else ""))
+        self.open(service, clock, tracking)
 
     @precondition(lambda self: self.windows)
     @rule(index=st.integers(0, 1), how=st.sampled_from(["quit", "kill"]))
@@ -315,20 +357,56 @@ class Seams(RuleBasedStateMachine):
             # The guest it leaves is the person's choice, and the screen warned of it.
             self.left_guests += 1
 
-    @precondition(lambda self: self.server is not None)
-    @rule()
-    def restart_the_server(self):
-        self.log.append("restart the server")
-        self.server.kill()
-        self.server.start()
+    def log_in_again(self, window):
+        """"Log in again": the person logs in to the account the screen names, as told.
+        False when the screen names none."""
+        named = re.search(r"Your session as (\S+@\S+) has ended", window.text())
+        if "Log in again" not in window.text() or not named:
+            return False
+        email = named.group(1)
+        self.log.append(f"log in again to {email} on the {window.service} window")
+        self.press(window, "\x15")  # Ctrl-U: what a pre-filled field held
+        self.type(window, email)
+        self.press(window, "Tab", "\x15")
+        self.type(window, PASSWORD)
+        self.press(window, "Tab", "Enter")
+        self.expect(window, [HOME, "Invalid email", "Could not log in", FOLLOWED])
+        return True
+
+    @precondition(lambda self: self.windows)
+    @rule(index=st.integers(0, 1))
+    def log_in_again_when_asked(self, index):
+        self.log_in_again(self.windows[index % len(self.windows)])
+
+    @precondition(lambda self: self.servers)
+    @rule(which=st.integers(0, 1), days=st.sampled_from([1, 2, 31]))
+    def move_a_server_clock(self, which, days):
+        """The server's clock a day or a month on (`/api/v1/dev/clock`): access tokens
+        expire, an account's session ends after 30 days, a guest's never does."""
+        service = sorted(self.servers)[which % len(self.servers)]
+        server = self.servers[service]
+        server.offset = getattr(server, "offset", 0) + days * DAY
+        self.log.append(f"move the {service}'s clock {days} day(s) on")
+        request = urllib.request.Request(server.url + "/api/v1/dev/clock", data=json.dumps({"offset_seconds": server.offset}).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        urllib.request.urlopen(request, timeout=10).read()
+
+    @precondition(lambda self: self.servers)
+    @rule(which=st.integers(0, 1))
+    def restart_a_server(self, which):
+        service = sorted(self.servers)[which % len(self.servers)]
+        self.log.append(f"restart the {service}")
+        server = self.servers[service]
+        server.kill()
+        server.start()
+        # Its clock is its machine's again.
+        server.offset = 0
 
     # Invariants, after every step
 
     @invariant()
     def no_ruck_twice_and_none_on_a_stranger(self):
-        for service in ("mock", "server"):
-            if service == "server" and self.server is None:
-                continue
+        for service in self.started():
             seen = {}
             for user, value in self.query(service, "SELECT user_id, value FROM records WHERE key = 'rucks'"):
                 for ruck in json.loads(value):
@@ -341,9 +419,7 @@ class Seams(RuleBasedStateMachine):
     def no_account_an_uninterrupted_run_would_not_make(self):
         holders = set(self.holders().values())
         orphans = 0
-        for service in ("mock", "server"):
-            if service == "server" and self.server is None:
-                continue
+        for service in self.started():
             for (user,) in self.query(service, "SELECT id FROM users WHERE email IS NULL"):
                 if user not in holders:
                     orphans += 1
@@ -360,15 +436,15 @@ class Seams(RuleBasedStateMachine):
         finally:
             for window in list(self.windows):
                 window.close()
-            if self.server:
-                self.server.stop()
+            for server in self.servers.values():
+                server.stop()
             shutil.rmtree(self.folder, ignore_errors=True)
 
     def check_every_saved_ruck_is_reachable(self):
         for service in sorted({service for service, _ in self.saved}):
             window = self.open(service)
             self.back_to_home(len(self.windows) - 1)
-            if "Log in again" in window.text():
+            if "Log in again" in window.text() and not self.log_in_again(window):
                 self.start_over_as_a_guest(len(self.windows) - 1)
             self.expect(window, [HOME])
             # What was kept on the device goes up as Home loads.
@@ -389,6 +465,51 @@ class Seams(RuleBasedStateMachine):
                                   f" (it is on {sorted(owners) or 'none'}); steps: {self.log}")
 
 
+# Steps kept as written: each a seam found by a walk or by the explorer, replayed before
+# the random runs whenever the runs are fixed (the suite's pass). `reached` says the
+# replay got where the seam was, so a replay that drifted fails instead of passing idle.
+REPLAYS = [
+    ("a ruck saved after the account's session ended is the account's once it logs in again (issue 45 §1), on SQLite", [
+        ("open_window", dict(service="server", clock=None, tracking=False)),
+        ("add_an_email", dict(index=0)),
+        ("move_a_server_clock", dict(which=0, days=31)),
+        ("log_a_ruck", dict(index=0, kill_after=None)),
+        ("log_in_again_when_asked", dict(index=0)),
+    ], lambda machine: machine.saved and any(step.startswith("log in again") for step in machine.log)),
+    ("the same on PostgreSQL, the window's clock a day fast", [
+        ("open_window", dict(service="postgres", clock="25h", tracking=True)),
+        ("add_an_email", dict(index=0)),
+        ("move_a_server_clock", dict(which=0, days=31)),
+        ("log_a_ruck", dict(index=0, kill_after=None)),
+        ("log_in_again_when_asked", dict(index=0)),
+    ], lambda machine: machine.saved and any(step.startswith("log in again") for step in machine.log)),
+    ("two windows: one signs out to a new guest, the other logs back in, the first logs a ruck (issue 45 §1)", [
+        ("open_window", dict(service="mock", clock=None, tracking=False)),
+        ("add_an_email", dict(index=0)),
+        ("open_window", dict(service="mock", clock=None, tracking=False)),
+        ("sign_out", dict(index=0, kill_after=None)),
+        # The first press follows the folder (the other window changed it), the second logs in.
+        ("log_in", dict(index=1, pick=0)),
+        ("log_in", dict(index=1, pick=0)),
+        ("log_a_ruck", dict(index=0, kill_after=None)),
+    ], lambda machine: any(step.startswith("log in to") for step in machine.log) and machine.log[-1].startswith("log ")),
+]
+
+
+def replay(name, steps, reached):
+    """One kept run, step by step, with the invariants after each and the end's check."""
+    machine = Seams()
+    try:
+        for step, arguments in steps:
+            getattr(machine, step)(**arguments)
+            machine.no_ruck_twice_and_none_on_a_stranger()
+            machine.no_account_an_uninterrupted_run_would_not_make()
+        if not reached(machine):
+            raise Finding(f"the replay {name!r} no longer reaches its seam; steps: {'; '.join(machine.log)}")
+    finally:
+        machine.teardown()
+
+
 def described(entry):
     """`1.2 km in 11 min` of a stored entry (`… · 2026-11-27 10:00:01`)."""
     return entry.split(" · ")[0]
@@ -400,11 +521,21 @@ def main():
     parser.add_argument("--steps", type=int, default=10, help="steps per run, at most (default 10)")
     parser.add_argument("--fixed", action="store_true", help="the same runs every time (the suite's pass)")
     parser.add_argument("--verbose", action="store_true", help="print each run's steps")
+    parser.add_argument("--no-postgres", action="store_true", help="leave PostgreSQL out (it is in by default: Debian's postgresql)")
     arguments = parser.parse_args()
-    Seams.world = World()
+    if not arguments.no_postgres and not Postgres.available:
+        print("seams: PostgreSQL's initdb not found: install Debian's postgresql (.ci/run does), or pass --no-postgres")
+        return 2
+    Seams.world = World(postgres=not arguments.no_postgres)
     Seams.verbose = arguments.verbose
     started = time.monotonic()
     try:
+        if arguments.fixed:
+            for name, steps, reached in REPLAYS:
+                if "PostgreSQL" in name and not Seams.world.postgres:
+                    continue
+                replay(name, steps, reached)
+                print(f"seams: replayed {name}", flush=True)
         run_state_machine_as_test(Seams, settings=settings(
             max_examples=arguments.examples, stateful_step_count=arguments.steps, deadline=None, database=None,
             derandomize=arguments.fixed, suppress_health_check=list(HealthCheck)))

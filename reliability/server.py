@@ -24,17 +24,21 @@ def build_folder():
 
 
 class Server:
-    def __init__(self, binary, folder, options=()):
+    """`database_url`: PostgreSQL in place of the folder's SQLite file."""
+
+    def __init__(self, binary, folder, options=(), database_url=None, name="server"):
         self.binary, self.options, self.port = binary, list(options), free_port()
-        self.database = os.path.join(folder, "server.sqlite")
-        self.log = open(os.path.join(folder, "server.log"), "ab")
+        self.database = os.path.join(folder, f"{name}.sqlite")
+        self.database_url = database_url
+        self.log = open(os.path.join(folder, f"{name}.log"), "ab")
         self.url = f"http://127.0.0.1:{self.port}"
         self.up = threading.Event()  # clear while killed
         self.start()
 
     def start(self):
         self.process = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--db", self.database, "--dev", "--log-level", "warning", *self.options],
+            [self.binary, "--port", str(self.port), *(["--database", self.database_url] if self.database_url else ["--db", self.database]),
+             "--dev", "--log-level", "warning", *self.options],
             stdout=self.log, stderr=self.log)
         wait_until_up(self.url + "/api/v1/health", self.process)
         self.up.set()

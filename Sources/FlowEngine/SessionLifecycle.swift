@@ -214,9 +214,8 @@ extension FlowEngine {
         // Asked to log in again: the same person, so what they signed in with and what
         // they had typed into any form (a ruck, a baby; never a password or code) stays,
         // for after they are back. What the account's service said (Pro, its rucks) goes.
-        if let ended {
-            let typed = flow.screens.flatMap(\.fields).map(\.id) + ended.fields.map(\.id)
-            kept.formUnion(typed.filter { !secretKeys.contains($0) })
+        if ended != nil {
+            kept.formUnion(draftKeys)
         }
         state.account.session = nil
         state.context = state.context.filter { kept.contains($0.key) }
@@ -236,6 +235,23 @@ extension FlowEngine {
         } else {
             enterFlow(&state, resumeAt: nil, now: now, effects: &effects)
         }
+    }
+
+    /// Every key a person types into on some form of the flow, secrets aside: a draft.
+    var draftKeys: Set<String> {
+        Set(flow.screens.flatMap(\.fields).map(\.id)).subtracting(secretKeys)
+    }
+
+    /// What the person has typed on the form shown, secrets aside: carried over when the
+    /// window starts again from its folder (another window changed who it holds), so
+    /// nothing typed and not yet sent is lost.
+    public func drafts(on state: FlowState) -> [String: Value] {
+        guard let screen = currentScreen(state), screen.kind == .form else { return [:] }
+        var drafts: [String: Value] = [:]
+        for field in screen.fields where draftKeys.contains(field.id) {
+            if let value = state.context[field.id], value != .text(""), value != .list([]) { drafts[field.id] = value }
+        }
+        return drafts
     }
 
     /// The progress the launch brought: renewal happens before the entry decision.

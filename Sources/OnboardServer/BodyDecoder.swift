@@ -3,10 +3,12 @@ import Hummingbird
 import OnboardService
 import ServiceAPI
 
-/// Decodes request bodies as JSON, and says what was wrong with one in the API's terms
-/// (which field, what it must be) rather than Hummingbird's Swift-flavoured text.
+/// Decodes request bodies as JSON (only those that say they are: `UnsupportedBodyType`),
+/// and says what was wrong with one in the API's terms (which field, what it must be)
+/// rather than Hummingbird's Swift-flavoured text.
 struct BodyDecoder: RequestDecoder {
     func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+        try UnsupportedBodyType.check(request, is: UnsupportedBodyType.json)
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         do {
             return try JSONDecoder().decode(T.self, from: buffer)

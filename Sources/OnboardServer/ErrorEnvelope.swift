@@ -16,6 +16,8 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as ServiceError {
             return Self.response(for: error)
+        } catch let error as UnsupportedBodyType {
+            return Self.response(for: error.serviceError, status: .unsupportedMediaType)
         } catch let error as HTTPError where error.status == .notFound {
             let allowed = methods.allowed(on: request.uri.path)
             guard !allowed.isEmpty else { return Self.response(for: Self.translate(error)) }
@@ -51,7 +53,7 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         let body = (try? JSONEncoder().encode(error)) ?? Data("{\"code\":\"server_error\",\"message\":\"\"}".utf8)
         var headers: HTTPFields = [.contentType: "application/json"]
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
-        // An invalid request may say which (405, 413); every other code has its one status.
+        // An invalid request may say which (405, 413, 415); every other code has its one status.
         let chosen = error.code == .invalidInput ? status ?? .badRequest : HTTPResponse.Status(code: error.code.httpStatus)
         return Response(status: chosen, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }

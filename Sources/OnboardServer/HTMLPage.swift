@@ -60,8 +60,10 @@ enum HTMLPage {
         return out
     }
 
-    /// An `application/x-www-form-urlencoded` body of at most 16 KB, by Hummingbird's decoder.
+    /// An `application/x-www-form-urlencoded` body of at most 16 KB, by Hummingbird's
+    /// decoder, once the request has said it is one.
     static func form<Form: Decodable>(_ type: Form.Type, _ request: Request) async throws -> Form {
+        try UnsupportedBodyType.check(request, is: UnsupportedBodyType.form)
         let body = try await request.body.collect(upTo: 16 * 1024)
         return try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body))
     }

@@ -60,7 +60,8 @@ struct Routes {
         DevelopmentProvider(service: service, origin: { origin($0) }).register(on: router)
         // QA controls: off unless the server runs with --dev (ASVS 14.3.2).
         api.on(Wire.OutboxCall.endpoint) { _, _ in JSONReply(try await service.outbox()) }
-        api.on(Wire.ResetCall.endpoint) { _, _ in
+        api.on(Wire.ResetCall.endpoint) { request, _ in
+            try UnsupportedBodyType.check(request, is: UnsupportedBodyType.json)
             try await service.reset()
             faults.set([])
             clock.offsetSeconds = 0

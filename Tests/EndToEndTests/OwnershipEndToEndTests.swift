@@ -269,3 +269,29 @@ extension EndToEnd.RuckTrackerEndToEndTests {
         #expect(relaunched.contains(screen), "\(relaunched)")
     }
 }
+
+extension EndToEnd.RuckTrackerEndToEndTests {
+    /// Issue 45 §2: a window that followed its folder (another window signed out meanwhile)
+    /// dropped what was typed on its form. It comes along: Log a Ruck shows it again.
+    @Test func whatAWindowTypedComesAlongWhenItFollowsItsFolder() throws {
+        let service = try Backend("mock")
+        let first = signedUp(service, as: "typed@example.org")
+        let second = Tmux(stateDirectory: first.stateDirectory)
+        second.start("run rucktracker \(service.arguments)")
+        second.waitFor("No rucks yet")
+        second.send("l")
+        second.waitFor("Log a ruck")
+        second.type("9.9")
+        second.send("Tab")
+        second.type("99")
+        let account = first.userID(of: "rucktracker")
+        signOut(first)
+        #expect(EndToEnd.waitUntil({ first.userID(of: "rucktracker") != account }, seconds: 20), "the folder holds the new guest")
+        second.send("Tab")  // the draft is saved as the person moves on: the folder holds a new guest now
+        second.waitFor("Another Onboard window")
+        #expect(!second.screen.contains("9.9 km in 99 min"), "nothing saved as an identity the folder no longer holds")
+        second.send("l")
+        let form = second.waitFor("Log a ruck")
+        #expect(form.contains("9.9") && form.contains("99"), "what was typed is there:\n\(form)")
+    }
+}

@@ -80,7 +80,9 @@ public final class FlowSession {
     /// `following`: another window changed who the folder holds. Progress saved before
     /// that window had a session (its first screen) is not where its account stands: the
     /// flow's signed-in entry asks the service instead.
-    private func launch(deferringEffects: Bool, following: Bool) {
+    /// `drafts`: what was typed on the form the window showed, filled in where the folder's
+    /// progress has nothing for it.
+    private func launch(deferringEffects: Bool, following: Bool, drafts: [String: Value] = [:]) {
         var saved = store.load()
         heldIdentity = store.sessionFile.holder()
         if following, saved.session != nil, saved.progress?.requiresSession == false { saved.progress = nil }
@@ -88,7 +90,8 @@ public final class FlowSession {
         launchNotes = []
         let effects = engine.reduce(&state, .launched(Launch(
             session: saved.session, progress: saved.progress, placeholderUserID: Self.placeholderUserID(),
-            warnings: warnings, defaults: defaults, utcOffset: Self.utcOffset)), now: clock.nowMilliseconds())
+            warnings: warnings, defaults: drafts.merging(defaults) { draft, _ in draft }, utcOffset: Self.utcOffset)),
+            now: clock.nowMilliseconds())
         if deferringEffects { deferredEffects = effects } else { perform(effects) }
     }
 
@@ -184,10 +187,10 @@ public final class FlowSession {
     }
 
     /// Another window changed who the folder holds: this one starts again from what is on
-    /// disk now, and says why.
+    /// disk now, and says why. What was typed on the form shown comes along.
     private func followFolder() {
         launchNotes.append(FolderIdentity.note(nowHolding: store.sessionFile.holder()))
-        launch(deferringEffects: false, following: true)
+        launch(deferringEffects: false, following: true, drafts: engine.drafts(on: state))
     }
 
     /// Carries out the effects in order; a file that cannot be written or removed comes
