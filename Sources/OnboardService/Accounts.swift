@@ -23,8 +23,9 @@ extension OnboardService {
     /// names no other user has been offered (BR-ONB-004).
     /// A repeat with the same key gets a new session for the same guest only with the
     /// device's `idempotencyProof` (a guest has no password to prove itself with).
+    /// `flow`: the one the body named, bound with the key like the rest of the request.
     public func signInAnonymously(
-        policy: TokenPolicy, client: String = "local", idempotencyKey: String? = nil, idempotencyProof: String? = nil
+        policy: TokenPolicy, flow: String? = nil, client: String = "local", idempotencyKey: String? = nil, idempotencyProof: String? = nil
     ) async throws -> AnonymousSignIn {
         let replay = { (first: AnonymousSignIn) async throws -> AnonymousSignIn in
             guard idempotencyProof != nil else {
@@ -32,7 +33,7 @@ extension OnboardService {
             }
             return AnonymousSignIn(session: try await self.reissued(first.session, policy: policy), nameOptions: first.nameOptions)
         }
-        return try await idempotent(idempotencyKey, operation: "sign_in_anonymously", request: ["proof": idempotencyProof ?? ""], replay: replay) {
+        return try await idempotent(idempotencyKey, operation: "sign_in_anonymously", request: ["proof": idempotencyProof ?? "", "flow": flow ?? ""], replay: replay) {
             let now = clock.now()
             try await limit("sign-in", address: client, settings.signInPerAddress, now: now)
             let userID = Secrets.userID(forIdempotencyKey: idempotencyKey)
@@ -64,12 +65,12 @@ extension OnboardService {
     /// A new account. Passwords: at least 8 characters, at most 72 bytes (bcrypt's limit,
     /// refused rather than silently cut).
     public func register(
-        name: String, email: String, password: String, policy: TokenPolicy, client: String = "local", idempotencyKey: String? = nil,
-        idempotencyProof: String? = nil
+        name: String, email: String, password: String, policy: TokenPolicy, flow: String? = nil, client: String = "local",
+        idempotencyKey: String? = nil, idempotencyProof: String? = nil
     ) async throws -> IssuedSession {
         try await idempotent(
             idempotencyKey, operation: "register",
-            request: ["name": name, "email": email, "password": password, "proof": idempotencyProof ?? ""],
+            request: ["name": name, "email": email, "password": password, "proof": idempotencyProof ?? "", "flow": flow ?? ""],
             replay: { try await self.reissued($0, policy: policy) }
         ) {
             let now = clock.now()

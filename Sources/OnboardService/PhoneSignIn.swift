@@ -35,10 +35,11 @@ extension OnboardService {
     }
 
     public func verifyPhoneCode(
-        phone: String, code: String, policy: TokenPolicy, idempotencyKey: String? = nil, idempotencyProof: String? = nil
+        phone: String, code: String, policy: TokenPolicy, flow: String? = nil, idempotencyKey: String? = nil, idempotencyProof: String? = nil
     ) async throws -> SignIn {
         try await idempotent(
-            idempotencyKey, operation: "verify_phone_code", request: ["phone": phone, "code": code, "proof": idempotencyProof ?? ""],
+            idempotencyKey, operation: "verify_phone_code",
+            request: ["phone": phone, "code": code, "proof": idempotencyProof ?? "", "flow": flow ?? ""],
             replay: { SignIn(session: try await self.reissued($0.session, policy: policy), isNewUser: $0.isNewUser) }
         ) {
             let now = clock.now()

@@ -68,7 +68,7 @@ extension Wire.AppConfigCall: ServedCall {
 extension Wire.FlowRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> AnonymousSignIn {
         try await service.signInAnonymously(
-            policy: OnboardService.guestPolicy(forFlow: flow), client: caller.client, idempotencyKey: caller.idempotencyKey,
+            policy: OnboardService.guestPolicy(forFlow: flow), flow: flow, client: caller.client, idempotencyKey: caller.idempotencyKey,
             idempotencyProof: caller.idempotencyProof)
     }
 }
@@ -80,8 +80,8 @@ extension Wire.NameRequest: ServedCall {
 extension Wire.RegisterRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> IssuedSession {
         try await service.register(
-            name: name, email: email, password: password, policy: .named, client: caller.client, idempotencyKey: caller.idempotencyKey,
-            idempotencyProof: caller.idempotencyProof)
+            name: name, email: email, password: password, policy: .named, flow: flow, client: caller.client,
+            idempotencyKey: caller.idempotencyKey, idempotencyProof: caller.idempotencyProof)
     }
 }
 extension Wire.LoginRequest: ServedCall {
@@ -106,7 +106,7 @@ extension Wire.PhoneRequest: ServedCall {
 extension Wire.PhoneVerifyRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> SignIn {
         try await service.verifyPhoneCode(
-            phone: phone, code: code, policy: .named, idempotencyKey: caller.idempotencyKey, idempotencyProof: caller.idempotencyProof)
+            phone: phone, code: code, policy: .named, flow: flow, idempotencyKey: caller.idempotencyKey, idempotencyProof: caller.idempotencyProof)
     }
 }
 extension Wire.IdentityTokenRequest: ServedCall {
@@ -117,7 +117,7 @@ extension Wire.IdentityTokenRequest: ServedCall {
 extension Wire.SocialRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> SignIn {
         try await service.socialSignIn(
-            provider: provider, idToken: idToken, nonce: nonce ?? "", policy: .named, idempotencyKey: caller.idempotencyKey,
+            provider: provider, idToken: idToken, nonce: nonce ?? "", policy: .named, flow: flow, idempotencyKey: caller.idempotencyKey,
             idempotencyProof: caller.idempotencyProof)
     }
 }

@@ -26,11 +26,12 @@ extension OnboardService {
     }
 
     public func socialSignIn(
-        provider: String, idToken: String, nonce: String, policy: TokenPolicy, idempotencyKey: String? = nil, idempotencyProof: String? = nil
+        provider: String, idToken: String, nonce: String, policy: TokenPolicy, flow: String? = nil, idempotencyKey: String? = nil,
+        idempotencyProof: String? = nil
     ) async throws -> SignIn {
         try await idempotent(
             idempotencyKey, operation: "social_sign_in",
-            request: ["provider": provider, "id_token": idToken, "nonce": nonce, "proof": idempotencyProof ?? ""],
+            request: ["provider": provider, "id_token": idToken, "nonce": nonce, "proof": idempotencyProof ?? "", "flow": flow ?? ""],
             replay: { SignIn(session: try await self.reissued($0.session, policy: policy), isNewUser: $0.isNewUser) }
         ) {
             let now = clock.now()

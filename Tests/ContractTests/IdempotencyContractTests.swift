@@ -11,6 +11,38 @@ extension ContractTests {
         }
     }
 
+    /// Issue 46 §5: the same key and proof with another `flow` got a new session whose
+    /// lifetime followed the new body. The whole body is the request: another flow is
+    /// another request, 422 (the IETF Idempotency-Key draft), on every sign-in that issues
+    /// a session.
+    @Test(arguments: transports) func aKeyReusedWithAnotherFlowIsAnotherRequest(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let service = subject.service
+        let guest = try await with(key: "flow-bound-guest-01") { try await service.signInAnonymously(flow: "rucktracker") }
+        await expectError(.idempotencyKeyReused) {
+            _ = try await with(key: "flow-bound-guest-01") { try await service.signInAnonymously(flow: "oklah") }
+        }
+        let again = try await with(key: "flow-bound-guest-01") { try await service.signInAnonymously(flow: "rucktracker") }
+        #expect(again.session.userID == guest.session.userID, "the same body still replays")
+
+        _ = try await with(key: "flow-bound-register-01") {
+            try await service.register(flow: "babybasics", name: "Fl", email: "fl.idem@example.org", password: "long enough")
+        }
+        await expectError(.idempotencyKeyReused) {
+            _ = try await with(key: "flow-bound-register-01") {
+                try await service.register(flow: "abby", name: "Fl", email: "fl.idem@example.org", password: "long enough")
+            }
+        }
+
+        _ = try await service.sendPhoneCode(phone: "+15550106666")
+        let code = try await lastCode(subject, kind: "sms")
+        _ = try await with(key: "flow-bound-phone-001") { try await service.verifyPhoneCode(flow: "abby", phone: "+15550106666", code: code) }
+        await expectError(.idempotencyKeyReused) {
+            _ = try await with(key: "flow-bound-phone-001") { try await service.verifyPhoneCode(flow: "oklah", phone: "+15550106666", code: code) }
+        }
+    }
+
     /// A retried call that creates something — after a lost reply, a relaunch, Ctrl-Z —
     /// carries the first call's key and gets its result: one guest, one account, one child.
     @Test(arguments: transports) func aRepeatWithTheSameKeyGetsTheFirstResult(kind: String) async throws {
