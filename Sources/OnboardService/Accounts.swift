@@ -122,8 +122,9 @@ extension OnboardService {
         // atomic step, and a right password gives it back: however many arrive at once,
         // on however many instances, at most the limit are ever checked per window, per
         // account for untrusted devices and per known device (ASVS 2.2.1).
-        let failures = device.map { "login-failures:device:\($0)" } ?? "login-failures:\(email)"
-        if let wait = try await store.hitRateLimit(failures, settings.loginFailuresPerAccount, now: now) {
+        // Kept on disk: the email only as a hash (a sealed mock keeps no email in clear).
+        let failures = device.map { "login-failures:device:\($0)" } ?? "login-failures:" + Secrets.hash("login-failures:" + email)
+        if let wait = try await store.hitLockout(failures, settings.loginFailuresPerAccount, now: now) {
             record(.loginLocked, account: account?.userID ?? Self.logName(email: email), address: client, outcome: "refused for \(wait) s\(device == nil ? "" : " (a known device)")")
             throw Self.tooMany(wait)
         }
@@ -132,7 +133,7 @@ extension OnboardService {
             record(.loginFailed, account: account?.userID ?? Self.logName(email: email), address: client, outcome: "refused: wrong email or password")
             throw Self.invalidCredentials
         }
-        try await store.releaseRateLimit(failures, settings.loginFailuresPerAccount, now: now)
+        try await store.releaseLockout(failures, settings.loginFailuresPerAccount, now: now)
         if let guestAccessToken, let guest = try? await authenticate(guestAccessToken), guest.isAnonymous, guest.userID != account.userID {
             try await store.moveRecords(Self.entitlements, from: guest.userID, to: account.userID, now: now)
             if !bring.isEmpty {

@@ -288,6 +288,14 @@ public enum ServiceDatabase {
                 CREATE UNIQUE INDEX users_provider ON users(auth_provider, provider_subject) WHERE provider_subject IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v12: lockouts that survive a restart") { db in
+            // Failed log-ins were counted in the process's memory with the rate limits:
+            // restarting the server gave every locked account its guesses back.
+            try db.execute(sql: """
+                CREATE TABLE lockouts (key TEXT PRIMARY KEY, window_start INTEGER NOT NULL, count INTEGER NOT NULL);
+                CREATE INDEX lockouts_window ON lockouts (window_start);
+                """)
+        }
         return migrator
     }
 

@@ -224,6 +224,34 @@ extension PostgresStore {
         keys.map { key in counted[key].flatMap { Int($0.count) > rule.limit ? $0.start + rule.window - now : nil } }
     }
 
+    // MARK: Lockouts, in a logged table
+
+    /// Unlike `rate_limits` (unlogged, so a crash empties it), `lockouts` is written to the
+    /// WAL: a crash-restart or a failover to a replica keeps every locked account locked.
+    /// A log-in's bcrypt check costs far more than the commit's wait for the disk.
+    public func hitLockout(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64? {
+        try await transaction { db in
+            try await db.query("DELETE FROM lockouts WHERE window_start <= \(now - rule.window)", logger: self.logger)
+            var binds = PostgresBindings(capacity: 4)
+            binds.append(key)
+            binds.append(now)
+            binds.append(rule.window)
+            binds.append(Int64(rule.limit))
+            let rows = try await db.query(PostgresQuery(unsafeSQL: Lockout.counting(placeholders: "$"), binds: binds), logger: self.logger)
+            var counted: (Int64, Int64)?
+            for try await (start, count) in rows.decode((Int64, Int32).self) { counted = (start, Int64(count)) }
+            return Lockout.wait(start: counted?.0, count: counted?.1, rule, now: now)
+        }
+    }
+
+    public func releaseLockout(_ key: String, _ rule: RateLimit, now: Int64) async throws {
+        try await transaction { db in
+            try await db.query(
+                "UPDATE lockouts SET count = count - 1 WHERE key = \(key) AND count > 0 AND \(now) - window_start < \(rule.window)",
+                logger: self.logger)
+        }
+    }
+
     // MARK: QA
 
     public func outbox() async throws -> [OutboxEntry] {
@@ -258,7 +286,7 @@ extension PostgresStore {
     public func reset() async throws {
         try await transaction { db in
             for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers",
-                          "outbox", "used_id_tokens", "idempotency", "rate_limits", "qa_settings", "users"] {
+                          "outbox", "used_id_tokens", "idempotency", "rate_limits", "lockouts", "qa_settings", "users"] {
                 try await db.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table)"), logger: self.logger)
             }
         }

@@ -227,5 +227,11 @@ extension PostgresStore {
             "CREATE UNIQUE INDEX users_phone ON users (phone) WHERE phone IS NOT NULL",
             "CREATE UNIQUE INDEX users_provider ON users (auth_provider, provider_subject) WHERE provider_subject IS NOT NULL",
         ],
+        [
+            // Failed log-ins, counted apart from the rate limits in a logged table: an
+            // unlogged one is emptied by crash recovery, and a replica never has it.
+            "CREATE TABLE lockouts (key TEXT PRIMARY KEY, window_start BIGINT NOT NULL, count INTEGER NOT NULL)",
+            "CREATE INDEX lockouts_window ON lockouts (window_start)",
+        ],
     ]
 }

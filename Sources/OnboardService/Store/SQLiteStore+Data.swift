@@ -156,6 +156,24 @@ extension SQLiteStore {
         limiter.release(key, rule, now: now)
     }
 
+    // MARK: Lockouts, on disk
+
+    public func hitLockout(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64? {
+        try await write { db in
+            // Windows long over go as new attempts come: guessed emails leave no trail.
+            try db.execute(sql: "DELETE FROM lockouts WHERE window_start <= ?", arguments: [now - rule.window])
+            let row = try Row.fetchOne(db, sql: Lockout.counting(placeholders: "?"), arguments: [key, now, rule.window, rule.limit])
+            return Lockout.wait(start: row?["window_start"], count: row?["count"], rule, now: now)
+        }
+    }
+
+    public func releaseLockout(_ key: String, _ rule: RateLimit, now: Int64) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE lockouts SET count = count - 1 WHERE key = ? AND count > 0 AND ? - window_start < ?", arguments: [key, now, rule.window])
+        }
+    }
+
     // MARK: QA
 
     public func outbox() async throws -> [OutboxEntry] {
@@ -191,7 +209,7 @@ extension SQLiteStore {
 
     public func reset() async throws {
         try await write { db in
-            for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers", "outbox", "used_id_tokens", "idempotency", "qa_settings", "users"] {
+            for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers", "outbox", "used_id_tokens", "idempotency", "lockouts", "qa_settings", "users"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }

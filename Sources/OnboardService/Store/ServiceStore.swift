@@ -70,6 +70,14 @@ public protocol ServiceStore: Sendable {
     /// One poll, atomically: too soon after the last one, still waiting, refused, expired,
     /// or approved — then spent, so a second poll with the same device code gets nothing.
     func pollDeviceGrant(deviceCodeHash: String, now: Int64) async throws -> DeviceGrantPoll
+
+    // MARK: Lockouts (failed log-ins)
+    /// One attempt counted against `key` in a fixed window, durably: unlike a rate limit's
+    /// count, a lockout survives a restart, a crash and a failover (an attacker who can
+    /// crash the server must not win back its guesses). The seconds to wait when over.
+    func hitLockout(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64?
+    /// Gives back an attempt that was not a failure.
+    func releaseLockout(_ key: String, _ rule: RateLimit, now: Int64) async throws
     /// The terminal gave the sign-in up: a grant not yet spent can no longer be approved
     /// or polled for (an approval already made is dropped with it).
     func withdrawDeviceGrant(deviceCodeHash: String) async throws
