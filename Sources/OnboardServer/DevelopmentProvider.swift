@@ -160,11 +160,29 @@ struct DevelopmentProvider {
     }
 
     /// The development client's return addresses: the broker's callback on this server,
-    /// or any port on this machine's loopback (RFC 8252 §7.3, for a client under test).
+    /// exactly, or any port on this machine's loopback (RFC 8252 §7.3, for a client under
+    /// test). Read by characters, not by a URL parser a browser may disagree with
+    /// (`http://evil.example\@127.0.0.1/cb` is 127.0.0.1 to Foundation, evil.example to
+    /// Chromium): only `http://HOST[:PORT]/PATH` of plain characters, no user info,
+    /// backslash, query or fragment (ASVS 10.4.1).
     static func isRegistered(redirect: String, issuer: String) -> Bool {
         if redirect == String(issuer.dropLast(path.count)) + "/device/callback" { return true }
-        guard let url = URL(string: redirect), url.scheme == "http", url.query == nil, url.fragment == nil, let host = url.host else { return false }
-        return Loopback.contains(host)
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/:[]")
+        guard redirect.hasPrefix("http://"), redirect.allSatisfy(plain.contains) else { return false }
+        let rest = redirect.dropFirst("http://".count)
+        let authority = rest.prefix { $0 != "/" }
+        let host: Substring
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return false }
+            host = authority[...close]
+            let port = authority[authority.index(after: close)...]
+            guard port.isEmpty || (port.hasPrefix(":") && port.dropFirst().allSatisfy(\.isNumber) && port.count > 1) else { return false }
+        } else {
+            let pieces = authority.split(separator: ":", omittingEmptySubsequences: false)
+            guard pieces.count <= 2, pieces.count == 1 || (!pieces[1].isEmpty && pieces[1].allSatisfy(\.isNumber)) else { return false }
+            host = pieces[0]
+        }
+        return Loopback.contains(String(host))
     }
 
     /// The answer goes back to the client: in the query, or posted (form_post).

@@ -50,8 +50,8 @@ struct DevicePage {
     static func cookie(for state: SignInState) -> String { "onboard_device_" + state.browser.prefix(16) }
 
     /// A page of the device sign-in, its form allowed to go on to the providers.
-    func page(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
-        HTMLPage.response(body, status: status, formTargets: providerOrigins)
+    func page(_ body: String, status: HTTPResponse.Status = .ok, retryAfter: Int? = nil) -> Response {
+        HTMLPage.response(body, status: status, headers: retryAfter.map { [.retryAfter: String($0)] } ?? [:], formTargets: providerOrigins)
     }
 
     func register(on router: Router<APIContext>) {
@@ -71,7 +71,8 @@ struct DevicePage {
                 }
                 return try await sendToProvider(code: code, provider: grant.provider, request)
             } catch let error as ServiceError {
-                return page(Self.codeForm(code, error: error.message), status: HTTPResponse.Status(code: error.code.httpStatus))
+                // A 429 says when to try again, as the API's do.
+                return page(Self.codeForm(code, error: error.message), status: HTTPResponse.Status(code: error.code.httpStatus), retryAfter: error.retryAfter)
             }
         }
         // The provider's answer: in the query, or posted (Apple's form_post).

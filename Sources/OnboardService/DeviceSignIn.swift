@@ -45,8 +45,9 @@ extension OnboardService {
         switch try await store.pollDeviceGrant(deviceCodeHash: hash, now: now) {
         case .unknown, .expired:
             throw Self.deviceCodeExpired
-        case .slowDown:
-            throw ServiceError(.slowDown, "Asked again too soon: wait \(settings.devicePollInterval + 5) seconds between polls from now on.")
+        case .slowDown(let interval):
+            // The wait said is the one enforced from now on.
+            throw ServiceError(.slowDown, "Asked again too soon: wait \(interval) seconds between polls from now on.")
         case .pending:
             throw ServiceError(.authorizationPending, "Waiting for the sign-in to be approved in the browser.")
         case .denied:

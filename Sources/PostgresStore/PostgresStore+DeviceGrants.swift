@@ -59,8 +59,10 @@ extension PostgresStore {
             guard let (provider, expiresAt, interval, polledAt, status, subject, email) = found else { return .unknown }
             if status == "spent" || status == "withdrawn" || expiresAt <= now { return .expired }
             if let polledAt, now - polledAt < interval {
-                try await db.query("UPDATE device_grants SET polled_at = \(now) WHERE device_code_hash = \(deviceCodeHash)", logger: self.logger)
-                return .slowDown
+                try await db.query(
+                    "UPDATE device_grants SET polled_at = \(now), interval = \(interval + 5) WHERE device_code_hash = \(deviceCodeHash)",
+                    logger: self.logger)
+                return .slowDown(interval: interval + 5)
             }
             let next = status == "pending" ? "pending" : "spent"
             try await db.query(

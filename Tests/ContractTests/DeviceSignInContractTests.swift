@@ -74,9 +74,17 @@ import Testing
         await expectCode(.authorizationPending) {
             _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode)
         }
-        // Sooner than the interval: slow down (RFC 8628 §3.5).
-        await expectCode(.slowDown) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode) }
+        // Sooner than the interval: slow down (RFC 8628 §3.5), and the interval is five
+        // seconds longer from then on, as the answer says (issue 46: it said 10, enforced 5).
+        do {
+            _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode)
+            Issue.record("a poll sooner than the interval was answered")
+        } catch let error as ServiceError {
+            #expect(error.code == .slowDown && error.message == "Asked again too soon: wait 10 seconds between polls from now on.", "\(error)")
+        }
         try await subject.advanceClock(6)
+        await expectCode(.slowDown) { _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode) }
+        try await subject.advanceClock(16)
         // Typed as a person might: lower case, without the dash.
         let typed = started.userCode.lowercased().replacingOccurrences(of: "-", with: "")
         let decided = try await Self.decide(subject, code: typed, account: "ana@example.org")
@@ -279,6 +287,44 @@ import Testing
         #expect(BrowserWalk.hiddenFields(answer.page).map(\.0).sorted() == ["code", "state"])
         let policy = answer.headers.first { $0.name.lowercased() == "content-security-policy" }?.value ?? ""
         #expect(policy.contains("form-action http://127.0.0.1:9;"), "\(policy)")
+
+        // Issue 46 (ASVS 10.4.1): addresses a browser reads differently from a URL parser,
+        // or a name that only starts like this machine's, are not registered.
+        for sent in [
+            #"http://evil.example\@127.0.0.1/cb"#, "http://evil.example@127.0.0.1/cb", "http://127.0.0.1.attacker.example/cb",
+            "http://127.attacker.example:9/cb", "http://127.0.0.1:9/cb?next=x", "http://127.0.0.1:9/cb#x", "http://127.0.0.1:/cb",
+        ] {
+            let refused = try await browser.send(authorize(sent))
+            #expect(refused.status == 400 && refused.page.contains("Wrong return address"), "\(sent)")
+        }
+        for accepted in ["http://localhost:9/cb", "http://[::1]:9/cb", "http://127.1.2.3/cb"] {
+            #expect(try await browser.send(authorize(accepted)).status == 200, "\(accepted)")
+        }
+    }
+
+    /// Issue 46: the device page's 429 (too many codes tried from one address) says when
+    /// to try again, as the API's 429s do (RFC 6585 §4).
+    @Test func theDevicePagesTooManyTriesSaysWhenToTryAgain() async throws {
+        let server = try await RunningServer.start(dev: true)
+        defer { server.stop() }
+        var browser = BrowserWalk()
+        var last = try await browser.send(server.base + "/device", form: [("user_code", "BBBB-BBBB")])
+        for _ in 0..<25 where last.status != 429 {
+            last = try await browser.send(server.base + "/device", form: [("user_code", "BBBB-BBBB")])
+        }
+        #expect(last.status == 429)
+        let wait = last.headers.first { $0.name.lowercased() == "retry-after" }.flatMap { Int($0.value) }
+        #expect(wait.map { $0 > 0 && $0 <= 600 } == true, "\(last.headers)")
+    }
+
+    /// Issue 46: only IP literals in 127.0.0.0/8, ::1 and exactly `localhost` are this
+    /// machine: plain HTTP to `127.0.0.1.attacker.example` is refused like any other host's.
+    @Test func onlyThisMachinesOwnAddressesAreLoopback() throws {
+        for host in ["localhost", "LOCALHOST", "127.0.0.1", "127.255.0.9", "::1", "[::1]"] { #expect(Loopback.contains(host), "\(host)") }
+        for host in ["127.0.0.1.attacker.example", "127.attacker.example", "127.0.0.256", "127.0.0", "localhost.example", "1270.0.0.1", "127.0.0.1 "] {
+            #expect(!Loopback.contains(host), "\(host)")
+        }
+        #expect(throws: (any Error).self) { try HTTPTransport(base: "http://127.0.0.1.attacker.example:8080") }
     }
 
     /// Without --dev there is no provider to approve with: no page, and starting says so.

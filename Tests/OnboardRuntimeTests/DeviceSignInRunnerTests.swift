@@ -67,6 +67,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: file), "answered: nothing left to withdraw")
     }
 
+    /// Issue 46: a server's garbled answer (no web page to open) sent ABBY to the embedded
+    /// mock's consent screen. It is the service's mistake, said as one.
+    @Test func aGarbledAnswerIsTheServicesMistakeNotTheMocksConsentScreen() async throws {
+        struct Garbled: AuthService {
+            let answer: DeviceAuthorization
+            func send<Call: WireCall>(_ call: Call, bearer: String?) async throws -> Call.Answer {
+                guard let answer = answer as? Call.Answer else { throw ServiceError(.notFound, "not here") }
+                return answer
+            }
+        }
+        let good = DeviceAuthorization(
+            deviceCode: "dc_1", userCode: "BCDF-GHJK", verificationURI: "https://abby.example/device",
+            verificationURIComplete: "HTTPS://ABBY.EXAMPLE/D/BCDF-GHJK", expiresIn: 600, interval: 5)
+        var garbled = [good, good, good, good]
+        garbled[0].verificationURI = "javascript:alert(1)"
+        garbled[1].verificationURIComplete = "file:///etc/passwd"
+        garbled[2].deviceCode = ""
+        garbled[3].interval = 0
+        for answer in garbled {
+            let runner = OperationRunner(service: Garbled(answer: answer), flowID: "abby")
+            let result = await runner.run(CallRequest(id: 1, operation: .startSocialDevice, session: nil, inputs: ["provider": "google"]))
+            #expect(result.failureCode == "bad_response", "\(answer)")
+        }
+        let runner = OperationRunner(service: Garbled(answer: good), flowID: "abby")
+        let shown = try await started(runner)
+        #expect(shown["device_approval"] == "browser")
+    }
+
     @Test func aForgedProviderTokenIsRefused() async throws {
         let faulty = FaultInjectingService(wrapping: service, faults: [.forgedIDToken])
         let runner = OperationRunner(service: faulty, flowID: "abby")

@@ -55,10 +55,15 @@ extension OperationRunner {
     /// this device's clock.
     func startSocialDevice(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
         let started = try await service.startSocialDevice(flow: flowID, provider: request.inputs["provider"] ?? "")
+        // The embedded mock has no web page to open: its approval is made here. Any other
+        // answer must name a web page and the codes, or it is the service's mistake, said
+        // as one (not the mock's consent screen for a server's garbled answer).
+        let onTheWeb = Browser.isWebAddress(started.verificationURI) && Browser.isWebAddress(started.verificationURIComplete)
+        guard onTheWeb || started.verificationURI.hasPrefix(Self.mockAddress), !started.userCode.isEmpty, !started.deviceCode.isEmpty,
+              started.expiresIn > 0, started.interval > 0
+        else { throw ServiceError(.badResponse, "The service's answer to the sign-in could not be used. Try again in a moment.") }
         let expiresAt = clock.nowMilliseconds() + started.expiresIn * 1000
         openDeviceCodes.add(.init(deviceCode: started.deviceCode, service: request.service, expiresAt: expiresAt, process: getpid()))
-        // The embedded mock has no web page to open: its approval is made here.
-        let onTheWeb = Browser.isWebAddress(started.verificationURI)
         let opens = onTheWeb && device.browser.canOpen
         return CallOutput(values: [
             "user_code": .text(started.userCode), "verification_uri": .text(started.verificationURI),
@@ -69,6 +74,9 @@ extension OperationRunner {
             "browser_hint": .text(opens ? "Press Enter to open it in your browser." : ""),
         ])
     }
+
+    /// Where the embedded mock's device sign-ins point: no page, approved in the terminal.
+    static let mockAddress = "mock://"
 
     /// The embedded mock's approval in the terminal: the mock provider's ID token for
     /// `social_account` (a fresh nonce, as `socialSignIn`) approves the waiting sign-in,

@@ -181,8 +181,10 @@ extension SQLiteStore {
             let expiresAt: Int64 = row["expires_at"]
             if status == "spent" || status == "withdrawn" || expiresAt <= now { return .expired }
             if let polled: Int64 = row["polled_at"], now - polled < row["interval"] {
-                try db.execute(sql: "UPDATE device_grants SET polled_at = ? WHERE device_code_hash = ?", arguments: [now, deviceCodeHash])
-                return .slowDown
+                let interval: Int64 = row["interval"] + 5
+                try db.execute(
+                    sql: "UPDATE device_grants SET polled_at = ?, interval = ? WHERE device_code_hash = ?", arguments: [now, interval, deviceCodeHash])
+                return .slowDown(interval: interval)
             }
             let next = status == "pending" ? "pending" : "spent"
             try db.execute(

@@ -310,7 +310,9 @@ public struct DeviceIdentity: Sendable, Equatable {
 public enum DeviceGrantPoll: Sendable, Equatable {
     case unknown
     case expired
-    case slowDown
+    /// Polled too soon: the grant's interval is now `interval` (five seconds more, RFC
+    /// 8628 §3.5, for this and every later poll).
+    case slowDown(interval: Int64)
     case pending
     case denied
     case approved(provider: String, identity: DeviceIdentity, expiresAt: Int64)
