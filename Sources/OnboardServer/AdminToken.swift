@@ -34,7 +34,27 @@ public enum AdminToken {
         guard token.count >= minimumLength else {
             throw Unusable(description: "the admin token must be at least \(minimumLength) characters (try: openssl rand -hex 32)")
         }
+        guard estimatedBits(token) >= minimumBits else {
+            throw Unusable(description: "the admin token looks guessable (few different characters, or a word repeated); make one with: openssl rand -hex 32")
+        }
         return token
+    }
+
+    /// Below this the token is refused: `openssl rand -hex 32` is about 240 by this measure,
+    /// a random 32-character hex string about 118; 32 `a`s are 0, a word repeated under 90.
+    static let minimumBits = 100.0
+
+    /// The token's length times the Shannon entropy of its own characters: a floor on
+    /// what a guesser who knows its alphabet and make-up must try, blind to any structure
+    /// beyond repetition.
+    static func estimatedBits(_ token: String) -> Double {
+        let counts = Dictionary(token.map { ($0, 1) }, uniquingKeysWith: +)
+        let length = Double(token.count)
+        let perCharacter = counts.values.reduce(0.0) { sum, count in
+            let share = Double(count) / length
+            return sum - share * log2(share)
+        }
+        return perCharacter * length
     }
 
     public struct Unusable: Error, CustomStringConvertible {

@@ -33,12 +33,7 @@ struct Routes {
         }
 
         api.on(.adminFunnel) { request, context in
-            do {
-                try AdminToken.check(request, against: adminToken)
-            } catch {
-                service.recordAdminRefusal(address: context.clientAddress)
-                throw error
-            }
+            try await service.admitAdminAttempt(from: context.clientAddress) { try AdminToken.check(request, against: adminToken) }
             let query = request.uri.queryParameters
             guard let flow = query["flow"].map(String.init), !flow.isEmpty else {
                 throw ServiceError(.invalidInput, "Name the flow: /api/v1/admin/funnel?flow=oklah&since=7d.")

@@ -30,6 +30,26 @@ extension OnboardService {
         record(.adminTokenRefused, address: address, outcome: "refused: /api/v1/admin without the operator's token")
     }
 
+    /// An attempt at the operator's reports from `address`, `check` judging its token: as
+    /// with a password, each attempt reserves one of the address's failures first and a
+    /// right token gives it back, so at most 10 wrong tokens per 15 minutes are judged
+    /// (ASVS 2.2.1), and a restart gives none back.
+    public func admitAdminAttempt(from address: String, _ check: () throws -> Void) async throws {
+        let key = "admin-failures:" + address
+        let now = clock.now()
+        if let wait = try await store.hitLockout(key, settings.adminFailuresPerAddress, now: now) {
+            record(.adminTokenRefused, address: address, outcome: "refused for \(wait) s: too many wrong admin tokens")
+            throw Self.tooMany(wait)
+        }
+        do {
+            try check()
+        } catch {
+            recordAdminRefusal(address: address)
+            throw error
+        }
+        try await store.releaseLockout(key, settings.adminFailuresPerAddress, now: now)
+    }
+
     /// An email as the log names it: a short keyed-free hash, enough to follow one
     /// account's events, never the address itself.
     static func logName(email: String) -> String {

@@ -37,6 +37,8 @@ public struct ServiceSettings: Sendable, Equatable {
     public var deviceCodeLifetime: Int64 = 600
     public var devicePollInterval: Int64 = 5
     public var userCodeAttemptsPerAddress = RateLimit(limit: 20, window: 600)
+    /// Wrong admin tokens per client address, counted durably like failed log-ins.
+    public var adminFailuresPerAddress = RateLimit(limit: 10, window: 900)
     /// Analytics batches per client address (a client sends one every few seconds at
     /// most; many share an address behind NAT), and how long an event is kept
     /// (`--events-retention`; 90 days).

@@ -5,6 +5,7 @@ import OnboardService
 import ServiceAPI
 import ServiceClient
 import Testing
+import TestSupport
 
 /// Issue 35: analytics delivered to the service, kept once by event id, forgotten on
 /// request, and read back as a funnel, on both stores, in process and over HTTP.
@@ -264,6 +265,40 @@ import Testing
             #expect(error.code == .unauthorized)
             #expect(error.message.contains("started without --admin-token-file"))
         }
+    }
+
+    /// Issue 46 (ASVS 2.2.1): wrong admin tokens were never limited (100 guesses, 100
+    /// 401s). Ten per address per 15 minutes are judged; then 429, even for the right
+    /// token, as a locked account's right password is.
+    @Test func wrongAdminTokensAreLimited() async throws {
+        let server = try await RunningServer.start(dev: false, adminToken: Self.adminToken)
+        defer { server.stop() }
+        let transport = try HTTPTransport(base: server.base, timeout: .seconds(30))
+        #expect(try await transport.funnel(flow: "oklah", since: "7d", byVersion: false, adminToken: Self.adminToken).started == 0)
+        for guess in 0..<10 {
+            do {
+                _ = try await transport.funnel(flow: "oklah", since: "7d", byVersion: false, adminToken: "guess-\(guess)")
+            } catch let error as ServiceError {
+                #expect(error.code == .unauthorized)
+            }
+        }
+        do {
+            _ = try await transport.funnel(flow: "oklah", since: "7d", byVersion: false, adminToken: Self.adminToken)
+            Issue.record("the eleventh try was judged")
+        } catch let error as ServiceError {
+            #expect(error.code == .rateLimited, "\(error)")
+        }
+    }
+
+    /// Issue 46: a 32-character token of one letter, or a word repeated, was accepted.
+    @Test func aGuessableAdminTokenIsRefusedAtStart() throws {
+        for weak in [String(repeating: "a", count: 32), String(repeating: "password", count: 4), String(repeating: "0123", count: 8)] {
+            #expect(throws: AdminToken.Unusable.self) { try AdminToken.load(file: nil, environment: ["ONBOARD_ADMIN_TOKEN": weak]) }
+        }
+        let made = Subprocess.run("/usr/bin/env", ["openssl", "rand", "-hex", "32"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(made.count == 64)
+        #expect(try AdminToken.load(file: nil, environment: ["ONBOARD_ADMIN_TOKEN": made]) == made)
+        #expect(try AdminToken.load(file: nil, environment: ["ONBOARD_ADMIN_TOKEN": Self.adminToken]) == Self.adminToken)
     }
 
     /// Many batches from one address are limited, as every other per-address rule.
