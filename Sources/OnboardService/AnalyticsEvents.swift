@@ -14,6 +14,15 @@ extension OnboardService {
             throw ServiceError(.invalidInput, "A batch holds 1 to \(Wire.EventsRequest.maximumEvents) events.")
         }
         let rows = try events.enumerated().map { position, event in try StoredEvent(checking: event, receivedAt: now, position: position) }
+        // What one address, one run and everyone may add in an hour (ASVS 2.4.1): a flood
+        // is refused before it is stored, and the store-wide ceiling says so in the
+        // metrics and the log when it bites.
+        try await limit("events-address", key: client, settings.eventsPerAddress, weight: rows.count, now: now)
+        try await limit("event-bytes-address", key: client, settings.eventBytesPerAddress, weight: rows.reduce(0) { $0 + $1.storedBytes }, now: now)
+        for (run, count) in Dictionary(rows.map { ($0.anonymousID, 1) }, uniquingKeysWith: +).sorted(by: { $0.key < $1.key }) {
+            try await limit("events-run", key: run, settings.eventsPerRun, weight: count, now: now)
+        }
+        try await limit("events-store", key: "all", settings.eventsStoreWide, weight: rows.count, now: now)
         let stored = try await store.storeEvents(rows, deletingReceivedBefore: now - settings.eventsRetention)
         return Wire.EventsStored(stored: stored, duplicates: events.count - stored)
     }
@@ -21,8 +30,9 @@ extension OnboardService {
     /// The events of this device's run; with a session, the account's too. Knowing the
     /// placeholder (a random UUID that never leaves the device but in its own events) is
     /// what entitles a caller to it.
-    public func forgetEvents(anonymousID: String, accessToken: String?) async throws -> Wire.EventsForgotten {
+    public func forgetEvents(anonymousID: String, accessToken: String?, client: String = "local") async throws -> Wire.EventsForgotten {
         guard StoredEvent.isIdentifier(anonymousID) else { throw ServiceError(.invalidInput, "anonymous_id is not an identifier this service issues or accepts.") }
+        try await limit("events-forget", address: client, settings.forgetsPerAddress, now: clock.now())
         var userID: String?
         if let accessToken { userID = try await authenticate(accessToken).userID }
         return Wire.EventsForgotten(deleted: try await store.deleteEvents(anonymousID: anonymousID, userID: userID))
@@ -53,6 +63,9 @@ public struct StoredEvent: Sendable, Equatable {
     public var version: String?
     /// The properties as a JSON object.
     public var properties: String
+
+    /// About what the row takes in the store: its properties, and its other columns.
+    var storedBytes: Int { properties.utf8.count + id.utf8.count + flow.utf8.count + event.utf8.count + userID.utf8.count + anonymousID.utf8.count + 64 }
 
     /// The property the funnel splits by: the remote config's flow version.
     public static let versionProperty = "onboarding_flow_version"
@@ -138,6 +151,6 @@ extension Wire.EventsRequest: ServedCall {
 }
 extension Wire.ForgetEventsRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> Wire.EventsForgotten {
-        try await service.forgetEvents(anonymousID: anonymousID, accessToken: caller.bearer)
+        try await service.forgetEvents(anonymousID: anonymousID, accessToken: caller.bearer, client: caller.client)
     }
 }

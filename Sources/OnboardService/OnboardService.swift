@@ -155,6 +155,15 @@ public final class OnboardService: Sendable {
         throw Self.tooMany(wait)
     }
 
+    /// `weight` counted at once against one limit (a batch's events or bytes), refused
+    /// as `limits` refuses: the metric, the security log's line, 429.
+    func limit(_ name: String, key: String, _ rule: RateLimit, weight: Int, now: Int64) async throws {
+        guard let wait = try await store.hitRateLimit("\(name):\(key)", rule, weight: weight, now: now) else { return }
+        Counter(label: "onboard_rate_limit_refusals_total", dimensions: [("limit", name)]).increment()
+        record(.rateLimited, address: name.hasSuffix("address") ? key : nil, outcome: "\(name) limit: refused for \(wait) s")
+        throw Self.tooMany(wait)
+    }
+
     static func tooMany(_ wait: Int64) -> ServiceError {
         let seconds = Int(max(1, wait))
         return ServiceError(.rateLimited, "Too many attempts. Please wait \(seconds) seconds and try again.", retryAfter: seconds)

@@ -43,6 +43,15 @@ public struct ServiceSettings: Sendable, Equatable {
     /// most; many share an address behind NAT), and how long an event is kept
     /// (`--events-retention`; 90 days).
     public var eventBatchesPerAddress = RateLimit(limit: 600, window: 60)
+    /// Sized to what real clients send (a batch of at most 100 events every 10 seconds
+    /// while a person is on screen; a whole run is tens of events), so one address cannot
+    /// fill the store: events and bytes per address an hour, events per device run
+    /// (anonymous id) an hour, events store-wide an hour, withdrawals per address an hour.
+    public var eventsPerAddress = RateLimit(limit: 20_000, window: 3600)
+    public var eventBytesPerAddress = RateLimit(limit: 16 << 20, window: 3600)
+    public var eventsPerRun = RateLimit(limit: 2_000, window: 3600)
+    public var eventsStoreWide = RateLimit(limit: 2_000_000, window: 3600)
+    public var forgetsPerAddress = RateLimit(limit: 60, window: 3600)
     public var eventsRetention: Int64 = 90 * 86_400
 
     public init() {}

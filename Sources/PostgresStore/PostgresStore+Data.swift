@@ -187,6 +187,26 @@ extension PostgresStore {
         }
     }
 
+    public func hitRateLimit(_ key: String, _ rule: RateLimit, weight: Int, now: Int64) async throws -> Int64? {
+        // The row locked, then judged here: a weighted count is rare (analytics batches),
+        // so clarity over the single statement the per-request limits need.
+        try await transaction { db in
+            let rows = try await db.query("SELECT window_start, count FROM rate_limits WHERE key = \(key) FOR UPDATE", logger: self.logger)
+            var found: (Int64, Int32)?
+            for try await row in rows.decode((Int64, Int32).self) { found = row }
+            var (start, count) = found.map { ($0.0, Int($0.1)) } ?? (now, 0)
+            if now - start >= rule.window { (start, count) = (now, 0) }
+            guard count + weight <= rule.limit else { return start + rule.window - now }
+            let counted = Int32(clamping: count + weight)
+            try await db.query(
+                """
+                INSERT INTO rate_limits (key, window_start, count) VALUES (\(key), \(start), \(counted))
+                ON CONFLICT (key) DO UPDATE SET window_start = excluded.window_start, count = excluded.count
+                """, logger: self.logger)
+            return nil
+        }
+    }
+
     public func releaseRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws {
         try await transaction { db in
             try await db.query(

@@ -311,4 +311,59 @@ import TestSupport
         await #expect(throws: ServiceError.self) { _ = try await service.recordEvents(batch, client: "10.0.0.1") }
         _ = try await service.recordEvents(batch, client: "10.0.0.2")
     }
+
+    /// Issue 46 §3 (ASVS 2.4.1): one address could send 600 full batches a minute (60,000
+    /// events, kept 90 days; the funnel then read "60000 started"), and `/events/forget`
+    /// was unlimited. Events and bytes per address, events per run, a store-wide ceiling
+    /// and withdrawals per address are limited, on SQLite and PostgreSQL; what is refused
+    /// is not stored.
+    @Test(arguments: ["sqlite", "postgres"]) func aFloodOfEventsIsRefusedBeforeItIsStored(store kind: String) async throws {
+        var settings = contractSettings
+        settings.eventsPerAddress = RateLimit(limit: 250, window: 3600)
+        settings.eventsPerRun = RateLimit(limit: 120, window: 3600)
+        settings.eventsStoreWide = RateLimit(limit: 400, window: 3600)
+        settings.eventBytesPerAddress = RateLimit(limit: 60_000, window: 3600)
+        settings.forgetsPerAddress = RateLimit(limit: 2, window: 3600)
+        let service: OnboardService
+        if kind == "postgres" {
+            let store = try await PostgresSubject.store()
+            service = try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), settings: settings)
+        } else {
+            service = try OnboardService(database: ServiceDatabase.open(path: temporaryPath("mock.sqlite")), settings: settings)
+        }
+        func batch(_ person: String, _ count: Int, padding: Int = 0) -> [AnalyticsEvent] {
+            let notes = Dictionary(uniqueKeysWithValues: (0..<(padding > 0 ? 10 : 0)).map { ("note_\($0)", FieldValue.text(String(repeating: "x", count: padding))) })
+            return (0..<count).map { Self.event("screen_viewed", person: person, screen: "privacy", index: $0, at: Int64($0), properties: notes) }
+        }
+        func refused(_ events: [AnalyticsEvent], from client: String, sourceLocation: SourceLocation = #_sourceLocation) async {
+            do {
+                _ = try await service.recordEvents(events, client: client)
+                Issue.record("a batch over a limit was stored", sourceLocation: sourceLocation)
+            } catch let error as ServiceError {
+                #expect(error.code == .rateLimited && error.retryAfter != nil, "\(error)", sourceLocation: sourceLocation)
+            } catch {
+                Issue.record("\(error)", sourceLocation: sourceLocation)
+            }
+        }
+        // One run: 100 and then 20 events are fine, the 121st of its hour is not.
+        _ = try await service.recordEvents(batch("run-a", 100), client: "10.0.0.1")
+        _ = try await service.recordEvents(batch("run-a", 20), client: "10.0.0.1")
+        await refused(batch("run-a", 1), from: "10.0.0.1")
+        // One address: runs it makes up cannot pass its 250 events.
+        _ = try await service.recordEvents(batch("run-b", 100), client: "10.0.0.1")
+        await refused(batch("run-c", 100), from: "10.0.0.1")
+        // Bytes: another address's padded events pass its byte budget first.
+        await refused(batch("run-d", 100, padding: 120), from: "10.0.0.2")
+        // The store-wide ceiling: 220 stored, 180 more fit, the next is refused from anyone.
+        _ = try await service.recordEvents(batch("run-e", 100), client: "10.0.0.3")
+        _ = try await service.recordEvents(batch("run-f", 80), client: "10.0.0.4")
+        await refused(batch("run-g", 1), from: "10.0.0.5")
+        let report = try await service.funnel(flow: "oklah", since: 0, byVersion: false)
+        #expect(report.started == 4, "runs a, b, e and f; not c, d or g, refused whole: \(report.started)")
+
+        // Withdrawals: two an hour from one address, the third waits.
+        _ = try await service.forgetEvents(anonymousID: "run-a", accessToken: nil, client: "10.0.0.9")
+        _ = try await service.forgetEvents(anonymousID: "run-b", accessToken: nil, client: "10.0.0.9")
+        await #expect(throws: ServiceError.self) { _ = try await service.forgetEvents(anonymousID: "run-e", accessToken: nil, client: "10.0.0.9") }
+    }
 }

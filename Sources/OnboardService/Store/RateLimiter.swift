@@ -12,13 +12,14 @@ final class RateLimiter: Sendable {
 
     private let windows = Mutex<[String: Window]>([:])
 
-    /// Counts one event; the seconds to wait when over the limit (then nothing counts).
-    func hit(_ key: String, _ rule: RateLimit, now: Int64) -> Int64? {
+    /// Counts `weight` events; the seconds to wait when that would pass the limit (then
+    /// nothing counts).
+    func hit(_ key: String, _ rule: RateLimit, weight: Int = 1, now: Int64) -> Int64? {
         windows.withLock { windows in
             var window = windows[key] ?? Window(start: now, count: 0)
             if now - window.start >= rule.window { window = Window(start: now, count: 0) }
-            guard window.count < rule.limit else { return window.start + rule.window - now }
-            window.count += 1
+            guard window.count + weight <= rule.limit else { return window.start + rule.window - now }
+            window.count += weight
             windows[key] = window
             return nil
         }

@@ -148,6 +148,10 @@ extension SQLiteStore {
         limiter.hit(key, rule, now: now)
     }
 
+    public func hitRateLimit(_ key: String, _ rule: RateLimit, weight: Int, now: Int64) async throws -> Int64? {
+        limiter.hit(key, rule, weight: weight, now: now)
+    }
+
     public func checkRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64? {
         limiter.check(key, rule, now: now)
     }

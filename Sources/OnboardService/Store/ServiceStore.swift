@@ -120,6 +120,9 @@ public protocol ServiceStore: Sendable {
     /// `hitRateLimits` for a live session only (see `sessionIsLive`): nil, and nothing
     /// counted, when it is not.
     func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64, forLiveSession userID: String, family: String?) async throws -> [Int64?]?
+    /// Counts `weight` at once against `rule` (a batch's events, or its bytes); nothing is
+    /// counted when that would pass the limit, and the seconds to wait are returned.
+    func hitRateLimit(_ key: String, _ rule: RateLimit, weight: Int, now: Int64) async throws -> Int64?
     /// The seconds to wait when `key` is over its limit, without counting.
     func checkRateLimit(_ key: String, _ rule: RateLimit, now: Int64) async throws -> Int64?
     /// Gives back one event `hitRateLimit` counted in the current window.
