@@ -58,22 +58,18 @@ struct DevicePage {
         router.get("device") { request, _ in
             page(Self.codeForm(request.uri.queryParameters["user_code"].map(String.init) ?? "", error: nil))
         }
-        // The QR code's address: `/D/BCDF-GHJK`, upper case (see `startDeviceSignIn`).
-        router.get("D/:code") { _, context in
-            page(Self.codeForm(context.parameters.get("code") ?? "", error: nil))
+        // The QR code's address: `/D/BCDF-GHJK`, upper case (see `startDeviceSignIn`): the
+        // code comes in the link, so the page asks for the confirmation at once.
+        router.get("D/:code") { request, context in
+            try await confirmation(for: context.parameters.get("code") ?? "", request, context)
         }
         router.post("device") { request, context in
-            let code = try await HTMLPage.form(CodeForm.self, request).userCode ?? ""
-            do {
-                guard let grant = try await service.pendingDeviceSignIn(userCode: code, client: context.clientAddress) else {
-                    return page(
-                        Self.codeForm(code, error: "That code is not right, or it has expired. Check the code in your terminal."), status: .badRequest)
-                }
-                return try await sendToProvider(code: code, provider: grant.provider, request)
-            } catch let error as ServiceError {
-                // A 429 says when to try again, as the API's do.
-                return page(Self.codeForm(code, error: error.message), status: HTTPResponse.Status(code: error.code.httpStatus), retryAfter: error.retryAfter)
-            }
+            try await confirmation(for: try await HTMLPage.form(CodeForm.self, request).userCode ?? "", request, context)
+        }
+        // The person's Continue on the confirmation: only from this server's own page, in
+        // the browser the page was shown in.
+        router.post("device/confirm") { request, _ in
+            try await confirmed(try await HTMLPage.form(ConfirmForm.self, request), request)
         }
         // The provider's answer: in the query, or posted (Apple's form_post).
         router.get("device/callback") { request, _ in
@@ -86,6 +82,63 @@ struct DevicePage {
         router.post("device/callback") { request, _ in
             try await callback(try await HTMLPage.form(CallbackForm.self, request), request)
         }
+    }
+
+    /// What a confirmation carries (sealed in the page's form): the code it confirms, and
+    /// the hash of a `SameSite=Strict` cookie set with the page, so a post from any other
+    /// site (which never carries that cookie), or from any other browser, is refused.
+    struct ConfirmationState: Codable {
+        var userCode: String
+        var browser: String
+        var expiresAt: Int64
+    }
+
+    static func cookie(for confirmation: ConfirmationState) -> String { "onboard_confirm_" + confirmation.browser.prefix(16) }
+
+    /// A typed code, or one that came in the link: the page that says what Continue would
+    /// do — which provider, that a terminal will be signed in, when and from where that
+    /// terminal asked — with a Continue a cross-site post cannot make (RFC 8628 §5.4,
+    /// remote phishing; ASVS 3.5.1, 10.7.1). Nothing is approved by opening a link.
+    private func confirmation(for code: String, _ request: Request, _ context: APIContext) async throws -> Response {
+        let grant: PendingDeviceGrant
+        do {
+            guard let found = try await service.pendingDeviceSignIn(userCode: code, client: context.clientAddress) else {
+                return page(Self.codeForm(code, error: "That code is not right, or it has expired. Check the code in your terminal."), status: .badRequest)
+            }
+            grant = found
+        } catch let error as ServiceError {
+            // A 429 says when to try again, as the API's do.
+            return page(Self.codeForm(code, error: error.message), status: HTTPResponse.Status(code: error.code.httpStatus), retryAfter: error.retryAfter)
+        }
+        let browser = Self.random()
+        let state = ConfirmationState(userCode: code, browser: Self.hash(browser), expiresAt: grant.expiresAt)
+        let sealed = try service.sealForBrowser(state, purpose: "device sign-in confirmation")
+        var attributes = "HttpOnly; Path=/device; Max-Age=\(max(1, grant.expiresAt - service.clock.now())); SameSite=Strict"
+        if https { attributes += "; Secure" }
+        return HTMLPage.response(
+            Self.confirmationPage(code: code, grant: grant, sealed: sealed, now: service.clock.now()),
+            headers: [.setCookie: "\(Self.cookie(for: state))=\(browser); \(attributes)"], formTargets: providerOrigins)
+    }
+
+    /// Continue, checked: posted from this server's own page (the browser's `Origin` and
+    /// `Sec-Fetch-Site` say so where it sends them) with the cookie the page set.
+    private func confirmed(_ form: ConfirmForm, _ request: Request) async throws -> Response {
+        let refused = "This sign-in can only be confirmed on this server's own page. Enter the code from your terminal here."
+        if let site = request.headers[HTTPFields.Element.Name("Sec-Fetch-Site")!], site != "same-origin" {
+            return page(Self.codeForm("", error: refused), status: .forbidden)
+        }
+        if let sentFrom = request.headers[.origin], sentFrom != origin(request) {
+            return page(Self.codeForm("", error: refused), status: .forbidden)
+        }
+        guard let sealed = form.confirmation,
+              let state = service.unsealFromBrowser(sealed, as: ConfirmationState.self, purpose: "device sign-in confirmation"),
+              state.userCode == form.userCode, state.expiresAt > service.clock.now(),
+              let browser = request.cookies[Self.cookie(for: state)]?.value, Self.hash(browser) == state.browser
+        else { return page(Self.codeForm("", error: refused), status: .forbidden) }
+        guard let grant = try await service.pendingDeviceSignIn(confirmed: state.userCode) else {
+            return page(Self.codeForm("", error: "That code has expired or was already used. Start again in your terminal."), status: .badRequest)
+        }
+        return try await sendToProvider(code: state.userCode, provider: grant.provider, request)
     }
 
     /// The authorization request: a fresh nonce and PKCE verifier, sealed into `state`.
@@ -179,12 +232,37 @@ struct DevicePage {
         """
     }
 
+    static func confirmationPage(code: String, grant: PendingDeviceGrant, sealed: String, now: Int64) -> String {
+        let provider = HTMLPage.escaped(SocialProvider.displayName(grant.provider))
+        let minutes = max(0, (now - grant.createdAt) / 60)
+        let when = minutes == 0 ? "less than a minute ago" : minutes == 1 ? "a minute ago" : "\(minutes) minutes ago"
+        let from = grant.requestedFrom.isEmpty ? "" : " from \(HTMLPage.escaped(grant.requestedFrom))"
+        return """
+            <h1>Sign in to a terminal with \(provider)?</h1>
+            <p>A terminal asked \(when)\(from) to be signed in as you with \(provider). Its code is \(HTMLPage.escaped(code)).</p>
+            <p class="note">Continue only if you started this sign-in yourself, in your own terminal, just now. If someone
+            sent you this link or code, close this page: they would be signed in as you.</p>
+            <form method="post" action="/device/confirm">
+              <input type="hidden" name="user_code" value="\(HTMLPage.escaped(code))">
+              <input type="hidden" name="confirmation" value="\(HTMLPage.escaped(sealed))">
+              <button type="submit">Continue with \(provider)</button>
+            </form>
+            <p><a href="/device">This was not me</a></p>
+            """
+    }
+
     static let signedIn = "<h1>You're signed in</h1><p>You can go back to your terminal: it goes on by itself.</p>"
     static let denied = "<h1>Sign-in not approved</h1><p>Nothing was signed in. You can close this page.</p>"
 
     struct CodeForm: Decodable {
         var userCode: String?
         enum CodingKeys: String, CodingKey { case userCode = "user_code" }
+    }
+
+    struct ConfirmForm: Decodable {
+        var userCode: String?
+        var confirmation: String?
+        enum CodingKeys: String, CodingKey { case userCode = "user_code", confirmation }
     }
 
     /// The provider's answer (RFC 6749 §4.1.2): a code or an error, with the state.

@@ -296,6 +296,10 @@ public enum ServiceDatabase {
                 CREATE INDEX lockouts_window ON lockouts (window_start);
                 """)
         }
+        migrator.registerMigration("v13: where a device sign-in was asked from") { db in
+            // Said on the page that confirms it, so a person sees whose terminal they sign in.
+            try db.execute(sql: "ALTER TABLE device_grants ADD COLUMN requested_from TEXT")
+        }
         return migrator
     }
 

@@ -26,7 +26,7 @@ extension OnboardService {
         let userCode = String((0..<8).map { _ in Self.userCodeAlphabet[Int.random(in: Self.userCodeAlphabet.indices)] })
         try await store.createDeviceGrant(NewDeviceGrant(
             deviceCodeHash: Secrets.hash(deviceCode), userCode: userCode, provider: provider, createdAt: now,
-            expiresAt: now + settings.deviceCodeLifetime, interval: settings.devicePollInterval))
+            expiresAt: now + settings.deviceCodeLifetime, interval: settings.devicePollInterval, requestedFrom: client))
         let base = origin ?? "mock://local"
         let shown = Self.displayed(userCode)
         // For a QR code (RFC 8628 §3.3.1): upper case with the code in the path, every
@@ -80,6 +80,13 @@ extension OnboardService {
         try await limit("user-code", address: client, settings.userCodeAttemptsPerAddress, now: now)
         guard let code = Self.normalisedUserCode(typed) else { return nil }
         return try await store.pendingDeviceGrant(userCode: code, now: now)
+    }
+
+    /// The grant under a code a confirmation page already found: still waiting, or nil.
+    /// Not counted as a try: the sealed confirmation proves the code was typed before.
+    public func pendingDeviceSignIn(confirmed typed: String) async throws -> PendingDeviceGrant? {
+        guard let code = Self.normalisedUserCode(typed) else { return nil }
+        return try await store.pendingDeviceGrant(userCode: code, now: clock.now())
     }
 
     /// The broker's decision, once the provider has answered: approved as the identity it

@@ -11,8 +11,9 @@ extension PostgresStore {
             try await db.query("DELETE FROM device_grants WHERE expires_at < \(grant.createdAt)", logger: self.logger)
             try await db.query(
                 """
-                INSERT INTO device_grants (device_code_hash, user_code, provider, created_at, expires_at, interval)
-                VALUES (\(grant.deviceCodeHash), \(grant.userCode), \(grant.provider), \(grant.createdAt), \(grant.expiresAt), \(grant.interval))
+                INSERT INTO device_grants (device_code_hash, user_code, provider, created_at, expires_at, interval, requested_from)
+                VALUES (\(grant.deviceCodeHash), \(grant.userCode), \(grant.provider), \(grant.createdAt), \(grant.expiresAt), \(grant.interval),
+                        \(grant.requestedFrom))
                 """, logger: self.logger)
         }
     }
@@ -20,10 +21,15 @@ extension PostgresStore {
     public func pendingDeviceGrant(userCode: String, now: Int64) async throws -> PendingDeviceGrant? {
         try await transaction { db in
             let rows = try await db.query(
-                "SELECT provider, expires_at FROM device_grants WHERE user_code = \(userCode) AND status = 'pending' AND expires_at > \(now)",
+                """
+                SELECT provider, expires_at, created_at, requested_from FROM device_grants
+                WHERE user_code = \(userCode) AND status = 'pending' AND expires_at > \(now)
+                """,
                 logger: self.logger)
             var found: PendingDeviceGrant?
-            for try await (provider, expiresAt) in rows.decode((String, Int64).self) { found = PendingDeviceGrant(provider: provider, expiresAt: expiresAt) }
+            for try await (provider, expiresAt, createdAt, from) in rows.decode((String, Int64, Int64, String?).self) {
+                found = PendingDeviceGrant(provider: provider, expiresAt: expiresAt, createdAt: createdAt, requestedFrom: from ?? "")
+            }
             return found
         }
     }

@@ -233,5 +233,9 @@ extension PostgresStore {
             "CREATE TABLE lockouts (key TEXT PRIMARY KEY, window_start BIGINT NOT NULL, count INTEGER NOT NULL)",
             "CREATE INDEX lockouts_window ON lockouts (window_start)",
         ],
+        [
+            // Where a device sign-in was asked from, said on the page that confirms it.
+            "ALTER TABLE device_grants ADD COLUMN requested_from TEXT",
+        ],
     ]
 }

@@ -40,11 +40,19 @@ struct BrowserWalk {
             cookie: setCookie, headers: response.headers.map { ($0.name, $0.value) })
     }
 
+    /// A code typed on the server's page and its confirmation's Continue pressed: the
+    /// answer that sends the browser on to the provider (or the page that refused).
+    mutating func enter(_ code: String, base: String, headers: [(String, String)] = []) async throws -> Answer {
+        let confirmation = try await send(base + "/device", form: [("user_code", code)], headers: headers)
+        guard confirmation.status == 200, confirmation.page.contains("/device/confirm") else { return confirmation }
+        return try await send(base + "/device/confirm", form: Self.hiddenFields(confirmation.page), headers: headers)
+    }
+
     /// A code typed on the server's page, then, at the development provider, `account`
     /// chosen (nil: Deny): the page the person ends on.
     static func approve(base: String, code: String, account: String?) async throws -> Answer {
         var browser = BrowserWalk()
-        let typed = try await browser.send(base + "/device", form: [("user_code", code)])
+        let typed = try await browser.enter(code, base: base)
         guard typed.status == 303, let authorize = typed.location else { return typed }
         let signIn = try await browser.send(authorize)
         guard signIn.status == 200 else { return signIn }

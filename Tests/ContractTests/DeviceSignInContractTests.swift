@@ -179,7 +179,7 @@ import Testing
         // A right code: on to the provider, with PKCE S256, state and nonce (OpenID
         // Connect Core §3.1.2.1, RFC 7636), and a cookie tying the answer to this browser.
         var browser = BrowserWalk()
-        let found = try await browser.send(server.base + "/device", form: [("user_code", started.userCode)])
+        let found = try await browser.enter(started.userCode, base: server.base)
         let location = try #require(found.location)
         #expect(found.status == 303 && location.hasPrefix(server.base + "/dev-idp/authorize?"), "\(location)")
         for part in ["response_type=code", "client_id=onboard-dev", "code_challenge_method=S256", "code_challenge=", "state=", "nonce="] {
@@ -201,7 +201,7 @@ import Testing
         let transport = try HTTPTransport(base: server.base, timeout: .seconds(30))
         let started = try await transport.startSocialDevice(flow: "abby", provider: "google")
         var person = BrowserWalk()
-        let typed = try await person.send(server.base + "/device", form: [("user_code", started.userCode)])
+        let typed = try await person.enter(started.userCode, base: server.base)
         let signIn = try await person.send(try #require(typed.location))
         let chosen = try await person.send(
             server.base + "/dev-idp/authorize", form: BrowserWalk.hiddenFields(signIn.page) + [("persona", "ana@example.org")])
@@ -235,7 +235,7 @@ import Testing
         var phone = BrowserWalk()
         var callbacks: [String] = []
         for started in [first, second] {
-            let typed = try await phone.send(server.base + "/device", form: [("user_code", started.userCode)])
+            let typed = try await phone.enter(started.userCode, base: server.base)
             let signIn = try await phone.send(try #require(typed.location))
             let chosen = try await phone.send(
                 server.base + "/dev-idp/authorize", form: BrowserWalk.hiddenFields(signIn.page) + [("persona", "ana@example.org")])
@@ -258,8 +258,7 @@ import Testing
         defer { server.stop() }
         let started = try await HTTPTransport(base: server.base, timeout: .seconds(30)).startSocialDevice(flow: "abby", provider: "google")
         var browser = BrowserWalk()
-        let forged = try await browser.send(
-            server.base + "/device", form: [("user_code", started.userCode)], headers: [("Host", "169.254.169.254")])
+        let forged = try await browser.enter(started.userCode, base: server.base, headers: [("Host", "169.254.169.254")])
         #expect(forged.status == 400 && forged.location == nil)
         #expect(forged.page.contains("The development sign-in works on this server&#39;s own address only"), "\(forged.page)")
     }

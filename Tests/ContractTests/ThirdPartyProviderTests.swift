@@ -45,7 +45,7 @@ import Testing
     /// Walks the Authlib provider's page: Allow or Deny, then back to the server.
     static func approveAtAuthlib(base: String, code: String, allow: Bool) async throws -> BrowserWalk.Answer {
         var browser = BrowserWalk()
-        let typed = try await browser.send(base + "/device", form: [("user_code", code)])
+        let typed = try await browser.enter(code, base: base)
         let authorize = try #require(typed.location, "\(typed.status) \(typed.page)")
         let page = try await browser.send(authorize)
         #expect(page.status == 200 && page.page.contains("Sign in to Onboard as Gina?"), "\(page.page)")

@@ -49,9 +49,13 @@ final class Backend {
             import http.cookiejar, re, sys, urllib.parse as p, urllib.request as u
             base, code, decision, account = sys.argv[1:5]
             browser = u.build_opener(u.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+            def hidden(page):
+                return [(k, v.replace("&quot;", '"').replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+                        for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page)]
             page = browser.open(base + "/device", data=p.urlencode({"user_code": code}).encode(), timeout=20).read().decode()
-            fields = [(k, v.replace("&quot;", '"').replace("&#39;", "'").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
-                      for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page)]
+            # The confirmation: Continue.
+            page = browser.open(base + "/device/confirm", data=p.urlencode(hidden(page)).encode(), timeout=20).read().decode()
+            fields = hidden(page)
             fields += [("decision", decision), ("email", account)]
             print(browser.open(base + "/dev-idp/authorize", data=p.urlencode(fields).encode(), timeout=20).read().decode())
             """#

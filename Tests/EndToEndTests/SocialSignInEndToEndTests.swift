@@ -20,6 +20,8 @@ extension EndToEnd {
                 var heading: String?
                 var error: String?
                 var code: String?
+                /// The confirmation's first paragraph: which terminal, when, from where.
+                var says: String?
             }
             var pages: [Page]
             var consoleErrors: [String]
@@ -56,8 +58,11 @@ extension EndToEnd {
             #expect(screen.contains("Sign in with Google") && screen.contains("▀▀▀▀▀▀▀"), "the code and its QR code:\n\(screen)")
             // The address the QR code holds, as a phone's camera reads it.
             let walk = try chromium([(server.base + "/D/" + code).uppercased(), "allow", "ana@example.org"])
-            #expect(walk.pages.first?.code == code, "the code comes in the link: nothing to type")
-            #expect(walk.pages.map(\.heading) == ["Sign in to your terminal", "Development sign-in", "You're signed in"])
+            // The code comes in the link: nothing to type, but a page that says what Continue
+            // would sign in (issue 46: a link alone approved nothing; it must say so).
+            let asked = try #require(walk.pages.first?.says, "\(walk.pages)")
+            #expect(asked.contains(code) && asked.contains("to be signed in as you with Google") && asked.contains("from 127.0.0.1"), "\(asked)")
+            #expect(walk.pages.map(\.heading) == ["Sign in to a terminal with Google?", "Development sign-in", "You're signed in"])
             #expect(walk.pages.last?.url == server.base + "/device/signed-in", "no code or state left in the address bar")
             #expect(walk.consoleErrors.isEmpty, "\(walk.consoleErrors)")
             ana.waitFor("Your name")
@@ -100,7 +105,7 @@ extension EndToEnd {
             let (_, code) = try codeScreen(gina)
             let walk = try chromium([(server.base + "/D/" + code).uppercased(), "allow", ""])
             #expect(
-                walk.pages.map(\.heading) == ["Sign in to your terminal", "Sign in to Onboard as Gina?", "You're signed in"],
+                walk.pages.map(\.heading) == ["Sign in to a terminal with Google?", "Sign in to Onboard as Gina?", "You're signed in"],
                 "\(walk.pages)")
             #expect(walk.consoleErrors.isEmpty, "\(walk.consoleErrors)")
             gina.waitFor("Your name")
@@ -126,6 +131,43 @@ extension EndToEnd {
             let walk = try chromium([server.base + "/device", "type", "BBBB-BBBB"])
             #expect(walk.pages.last?.heading == "Sign in to your terminal")
             #expect(walk.pages.last?.error == "That code is not right, or it has expired. Check the code in your terminal.")
+        }
+
+        /// Issue 46 §1 (ASVS 3.5.1, 10.7.1; RFC 8628 §5.4, remote phishing): a page on
+        /// another site auto-posted an attacker's code to `/device`, and a visitor signed in
+        /// at the provider ended at "You're signed in" while the attacker's terminal got the
+        /// visitor's session. Now the post shows a confirmation and nothing more, and a
+        /// Continue posted from another site — even with a confirmation the attacker made
+        /// for itself — is refused; the visitor's own approval still works.
+        @Test func aPageOnAnotherSiteCannotSignItsVisitorInOnAnAttackersTerminal() throws {
+            let backend = try Backend("server")
+            let server = try #require(backend.server)
+            let attacker = Tmux()
+            attacker.start("run abby \(backend.arguments)")
+            let (_, code) = try codeScreen(attacker)
+            func page(_ action: String, _ fields: [(String, String)]) -> String {
+                let inputs = fields.map { "<input type=hidden name='\($0.0)' value='\($0.1)'>" }.joined()
+                let html = "<form method=post action='\(server.base)\(action)'>\(inputs)</form><script>document.forms[0].submit()</script>"
+                return "data:text/html," + (html.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            }
+            let posted = try chromium([page("/device", [("user_code", code)]), "visit"])
+            #expect(posted.pages.last?.heading == "Sign in to a terminal with Google?", "\(posted.pages)")
+            #expect(!posted.pages.contains { $0.heading == "You're signed in" || $0.heading == "Development sign-in" })
+
+            // The attacker's own confirmation (its own cookie), posted from its page.
+            let folder = NSTemporaryDirectory() + "onboard-attacker-\(UUID().uuidString.prefix(8))"
+            let own = Subprocess.run("/usr/bin/env", ["curl", "-s", "-c", folder + ".jar", "-d", "user_code=\(code)", server.base + "/device"]).output
+            let fields = own.matches(of: /<input type="hidden" name="([^"]+)" value="([^"]*)">/).map { (String($0.1), String($0.2)) }
+            #expect(fields.map(\.0) == ["user_code", "confirmation"], "\(own)")
+            let forged = try chromium([page("/device/confirm", fields), "visit"])
+            #expect(forged.pages.last?.error?.contains("can only be confirmed on this server's own page") == true, "\(forged.pages)")
+            #expect(attacker.screen.contains("The code expires in"), "the attacker's terminal still waits:\n\(attacker.screen)")
+            #expect(attacker.session(of: "abby") == nil)
+
+            // The person whose terminal it is approves it, on the server's own pages.
+            let walk = try chromium([(server.base + "/D/" + code).uppercased(), "allow", "ana@example.org"])
+            #expect(walk.pages.last?.heading == "You're signed in", "\(walk.pages)")
+            attacker.waitFor("Your name")
         }
 
         /// Issue 45 §1: Esc, Cancel or a relaunch on the code screen left the code

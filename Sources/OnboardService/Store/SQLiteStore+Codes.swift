@@ -137,17 +137,26 @@ extension SQLiteStore {
             // Spent and expired grants go as new ones come: nothing is kept past its use.
             try db.execute(sql: "DELETE FROM device_grants WHERE expires_at < ?", arguments: [grant.createdAt])
             try db.execute(
-                sql: "INSERT INTO device_grants (device_code_hash, user_code, provider, created_at, expires_at, interval) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [grant.deviceCodeHash, grant.userCode, grant.provider, grant.createdAt, grant.expiresAt, grant.interval])
+                sql: """
+                    INSERT INTO device_grants (device_code_hash, user_code, provider, created_at, expires_at, interval, requested_from)
+                    VALUES (?, ?, ?, ?, ?, ?, seal(?))
+                    """,
+                arguments: [grant.deviceCodeHash, grant.userCode, grant.provider, grant.createdAt, grant.expiresAt, grant.interval, grant.requestedFrom])
         }
     }
 
     public func pendingDeviceGrant(userCode: String, now: Int64) async throws -> PendingDeviceGrant? {
         try await read { db in
             try Row.fetchOne(
-                db, sql: "SELECT provider, expires_at FROM device_grants WHERE user_code = ? AND status = 'pending' AND expires_at > ?",
+                db,
+                sql: """
+                    SELECT provider, expires_at, created_at, unseal(requested_from) AS requested_from FROM device_grants
+                    WHERE user_code = ? AND status = 'pending' AND expires_at > ?
+                    """,
                 arguments: [userCode, now]
-            ).map { PendingDeviceGrant(provider: $0["provider"], expiresAt: $0["expires_at"]) }
+            ).map {
+                PendingDeviceGrant(provider: $0["provider"], expiresAt: $0["expires_at"], createdAt: $0["created_at"], requestedFrom: $0["requested_from"] ?? "")
+            }
         }
     }
 

@@ -284,19 +284,27 @@ public struct NewDeviceGrant: Sendable, Equatable {
     public var createdAt: Int64
     public var expiresAt: Int64
     public var interval: Int64
+    /// The address of the terminal that asked, said on the page that confirms it.
+    public var requestedFrom: String
 
-    public init(deviceCodeHash: String, userCode: String, provider: String, createdAt: Int64, expiresAt: Int64, interval: Int64) {
-        (self.deviceCodeHash, self.userCode, self.provider, self.createdAt, self.expiresAt, self.interval) =
-            (deviceCodeHash, userCode, provider, createdAt, expiresAt, interval)
+    public init(
+        deviceCodeHash: String, userCode: String, provider: String, createdAt: Int64, expiresAt: Int64, interval: Int64, requestedFrom: String = ""
+    ) {
+        (self.deviceCodeHash, self.userCode, self.provider, self.createdAt, self.expiresAt, self.interval, self.requestedFrom) =
+            (deviceCodeHash, userCode, provider, createdAt, expiresAt, interval, requestedFrom)
     }
 }
 
+/// A grant waiting under a user code: what the page that confirms it says (which
+/// provider, when and from where the terminal asked).
 public struct PendingDeviceGrant: Sendable, Equatable {
     public var provider: String
     public var expiresAt: Int64
+    public var createdAt: Int64
+    public var requestedFrom: String
 
-    public init(provider: String, expiresAt: Int64) {
-        (self.provider, self.expiresAt) = (provider, expiresAt)
+    public init(provider: String, expiresAt: Int64, createdAt: Int64 = 0, requestedFrom: String = "") {
+        (self.provider, self.expiresAt, self.createdAt, self.requestedFrom) = (provider, expiresAt, createdAt, requestedFrom)
     }
 }
 

@@ -5,6 +5,7 @@ chromium-driver), driven over WebDriver, walks a device sign-in's pages.
                                                    # (at another provider: its Allow)
     python3 chromium_walk.py ADDRESS deny          # ... then Deny at the provider
     python3 chromium_walk.py ADDRESS type CODE     # the plain page, a code typed by hand
+    python3 chromium_walk.py ADDRESS visit         # a page (another site's) that posts by itself
 
 prints what the person saw, as JSON: each page's heading, the code field's value, any
 error shown, and the browser's console errors (a page that tried to run a script, or
@@ -87,15 +88,32 @@ try:
     def note():
         seen.append({"url": call("GET", base + "/url"), "heading": text("h1"), "error": text(".error")})
 
+    def confirming():
+        return (seen[-1]["heading"] or "").startswith("Sign in to a terminal with")
+
     call("POST", base + "/url", {"url": address})
     note()
-    code_field = find("#code")
-    seen[-1]["code"] = call("GET", f"{base}/element/{code_field}/property/value")
-    if action == "type":
-        call("POST", f"{base}/element/{code_field}/clear", {})
-        call("POST", f"{base}/element/{code_field}/value", {"text": argument})
-    click("form button[type=submit]")
-    note()
+    if action == "visit":
+        # Another site's page that posts by itself: wait for where it lands.
+        for _ in range(100):
+            if call("GET", base + "/url") != address:
+                break
+            time.sleep(0.1)
+        time.sleep(0.5)
+        note()
+    elif not confirming():
+        code_field = find("#code")
+        seen[-1]["code"] = call("GET", f"{base}/element/{code_field}/property/value")
+        if action == "type":
+            call("POST", f"{base}/element/{code_field}/clear", {})
+            call("POST", f"{base}/element/{code_field}/value", {"text": argument})
+        click("form button[type=submit]")
+        note()
+    if action in ("allow", "deny") and confirming():
+        # The page says which terminal would be signed in: Continue.
+        seen[-1]["says"] = text("p")
+        click("form button[type=submit]")
+        note()
     if action in ("allow", "deny") and seen[-1]["heading"] == "Development sign-in":
         if action == "allow":
             call("POST", f"{base}/element/{find('#email')}/value", {"text": argument})
