@@ -76,7 +76,10 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 // Counters an operator's Prometheus reads (a no-op in the embedded mock).
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-            ]
+            ],
+            // Unicode TR39 skeletons for display names (`NameKey`): the ICU the toolchain's
+            // Foundation already ships and loads, not a second copy.
+            linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]
         ),
         // C: HTTP(S) through libcurl, loaded with dlopen on the first request.
         .target(name: "CurlShim", linkerSettings: [.linkedLibrary("dl")]),

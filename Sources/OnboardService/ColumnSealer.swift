@@ -109,7 +109,8 @@ public final class ColumnSealer: Sendable {
                 return false
             }
             try db.execute(sql: """
-                UPDATE users SET email = seal_key(email), phone = seal_key(phone), display_name = seal_key(display_name), name = seal(name);
+                UPDATE users SET email = seal_key(email), phone = seal_key(phone), display_name = seal_key(display_name), name = seal(name),
+                    display_key = seal_key(display_key);
                 UPDATE phone_codes SET phone = seal_key(phone);
                 UPDATE profiles SET data = seal(data);
                 UPDATE children SET name = seal(name), birth_date = seal(birth_date);

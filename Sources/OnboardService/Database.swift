@@ -300,6 +300,20 @@ public enum ServiceDatabase {
             // Said on the page that confirms it, so a person sees whose terminal they sign in.
             try db.execute(sql: "ALTER TABLE device_grants ADD COLUMN requested_from TEXT")
         }
+        migrator.registerMigration("v14: display names compared as people read them") { db in
+            // The key of the name a user is shown by (`NameKey`: a look-alike of a taken
+            // name is taken), filled in for the users there are.
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN display_key TEXT;
+                CREATE INDEX users_display_key ON users (display_key) WHERE display_key IS NOT NULL;
+                """)
+            let shown = try Row.fetchAll(
+                db, sql: "SELECT id, unseal(display_name) AS display_name, unseal(name) AS name FROM users WHERE display_name IS NOT NULL OR name IS NOT NULL")
+            for row in shown {
+                guard let name: String = row["display_name"] ?? row["name"] else { continue }
+                try db.execute(sql: "UPDATE users SET display_key = seal_key(?) WHERE id = ?", arguments: [NameKey.of(name), row["id"] as String])
+            }
+        }
         return migrator
     }
 

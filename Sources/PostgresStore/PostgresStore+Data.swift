@@ -14,17 +14,19 @@ extension PostgresStore {
             let data = try JSONEncoder().encode(merged)
             guard data.count <= maximumBytes else { return .tooLarge }
             if case .text(let displayName)? = fields["display_name"] {
-                // Taken: another's display name, another's name where it is the name shown
-                // (no display name), or a name offered to another (OKLah's pool).
+                // Taken: a name another is shown by (their display name, else their name),
+                // compared as people read it (`NameKey`), or a name offered to another
+                // (OKLah's pool).
+                let key = NameKey.of(displayName)
                 let taken = try await db.first(
                     """
-                    SELECT 1 FROM users WHERE id <> \(userID)
-                        AND (lower(display_name) = lower(\(displayName)) OR (display_name IS NULL AND lower(name) = lower(\(displayName))))
+                    SELECT 1 FROM users WHERE id <> \(userID) AND display_key = \(key)
                     UNION ALL SELECT 1 FROM name_offers WHERE lower(name) = lower(\(displayName)) AND user_id <> \(userID)
                     LIMIT 1
                     """, as: Int32.self, logger: self.logger)
                 guard taken == nil else { return .displayNameTaken }
-                try await db.query("UPDATE users SET display_name = \(displayName) WHERE id = \(userID)", logger: self.logger)
+                try await db.query(
+                    "UPDATE users SET display_name = \(displayName), display_key = \(key) WHERE id = \(userID)", logger: self.logger)
             }
             if fields["profile_complete"] == .flag(true) {
                 // A finished profile is a finished onboarding, as the account row says.

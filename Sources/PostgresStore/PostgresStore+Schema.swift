@@ -123,6 +123,19 @@ extension PostgresStore {
                 let now = Int64(Date().timeIntervalSince1970)
                 try await db.query("INSERT INTO onboard_migrations (version, applied_at) VALUES (\(Int32(version + 1)), \(now))", logger: self.logger)
             }
+            try await Self.fillDisplayKeys(db, self.logger)
+        }
+    }
+
+    /// Users from before display keys: each one's key, from the name it is shown by.
+    static func fillDisplayKeys(_ db: PostgresConnection, _ logger: Logger) async throws {
+        var missing: [(String, String)] = []
+        let rows = try await db.query(
+            "SELECT id, COALESCE(display_name, name) FROM users WHERE display_key IS NULL AND COALESCE(display_name, name) IS NOT NULL",
+            logger: logger)
+        for try await (id, name) in rows.decode((String, String).self) { missing.append((id, name)) }
+        for (id, name) in missing {
+            try await db.query("UPDATE users SET display_key = \(NameKey.of(name)) WHERE id = \(id)", logger: logger)
         }
     }
 
@@ -236,6 +249,12 @@ extension PostgresStore {
         [
             // Where a device sign-in was asked from, said on the page that confirms it.
             "ALTER TABLE device_grants ADD COLUMN requested_from TEXT",
+        ],
+        [
+            // The key of the name a user is shown by (`NameKey`); filled in for the users
+            // there are by `fillDisplayKeys` after migrating (SQL cannot take a skeleton).
+            "ALTER TABLE users ADD COLUMN display_key TEXT",
+            "CREATE INDEX users_display_key ON users (display_key) WHERE display_key IS NOT NULL",
         ],
     ]
 }

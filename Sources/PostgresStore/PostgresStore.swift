@@ -205,7 +205,9 @@ public final class PostgresStore: ServiceStore {
         try await transaction { db in
             guard try await db.first("SELECT name FROM name_offers WHERE name = \(name) AND user_id = \(userID)", as: String.self, logger: self.logger) != nil
             else { return nil }
-            try await db.query("UPDATE users SET display_name = \(name), onboarding_complete = TRUE WHERE id = \(userID)", logger: self.logger)
+            try await db.query(
+                "UPDATE users SET display_name = \(name), display_key = \(NameKey.of(name)), onboarding_complete = TRUE WHERE id = \(userID)",
+                logger: self.logger)
             return try await Self.profile(of: userID, db, self.logger)
         }
     }
@@ -226,8 +228,8 @@ public final class PostgresStore: ServiceStore {
         try await transaction { db in
             let created = try await db.first(
                 """
-                INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name)
-                VALUES (\(userID), \(now), FALSE, \(email), \(passwordHash), \(name)) ON CONFLICT DO NOTHING RETURNING id
+                INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name, display_key)
+                VALUES (\(userID), \(now), FALSE, \(email), \(passwordHash), \(name), \(NameKey.of(name))) ON CONFLICT DO NOTHING RETURNING id
                 """, as: String.self, logger: self.logger) != nil
             if created { try await Self.insert(token, db, self.logger) }
             return created

@@ -11,19 +11,21 @@ extension SQLiteStore {
             let data = try JSONEncoder().encode(merged)
             guard data.count <= maximumBytes else { return .tooLarge }
             if case .text(let displayName)? = fields["display_name"] {
-                // Taken: another's display name, another's name where it is the name shown
-                // (no display name), or a name offered to another (OKLah's pool).
+                // Taken: a name another is shown by (their display name, else their name),
+                // compared as people read it (`NameKey`), or a name offered to another
+                // (OKLah's pool).
+                let key = NameKey.of(displayName)
                 let taken = try Bool.fetchOne(
                     db,
                     sql: """
-                        SELECT 1 FROM users WHERE id != ?2
-                            AND (unseal(display_name) = ?1 COLLATE NOCASE OR (display_name IS NULL AND unseal(name) = ?1 COLLATE NOCASE))
+                        SELECT 1 FROM users WHERE id != ?2 AND display_key = seal_key(?3)
                         UNION ALL SELECT 1 FROM name_offers WHERE name = ?1 COLLATE NOCASE AND user_id != ?2
                         LIMIT 1
                         """,
-                    arguments: [displayName, userID]) ?? false
+                    arguments: [displayName, userID, key]) ?? false
                 guard !taken else { return .displayNameTaken }
-                try db.execute(sql: "UPDATE users SET display_name = seal_key(?) WHERE id = ?", arguments: [displayName, userID])
+                try db.execute(
+                    sql: "UPDATE users SET display_name = seal_key(?), display_key = seal_key(?) WHERE id = ?", arguments: [displayName, key, userID])
             }
             if fields["profile_complete"] == .flag(true) {
                 // A finished profile is a finished onboarding, as the account row says.

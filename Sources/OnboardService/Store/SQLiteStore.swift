@@ -92,7 +92,9 @@ public final class SQLiteStore: ServiceStore {
             let offered = try String.fetchOne(
                 db, sql: "SELECT name FROM name_offers WHERE name = ? AND user_id = ?", arguments: [name, userID])
             guard offered != nil else { return nil }
-            try db.execute(sql: "UPDATE users SET display_name = seal_key(?), onboarding_complete = 1 WHERE id = ?", arguments: [name, userID])
+            try db.execute(
+                sql: "UPDATE users SET display_name = seal_key(?), display_key = seal_key(?), onboarding_complete = 1 WHERE id = ?",
+                arguments: [name, NameKey.of(name), userID])
             return try Self.profile(of: userID, in: db)
         }
     }
@@ -118,10 +120,10 @@ public final class SQLiteStore: ServiceStore {
             let created = try String.fetchOne(
                 db,
                 sql: """
-                    INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name, display_name)
-                    VALUES (?, ?, 0, seal_key(?), ?, seal(?), NULL) ON CONFLICT DO NOTHING RETURNING id
+                    INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name, display_name, display_key)
+                    VALUES (?, ?, 0, seal_key(?), ?, seal(?), NULL, seal_key(?)) ON CONFLICT DO NOTHING RETURNING id
                     """,
-                arguments: [userID, now, email, passwordHash, name]) != nil
+                arguments: [userID, now, email, passwordHash, name, NameKey.of(name)]) != nil
             if created { try Self.insert(token, in: db) }
             return created
         }
