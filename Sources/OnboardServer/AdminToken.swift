@@ -25,7 +25,9 @@ public enum AdminToken {
     public static func load(file: String?, environment: [String: String]) throws -> String? {
         let text: String?
         if let file {
-            guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else { throw Unusable(description: "cannot read \(file)") }
+            let contents: String?
+            do { contents = try SecretFile.read(file) } catch { throw Unusable(description: "\(error)") }
+            guard let contents else { throw Unusable(description: "cannot read \(file)") }
             text = contents.split(whereSeparator: \.isNewline).first.map(String.init)
         } else {
             text = environment["ONBOARD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }

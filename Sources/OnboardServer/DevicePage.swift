@@ -68,19 +68,19 @@ struct DevicePage {
         }
         // The person's Continue on the confirmation: only from this server's own page, in
         // the browser the page was shown in.
-        router.post("device/confirm") { request, _ in
-            try await confirmed(try await HTMLPage.form(ConfirmForm.self, request), request)
+        router.post("device/confirm") { request, context in
+            try await confirmed(try await HTMLPage.form(ConfirmForm.self, request), request, context)
         }
         // The provider's answer: in the query, or posted (Apple's form_post).
-        router.get("device/callback") { request, _ in
-            try await callback(HTMLPage.query(CallbackForm.self, request, empty: CallbackForm()), request)
+        router.get("device/callback") { request, context in
+            try await callback(HTMLPage.query(CallbackForm.self, request, empty: CallbackForm()), request, context)
         }
         // Where a finished sign-in lands (Post/Redirect/Get): no code or state left in the
         // address bar or the history, and a reload changes nothing.
         router.get("device/signed-in") { _, _ in page(Self.signedIn) }
         router.get("device/not-approved") { _, _ in page(Self.denied) }
-        router.post("device/callback") { request, _ in
-            try await callback(try await HTMLPage.form(CallbackForm.self, request), request)
+        router.post("device/callback") { request, context in
+            try await callback(try await HTMLPage.form(CallbackForm.self, request), request, context)
         }
     }
 
@@ -122,27 +122,30 @@ struct DevicePage {
 
     /// Continue, checked: posted from this server's own page (the browser's `Origin` and
     /// `Sec-Fetch-Site` say so where it sends them) with the cookie the page set.
-    private func confirmed(_ form: ConfirmForm, _ request: Request) async throws -> Response {
-        let refused = "This sign-in can only be confirmed on this server's own page. Enter the code from your terminal here."
+    private func confirmed(_ form: ConfirmForm, _ request: Request, _ context: APIContext) async throws -> Response {
+        func refused(_ why: String) -> Response {
+            service.recordProviderRefusal(provider: "device page", reason: why, address: context.clientAddress, userCode: form.userCode)
+            return page(
+                Self.codeForm("", error: "This sign-in can only be confirmed on this server's own page. Enter the code from your terminal here."),
+                status: .forbidden)
+        }
         if let site = request.headers[HTTPFields.Element.Name("Sec-Fetch-Site")!], site != "same-origin" {
-            return page(Self.codeForm("", error: refused), status: .forbidden)
+            return refused("a confirmation sent from another site (\(site))")
         }
-        if let sentFrom = request.headers[.origin], sentFrom != origin(request) {
-            return page(Self.codeForm("", error: refused), status: .forbidden)
-        }
+        if let sentFrom = request.headers[.origin], sentFrom != origin(request) { return refused("a confirmation sent from \(sentFrom)") }
         guard let sealed = form.confirmation,
               let state = service.unsealFromBrowser(sealed, as: ConfirmationState.self, purpose: "device sign-in confirmation"),
               state.userCode == form.userCode, state.expiresAt > service.clock.now(),
               let browser = request.cookies[Self.cookie(for: state)]?.value, Self.hash(browser) == state.browser
-        else { return page(Self.codeForm("", error: refused), status: .forbidden) }
+        else { return refused("a confirmation without its page's cookie, altered or expired") }
         guard let grant = try await service.pendingDeviceSignIn(confirmed: state.userCode) else {
             return page(Self.codeForm("", error: "That code has expired or was already used. Start again in your terminal."), status: .badRequest)
         }
-        return try await sendToProvider(code: state.userCode, provider: grant.provider, request)
+        return try await sendToProvider(code: state.userCode, provider: grant.provider, request, context)
     }
 
     /// The authorization request: a fresh nonce and PKCE verifier, sealed into `state`.
-    private func sendToProvider(code: String, provider name: String, _ request: Request) async throws -> Response {
+    private func sendToProvider(code: String, provider name: String, _ request: Request, _ context: APIContext) async throws -> Response {
         guard let provider = providers[name], let origin = origin(request) else {
             return page(Self.codeForm("", error: SocialProvider.unavailable(name).message), status: .notFound)
         }
@@ -163,7 +166,7 @@ struct DevicePage {
             address = try await relyingParty.authorizationURL(
                 provider, issuer: issuer, redirectURI: state.redirectURI, state: sealed, nonce: state.nonce, verifier: state.verifier)
         } catch {
-            service.recordProviderRefusal(provider: name, reason: "\(error)")
+            service.recordProviderRefusal(provider: name, reason: "\(error)", address: context.clientAddress, userCode: code)
             return page(
                 Self.codeForm(code, error: "\(SocialProvider.displayName(name)) cannot be reached just now. Try again in a moment."), status: .badGateway)
         }
@@ -176,7 +179,7 @@ struct DevicePage {
 
     /// The provider's answer: a denial decides the grant as denied; a code becomes an ID
     /// token, checked, whose identity approves it.
-    private func callback(_ answer: CallbackForm, _ request: Request) async throws -> Response {
+    private func callback(_ answer: CallbackForm, _ request: Request, _ context: APIContext) async throws -> Response {
         let failed = "This sign-in could not be finished. Start again in your terminal."
         guard let sealed = answer.state, let state = service.unsealFromBrowser(sealed, as: SignInState.self, purpose: "device sign-in state"),
               state.expiresAt > service.clock.now()
@@ -207,7 +210,7 @@ struct DevicePage {
             identity = try await relyingParty.identity(
                 tokens, provider: provider, issuer: state.issuer, nonce: state.nonce, now: Date().timeIntervalSince1970)
         } catch {
-            service.recordProviderRefusal(provider: state.provider, reason: "\(error)")
+            service.recordProviderRefusal(provider: state.provider, reason: "\(error)", address: context.clientAddress, userCode: state.userCode)
             return page(
                 Self.codeForm("", error: "Sign in with \(name) could not be verified. Start again in your terminal."), status: .unauthorized)
         }

@@ -120,6 +120,15 @@ public enum IdentityProvidersFile {
         return providers
     }
 
+    /// A secret's file, refused when others may read it (`SecretFile`).
+    static func secretFile(_ file: String, _ place: String) throws -> String? {
+        do {
+            return try SecretFile.read(file)
+        } catch let exposed as SecretFile.Exposed {
+            throw Problem(description: "\(place): \(exposed)")
+        }
+    }
+
     static func provider(_ entry: [String: Any], at place: String, environment: [String: String]) throws -> IdentityProvider {
         func address(_ key: String) throws -> String {
             guard let text = entry[key] as? String, let url = URL(string: text), url.host != nil,
@@ -133,10 +142,10 @@ public enum IdentityProvidersFile {
             guard let value = environment[variable], !value.isEmpty else { throw Problem(description: "\(place): $\(variable) is not set") }
             secret = .fixed(value)
         } else if let file = entry["client_secret_file"] as? String {
-            guard let value = try? String(contentsOfFile: file, encoding: .utf8) else { throw Problem(description: "\(place): \(file) cannot be read") }
+            guard let value = try secretFile(file, place) else { throw Problem(description: "\(place): \(file) cannot be read") }
             secret = .fixed(value.trimmingCharacters(in: .whitespacesAndNewlines))
         } else if let team = entry["team_id"] as? String, let key = entry["key_id"] as? String, let file = entry["private_key_file"] as? String {
-            guard let pem = try? String(contentsOfFile: file, encoding: .utf8) else { throw Problem(description: "\(place): \(file) cannot be read") }
+            guard let pem = try secretFile(file, place) else { throw Problem(description: "\(place): \(file) cannot be read") }
             guard ClientSecretSigner.isUsable(pem) else { throw Problem(description: "\(place): \(file) is not an ES256 (P-256) private key in PEM") }
             secret = .signed(teamID: team, keyID: key, privateKeyPEM: pem)
         } else {

@@ -126,9 +126,14 @@ extension OnboardService {
 
 extension OnboardService {
     /// A provider's answer the broker refused (a forged, expired or replayed ID token, a
-    /// provider out of reach), in the security log as a refused social token is.
+    /// provider out of reach), or a confirmation refused, in the security log as a refused
+    /// social token is: with the browser's address and the sign-in it was for (a hash of
+    /// its user code, never the code), so an operator can follow one (ASVS 16.2.1).
     /// The reason may quote the provider's own words: made inert, one line, before the log.
-    public func recordProviderRefusal(provider: String, reason: String) {
-        record(.socialTokenRefused, outcome: "refused: \(provider) sign-in in the browser: \(reason.madeInert(keepingNewlines: false))")
+    public func recordProviderRefusal(provider: String, reason: String, address: String, userCode: String?) {
+        let grant = userCode.map { "device:" + Secrets.hash("device-log:" + $0).prefix(16) }
+        record(
+            .socialTokenRefused, account: grant, address: address,
+            outcome: "refused: \(provider) sign-in in the browser: \(reason.madeInert(keepingNewlines: false))")
     }
 }

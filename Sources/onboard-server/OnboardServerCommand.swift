@@ -156,7 +156,11 @@ struct StoreOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "PostgreSQL database shared by several instances, in place of --db (default: $ONBOARD_DATABASE_URL).",
-        discussion: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with ?sslmode=require|prefer|disable and &sslrootcert=FILE.",
+        discussion: """
+            postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with ?sslmode=require|prefer|disable and &sslrootcert=FILE. \
+            A password given here is visible to every local user in `ps`: put it in $ONBOARD_DATABASE_URL or the config \
+            file (mode 0600) instead.
+            """,
         valueName: "url"))
     var database: String?
 

@@ -27,6 +27,7 @@ import Testing
         let key = temporaryPath("AuthKey_KEY1234567.p8")
         let pem = P256.Signing.PrivateKey().pemRepresentation
         try pem.write(toFile: key, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
         let providers = try load(
             """
             google:
@@ -80,9 +81,30 @@ import Testing
                 == "google: scopes must include openid")
         let notAKey = temporaryPath("not-a-key.p8")
         try? "-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----\n".write(toFile: notAKey, atomically: true, encoding: .utf8)
+        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: notAKey)
         #expect(
             problem("apple: {issuer: https://appleid.apple.com, client_id: x, team_id: T, key_id: K, private_key_file: \(notAKey)}")
                 == "apple: \(notAKey) is not an ES256 (P-256) private key in PEM")
         #expect(problem("- google") == "not a YAML mapping of provider names (apple, google, facebook)")
+    }
+
+    /// Issue 46: a client secret or private key others could read was used as it was.
+    /// Refused, as ssh refuses such a key, with the command that fixes it; the admin
+    /// token's file the same.
+    @Test func aSecretFileOthersCanReadIsRefused() throws {
+        let secret = temporaryPath("google.secret")
+        try "g-secret\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: secret)
+        #expect(
+            problem("google: {issuer: https://accounts.google.com, client_id: x, client_secret_file: \(secret)}")
+                == "google: \(secret) can be read by other users (mode 644): run chmod 600 \(secret)")
+        let token = temporaryPath("admin-token")
+        try "0f3c9a1e7b2d4c5a8e6f1b3d9c7a2e4f0b8d6c1a3e5f7b9d2c4a6e8f0b1d3c5a\n".write(toFile: token, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: token)
+        #expect(throws: AdminToken.Unusable.self) { try AdminToken.load(file: token, environment: [:]) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: token)
+        #expect(try AdminToken.load(file: token, environment: [:])?.count == 64)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secret)
+        #expect(problem("google: {issuer: https://accounts.google.com, client_id: x, client_secret_file: \(secret)}") == nil)
     }
 }

@@ -24,6 +24,7 @@ extension EndToEnd {
         static func keys(_ text: String) throws -> String {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-keys-\(UUID().uuidString)").path
             try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
             return path
         }
 

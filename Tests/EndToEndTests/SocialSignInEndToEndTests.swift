@@ -92,6 +92,7 @@ extension EndToEnd {
             let google = try #require(
                 issuer, "Authlib (pip install authlib flask): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             try "g-secret\n".write(toFile: folder + "/google.secret", atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: folder + "/google.secret")
             try """
             google:
               issuer: \(google)
@@ -161,6 +162,9 @@ extension EndToEnd {
             #expect(fields.map(\.0) == ["user_code", "confirmation"], "\(own)")
             let forged = try chromium([page("/device/confirm", fields), "visit"])
             #expect(forged.pages.last?.error?.contains("can only be confirmed on this server's own page") == true, "\(forged.pages)")
+            // In the security log with the browser's address and the sign-in's reference (ASVS 16.2.1).
+            let logged = server.output.split(separator: "\n").filter { $0.contains("event=social_token_refused") }
+            #expect(logged.contains { $0.contains("address=127.0.0.1") && $0.contains("account=device:") && !$0.contains(code) }, "\(logged)")
             #expect(attacker.screen.contains("The code expires in"), "the attacker's terminal still waits:\n\(attacker.screen)")
             #expect(attacker.session(of: "abby") == nil)
 
