@@ -179,6 +179,11 @@ struct StoreOptions: ParsableArguments {
             } catch {
                 layers.problem("\(error)", at: url.place + ":")
             }
+            // A password written in the file: the file is a secret file then (as ssh refuses
+            // a private key others can read).
+            if configuration.postgres?.password != nil, let path = config, url.source == .file {
+                do { _ = try SecretFile.read(path) } catch { layers.problem("holds the database's password, but \(error)", at: url.place + ":") }
+            }
         }
         return configuration
     }

@@ -20,6 +20,24 @@ extension EndToEnd {
             return path
         }
 
+        /// Issue 46: a configuration file holding the database's password, readable by
+        /// every local user, passed `check-config` and started. It is refused as a secret
+        /// file others can read, with the chmod that fixes it.
+        @Test func aFileHoldingTheDatabasePasswordMustBeTheOwnersAlone() throws {
+            let text = "database: postgres://onboard:s3cret@127.0.0.1:1/onboard?sslmode=disable\n"
+            let open = try write("open.yaml", text, mode: 0o644)
+            let checked = Subprocess.run(ServerProcess.binary, ["check-config", open])
+            #expect(checked.status == 1)
+            #expect(
+                checked.output.contains("\(open):1:11: database: holds the database's password, but \(open) can be read by other users (mode 644): run chmod 600 \(open)"),
+                "\(checked.output)")
+            #expect(!checked.output.contains("s3cret"), "the password is never said")
+            let closed = try write("closed.yaml", text, mode: 0o600)
+            #expect(Subprocess.run(ServerProcess.binary, ["check-config", closed]).status == 0)
+            let plain = try write("plain.yaml", "database: postgres://onboard@127.0.0.1:1/onboard?sslmode=disable\n", mode: 0o644)
+            #expect(Subprocess.run(ServerProcess.binary, ["check-config", plain]).status == 0, "no password, nothing to hide")
+        }
+
         @Test func checkConfigSaysEveryProblemWithItsLineAndColumn() throws {
             let file = try write(
                 "onboard.yaml",
