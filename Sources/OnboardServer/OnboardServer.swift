@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: TimeAmount = .seconds(75)
     /// How long start-up waits for PostgreSQL before giving up (exit 69, said in one line).
     public var databaseWait: Duration = .seconds(10)
+    /// `--public-url`: the address handed out (device page, QR code, return addresses)
+    /// instead of the request's Host, which another host is then refused.
+    public var publicAddress: PublicAddress?
 
     public init(databasePath: String) {
         self.databasePath = databasePath
@@ -81,7 +84,8 @@ public enum OnboardServer {
         let faults = FaultSwitchboard()
         let routes = Routes(
             service: service, clock: clock, faults: faults, dev: configuration.dev, openAPI: openAPIDocument,
-            scheme: configuration.tlsCertificate == nil ? "http" : "https", identityProviders: providers, adminToken: configuration.adminToken)
+            scheme: configuration.tlsCertificate == nil ? "http" : "https", identityProviders: providers, adminToken: configuration.adminToken,
+            publicAddress: configuration.publicAddress)
         let router = Router(context: APIContext.self)
         // Middleware wraps only the routes added after it, so the table of methods is
         // read from the same routes on a scratch router first.
@@ -94,6 +98,8 @@ public enum OnboardServer {
         router.add(middleware: SecurityHeadersMiddleware(https: configuration.tlsCertificate != nil))
         router.add(middleware: ErrorEnvelopeMiddleware(methods: RouteMethods(routes)))
         routes.registerProbes(on: router)
+        // After the probes: a load balancer may ask them by address.
+        if let address = configuration.publicAddress { router.add(middleware: PublicAddressMiddleware(address: address)) }
         if configuration.dev {
             router.add(middleware: SharedClockMiddleware(clock: clock, service: service))
             router.add(middleware: FaultMiddleware(faults: faults))

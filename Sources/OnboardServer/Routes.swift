@@ -17,6 +17,8 @@ struct Routes {
     var identityProviders: [String: IdentityProvider] = [:]
     /// The operator's token for `/admin` (nil: the reports are off).
     var adminToken: String?
+    /// `--public-url`: the origin handed out, whatever the request's Host says.
+    var publicAddress: PublicAddress?
 
     func register(on router: Router<APIContext>) {
         let api = router.group("api/v1")
@@ -48,7 +50,7 @@ struct Routes {
         if !identityProviders.isEmpty {
             DevicePage(
                 service: service, providers: identityProviders, relyingParty: OpenIDRelyingParty(), origin: { origin($0) },
-                https: scheme == "https"
+                https: scheme == "https" || publicAddress?.origin.hasPrefix("https://") == true
             ).register(on: router)
         }
         guard dev else { return }
@@ -126,6 +128,7 @@ struct Routes {
     /// addresses an answer gives back to the same caller; nil for a host that is not a
     /// plain name or address.
     func origin(_ request: Request) -> String? {
+        if let publicAddress { return publicAddress.origin }
         guard let host = request.head.authority, !host.isEmpty, host.count <= 255,
               host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
         else { return nil }

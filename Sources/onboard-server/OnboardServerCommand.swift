@@ -97,6 +97,11 @@ struct Serve: AsyncParsableCommand {
         discussion: "At least 32 characters (openssl rand -hex 32). Without one, the reports answer no one."))
     var adminTokenFile: String?
 
+    @Option(name: .customLong("public-url"), help: ArgumentHelp(
+        "The address people reach this server at, as https://onboard.example.org: the device page, its QR code and the providers' return address are built from it, never from a request's Host.",
+        discussion: "With one, a request naming another host (not this one's, nor this machine's own addresses) is answered 421."))
+    var publicURL: String?
+
     @Option(name: .customLong("events-limit"), help: "Analytics batches taken per client address per minute (default: 600).")
     var eventsLimit: Int?
 

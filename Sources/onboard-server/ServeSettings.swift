@@ -26,11 +26,12 @@ struct ServeSettings {
     static let smsLimit = SettingName("sms_limit"), inviteLimit = SettingName("invite_limit"), eventsLimit = SettingName("events_limit")
     static let trustedProxy = SettingName("trusted_proxy"), identityProviders = SettingName("identity_providers")
     static let adminTokenFile = SettingName("admin_token_file"), eventsRetention = SettingName("events_retention")
+    static let publicURL = SettingName("public_url")
 
     /// Every key the configuration file may hold: one for each of `serve`'s flags.
     static let names = [
         db, database, host, port, dev, devOnNetwork, tlsCert, tlsKey, metricsAddress, logFormat, logLevel, bcryptCost, signInLimit,
-        loginFailureLimit, smsLimit, inviteLimit, eventsLimit, trustedProxy, identityProviders, adminTokenFile, eventsRetention,
+        loginFailureLimit, smsLimit, inviteLimit, eventsLimit, trustedProxy, identityProviders, adminTokenFile, eventsRetention, publicURL,
     ]
 
     init(_ flags: Serve, environment: [String: String]) throws(ConfigurationFile.Problems) {
@@ -71,6 +72,13 @@ struct ServeSettings {
         }
         configuration.identityProviders = Self.readIdentityProviders(flags, environment, &layers)
         configuration.adminToken = Self.readAdminToken(flags, environment, &layers)
+        if let given = layers.text(Self.publicURL, flag: flags.publicURL) {
+            if let url = PublicAddress(given.value) {
+                configuration.publicAddress = url
+            } else {
+                layers.problem("must be an address like https://onboard.example.org (a scheme and a host, no path), not '\(given.value)'", at: given.place)
+            }
+        }
 
         guard layers.problems.isEmpty else { throw ConfigurationFile.Problems(lines: layers.problems) }
         self.configuration = configuration

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import OnboardServer
 import OnboardService
 import ServiceAPI
 import ServiceClient
@@ -274,6 +275,24 @@ import Testing
         let forged = try await browser.enter(started.userCode, base: server.base, headers: [("Host", "169.254.169.254")])
         #expect(forged.status == 400 && forged.location == nil)
         #expect(forged.page.contains("The development sign-in works on this server&#39;s own address only"), "\(forged.page)")
+    }
+
+    /// Issue 46 (ASVS 5.0 1.3.6 family): the addresses the server hands out came from the
+    /// request's Host. With `--public-url` they come from it whatever Host says, and a
+    /// request naming a host this server is not is answered 421; its own addresses still
+    /// reach it (a probe, a test on loopback).
+    @Test func withAPublicAddressHostsAreNotTakenFromTheRequest() async throws {
+        let server = try await RunningServer.start(dev: true, publicURL: "https://onboard.example.org/")
+        defer { server.stop() }
+        let started = try await HTTPTransport(base: server.base, timeout: .seconds(30)).startSocialDevice(flow: "abby", provider: "google")
+        #expect(started.verificationURI == "https://onboard.example.org/device")
+        #expect(started.verificationURIComplete == "HTTPS://ONBOARD.EXAMPLE.ORG/D/" + started.userCode)
+        var browser = BrowserWalk()
+        let elsewhere = try await browser.send(server.base + "/device", headers: [("Host", "attacker.example")])
+        #expect(elsewhere.status == 421, "\(elsewhere.status)")
+        let named = try await browser.send(server.base + "/device", headers: [("Host", "onboard.example.org")])
+        #expect(named.status == 200)
+        #expect(PublicAddress("onboard.example.org") == nil && PublicAddress("https://onboard.example.org/path") == nil)
     }
 
     /// The development provider's answer by form post (OAuth 2.0 Form Post Response Mode,

@@ -41,10 +41,11 @@ final class RunningServer: Sendable {
         dev: Bool = true, settings: ServiceSettings = contractSettings, tls: (certificate: String, key: String)? = nil,
         postgres: Bool = false,
         idleTimeout: TimeAmount? = nil, databasePath: String = temporaryPath("server.sqlite"),
-        identityProviders: [String: IdentityProvider] = [:], port: Int = 0, adminToken: String? = nil
+        identityProviders: [String: IdentityProvider] = [:], port: Int = 0, adminToken: String? = nil, publicURL: String? = nil
     ) async throws -> RunningServer {
         var configuration = ServerConfiguration(databasePath: databasePath)
         configuration.adminToken = adminToken
+        configuration.publicAddress = publicURL.flatMap(PublicAddress.init)
         configuration.identityProviders = identityProviders
         if let idleTimeout { configuration.idleTimeout = idleTimeout }
         // Generous, as the transport's timeout below: a dozen servers of this suite migrate
