@@ -35,7 +35,9 @@ struct Routes {
         }
 
         api.on(.adminFunnel) { request, context in
-            try await service.admitAdminAttempt(from: context.clientAddress) { try AdminToken.check(request, against: adminToken) }
+            try await service.admitAdminAttempt(from: context.clientAddress, presentsToken: request.headers[.authorization] != nil) {
+                try AdminToken.check(request, against: adminToken)
+            }
             let query = request.uri.queryParameters
             guard let flow = query["flow"].map(String.init), !flow.isEmpty else {
                 throw ServiceError(.invalidInput, "Name the flow: /api/v1/admin/funnel?flow=oklah&since=7d.")

@@ -34,7 +34,12 @@ extension OnboardService {
     /// with a password, each attempt reserves one of the address's failures first and a
     /// right token gives it back, so at most 10 wrong tokens per 15 minutes are judged
     /// (ASVS 2.2.1), and a restart gives none back.
-    public func admitAdminAttempt(from address: String, _ check: () throws -> Void) async throws {
+    /// A request with no token at all guesses nothing: it is refused (401) uncounted.
+    public func admitAdminAttempt(from address: String, presentsToken: Bool = true, _ check: () throws -> Void) async throws {
+        guard presentsToken else {
+            recordAdminRefusal(address: address)
+            return try check()
+        }
         let key = "admin-failures:" + address
         let now = clock.now()
         if let wait = try await store.hitLockout(key, settings.adminFailuresPerAddress, now: now) {

@@ -288,6 +288,10 @@ import TestSupport
         } catch let error as ServiceError {
             #expect(error.code == .rateLimited, "\(error)")
         }
+        // A request with no token at all guesses nothing: 401, as the document says.
+        let bare = await Subprocess.run(
+            "/usr/bin/env", ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", server.base + "/api/v1/admin/funnel?flow=oklah"])
+        #expect(bare.output == "401", "\(bare.output)")
     }
 
     /// Issue 46: a 32-character token of one letter, or a word repeated, was accepted.
