@@ -156,6 +156,10 @@ public final class CursesTerminal {
                     inputs.append(.resize)
                 } else if let key = key(forCode: value) {
                     keys.append(key)
+                } else if onboard_key_name(value).map({ String(cString: $0) }) == "KEY_MOUSE" {
+                    // ncurses read the report's start (terminfo's kmous, `ESC [ <` or
+                    // `ESC [ M`) and left the rest: given back, the decoder drops it whole.
+                    keys += Self.mousePrefix
                 }
                 continue
             }
@@ -165,6 +169,12 @@ public final class CursesTerminal {
         decodeKeys()
         return inputs
     }
+
+    /// terminfo's kmous as keys (`ESC [ <` under xterm-256color); ESC [ M without one.
+    static let mousePrefix: [Key] = {
+        let text = onboard_mouse_prefix().map { String(cString: $0) } ?? "\u{1B}[M"
+        return text.map { $0 == "\u{1B}" ? .escape : .character($0) }
+    }()
 
     /// What a key code ncurses decoded means, by its name (asked once per code).
     private func key(forCode code: Int32) -> Key? {

@@ -140,6 +140,12 @@ const char *onboard_key_name(int code) {
     return keyname(code);
 }
 
+/* What the terminfo entry says a mouse report starts with (kmous), or NULL. */
+const char *onboard_mouse_prefix(void) {
+    char *value = tigetstr("kmous");
+    return (value == NULL || value == (char *)-1) ? NULL : value;
+}
+
 static int signal_fd = -1;
 
 static void forward_signal(int number) {

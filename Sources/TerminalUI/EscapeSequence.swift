@@ -24,6 +24,8 @@ enum EscapeSequence {
 
     /// Longest sequence read; anything longer is garbage and is dropped.
     static let maximumLength = 32
+    /// Longest string a terminal's reply carries (a colour, a version, a title).
+    static let maximumStringLength = 1024
 
     /// Reads a sequence starting at `keys[start]`, which is Esc.
     static func parse(_ keys: [Key], from start: Int) -> Parse {
@@ -31,8 +33,34 @@ enum EscapeSequence {
         switch keys[start + 1] {
         case .character("["): return parseCSI(keys, from: start)
         case .character("O"): return parseSS3(keys, from: start)
+        // OSC, DCS, APC, PM and SOS: a terminal's replies (a colour, its version), read to
+        // their terminator and dropped. Alone at the end of a read it is Alt with the key.
+        case .character("]"), .character("P"), .character("_"), .character("^"), .character("X"):
+            guard start + 2 < keys.count else { return .none }
+            return parseString(keys, from: start)
         default: return .none
         }
+    }
+
+    /// `ESC ] … BEL` or `ESC ] … ESC \` (ST), whatever is between; one longer than any
+    /// reply is dropped as far as it was read.
+    private static func parseString(_ keys: [Key], from start: Int) -> Parse {
+        var index = start + 2
+        while index < keys.count {
+            if index - start > maximumStringLength { return .sequence(length: index - start, .ignored) }
+            switch keys[index] {
+            case .control("g"):
+                return .sequence(length: index + 1 - start, .ignored)
+            case .escape:
+                guard index + 1 < keys.count else { return .incomplete }
+                // ST ends it; any other Esc starts what comes next.
+                return keys[index + 1] == .character("\\")
+                    ? .sequence(length: index + 2 - start, .ignored) : .sequence(length: index - start, .ignored)
+            default:
+                index += 1
+            }
+        }
+        return .incomplete
     }
 
     /// `ESC [ params intermediates final`, with the Linux console's `ESC [ [ A`–`E` and
@@ -46,6 +74,11 @@ enum EscapeSequence {
             guard let final = scalar(keys[index + 1]) else { return .sequence(length: index + 1 - start, .ignored) }
             let number = Int(final.value) - 0x40
             return .sequence(length: index + 2 - start, (1...5).contains(number) ? .key(.function(number)) : .ignored)
+        }
+        if index < keys.count, keys[index] == .character("M") {
+            // X10 mouse report: `ESC [ M` then three bytes of button and place, any value.
+            guard index + 3 < keys.count else { return .incomplete }
+            return .sequence(length: index + 4 - start, .ignored)
         }
         while index < keys.count {
             guard let read = scalar(keys[index]), index - start < maximumLength else {
@@ -187,13 +220,19 @@ enum EscapeSequence {
         "p": "0", "q": "1", "r": "2", "s": "3", "t": "4", "u": "5", "v": "6", "w": "7", "x": "8", "y": "9",
     ]
 
-    /// A key from its code point, as modifyOtherKeys and the `u` form send it.
+    /// A key from its code point, as modifyOtherKeys and the `u` form send it. kitty's
+    /// functional keys live in the private use area: its keypad is what it types, the
+    /// rest (media, lock keys) are not keys here; no private-use character is ever typed.
     private static func codeKey(_ code: Int) -> Key? {
         switch code {
         case 9: return .tab
-        case 13: return .enter
+        case 13, 57414: return .enter
         case 27: return .escape
         case 8, 127: return .backspace
+        case 57399...57408: return .character(Character(String(code - 57399)))
+        case 57409...57413, 57415:
+            return .character([57409: ".", 57410: "/", 57411: "*", 57412: "-", 57413: "+", 57415: "="][code]!)
+        case 0xE000...0xF8FF: return nil
         default:
             guard code >= 32, let scalar = UnicodeScalar(UInt32(code)) else { return nil }
             return .character(Character(scalar))

@@ -95,6 +95,29 @@ extension EndToEnd {
             #expect(!screen.contains("[1~"))
         }
 
+        /// Issue 47: a terminal's colour reply typed into a field opened the QA console (its
+        /// BEL is Ctrl-G) and typed `11;rgb:…`; tmux's version reply and mouse reports were
+        /// typed too. Each is dropped whole; what the person types around it stays.
+        @Test func aTerminalsRepliesAndMouseReportsAreNeverTypedIntoAField() {
+            let tmux = Tmux()
+            tmux.start("run babybasics", environment: "TERM=xterm-256color")
+            tmux.waitFor("Server URL")
+            tmux.send("C-u")
+            tmux.type("mock://")
+            // OSC 11 with BEL, then with ST; DCS (tmux's version); SGR and X10 mouse.
+            tmux.sendBytes("1b 5d 31 31 3b 72 67 62 3a 30 30 30 30 2f 30 30 30 30 2f 30 30 30 30 07")
+            tmux.type("lo")
+            tmux.sendBytes("1b 5d 31 31 3b 72 67 62 3a 66 66 66 66 2f 66 66 66 66 2f 66 66 66 66 1b 5c")
+            tmux.sendBytes("1b 50 3e 7c 74 6d 75 78 20 33 2e 33 1b 5c")
+            tmux.type("ca")
+            tmux.sendBytes("1b 5b 3c 30 3b 31 30 3b 35 4d")
+            tmux.sendBytes("1b 5b 4d 20 21 21")
+            tmux.type("l")
+            let screen = tmux.waitFor("mock://local")
+            #expect(!screen.contains("rgb") && !screen.contains("tmux") && !screen.contains("!!") && !screen.contains("10;5"), "\(screen)")
+            #expect(!screen.contains("QA console") && screen.contains("Which Baby Basics server"), "\(screen)")
+        }
+
         @Test func aURLIsEditedInTheMiddleWithTheKeysEveryTerminalSends() {
             let tmux = Tmux()
             tmux.start("run babybasics", environment: "TERM=xterm-256color")

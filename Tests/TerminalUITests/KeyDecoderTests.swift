@@ -93,7 +93,8 @@ import TestSupport
     /// Random unknown sequences between text: the text comes through, nothing else.
     @Test func aBurstOfRandomSequencesLeavesOnlyTheText() {
         var generator = SeededGenerator(seed: 16)
-        let finals = Array("GIJKLMNOTXYghijklmnopqrstvwxyz")
+        // Not M: `ESC [ M` alone is an X10 mouse report, three bytes of place after it.
+        let finals = Array("GIJKLNOTXYghijklmnopqrstvwxyz")
         for _ in 0..<500 {
             var bytes = ""
             var text = ""
@@ -109,5 +110,33 @@ import TestSupport
             }
             #expect(Self.decode(bytes) == text.map { .key(.character($0)) }, "\(bytes.debugDescription)")
         }
+    }
+
+    /// Issue 47: a terminal's replies and reports were typed into fields — a colour reply
+    /// (OSC, ended by BEL, which also opened the QA console, or by ST), tmux's version
+    /// (DCS), mouse reports (SGR and X10), kitty's keypad codes as private-use characters.
+    /// Each is read by its grammar and dropped whole; the text around it stays.
+    @Test func repliesAndReportsAreNeverTyped() {
+        func keys(_ bytes: String) -> [Key] { bytes.map { $0 == "\u{07}" ? .control("g") : Self.keys(String($0))[0] } }
+        func decode(_ bytes: String) -> [KeyDecoder.Output] {
+            var decoder = KeyDecoder()
+            return decoder.decode(keys(bytes))
+        }
+        let text: [KeyDecoder.Output] = [.key(.character("a")), .key(.character("b"))]
+        for reply in [
+            "\u{1B}]11;rgb:0000/0000/0000\u{07}", "\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\", "\u{1B}P>|tmux 3.3\u{1B}\\",
+            "\u{1B}_Gi=1;OK\u{1B}\\", "\u{1B}^private\u{1B}\\", "\u{1B}[<0;10;5M", "\u{1B}[<0;10;5m", "\u{1B}[M !!",
+            "\u{1B}[57400u", "\u{1B}[57450u",
+        ] {
+            let decoded = decode("a" + reply + "b")
+            let expected: [KeyDecoder.Output] = reply == "\u{1B}[57400u" ? [text[0], .key(.character("1")), text[1]] : text
+            #expect(decoded == expected, "\(reply.debugDescription): \(decoded)")
+        }
+        // Cut between two reads, a reply is held until its end comes.
+        var decoder = KeyDecoder()
+        #expect(decoder.decode(keys("a\u{1B}]11;rgb:00")) == [text[0]])
+        #expect(decoder.decode(keys("00/0000/0000\u{07}b")) == [text[1]])
+        // Alt with ] (Esc then ], alone in a read) is still a key.
+        #expect(decode("\u{1B}]") == [.key(.modified(.character("]"), .alt))])
     }
 }

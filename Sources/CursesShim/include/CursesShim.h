@@ -38,6 +38,7 @@ int onboard_key_code(const char *name);
 // The name ncurses gives a key code: "KEY_LEFT", "KEY_F(12)", or terminfo's extended
 // names for modified keys ("kLFT5" is Ctrl-Left). NULL when it has none.
 const char *onboard_key_name(int code);
+const char *onboard_mouse_prefix(void);
 
 // Signals: SIGTERM, SIGHUP, SIGINT, SIGCONT write their number to `fd`; crash signals
 // restore the terminal before the process dies.
