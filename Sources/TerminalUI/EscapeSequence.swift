@@ -230,8 +230,12 @@ enum EscapeSequence {
         case 27: return .escape
         case 8, 127: return .backspace
         case 57399...57408: return .character(Character(String(code - 57399)))
-        case 57409...57413, 57415:
-            return .character([57409: ".", 57410: "/", 57411: "*", 57412: "-", 57413: "+", 57415: "="][code]!)
+        case 57409: return .character(".")
+        case 57410: return .character("/")
+        case 57411: return .character("*")
+        case 57412: return .character("-")
+        case 57413: return .character("+")
+        case 57415: return .character("=")
         case 0xE000...0xF8FF: return nil
         default:
             guard code >= 32, let scalar = UnicodeScalar(UInt32(code)) else { return nil }
