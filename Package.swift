@@ -122,7 +122,7 @@ let package = Package(
         .executableTarget(
             name: "onboard-server",
             dependencies: [
-                "OnboardServer", "OnboardService", "PostgresStore", "ServiceAPI", "Installation", "InputRules",
+                "OnboardServer", "OnboardService", "PostgresStore", "ServiceAPI", "Installation", "InputRules", "Suggestion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseWithoutDebugInfo

@@ -7,7 +7,7 @@ import Logging
 /// request's id. The path is the route it matched (`/api/v1/records/{key}`, `/D/{code}`),
 /// so nothing a path carries — a record's name, a device sign-in's user code — reaches the
 /// log, nor a query string (a token put in a URL by mistake, `?access_token=…`; ASVS
-/// 7.1.1); a path that matched no route is logged as it came, without its query.
+/// 7.1.1); a path that is no route is logged as it came, without its query.
 ///
 /// The id is a trusted proxy's `X-Request-Id` (a plain token of at most 128 characters),
 /// or one made here; it goes back in the answer's `X-Request-Id`, so a person's report
@@ -15,6 +15,7 @@ import Logging
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = APIContext
     static let requestIDHeader = HTTPFields.Element.Name("X-Request-Id")!
+    let routes: RouteMethods
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
@@ -25,8 +26,9 @@ struct AccessLogMiddleware: RouterMiddleware {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info("request", metadata: [
             "method": .string(request.method.rawValue),
-            // A path no route matched is the client's own text: inert, on one line.
-            "path": .string(context.matchedRoute ?? request.uri.path.madeInert(keepingNewlines: false)),
+            // A route asked with another method is that route; a path no route has is the
+            // client's own text: inert, on one line.
+            "path": .string(context.matchedRoute ?? routes.template(of: request.uri.path) ?? request.uri.path.madeInert(keepingNewlines: false)),
             "status": .stringConvertible(response.status.code),
             "duration_ms": .stringConvertible((milliseconds * 10).rounded() / 10),
             "request_id": .string(id),

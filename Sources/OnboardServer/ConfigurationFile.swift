@@ -35,14 +35,12 @@ public struct ConfigurationFile {
     /// Reads the file (a file that is not YAML is a problem at once); `known` are its keys,
     /// each unknown one reported with the key it most likely meant.
     public static func load(_ path: String, known: [String]) throws(Problems) -> ConfigurationFile {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw Problems(lines: ["\(path): cannot be read" + (FileManager.default.fileExists(atPath: path) ? " (not UTF-8, or not allowed)" : ": no such file")])
-        }
+        let text = try readText(path)
         let document: Node?
         do {
             document = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw Problems(lines: [syntaxProblem(error, in: path)])
+            throw Problems(lines: syntaxProblems(error, in: path, text: text))
         } catch {
             throw Problems(lines: ["\(path): \(error)"])
         }
@@ -72,16 +70,59 @@ public struct ConfigurationFile {
         return "\(path):\(mark.line):\(mark.column)"
     }
 
-    /// A YAML syntax error as `FILE:LINE:COLUMN: what`, without libyaml's echo of the text.
-    static func syntaxProblem(_ error: YamlError, in path: String) -> String {
+    /// The file's text; what keeps it from being read said plainly, at the first byte that
+    /// is not UTF-8 when that is what is wrong.
+    static func readText(_ path: String) throws(Problems) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw Problems(lines: ["\(path): no such file"]) }
+        guard !isFolder.boolValue else { throw Problems(lines: ["\(path): is a folder, not a configuration file"]) }
+        guard let data = FileManager.default.contents(atPath: path) else { throw Problems(lines: ["\(path): cannot be read (not allowed)"]) }
+        let bytes = [UInt8](data)
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: break decoding
+            case .error:
+                let (line, column) = position(ofByte: offset, in: bytes)
+                throw Problems(lines: ["\(path):\(line):\(column): not UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true))); save the file as UTF-8"])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Line and column (in characters) of a byte offset, both from 1.
+    static func position(ofByte offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        let before = bytes[..<min(offset, bytes.count)]
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let line = before.count { $0 == 0x0A } + 1
+        return (line, String(decoding: bytes[lineStart..<before.endIndex], as: UTF8.self).count + 1)
+    }
+
+    /// A YAML syntax error as `FILE:LINE:COLUMN: what`, without libyaml's echo of the text
+    /// (one line for each key set twice).
+    static func syntaxProblems(_ error: YamlError, in path: String, text: String) -> [String] {
         switch error {
+        case .reader(let problem, let offset, _, _):
+            guard let offset else { return ["\(path): not YAML: \(problem)"] }
+            let (line, column) = position(ofByte: offset, in: Array(text.utf8))
+            return ["\(path):\(line):\(column): not YAML: \(problem)"]
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
-            return "\(path):\(mark.line):\(mark.column): not YAML: \(problem)" + (context.map { " \($0.text)" } ?? "")
+            return ["\(path):\(mark.line):\(mark.column): not YAML: \(problem)" + (context.map { " \($0.text)" } ?? "")]
         case .duplicatedKeysInMapping(let duplicates, let context):
-            return "\(path):\(context.mark.line):\(context.mark.column): set twice: " + duplicates.sorted().joined(separator: ", ")
+            // libyaml marks the mapping; the key written again is where the fix goes.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let indent = String(repeating: " ", count: max(context.mark.column - 1, 0))
+            return duplicates.sorted().map { key in
+                let written = lines.indices.filter { lines[$0].hasPrefix(indent + key) && lines[$0].dropFirst(indent.count + key.count).drop(while: { $0 == " " }).hasPrefix(":") }
+                guard written.count >= 2 else { return "\(path):\(context.mark.line):\(context.mark.column): \(key) is set twice" }
+                return "\(path):\(written[1] + 1):\(indent.count + 1): \(key) is set twice; the first is at \(path):\(written[0] + 1):\(indent.count + 1)"
+            }
         default:
-            return "\(path): not YAML: \(error)"
+            return ["\(path): not YAML: \(error)"]
         }
     }
 }

@@ -80,8 +80,10 @@ public struct IdentityProvider: Sendable, Equatable {
 /// sign-in" has each provider's entry. A secret is never written in the file itself: a
 /// file is copied, committed, shown on a screen.
 public enum IdentityProvidersFile {
+    /// Every mistake in the providers, each at the line and column it was written.
     public struct Problem: Error, CustomStringConvertible {
-        public var description: String
+        public var lines: [String]
+        public var description: String { lines.joined(separator: "\n") }
     }
 
     static let keys: Set = [
@@ -89,82 +91,153 @@ public enum IdentityProvidersFile {
         "authorization_endpoint", "token_endpoint", "userinfo_endpoint", "email_verified",
     ]
 
-    public static func load(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String: IdentityProvider] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Problem(description: "\(path): cannot be read") }
-        guard let document = try? Yams.load(yaml: text) as? [String: Any] else {
-            throw Problem(description: "\(path): not a YAML mapping of provider names (apple, google, facebook)")
+    public static func load(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(Problem) -> [String: IdentityProvider] {
+        let text: String
+        do { text = try ConfigurationFile.readText(path) } catch { throw Problem(lines: error.lines) }
+        let document: Node?
+        do { document = try Yams.compose(yaml: text) } catch let error as YamlError {
+            throw Problem(lines: ConfigurationFile.syntaxProblems(error, in: path, text: text))
+        } catch { throw Problem(lines: ["\(path): \(error)"]) }
+        guard let document, document.mapping != nil else {
+            throw Problem(lines: ["\(path): not a YAML mapping of provider names (apple, google, facebook)"])
         }
-        return try providers(document, at: path, environment: environment)
+        return try providers(document, file: path, within: "", environment: environment)
     }
 
-    /// The providers of a parsed table: this file's, or the `identity_providers` table of the
-    /// server's configuration file.
-    public static func providers(_ document: [String: Any], at path: String, environment: [String: String]) throws
+    /// The providers of a YAML mapping: this file's, or the `identity_providers` table of
+    /// the server's configuration file (`within` names it before each provider). A path
+    /// in it is relative to `file`'s folder.
+    public static func providers(_ document: Node, file: String, within: String, environment: [String: String]) throws(Problem)
         -> [String: IdentityProvider]
     {
         var providers: [String: IdentityProvider] = [:]
-        for (name, value) in document {
-            let place = "\(path): \(name)"
+        var problems: [String] = []
+        for (nameNode, value) in document.mapping ?? [:] {
+            let name = nameNode.string ?? "\(nameNode)"
+            let place = ConfigurationFile.place(file, nameNode) + ": \(within)\(name)"
             guard OnboardService.socialProviders.contains(name) else {
-                throw Problem(description: "\(place): unknown provider; use apple, google or facebook")
+                problems.append("\(place): unknown provider; use apple, google or facebook")
+                continue
             }
-            guard let entry = value as? [String: Any] else { throw Problem(description: "\(place): expected issuer, client_id and a client secret") }
-            // A secret is never written in a settings file (ASVS 5.0 13.3.1): it comes from
-            // the environment or a file of its own, which a secret store can provide.
-            if entry["client_secret"] != nil {
-                throw Problem(description: "\(place): a client secret is not written here; give client_secret_env or client_secret_file")
+            guard let mapping = value.mapping else {
+                problems.append("\(place): expected issuer, client_id and a client secret")
+                continue
             }
-            if let unknown = entry.keys.sorted().first(where: { !keys.contains($0) }) { throw Problem(description: "\(place): unknown key '\(unknown)'") }
-            providers[name] = try provider(entry, at: place, environment: environment)
+            var entry = Entry(file: file, provider: "\(within)\(name)", place: place)
+            for (key, value) in mapping {
+                let text = key.string ?? "\(key)"
+                entry.values[text] = value
+                entry.places[text] = ConfigurationFile.place(file, key)
+            }
+            if let provider = entry.provider(environment: environment) { providers[name] = provider }
+            problems += entry.problems
         }
+        guard problems.isEmpty else { throw Problem(lines: problems) }
         return providers
     }
 
-    /// A secret's file, refused when others may read it (`SecretFile`).
-    static func secretFile(_ file: String, _ place: String) throws -> String? {
-        do {
-            return try SecretFile.read(file)
-        } catch let exposed as SecretFile.Exposed {
-            throw Problem(description: "\(place): \(exposed)")
-        }
-    }
+    /// One provider's entry as written, and what is wrong with it: every problem, each at
+    /// the key it is about.
+    struct Entry {
+        let file: String
+        /// `google`, or `identity_providers: google` in the configuration file.
+        let provider: String
+        /// Where the provider's name is written, for what no key of its own can show.
+        let place: String
+        var values: [String: Node] = [:]
+        var places: [String: String] = [:]
+        var problems: [String] = []
 
-    static func provider(_ entry: [String: Any], at place: String, environment: [String: String]) throws -> IdentityProvider {
-        func address(_ key: String) throws -> String {
-            guard let text = entry[key] as? String, let url = URL(string: text), url.host != nil,
-                  url.scheme == "https" || (url.scheme == "http" && Loopback.contains(url.host ?? ""))
-            else { throw Problem(description: "\(place): \(key) must be an https:// address (http:// only on this machine, for tests)") }
+        mutating func problem(_ message: String, at key: String? = nil) {
+            let at = key.flatMap { places[$0] }.map { "\($0): \(provider)" } ?? place
+            problems.append("\(at): \(message)")
+        }
+
+        func text(_ key: String) -> String? { values[key]?.scalar?.string }
+
+        /// A secret's file (beside this file when relative), refused when others may read it.
+        mutating func secretFile(_ key: String) -> String? {
+            guard let written = text(key) else { return nil }
+            let path = SettingLayers.resolve(written, besideFile: file)
+            do {
+                guard let contents = try SecretFile.read(path) else {
+                    problem("\(path) cannot be read", at: key)
+                    return nil
+                }
+                return contents
+            } catch {
+                problem("\(error)", at: key)
+                return nil
+            }
+        }
+
+        mutating func address(_ key: String) -> String? {
+            guard let text = text(key), let url = URL(string: text), url.host != nil,
+                url.scheme == "https" || (url.scheme == "http" && Loopback.contains(url.host ?? ""))
+            else {
+                problem("\(key) must be an https:// address (http:// only on this machine, for tests)", at: values[key] == nil ? nil : key)
+                return nil
+            }
             return text
         }
-        guard let clientID = entry["client_id"] as? String, !clientID.isEmpty else { throw Problem(description: "\(place): client_id is missing") }
-        let secret: IdentityProvider.ClientSecret
-        if let variable = entry["client_secret_env"] as? String {
-            guard let value = environment[variable], !value.isEmpty else { throw Problem(description: "\(place): $\(variable) is not set") }
-            secret = .fixed(value)
-        } else if let file = entry["client_secret_file"] as? String {
-            guard let value = try secretFile(file, place) else { throw Problem(description: "\(place): \(file) cannot be read") }
-            secret = .fixed(value.trimmingCharacters(in: .whitespacesAndNewlines))
-        } else if let team = entry["team_id"] as? String, let key = entry["key_id"] as? String, let file = entry["private_key_file"] as? String {
-            guard let pem = try secretFile(file, place) else { throw Problem(description: "\(place): \(file) cannot be read") }
-            guard ClientSecretSigner.isUsable(pem) else { throw Problem(description: "\(place): \(file) is not an ES256 (P-256) private key in PEM") }
-            secret = .signed(teamID: team, keyID: key, privateKeyPEM: pem)
-        } else {
-            throw Problem(description: "\(place): give client_secret_env, client_secret_file, or (Apple) team_id, key_id and private_key_file")
-        }
-        let mode = entry["response_mode"] as? String
-        if let mode, mode != "form_post", mode != "query" { throw Problem(description: "\(place): response_mode is query or form_post") }
-        if entry["authorization_endpoint"] != nil {
-            // Plain OAuth 2.0 (Facebook): no discovery, the identity from its user-info endpoint.
-            let endpoints = IdentityProvider.OAuthEndpoints(
-                authorization: try address("authorization_endpoint"), token: try address("token_endpoint"),
-                userInfo: try address("userinfo_endpoint"), emailIsVerified: entry["email_verified"] as? Bool ?? false)
+
+        /// The provider when the entry is whole; otherwise nil, with every problem recorded.
+        mutating func provider(environment: [String: String]) -> IdentityProvider? {
+            // A secret is never written in a settings file (ASVS 5.0 13.3.1): it comes from
+            // the environment or a file of its own, which a secret store can provide.
+            if values["client_secret"] != nil {
+                problem("a client secret is not written here; give client_secret_env or client_secret_file", at: "client_secret")
+            }
+            for unknown in values.keys.sorted() where !keys.contains(unknown) && unknown != "client_secret" {
+                problem("unknown key '\(unknown)'", at: unknown)
+            }
+            let clientID = text("client_id").flatMap { $0.isEmpty ? nil : $0 }
+            if clientID == nil { problem("client_id is missing", at: values["client_id"] == nil ? nil : "client_id") }
+            let secret = clientSecret(environment: environment)
+            let mode = text("response_mode")
+            if let mode, mode != "form_post", mode != "query" { problem("response_mode is query or form_post", at: "response_mode") }
+            let scopes = values["scopes"]?.sequence.map { $0.compactMap(\.string) }
+            if values["authorization_endpoint"] != nil {
+                // Plain OAuth 2.0 (Facebook): no discovery, the identity from its user-info endpoint.
+                let (authorization, token, userInfo) = (address("authorization_endpoint"), address("token_endpoint"), address("userinfo_endpoint"))
+                guard let clientID, let secret, let authorization, let token, let userInfo, problems.isEmpty else { return nil }
+                let endpoints = IdentityProvider.OAuthEndpoints(
+                    authorization: authorization, token: token, userInfo: userInfo, emailIsVerified: values["email_verified"]?.bool ?? false)
+                return IdentityProvider(
+                    issuer: authorization, clientID: clientID, clientSecret: secret, scopes: scopes ?? ["email"],
+                    responseMode: mode == "query" ? nil : mode, oauth: endpoints)
+            }
+            if let scopes, !scopes.contains("openid") { problem("scopes must include openid", at: "scopes") }
+            let issuer = address("issuer")
+            guard let clientID, let secret, let issuer, problems.isEmpty else { return nil }
             return IdentityProvider(
-                issuer: endpoints.authorization, clientID: clientID, clientSecret: secret, scopes: entry["scopes"] as? [String] ?? ["email"],
-                responseMode: mode == "query" ? nil : mode, oauth: endpoints)
+                issuer: issuer, clientID: clientID, clientSecret: secret, scopes: scopes ?? ["openid", "email"], responseMode: mode == "query" ? nil : mode)
         }
-        let scopes = entry["scopes"] as? [String] ?? ["openid", "email"]
-        guard scopes.contains("openid") else { throw Problem(description: "\(place): scopes must include openid") }
-        return IdentityProvider(
-            issuer: try address("issuer"), clientID: clientID, clientSecret: secret, scopes: scopes, responseMode: mode == "query" ? nil : mode)
+
+        /// From the environment, a file, or (Apple) a key the server signs with.
+        mutating func clientSecret(environment: [String: String]) -> IdentityProvider.ClientSecret? {
+            if let variable = text("client_secret_env") {
+                guard let value = environment[variable], !value.isEmpty else {
+                    problem("$\(variable) is not set", at: "client_secret_env")
+                    return nil
+                }
+                return .fixed(value)
+            }
+            if values["client_secret_file"] != nil {
+                return secretFile("client_secret_file").map { .fixed($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            }
+            if let team = text("team_id"), let key = text("key_id"), values["private_key_file"] != nil {
+                guard let pem = secretFile("private_key_file") else { return nil }
+                guard ClientSecretSigner.isUsable(pem) else {
+                    problem("\(SettingLayers.resolve(text("private_key_file") ?? "", besideFile: file)) is not an ES256 (P-256) private key in PEM", at: "private_key_file")
+                    return nil
+                }
+                return .signed(teamID: team, keyID: key, privateKeyPEM: pem)
+            }
+            if values["client_secret"] == nil {
+                problem("give client_secret_env, client_secret_file, or (Apple) team_id, key_id and private_key_file")
+            }
+            return nil
+        }
     }
 }

@@ -22,19 +22,24 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
+        let fields = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }).mapValues(Self.plain)
+        // One write per line: lines from two threads never interleave.
+        FileHandle.standardError.write(Self.line(level: event.level, label: label, message: event.message.description, fields: fields))
+    }
+
+    /// One object and its newline: what a log collector reads, from the logger or from
+    /// `serve`'s start-up lines on standard output.
+    public static func line(level: Logger.Level, label: String, message: String, fields: [String: Any] = [:]) -> Data {
         var object: [String: Any] = [
             "time": Instant.internetTime(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)),
-            "level": event.level.rawValue,
+            "level": level.rawValue,
             "label": label,
-            "message": event.message.description,
+            "message": message,
         ]
-        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
-            object[key] = Self.plain(value)
-        }
-        guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        object.merge(fields) { _, field in field }
+        guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return Data() }
         line.append(0x0A)
-        // One write per line: lines from two threads never interleave.
-        FileHandle.standardError.write(line)
+        return line
     }
 
     static func plain(_ value: Logger.Metadata.Value) -> Any {

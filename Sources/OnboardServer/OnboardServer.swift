@@ -41,8 +41,9 @@ public struct ServerConfiguration: Sendable {
     /// never comes (a slow-loris) does not hold it for ever. Longer than clients keep
     /// idle connections (AsyncHTTPClient 60 s), as nginx's 75 s default.
     public var idleTimeout: TimeAmount = .seconds(75)
-    /// How long start-up waits for PostgreSQL before giving up (exit 69, said in one line).
-    public var databaseWait: Duration = .seconds(10)
+    /// How long start-up waits for PostgreSQL before giving up (exit 69, said in one
+    /// line): the store's own deadline for a connection, as a request waits while running.
+    public var databaseWait: Duration = .seconds(5)
     /// `--public-url`: the address handed out (device page, QR code, return addresses)
     /// instead of the request's Host, which another host is then refused.
     public var publicAddress: PublicAddress?
@@ -93,10 +94,11 @@ public enum OnboardServer {
         if !configuration.trustedProxies.isEmpty {
             router.add(middleware: ClientAddressMiddleware(proxies: TrustedProxies(blocks: configuration.trustedProxies)))
         }
-        router.add(middleware: AccessLogMiddleware())
-        router.add(middleware: RequestMetricsMiddleware())
+        let methods = RouteMethods(routes)
+        router.add(middleware: AccessLogMiddleware(routes: methods))
+        router.add(middleware: RequestMetricsMiddleware(routes: methods))
         router.add(middleware: SecurityHeadersMiddleware(https: configuration.tlsCertificate != nil))
-        router.add(middleware: ErrorEnvelopeMiddleware(methods: RouteMethods(routes)))
+        router.add(middleware: ErrorEnvelopeMiddleware(methods: methods))
         routes.registerProbes(on: router)
         // After the probes: a load balancer may ask them by address.
         if let address = configuration.publicAddress { router.add(middleware: PublicAddressMiddleware(address: address)) }

@@ -21,7 +21,7 @@ public enum ServerMetrics {
     /// as `onboard_build_info{version} 1`.
     public static func bootstrap(version: String) -> PrometheusCollectorRegistry {
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        MetricsSystem.bootstrap(DescribedMetricsFactory(registry: registry))
         let build = MetricNameDescriptor(namespace: "onboard", metricName: "build", unitName: "info", helpText: "The running build.")
         registry.makeGauge(descriptor: build, labels: [("version", version)]).set(to: 1)
         return registry
@@ -75,12 +75,14 @@ public enum ServerMetrics {
 /// sign-in by method and outcome (`onboard_sign_ins_total`).
 struct RequestMetricsMiddleware: RouterMiddleware {
     typealias Context = APIContext
+    let routes: RouteMethods
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         let response = try await next(request, context)
-        // A path no route matched is not a label: anyone could make up endless ones.
-        let route = context.matchedRoute ?? "unmatched"
+        // A path no route has is not a label: anyone could make up endless ones. A route's
+        // path asked with another method (405) is that route.
+        let route = context.matchedRoute ?? routes.template(of: request.uri.path) ?? "unmatched"
         // Methods no route answers (WebDAV's, the parser's other dozens) are `other`: a
         // client chooses them, and a label is never a client's choice.
         let method = Self.methods.contains(request.method.rawValue) ? request.method.rawValue : "other"

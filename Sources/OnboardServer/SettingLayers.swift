@@ -15,8 +15,8 @@ public struct SettingName: Sendable {
     }
 }
 
-/// Where a setting's value was given.
-public enum SettingSource: Sendable { case flag, environment, file }
+/// Where a setting's value was given, strongest first.
+public enum SettingSource: Sendable, Comparable { case flag, environment, file }
 
 /// Each setting from its flag, else its environment variable, else the configuration file,
 /// else its default. Whatever is wrong is collected, each problem said where the value was
@@ -46,6 +46,12 @@ public struct SettingLayers {
     /// says its own place.
     public mutating func problem(_ message: String, at place: String) {
         problems.append(place.isEmpty ? message : "\(place) \(message)")
+    }
+
+    /// A value given in a weaker place that a stronger one overrules (the store's two
+    /// spellings), said by `check-config` and at start.
+    public mutating func overrule(_ weaker: String, by stronger: String) {
+        overrides.append("\(stronger) is used in place of \(weaker)")
     }
 
     /// The setting's text as given, flag first; a list or a table in the file is a problem.
@@ -81,14 +87,35 @@ public struct SettingLayers {
 
     /// On or off: a flag given is on; `true`/`false` (or yes/no, on/off, 1/0) elsewhere.
     public mutating func isOn(_ name: SettingName, flag: Bool) -> Bool {
-        guard let given = text(name, flag: flag ? "true" : nil) else { return false }
+        switched(name, flag: flag)?.value ?? false
+    }
+
+    /// On or off and where that was said; nil when not given (or not usable: a problem is
+    /// recorded).
+    public mutating func switched(_ name: SettingName, flag: Bool) -> Given<Bool>? {
+        guard let given = text(name, flag: flag ? "true" : nil) else { return nil }
         switch given.value.lowercased() {
-        case "true", "yes", "on", "1": return true
-        case "false", "no", "off", "0": return false
+        case "true", "yes", "on", "1": return Given(value: true, source: given.source, place: given.place)
+        case "false", "no", "off", "0": return Given(value: false, source: given.source, place: given.place)
         default:
             problem("must be true or false, not '\(given.value)'", at: given.place)
-            return false
+            return nil
         }
+    }
+
+    /// A file's path: one written in the configuration file is relative to that file's
+    /// folder (as `include` is in nginx), so the file means the same from any working folder.
+    public mutating func path(_ name: SettingName, flag: String?) -> Given<String>? {
+        guard var given = text(name, flag: flag) else { return nil }
+        if given.source == .file, let file { given.value = Self.resolve(given.value, besideFile: file.path) }
+        return given
+    }
+
+    /// `path` read from beside `file`: itself when absolute.
+    public static func resolve(_ path: String, besideFile file: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        let folder = (file as NSString).deletingLastPathComponent
+        return folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
     }
 
     /// A list: the flag repeated, a comma-separated variable, or a YAML list (one value is
@@ -116,12 +143,13 @@ public struct SettingLayers {
 
     /// The file's value as YAML, for a setting that may be a table there (the identity
     /// providers, written in place).
-    public func table(_ name: SettingName, flag: String?) -> Given<[String: Any]>? {
-        guard flag == nil, environment[name.variable]?.isEmpty ?? true, let (node, place) = fromFile(name), node.mapping != nil,
-            let table = Constructor.default.any(from: node) as? [String: Any]
-        else { return nil }
-        return Given(value: table, source: .file, place: place)
+    public func table(_ name: SettingName, flag: String?) -> Given<Node>? {
+        guard flag == nil, environment[name.variable]?.isEmpty ?? true, let (node, place) = fromFile(name), node.mapping != nil else { return nil }
+        return Given(value: node, source: .file, place: place)
     }
+
+    /// The configuration file's path, which a table's own paths are relative to.
+    public var filePath: String? { file?.path }
 
     private mutating func fromEnvironment(_ name: SettingName) -> Given<String>? {
         guard let value = environment[name.variable], !value.isEmpty else { return nil }

@@ -96,11 +96,20 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
             return nil
         } catch let error as PSQLError {
             if let message = error.serverInfo?[.message] { return "PostgreSQL says: \(message)" }
-            if let underlying = error.underlying { return "no PostgreSQL answers at \(host):\(port) (\(underlying))" }
-            return "no PostgreSQL answers at \(host):\(port) (\(error.code))"
+            return "no PostgreSQL answers at \(host):\(port) (\(Self.plainWords(error.underlying.map { "\($0)" } ?? "\(error.code)")))"
         } catch {
-            return "no PostgreSQL answers at \(host):\(port) (\(error))"
+            return "no PostgreSQL answers at \(host):\(port) (\(Self.plainWords("\(error)")))"
         }
+    }
+
+    /// A connection failure as a person says it; NIO's nested description otherwise.
+    static func plainWords(_ failure: String) -> String {
+        let known = [
+            ("Connection refused", "nothing listens on that port"), ("No route to host", "no network route to that host"),
+            ("Network is unreachable", "no network route to that host"), ("imed out", "it did not answer in time"),
+            ("NXDOMAIN", "that host name is unknown"), ("resolve", "that host name is unknown"),
+        ]
+        return known.first { failure.contains($0.0) }?.1 ?? failure
     }
 }
 
@@ -125,6 +134,7 @@ extension PostgresStore {
             }
             try await Self.fillDisplayKeys(db, self.logger)
         }
+        serving.store(true, ordering: .relaxed)
     }
 
     /// Users from before display keys: each one's key, from the name it is shown by.

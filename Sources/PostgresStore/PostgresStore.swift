@@ -17,6 +17,9 @@ public final class PostgresStore: ServiceStore {
     /// Since when the database has been away, if it is: its loss and its return are each
     /// said once in the log, as security events an operator looks for.
     private let awaySince = Mutex<ContinuousClock.Instant?>(nil)
+    /// Set once migrated: a database not there at start-up was never lost (start-up says
+    /// so in one line and exits).
+    let serving = Atomic<Bool>(false)
     let plans: PlanLifetime
 
     /// `planLifetime`: how long a connection keeps the plans it cached (see `PlanLifetime`).
@@ -96,6 +99,7 @@ public final class PostgresStore: ServiceStore {
     /// A database going down flaps for a moment (a transaction or two still gets through):
     /// it is back once it answers a second or more after it was lost.
     private func noteDatabase(away: Bool) {
+        guard serving.load(ordering: .relaxed) else { return }
         let now = ContinuousClock.now
         let change: Bool = awaySince.withLock { since in
             if away, since == nil { since = now; return true }

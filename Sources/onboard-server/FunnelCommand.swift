@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
 import InputRules
+import Installation
 import Logging
 import OnboardServer
 import OnboardService
 import PostgresStore
 import ServiceAPI
+import Suggestion
 
 /// `onboard-server funnel FLOW`: the funnel read straight from the store the server
 /// uses, for an operator at the server's machine.
@@ -40,7 +42,7 @@ struct FunnelCommand: AsyncParsableCommand {
         let configuration: ServerConfiguration
         do throws(ConfigurationFile.Problems) {
             var layers = try store.layers(environment: ProcessInfo.processInfo.environment)
-            configuration = store.configuration(&layers)
+            configuration = store.configuration(&layers).configuration
             guard layers.problems.isEmpty else { throw ConfigurationFile.Problems(lines: layers.problems) }
         } catch {
             throw ValidationError(error.description)
@@ -61,6 +63,14 @@ struct FunnelCommand: AsyncParsableCommand {
         } catch let error as DatabaseUnavailable {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode(69)
+        }
+        // A flow no event names, and none that ships: most likely a slip of the keyboard,
+        // which "0 started" would hide.
+        if report.started == 0, !builtinFlowIDs.contains(flow) {
+            let hint = Suggestion.closest(to: flow, in: builtinFlowIDs).map { "did you mean '\($0)'?" }
+                ?? "the built-in flows are " + builtinFlowIDs.joined(separator: ", ")
+            FileHandle.standardError.write(Data("onboard-server funnel: no events name a flow '\(flow)' since \(report.since); \(hint) (a custom flow is named by its id)\n".madeInert().utf8))
+            throw ExitCode(1)
         }
         let text = json ? FunnelText.json(report) : csv ? FunnelText.csv(report) : FunnelText.table(report)
         // Events are clients' words: made inert for the operator's terminal, as every

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Installation
 import Logging
+import NIOCore
 import OnboardServer
 import OnboardService
 import PostgresStore
@@ -16,6 +17,17 @@ struct OnboardServerCommand: AsyncParsableCommand {
         version: OnboardVersion.full,
         subcommands: [Serve.self, FunnelCommand.self, CheckConfigCommand.self],
         defaultSubcommand: Serve.self)
+
+    /// `onboard-server --help` is serve's help (the default, whose options work without
+    /// its name) followed by the other subcommands, not the subcommands alone.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard [["--help"], ["-h"], ["help"]].contains(arguments) else { return await main(nil) }
+        let serve = helpMessage(for: Serve.self).replacingOccurrences(of: "USAGE: onboard-server serve", with: "USAGE: onboard-server [serve]")
+        let root = helpMessage()
+        let others = root.range(of: "SUBCOMMANDS:").map { String(root[$0.lowerBound...]) } ?? ""
+        print(serve.trimmingCharacters(in: .newlines) + "\n\n" + others.trimmingCharacters(in: .newlines))
+    }
 }
 
 /// `onboard-server [serve]`: the service itself. Every setting can also be given by
@@ -64,7 +76,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("log-format"), help: "text (the default) or json: one JSON object per line, for a log collector.")
     var logFormat: String?
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info (the default: each request), notice, warning or error.")
+    @Option(name: .customLong("log-level"), help: "trace, debug, info (the default: each request), notice, warning, error or critical.")
     var logLevel: String?
 
     @Option(name: .customLong("bcrypt-cost"), help: "bcrypt cost for passwords, 10 to 14 (default: 10).")
@@ -113,7 +125,9 @@ struct Serve: AsyncParsableCommand {
         do {
             settings = try ServeSettings(self, environment: ProcessInfo.processInfo.environment)
         } catch {
-            throw ValidationError(error.description)
+            // The same lines `check-config` prints, and nothing else: each names its place.
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            throw ExitCode(64) // EX_USAGE
         }
         var configuration = settings.configuration
         if let (metricsHost, metricsPort) = settings.metricsAddress {
@@ -128,22 +142,40 @@ struct Serve: AsyncParsableCommand {
         if settings.jsonLogs { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }
         var logger = Logger(label: "onboard-server")
         logger.logLevel = settings.logLevel
+        let announce = StartupLines(json: settings.jsonLogs)
+        let store = configuration.postgres.map { "PostgreSQL \($0)" } ?? "SQLite \(configuration.databasePath)"
+        announce("onboard-server store: \(store) (\(settings.storeOrigin))")
         do {
             let metricsHost = configuration.metrics?.host ?? ""
             let application = try await OnboardServer.application(
                 configuration, logger: logger,
                 onReady: { port in
                     // Tests and scripts read this line for the port.
-                    FileHandle.standardOutput.write(Data("onboard-server listening on \(scheme)://\(host):\(port)\(devNote)\n".utf8))
+                    announce("onboard-server listening on \(scheme)://\(host):\(port)\(devNote)", ["port": port])
                 },
                 onMetricsReady: { port in
-                    FileHandle.standardOutput.write(Data("onboard-server metrics on http://\(metricsHost):\(port)/metrics\n".utf8))
+                    announce("onboard-server metrics on http://\(metricsHost):\(port)/metrics", ["port": port])
                 })
             try await application.runService()
         } catch let error as DatabaseUnavailable {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode(69) // EX_UNAVAILABLE
+        } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL || error.errnoCode == EACCES {
+            let why = error.errnoCode == EADDRINUSE ? "something else is listening there" : String(cString: strerror(error.errnoCode)).lowercased()
+            FileHandle.standardError.write(Data("onboard-server: cannot listen on \(host):\(configuration.port): \(why); give --port another port or --host another address\n".utf8))
+            throw ExitCode(69)
         }
+    }
+}
+
+/// What `serve` says on standard output as it starts (its store, where it listens), which
+/// scripts read; with `--log-format json` each is a JSON object, as every log line is.
+struct StartupLines: Sendable {
+    let json: Bool
+
+    func callAsFunction(_ message: String, _ fields: [String: any Sendable] = [:]) {
+        let line = json ? JSONLogHandler.line(level: .notice, label: "onboard-server", message: message, fields: fields) : Data((message + "\n").utf8)
+        FileHandle.standardOutput.write(line)
     }
 }
 
@@ -152,11 +184,14 @@ struct Serve: AsyncParsableCommand {
 /// the same flags.
 struct StoreOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "A configuration file (YAML) with a key for each flag, as sign_in_limit: 60 for --sign-in-limit 60.",
+        "The server's configuration file (YAML): a key for each of serve's flags, as sign_in_limit: 60 for --sign-in-limit 60.",
         discussion: "Flags win over the environment ($ONBOARD_SIGN_IN_LIMIT), which wins over the file.", valueName: "file"))
     var config: String?
 
-    @Option(help: "SQLite database file, created if missing (default: onboard-server.sqlite).")
+    @Option(help: ArgumentHelp(
+        "SQLite database file (default: onboard-server.sqlite; serve creates it).",
+        discussion: "--db and --database are one setting: whichever is given by the strongest layer (flag, environment, file) names the store.",
+        valueName: "file"))
     var db: String?
 
     @Option(help: ArgumentHelp(
@@ -175,21 +210,37 @@ struct StoreOptions: ParsableArguments {
         return SettingLayers(file: file, environment: environment)
     }
 
-    /// The store, from `--db`/`--database` or their variable or key.
-    func configuration(_ layers: inout SettingLayers) -> ServerConfiguration {
-        var configuration = ServerConfiguration(databasePath: layers.text(ServeSettings.db, flag: db)?.value ?? "onboard-server.sqlite")
-        if let url = layers.text(ServeSettings.database, flag: database) {
-            do {
-                configuration.postgres = try PostgresLocation(url: url.value)
-            } catch {
-                layers.problem("\(error)", at: url.place + ":")
+    /// The store: one setting spelled two ways, `db` (a SQLite file) or `database` (a
+    /// PostgreSQL address). The strongest layer that gives either decides (a flag, then
+    /// the environment, then the file); one layer giving both is a problem, as it names
+    /// two stores. `origin` says where the choice came from, for the start-up line.
+    func configuration(_ layers: inout SettingLayers) -> (configuration: ServerConfiguration, origin: String) {
+        let file = layers.path(ServeSettings.db, flag: db), url = layers.text(ServeSettings.database, flag: database)
+        var configuration = ServerConfiguration(databasePath: "onboard-server.sqlite")
+        let given = [file.map { (setting: $0, isPostgres: false) }, url.map { (setting: $0, isPostgres: true) }].compactMap(\.self)
+            .sorted { $0.setting.source < $1.setting.source }
+        if given.count == 2 {
+            guard given[0].setting.source != given[1].setting.source else {
+                layers.problem("and \(given[1].setting.place) name two stores; give one of them", at: given[0].setting.place)
+                return (configuration, "")
             }
-            // A password written in the file: the file is a secret file then (as ssh refuses
-            // a private key others can read).
-            if configuration.postgres?.password != nil, let path = config, url.source == .file {
-                do { _ = try SecretFile.read(path) } catch { layers.problem("holds the database's password, but \(error)", at: url.place + ":") }
-            }
+            layers.overrule(given[1].setting.place, by: given[0].setting.place)
         }
-        return configuration
+        guard let (store, isPostgres) = given.first else { return (configuration, "the default") }
+        guard isPostgres else {
+            configuration.databasePath = store.value
+            return (configuration, "from " + store.place)
+        }
+        do {
+            configuration.postgres = try PostgresLocation(url: store.value)
+        } catch {
+            layers.problem("\(error)", at: store.place + ":")
+        }
+        // A password written in the file: the file is a secret file then (as ssh refuses
+        // a private key others can read).
+        if configuration.postgres?.password != nil, let path = config, store.source == .file {
+            do { _ = try SecretFile.read(path) } catch { layers.problem("holds the database's password, but \(error)", at: store.place + ":") }
+        }
+        return (configuration, "from " + store.place)
     }
 }

@@ -17,6 +17,9 @@ struct ServeSettings {
     var logLevel: Logger.Level
     /// Environment variables used in place of the file's values.
     var overrides: [String]
+    /// Where the store was chosen, as the start-up line says it: `from --db`,
+    /// `from $ONBOARD_DATABASE_URL`, `from FILE:2:11: database`, `the default`.
+    var storeOrigin: String
 
     static let db = SettingName("db"), database = SettingName("database", variable: "ONBOARD_DATABASE_URL")
     static let host = SettingName("host"), port = SettingName("port"), dev = SettingName("dev"), devOnNetwork = SettingName("dev_on_network")
@@ -36,14 +39,17 @@ struct ServeSettings {
 
     init(_ flags: Serve, environment: [String: String]) throws(ConfigurationFile.Problems) {
         var layers = try flags.store.layers(environment: environment)
-        var configuration = flags.store.configuration(&layers)
+        var (configuration, storeOrigin) = flags.store.configuration(&layers)
         configuration.host = layers.text(Self.host, flag: flags.host)?.value ?? "127.0.0.1"
         configuration.port = layers.number(Self.port, flag: flags.port, in: 0...65535) ?? 8080
-        configuration.dev = layers.isOn(Self.dev, flag: flags.dev)
-        if configuration.dev, !Loopback.contains(configuration.host), !layers.isOn(Self.devOnNetwork, flag: flags.devOnNetwork) {
+        let dev = layers.switched(Self.dev, flag: flags.dev)
+        configuration.dev = dev?.value ?? false
+        if let dev, dev.value, !Loopback.contains(configuration.host), !layers.isOn(Self.devOnNetwork, flag: flags.devOnNetwork) {
+            // Said where dev was turned on, and the fix in the same place's words.
+            let fix = dev.source == .file ? "dev_on_network: true" : dev.source == .environment ? "$ONBOARD_DEV_ON_NETWORK=true" : "--dev-on-network"
             layers.problem(
-                "would open /api/v1/dev (reset, clock, outbox) and the mock identity provider to the network on \(configuration.host); listen on 127.0.0.1, or add --dev-on-network if that is what you mean",
-                at: "--dev")
+                "would open /api/v1/dev (reset, clock, outbox) and the mock identity provider to the network on \(configuration.host); listen on 127.0.0.1, or add \(fix) if that is what you mean",
+                at: dev.place)
         }
         Self.readTLS(&configuration, flags, &layers)
 
@@ -58,7 +64,7 @@ struct ServeSettings {
         let level = layers.text(Self.logLevel, flag: flags.logLevel)
         logLevel = level.flatMap { Logger.Level(rawValue: $0.value) } ?? .info
         if let level, Logger.Level(rawValue: level.value) == nil {
-            layers.problem("must be one of trace, debug, info, notice, warning, error; not '\(level.value)'", at: level.place)
+            layers.problem("must be one of trace, debug, info, notice, warning, error, critical; not '\(level.value)'", at: level.place)
         }
 
         Self.readLimits(&configuration.settings, flags, &layers)
@@ -82,12 +88,13 @@ struct ServeSettings {
 
         guard layers.problems.isEmpty else { throw ConfigurationFile.Problems(lines: layers.problems) }
         self.configuration = configuration
+        self.storeOrigin = storeOrigin
         overrides = layers.overrides
     }
 
     /// HTTPS: the certificate and its key go together, and both must be readable.
     private static func readTLS(_ configuration: inout ServerConfiguration, _ flags: Serve, _ layers: inout SettingLayers) {
-        let certificate = layers.text(tlsCert, flag: flags.tlsCertificate), key = layers.text(tlsKey, flag: flags.tlsKey)
+        let certificate = layers.path(tlsCert, flag: flags.tlsCertificate), key = layers.path(tlsKey, flag: flags.tlsKey)
         if (certificate == nil) != (key == nil) {
             let missing = certificate == nil ? tlsCert : tlsKey
             layers.problem("needs \(missing.key) too (\(missing.flag))", at: (certificate ?? key)?.place ?? "--tls-cert")
@@ -123,13 +130,15 @@ struct ServeSettings {
         -> [String: IdentityProvider]
     {
         let table = layers.table(identityProviders, flag: flags.identityProviders)
-        let file = table == nil ? layers.text(identityProviders, flag: flags.identityProviders) : nil
+        let file = table == nil ? layers.path(identityProviders, flag: flags.identityProviders) : nil
         do {
-            if let table { return try IdentityProvidersFile.providers(table.value, at: table.place, environment: environment) }
+            if let table, let path = layers.filePath {
+                return try IdentityProvidersFile.providers(table.value, file: path, within: "identity_providers: ", environment: environment)
+            }
             if let file { return try IdentityProvidersFile.load(file.value, environment: environment) }
         } catch {
             // A table's problems say their place; a file's say the file, after the setting.
-            layers.problem("\(error)", at: file.map { $0.place + ":" } ?? "")
+            for line in error.lines { layers.problem(line, at: file.map { $0.place + ":" } ?? "") }
         }
         return [:]
     }
@@ -137,7 +146,7 @@ struct ServeSettings {
     /// The operator's token: from `--admin-token-file`, else `$ONBOARD_ADMIN_TOKEN` (the token
     /// itself) or `$ONBOARD_ADMIN_TOKEN_FILE`, else the file's `admin_token_file`.
     private static func readAdminToken(_ flags: Serve, _ environment: [String: String], _ layers: inout SettingLayers) -> String? {
-        var file = layers.text(adminTokenFile, flag: flags.adminTokenFile)
+        var file = layers.path(adminTokenFile, flag: flags.adminTokenFile)
         if file?.source == .file, !(environment["ONBOARD_ADMIN_TOKEN"]?.isEmpty ?? true) { file = nil }
         do {
             return try AdminToken.load(file: file?.value, environment: environment)

@@ -61,10 +61,11 @@ extension EndToEnd {
                 "\(file):6:11: tls_cert: '\(folder)/missing.pem' cannot be read",
             ]
             #expect(checked.output.split(separator: "\n").map(String.init) == expected, "\(checked.output)")
-            // The server refuses the same file with the same words, before it listens.
+            // The server refuses the same file with the same words and nothing else (issue
+            // 47: no "Error: " before them, no usage after), before it listens.
             let served = Subprocess.run(ServerProcess.binary, ["--config", file])
             #expect(served.status == 64)
-            #expect(served.output.contains(expected[1]), "\(served.output)")
+            #expect(served.output.split(separator: "\n").map(String.init) == expected, "\(served.output)")
 
             let broken = try write("broken.yaml", "port: 8080\n  host: example.org\n")
             let syntax = Subprocess.run(ServerProcess.binary, ["check-config", broken])
@@ -102,7 +103,7 @@ extension EndToEnd {
             #expect(refused.status == 1)
             #expect(
                 refused.output
-                    == "\(inPlace):2:3: identity_providers: google: a client secret is not written here; give client_secret_env or client_secret_file\n"
+                    == "\(inPlace):5:5: identity_providers: google: a client secret is not written here; give client_secret_env or client_secret_file\n"
             )
             let byFile = try write(
                 "by-file.yaml",
@@ -140,6 +141,99 @@ extension EndToEnd {
             let noted = Subprocess.run("/usr/bin/env", ["ONBOARD_SIGN_IN_LIMIT=3", ServerProcess.binary, "check-config", file])
             #expect(
                 noted.output.contains("note: $ONBOARD_SIGN_IN_LIMIT is used in place of \(file):1:16: sign_in_limit"), "\(noted.output)")
+        }
+
+        /// Issue 47: `--db` lost to `$ONBOARD_DATABASE_URL` and to the file's `database:`.
+        /// The store is one setting spelled two ways, and the strongest layer names it.
+        @Test func theStoreIsOneSettingWhicheverWayItIsSpelled() throws {
+            let postgres = "postgres://onboard@127.0.0.1:1/onboard?sslmode=disable"
+            let sqlite = folder + "/flag.sqlite"
+            let file = try write("store.yaml", "database: \(postgres)\n")
+            let server = try ServerProcess(arguments: ["--config", file, "--db", sqlite], environment: ["ONBOARD_DATABASE_URL": postgres])
+            #expect(server.output.contains("onboard-server store: SQLite \(sqlite) (from --db)"), "\(server.output)")
+            #expect(ServerProcess.post(server.base + "/api/v1/auth/anonymous", json: "{}") == 200)
+            #expect(FileManager.default.fileExists(atPath: sqlite), "the guest went to the file the flag named")
+            let funnel = Subprocess.run("/usr/bin/env", ["ONBOARD_DATABASE_URL=\(postgres)", ServerProcess.binary, "funnel", "oklah", "--db", sqlite])
+            #expect(funnel.status == 0, "funnel reads the flag's file, not PostgreSQL: \(funnel.output)")
+
+            // The environment over the file, said by check-config.
+            let relative = try write("relative.yaml", "db: data/onboard.sqlite\n")
+            let noted = Subprocess.run("/usr/bin/env", ["ONBOARD_DATABASE_URL=\(postgres)", ServerProcess.binary, "check-config", relative])
+            #expect(noted.output.contains("note: $ONBOARD_DATABASE_URL is used in place of \(relative):1:5: db"), "\(noted.output)")
+            // One layer naming both is two stores.
+            let both = try write("both.yaml", "db: onboard.sqlite\ndatabase: \(postgres)\n")
+            let refused = Subprocess.run(ServerProcess.binary, ["check-config", both])
+            #expect(refused.status == 1)
+            #expect(refused.output == "\(both):1:5: db and \(both):2:11: database name two stores; give one of them\n", "\(refused.output)")
+            #expect(Subprocess.run(ServerProcess.binary, ["--db", sqlite, "--database", postgres]).output.contains("--db and --database name two stores"))
+        }
+
+        /// Issue 47: check-config's places. A key set twice is where it is set again; every
+        /// provider problem at its own key, all at once; `dev` with another host at `dev`;
+        /// control characters and bytes that are not UTF-8 at their line and column; a
+        /// folder is a folder; a path in the file is relative to the file.
+        @Test func checkConfigPutsEachProblemWhereItIs() throws {
+            func check(_ text: String, named name: String = "check.yaml") throws -> (path: String, lines: [String]) {
+                let path = try write(name, text)
+                return (path, Subprocess.run(ServerProcess.binary, ["check-config", path]).output.split(separator: "\n").map(String.init))
+            }
+            var (path, lines) = try check("port: 8080\nport: 8081\n")
+            #expect(lines == ["\(path):2:1: port is set twice; the first is at \(path):1:1"])
+            (path, lines) = try check(
+                """
+                identity_providers:
+                  google:
+                    issuer: http://accounts.example.com
+                    client_id: x
+                    client_secret_env: ONBOARD_TEST_NOT_SET
+                """)
+            #expect(
+                lines == [
+                    "\(path):3:5: identity_providers: google: issuer must be an https:// address (http:// only on this machine, for tests)",
+                    "\(path):5:5: identity_providers: google: $ONBOARD_TEST_NOT_SET is not set",
+                ], "\(lines)")
+            (path, lines) = try check("host: 0.0.0.0\ndev: true\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("\(path):2:6: dev would open /api/v1/dev"), "\(lines)")
+            #expect(lines.first?.hasSuffix("or add dev_on_network: true if that is what you mean") == true, "\(lines)")
+            (path, lines) = try check("port: 8080\nhost: a\u{01}b\n")
+            #expect(lines == ["\(path):2:8: not YAML: control characters are not allowed"], "\(lines)")
+            let latin1 = folder + "/latin1.yaml"
+            try Data("port: 8080\nhost: caf\u{E9}\n".utf8.prefix(20) + [0xE9, 0x0A]).write(to: URL(fileURLWithPath: latin1))
+            #expect(
+                Subprocess.run(ServerProcess.binary, ["check-config", latin1]).output
+                    == "\(latin1):2:10: not UTF-8 (byte 0xE9); save the file as UTF-8\n")
+            #expect(Subprocess.run(ServerProcess.binary, ["check-config", folder]).output == "\(folder): is a folder, not a configuration file\n")
+
+            // A secret beside the file, named relative to it, read from any working folder.
+            _ = try write("admin-token", "0f3c9a1e7b2d4c5a8e6f1b3d9c7a2e4f0b8d6c1a3e5f7b9d2c4a6e8f0b1d3c5a\n", mode: 0o600)
+            let beside = try write("beside.yaml", "admin_token_file: admin-token\n")
+            let fromRoot = Subprocess.run("/bin/sh", ["-c", "cd / && \"$0\" check-config \"$1\"", ServerProcess.binary, beside])
+            #expect(fromRoot.output == "\(beside): ok\n", "\(fromRoot.output)")
+        }
+
+        /// Issue 47: the operator's words. `--help` shows serve's options (the default);
+        /// a port in use names the address and exits 69; funnel's help says what funnel
+        /// does; a flow no event names is said, not "0 started"; `critical` is a level.
+        @Test func theServersHelpAndRefusalsSayWhatTheyMean() throws {
+            let help = Subprocess.run(ServerProcess.binary, ["--help"]).output
+            #expect(help.contains("USAGE: onboard-server [serve]") && help.contains("--port <port>") && help.contains("check-config"), "\(help)")
+            let funnelHelp = Subprocess.run(ServerProcess.binary, ["funnel", "--help"]).output
+            #expect(!funnelHelp.contains("created if missing") && funnelHelp.contains("serve creates it"), "\(funnelHelp)")
+
+            let server = try ServerProcess(arguments: ["--log-level", "critical"])
+            let taken = Subprocess.run(ServerProcess.binary, ["--port", "\(server.port)", "--db", folder + "/second.sqlite", "--metrics-address", "off"])
+            #expect(taken.status == 69)
+            #expect(
+                taken.output.contains("onboard-server: cannot listen on 127.0.0.1:\(server.port): something else is listening there"),
+                "\(taken.output)")
+            #expect(!taken.output.contains("errno"), "\(taken.output)")
+
+            let slip = Subprocess.run(ServerProcess.binary, ["funnel", "okla", "--db", server.database])
+            #expect(slip.status == 1)
+            #expect(slip.output.contains("no events name a flow 'okla'") && slip.output.contains("did you mean 'oklah'?"), "\(slip.output)")
+            #expect(Subprocess.run(ServerProcess.binary, ["funnel", "oklah", "--db", server.database]).status == 0)
+            let level = Subprocess.run(ServerProcess.binary, ["check-config", try write("level.yaml", "log_level: loud\n")]).output
+            #expect(level.contains("must be one of trace, debug, info, notice, warning, error, critical; not 'loud'"), "\(level)")
         }
     }
 }

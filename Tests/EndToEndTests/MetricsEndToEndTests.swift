@@ -42,6 +42,8 @@ extension EndToEnd {
             for _ in 0..<4 { _ = ServerProcess.post(server.base + "/api/v1/auth/anonymous", json: "{}") }
             #expect(ServerProcess.get(server.base + "/livez") == 200)
             #expect(ServerProcess.get(server.base + "/no/such/place/ana@example.org") == 404)
+            // Issue 47: a known path asked with another method is that route's 405, not "unmatched".
+            #expect(ServerProcess.get(server.base + "/api/v1/auth/anonymous") == 405)
             // A method no route answers (WebDAV's) is no label of its own.
             let madeUp =
                 "import sys,urllib.request as u\ntry:\n u.urlopen(u.Request(sys.argv[1], method='PROPFIND'), timeout=5)\nexcept Exception:\n pass"
@@ -81,7 +83,7 @@ extension EndToEnd {
             #expect(Self.value(prometheus, #"onboard_sign_ins_total{method="anonymous",outcome="rate_limited"}"#) == 1)
             #expect(Self.value(prometheus, #"onboard_sign_ins_total{method="login",outcome="refused"}"#) == 1)
             #expect(Self.value(prometheus, #"onboard_rate_limit_refusals_total{limit="sign-in"}"#) == 1)
-            #expect(Self.value(prometheus, #"onboard_http_request_duration_seconds_count{route="/api/v1/auth/anonymous"}"#) == 4)
+            #expect(Self.value(prometheus, #"onboard_http_request_duration_seconds_count{route="/api/v1/auth/anonymous",method="POST"}"#) == 4)
             #expect(Self.value(prometheus, #"onboard_http_requests_total{route="/livez"}"#) == 1)
             #expect(Self.value(prometheus, #"onboard_http_requests_total{route="unmatched",status="404"}"#) == 1)
             #expect(Self.value(prometheus, "onboard_build_info") == 1)
@@ -90,6 +92,32 @@ extension EndToEnd {
             #expect(everything.count > 10)
             #expect(everything.allSatisfy { series in series.labels.values.allSatisfy { !$0.contains("@") && !$0.contains("PROPFIND") } })
             #expect(Self.value(prometheus, #"onboard_http_requests_total{method="other"}"#) == 1)
+            #expect(Self.value(prometheus, #"onboard_http_requests_total{route="/api/v1/auth/anonymous",method="GET",status="405"}"#) == 1)
+            let lint = Self.promtool(server.metrics)
+            #expect(lint.status == 0, "promtool check metrics: \(lint.output)")
+        }
+
+        /// Issue 47: `promtool check metrics` (Prometheus' own linter) exited 3 on the
+        /// scrape: five families had no `# HELP`. Every family, PostgreSQL's pool's too,
+        /// is described.
+        @Test func promtoolFindsNothingToSayAboutTheScrape() throws {
+            let url = try ThrowawayPostgres.shared.get().newDatabase()
+            let server = try ServerProcess(arguments: ["--database", url])
+            for _ in 0..<2 { _ = ServerProcess.post(server.base + "/api/v1/auth/anonymous", json: "{}") }
+            let scrape = server.metrics
+            for family in ["onboard_http_requests_total", "onboard_sign_ins_total", "onboard_store_connections_in_use"] {
+                #expect(scrape.contains("# HELP \(family) "), "\(family) is described: \(scrape)")
+            }
+            let lint = Self.promtool(scrape)
+            #expect(lint.status == 0, "promtool check metrics: \(lint.output)")
+        }
+
+        /// `promtool check metrics` on a scrape: its exit status and what it said.
+        static func promtool(_ scrape: String) -> (status: Int32, output: String) {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-scrape-\(UUID().uuidString).txt").path
+            try? scrape.write(toFile: file, atomically: true, encoding: .utf8)
+            let result = Subprocess.run("/bin/sh", ["-c", "promtool check metrics < \"$1\"", "sh", file])
+            return (result.status, result.output)
         }
     }
 }

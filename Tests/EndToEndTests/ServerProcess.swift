@@ -23,7 +23,9 @@ final class ServerProcess {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         outputPath = folder + "/output.txt"
         // Metrics on a free port too: instances side by side never contend for 9464.
-        let base = ["--port", "0", "--db", database, "--metrics-address", "127.0.0.1:0"]
+        // A server given its store (PostgreSQL, or a file of the test's) has no other.
+        let store = arguments.contains("--database") || arguments.contains("--db") ? [] : ["--db", database]
+        let base = ["--port", "0", "--metrics-address", "127.0.0.1:0"] + store
         let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         guard let pid = Subprocess.spawn("/usr/bin/env", variables + [Self.binary] + base + arguments, output: outputPath)
         else {
