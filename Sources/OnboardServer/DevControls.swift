@@ -3,33 +3,57 @@ import Hummingbird
 import OnboardService
 import ServiceAPI
 
-/// Applies the injected faults to every API request except the QA endpoints themselves.
-/// `--dev`: the QA clock every instance on the store shares, read before each request
-/// (one small query, only on a QA server), so `/dev/clock` on one moves them all.
-struct SharedClockMiddleware: RouterMiddleware {
+/// `--dev`'s QA settings, which every instance on the store shares: the clock's offset
+/// (`/dev/clock`) and the injected faults (`/dev/faults`), read before each request in one
+/// small query (only on a QA server), so a setting made through one instance behind a
+/// load balancer holds on all. A store that does not answer is the request's 503 then,
+/// at the store's own deadline, not after it as well.
+struct SharedQAMiddleware: RouterMiddleware {
     typealias Context = APIContext
     let clock: AdjustableClock
     let service: OnboardService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let offset = try? await service.qaClockOffset() { clock.offsetSeconds = offset }
+        let settings = try await service.qaSettings()
+        clock.offsetSeconds = settings[SharedFaults.clock] ?? 0
+        let path = request.uri.path
+        // Faults are for the API's calls, not the QA endpoints that set them.
+        if !path.hasPrefix("/api/v1/dev/") {
+            let faults = SharedFaults.faults(in: settings)
+            let endpoint = path == "/api/v1" + Endpoint.refresh.path ? Endpoint.refresh : nil
+            if !faults.isEmpty, let failure = await FaultSwitchboard.failure(for: endpoint, faults: faults, tally: SharedFaults(service: service, faults: faults)) {
+                throw failure
+            }
+        }
         return try await next(request, context)
     }
 }
 
-/// Faults the server injects into its own answers (`--dev` only), so QA can make any
-/// client see any failure: the same kinds, and the same failures, as the client's
-/// `--fault`. A `network` fault answers 503 with the code `network`, which clients treat
-/// as unreachable.
-struct FaultMiddleware: RouterMiddleware {
-    typealias Context = APIContext
-    let faults: FaultSwitchboard
+/// The injected faults as the store keeps them (`fault:NAME` to its count), their counts
+/// taken atomically there: three instances share fail-first=3's three failures.
+struct SharedFaults: FaultTally {
+    static let clock = "clock"
+    static let prefix = "fault:"
+    let service: OnboardService
+    let faults: [Fault]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let path = request.uri.path
-        if !path.hasPrefix("/api/v1/dev/"), let failure = await faults.failure(for: path == "/api/v1" + Endpoint.refresh.path ? .refresh : nil) {
-            throw failure
+    static func faults(in settings: [String: Int64]) -> [Fault] {
+        settings.keys.filter { $0.hasPrefix(prefix) }.sorted().compactMap { Fault(argument: String($0.dropFirst(prefix.count))) }
+    }
+
+    /// What `/dev/faults` stores: each fault with its starting count.
+    static func settings(_ faults: [Fault]) -> [String: Int64] {
+        Dictionary(faults.map { (prefix + $0.description, Int64(FaultSwitchboard.failures(in: [$0]))) }) { first, _ in first }
+    }
+
+    func takeFailure() async -> Bool {
+        for fault in faults {
+            if case .failFirst = fault, (try? await service.countDownQASetting(Self.prefix + fault.description)) == true { return true }
         }
-        return try await next(request, context)
+        return false
+    }
+
+    func slowsThisPoll() async -> Bool {
+        (try? await service.flipQASetting(Self.prefix + Fault.slowDown.description)) ?? false
     }
 }

@@ -82,9 +82,8 @@ public enum OnboardServer {
         settings.mockIdentityProvider = configuration.dev
         settings.brokeredProviders = Set(providers.keys)
         let service = try await openService(configuration, settings: settings, clock: clock, logger: logger)
-        let faults = FaultSwitchboard()
         let routes = Routes(
-            service: service, clock: clock, faults: faults, dev: configuration.dev, openAPI: openAPIDocument,
+            service: service, clock: clock, dev: configuration.dev, openAPI: openAPIDocument,
             scheme: configuration.tlsCertificate == nil ? "http" : "https", identityProviders: providers, adminToken: configuration.adminToken,
             publicAddress: configuration.publicAddress)
         let router = Router(context: APIContext.self)
@@ -103,8 +102,7 @@ public enum OnboardServer {
         // After the probes: a load balancer may ask them by address.
         if let address = configuration.publicAddress { router.add(middleware: PublicAddressMiddleware(address: address)) }
         if configuration.dev {
-            router.add(middleware: SharedClockMiddleware(clock: clock, service: service))
-            router.add(middleware: FaultMiddleware(faults: faults))
+            router.add(middleware: SharedQAMiddleware(clock: clock, service: service))
         }
         routes.register(on: router)
         let http1 = HTTP1Channel.Configuration(idleTimeout: configuration.idleTimeout)
@@ -209,7 +207,7 @@ public enum OnboardServer {
     public static func routeList(dev: Bool) throws -> [String] {
         let router = Router(context: APIContext.self)
         let service = try OnboardService(database: ServiceDatabase.inMemory())
-        Routes(service: service, clock: AdjustableClock(), faults: FaultSwitchboard(), dev: dev, openAPI: Data()).register(on: router)
+        Routes(service: service, clock: AdjustableClock(), dev: dev, openAPI: Data()).register(on: router)
         // The alias Routes names for the trie is the documented /content/{kind}.
         // The API's routes (the device sign-in's HTML page is not part of it).
         let api = router.routes.filter { $0.path.description.hasPrefix("/api/v1/") }

@@ -8,7 +8,6 @@ import ServiceAPI
 struct Routes {
     let service: OnboardService
     let clock: AdjustableClock
-    let faults: FaultSwitchboard
     let dev: Bool
     let openAPI: Data
     /// `https` with `--tls-cert`: the scheme of addresses the server gives back.
@@ -61,8 +60,8 @@ struct Routes {
         api.on(Wire.OutboxCall.endpoint) { _, _ in JSONReply(try await service.outbox()) }
         api.on(Wire.ResetCall.endpoint) { request, _ in
             try UnsupportedBodyType.check(request, is: UnsupportedBodyType.json)
+            // The shared QA settings (clock, faults) go with the rest.
             try await service.reset()
-            faults.set([])
             clock.offsetSeconds = 0
             return JSONReply(Wire.Empty())
         }
@@ -93,7 +92,8 @@ struct Routes {
                 }
                 parsed.append(fault)
             }
-            faults.set(parsed)
+            // In the store, as the clock is: every instance on it injects them.
+            try await service.setQAFaults(SharedFaults.settings(parsed))
             return JSONReply(Wire.FaultsRequest(faults: parsed.map(\.description)))
         }
     }

@@ -19,9 +19,22 @@ extension OnboardService {
         try SQLiteStore.outbox(in: db)
     }
 
-    /// QA's clock offset, shared by every instance on this store (`/dev/clock`).
-    public func qaClockOffset() async throws -> Int64 {
-        try await store.qaClockOffset()
+    /// QA's settings, shared by every instance on this store (`/dev/clock`, `/dev/faults`):
+    /// see `ServiceStore.qaSettings`.
+    public func qaSettings() async throws -> [String: Int64] {
+        try await store.qaSettings()
+    }
+
+    public func setQAFaults(_ faults: [String: Int64]) async throws {
+        try await store.setQAFaults(faults)
+    }
+
+    public func countDownQASetting(_ name: String) async throws -> Bool {
+        try await store.countDownQASetting(name)
+    }
+
+    public func flipQASetting(_ name: String) async throws -> Bool {
+        try await store.flipQASetting(name)
     }
 
     public func setQAClockOffset(_ seconds: Int64) async throws {

@@ -291,9 +291,35 @@ extension PostgresStore {
         try await transaction { db in _ = try await db.first("SELECT 1", as: Int32.self, logger: self.logger) }
     }
 
-    public func qaClockOffset() async throws -> Int64 {
+    public func qaSettings() async throws -> [String: Int64] {
+        try await statement { db in
+            var settings: [String: Int64] = [:]
+            for try await (name, value) in try await db.query("SELECT name, value FROM qa_settings", logger: self.logger).decode((String, Int64).self) {
+                settings[name] = value
+            }
+            return settings
+        }
+    }
+
+    public func setQAFaults(_ faults: [String: Int64]) async throws {
         try await transaction { db in
-            try await db.first("SELECT value FROM qa_settings WHERE name = 'clock'", as: Int64.self, logger: self.logger) ?? 0
+            try await db.query("DELETE FROM qa_settings WHERE name LIKE 'fault:%'", logger: self.logger)
+            for (name, value) in faults {
+                try await db.query("INSERT INTO qa_settings (name, value) VALUES (\(name), \(value))", logger: self.logger)
+            }
+        }
+    }
+
+    public func countDownQASetting(_ name: String) async throws -> Bool {
+        try await statement { db in
+            try await db.first(
+                "UPDATE qa_settings SET value = value - 1 WHERE name = \(name) AND value > 0 RETURNING value", as: Int64.self, logger: self.logger) != nil
+        }
+    }
+
+    public func flipQASetting(_ name: String) async throws -> Bool {
+        try await statement { db in
+            try await db.first("UPDATE qa_settings SET value = 1 - value WHERE name = \(name) RETURNING value", as: Int64.self, logger: self.logger) == 1
         }
     }
 

@@ -40,6 +40,21 @@ extension EndToEnd {
             #expect(back - before < 60)
         }
 
+        /// Issue 47: `/dev/faults` was per instance while the clock was shared, so behind a
+        /// load balancer a QA fault hit half the requests. Faults and their counts are in
+        /// the database: fail-first=3 is three failures over both instances, then none.
+        @Test func qaFaultsHitEveryInstanceAndCountOnce() throws {
+            let (a, b) = try twoInstances()
+            #expect(ServerProcess.post(a.base + "/api/v1/dev/faults", json: #"{"faults":["server-error"]}"#) == 200)
+            #expect(ServerProcess.post(b.base + "/api/v1/auth/anonymous", json: "{}") == 500, "set on A, injected on B")
+            #expect(ServerProcess.post(a.base + "/api/v1/auth/anonymous", json: "{}") == 500)
+            #expect(ServerProcess.post(b.base + "/api/v1/dev/faults", json: #"{"faults":["fail-first=3"]}"#) == 200)
+            let statuses = [a, b, a, b, a].map { ServerProcess.post($0.base + "/api/v1/auth/anonymous", json: "{}") }
+            #expect(statuses == [503, 503, 503, 200, 200], "three failures in all, then through: \(statuses)")
+            #expect(ServerProcess.post(a.base + "/api/v1/dev/reset", json: "{}") == 200)
+            #expect(ServerProcess.post(b.base + "/api/v1/auth/anonymous", json: "{}") == 200, "a reset clears them everywhere")
+        }
+
         @Test func anInviteRacedFromTwentyClientsOverBothInstancesHasOneWinner() async throws {
             let (a, b) = try twoInstances()
             let instances = [try HTTPTransport(base: a.base), try HTTPTransport(base: b.base)]

@@ -201,8 +201,31 @@ extension SQLiteStore {
         try await read { db in try db.execute(sql: "SELECT 1") }
     }
 
-    public func qaClockOffset() async throws -> Int64 {
-        try await read { db in try Int64.fetchOne(db, sql: "SELECT value FROM qa_settings WHERE name = 'clock'") ?? 0 }
+    public func qaSettings() async throws -> [String: Int64] {
+        try await read { db in
+            try Dictionary(Row.fetchAll(db, sql: "SELECT name, value FROM qa_settings").map { ($0["name"], $0["value"]) }) { _, last in last }
+        }
+    }
+
+    public func setQAFaults(_ faults: [String: Int64]) async throws {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM qa_settings WHERE name LIKE 'fault:%'")
+            for (name, value) in faults {
+                try db.execute(sql: "INSERT INTO qa_settings (name, value) VALUES (?, ?)", arguments: [name, value])
+            }
+        }
+    }
+
+    public func countDownQASetting(_ name: String) async throws -> Bool {
+        try await write { db in
+            try Int64.fetchOne(db, sql: "UPDATE qa_settings SET value = value - 1 WHERE name = ? AND value > 0 RETURNING value", arguments: [name]) != nil
+        }
+    }
+
+    public func flipQASetting(_ name: String) async throws -> Bool {
+        try await write { db in
+            try Int64.fetchOne(db, sql: "UPDATE qa_settings SET value = 1 - value WHERE name = ? RETURNING value", arguments: [name]) == 1
+        }
     }
 
     public func setQAClockOffset(_ seconds: Int64) async throws {
