@@ -139,14 +139,14 @@ struct CoverageCommand: ParsableCommand {
     @Flag(help: "Forget what was seen and start counting afresh.")
     var clear = false
 
-    @OptionGroup var options: RunOptions
+    @OptionGroup var folder: FolderOption
 
     func run() throws {
         let flow = try loadFlow(id: self.flow, file: flowFile)
-        let log = CoverageLog(stateDirectory: options.stateFolder(), flowID: flow.id)
+        let log = CoverageLog(stateDirectory: folder.stateFolder(), flowID: flow.id)
         if clear {
             try log.clear()
-            print("Cleared the coverage of \(flow.id) in \(options.stateFolder()).")
+            print("Cleared the coverage of \(flow.id) in \(folder.stateFolder()).")
             return
         }
         let report = CoverageReport(map: CoverageMap(flow: flow), seen: log.seen())

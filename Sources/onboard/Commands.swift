@@ -155,12 +155,13 @@ struct Reset: ParsableCommand {
     @Argument(help: "A flow id; omit to reset everything.")
     var flow: String?
 
-    @OptionGroup var options: RunOptions
+    @OptionGroup var folder: FolderOption
+    @OptionGroup var local: LocalDataOptions
 
     func run() throws {
-        let folder = options.stateFolder()
+        let folder = self.folder.stateFolder()
         // Wherever this folder's secrets may be, without making any (a data key) to delete.
-        let (stores, leftBehind) = try options.secretStoreMode().storesToClear(stateDirectory: folder, environment: ProcessInfo.processInfo.environment)
+        let (stores, leftBehind) = try local.secretStoreMode().storesToClear(stateDirectory: folder, environment: ProcessInfo.processInfo.environment)
         func forget(_ flowID: String) throws {
             for store in stores { try StateStore(stateDirectory: folder, flowID: flowID, secrets: store).reset() }
         }
@@ -184,7 +185,7 @@ struct Reset: ParsableCommand {
         }
         try StateStore.forgetSecrets(stateDirectory: folder, in: stores)
         SecretHome.forget(stateDirectory: folder)
-        let mock = options.mockDatabase ?? folder + "/mock.sqlite"
+        let mock = local.mockDatabase ?? folder + "/mock.sqlite"
         for suffix in ["", "-wal", "-shm"] where manager.fileExists(atPath: mock + suffix) {
             try manager.removeItem(atPath: mock + suffix)
         }
@@ -198,7 +199,7 @@ struct Reset: ParsableCommand {
             print("\(done).")
             return
         }
-        let folder = options.stateFolder()
+        let folder = self.folder.stateFolder()
         print("""
         \(done), except its secrets in the system keyring, which cannot be reached here: \(leftBehind)
         They are left there, labelled \(items). Remove them from your desktop session with \
@@ -218,18 +219,19 @@ struct OutboxCommand: ParsableCommand {
     @Option(help: "Show only the last N.")
     var last: Int?
 
-    @OptionGroup var options: RunOptions
+    @OptionGroup var folder: FolderOption
+    @OptionGroup var local: LocalDataOptions
 
     func run() throws {
-        let folder = options.stateFolder()
-        let path = options.mockDatabase ?? folder + "/mock.sqlite"
+        let folder = self.folder.stateFolder()
+        let path = local.mockDatabase ?? folder + "/mock.sqlite"
         guard FileManager.default.fileExists(atPath: path) else {
             print("Nothing sent yet: there is no mock database at \(path).")
             return
         }
         // The folder's own mock keeps destinations sealed with the folder's key.
         let sealer = ColumnSealer.isOwnMock(path, stateDirectory: folder)
-            ? ColumnSealer.forStateFolder(folder, secrets: try options.openSecretStore(stateFolder: folder)) : nil
+            ? ColumnSealer.forStateFolder(folder, secrets: try local.openSecretStore(stateFolder: folder)) : nil
         let entries = try ServiceDatabase.open(path: path, sealer: sealer).read(OnboardService.outbox(in:))
         if entries.isEmpty { print("Nothing sent yet.") }
         let shown = last.map { Array(entries.suffix(max(0, $0))) } ?? entries
@@ -255,10 +257,10 @@ struct SecretsCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Say where this folder's secrets are and whether they can be reached from here.")
 
-        @OptionGroup var options: RunOptions
+        @OptionGroup var folder: FolderOption
 
         func run() throws {
-            let folder = options.stateFolder()
+            let folder = self.folder.stateFolder()
             guard let home = SecretHome.recorded(stateDirectory: folder) else {
                 print("\(folder) keeps no secrets yet.")
                 return
@@ -279,10 +281,10 @@ struct SecretsCommand: ParsableCommand {
         @Option(help: "Where to: keyring or file.")
         var to: SecretHome
 
-        @OptionGroup var options: RunOptions
+        @OptionGroup var folder: FolderOption
 
         func run() throws {
-            let folder = options.stateFolder()
+            let folder = self.folder.stateFolder()
             let before = SecretHome.recorded(stateDirectory: folder)
             do {
                 let moved = try to.move(stateDirectory: folder, environment: ProcessInfo.processInfo.environment)

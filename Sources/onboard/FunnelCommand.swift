@@ -14,8 +14,8 @@ struct FunnelCommand: ParsableCommand {
         commandName: "funnel",
         abstract: "Show where people stop in a flow: each screen's reach and drop-off as bars.",
         discussion: """
-            Without --service, the embedded mock's analytics (the walks made on this machine). With
-            --service URL, onboard-server's /api/v1/admin/funnel, with the admin token from
+            Without --service, the embedded mock's analytics (the walks made on this machine). \
+            With --service URL, onboard-server's /api/v1/admin/funnel, with the admin token from \
             $ONBOARD_ADMIN_TOKEN or --admin-token-file. One person is one run of the flow on one device.
             """)
 
@@ -34,10 +34,12 @@ struct FunnelCommand: ParsableCommand {
     @Option(name: .customLong("admin-token-file"), help: "A file whose first line is onboard-server's admin token (default: $ONBOARD_ADMIN_TOKEN).")
     var adminTokenFile: String?
 
-    @OptionGroup var options: RunOptions
+    @OptionGroup var folder: FolderOption
+    @OptionGroup var local: LocalDataOptions
+    @OptionGroup var connection: ServiceOptions
 
     func run() throws {
-        let report = try options.serviceName == "mock" ? fromMock() : fromServer()
+        let report = try connection.serviceName == "mock" ? fromMock() : fromServer()
         // A server's words are drawn inert, as every screen's are.
         if json {
             print(TerminalText.safe(FunnelText.json(report)), terminator: "")
@@ -48,15 +50,15 @@ struct FunnelCommand: ParsableCommand {
     }
 
     private func fromMock() throws -> FunnelReport {
-        let folder = options.stateFolder()
-        let path = options.mockDatabase ?? folder + "/mock.sqlite"
+        let folder = folder.stateFolder()
+        let path = local.mockDatabase ?? folder + "/mock.sqlite"
         guard FileManager.default.fileExists(atPath: path) else {
             throw ValidationError("No walks yet: there is no mock database at \(path).")
         }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         guard let start = Funnel.since(since, now: now) else { throw ValidationError("--since '\(since)' is not like 7d, 24h, 90m or 2026-11-01T00:00:00Z") }
         let sealer = ColumnSealer.isOwnMock(path, stateDirectory: folder)
-            ? ColumnSealer.forStateFolder(folder, secrets: try options.openSecretStore(stateFolder: folder)) : nil
+            ? ColumnSealer.forStateFolder(folder, secrets: try local.openSecretStore(stateFolder: folder)) : nil
         let service = try OnboardService(database: ServiceDatabase.open(path: path, sealer: sealer))
         let (flow, byVersion) = (flow, byVersion)
         return try Blocking.run { try await service.funnel(flow: flow, since: start, byVersion: byVersion) }
@@ -75,7 +77,7 @@ struct FunnelCommand: ParsableCommand {
         } else {
             throw ValidationError("The server's report needs its admin token: set ONBOARD_ADMIN_TOKEN or give --admin-token-file.")
         }
-        let transport = try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: options.caCertificate.map { [$0] } ?? [])
+        let transport = try HTTPTransport(base: connection.serviceName, insecure: connection.insecure, trustRoots: connection.caCertificate.map { [$0] } ?? [])
         let (flow, since, byVersion) = (flow, since, byVersion)
         do {
             return try Blocking.run { try await transport.funnel(flow: flow, since: since, byVersion: byVersion, adminToken: token) }

@@ -7,17 +7,63 @@ import OnboardService
 import ScreenTable
 import ServiceAPI
 import ServiceClient
+import TerminalUI
 
-/// Options every command that runs a flow takes.
-struct RunOptions: ParsableArguments {
+/// The state folder: every command that reads or writes one takes it.
+struct FolderOption: ParsableArguments {
     @Option(name: .customLong("state-dir"), help: "Folder for sessions, progress and analytics (default: $ONBOARD_STATE_DIR, else $XDG_STATE_HOME/onboard).")
     var stateDirectory: String?
 
-    @Option(help: "The service: 'mock' (the embedded mock, default) or an onboard-server address like http://127.0.0.1:8080 (also ONBOARD_SERVICE).")
-    var service: String?
+    func stateFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        StateFolder.path(stateDirectory, environment: environment)
+    }
+}
 
+/// What the state folder keeps beside its files: its secrets and the embedded mock's
+/// database. Commands that open either take these.
+struct LocalDataOptions: ParsableArguments {
     @Option(name: .customLong("secret-store"), help: "Where tokens and the encryption key for personal data go: auto (the system keyring when a Secret Service answers, else a private file in the state folder), keyring or file (also ONBOARD_SECRET_STORE).")
     var secretStore: SecretStoreMode?
+
+    @Option(name: .customLong("mock-db"), help: "The embedded mock's SQLite file (default: mock.sqlite in the state folder). Two terminals with different state folders can share one.")
+    var mockDatabase: String?
+
+    /// `--secret-store`, else `ONBOARD_SECRET_STORE`, else auto.
+    func secretStoreMode(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SecretStoreMode {
+        if let secretStore { return secretStore }
+        guard let named = environment["ONBOARD_SECRET_STORE"], !named.isEmpty else { return .auto }
+        guard let mode = SecretStoreMode(rawValue: named) else {
+            throw ValidationError("ONBOARD_SECRET_STORE=\(named): use auto, keyring or file")
+        }
+        return mode
+    }
+
+    /// The state folder's secret store. A folder that keeps secrets opens its own store now,
+    /// so one out of reach stops the run before anything changes; for a new folder `auto`
+    /// chooses when a secret is first needed (the launcher prints its notice once the
+    /// terminal is given back), `keyring` and `file` now.
+    func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore {
+        let mode = try secretStoreMode(environment: environment)
+        // Read once: the folder's own store, the choice `auto` defers, or a new one's.
+        if let home = SecretHome.recorded(stateDirectory: stateFolder) {
+            return try mode.openHome(home, stateDirectory: stateFolder, environment: environment)
+        }
+        if mode == .auto { return DeferredSecretStore(stateDirectory: stateFolder, environment: environment) }
+        let (store, notice) = try mode.open(stateDirectory: stateFolder, environment: environment)
+        if let notice { printError("onboard: \(notice)") }
+        return store
+    }
+
+    func validate() throws {
+        _ = try secretStoreMode()
+    }
+}
+
+/// The service a command talks to: the embedded mock, or an onboard-server and how to
+/// trust it.
+struct ServiceOptions: ParsableArguments {
+    @Option(help: "The service: 'mock' (the embedded mock, default; also mock://local) or an onboard-server address like http://127.0.0.1:8080 (also ONBOARD_SERVICE).")
+    var service: String?
 
     @Flag(help: "Allow plain http:// to a host other than this machine (passwords and tokens travel unencrypted).")
     var insecure = false
@@ -25,10 +71,35 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("ca-cert"), help: "Trust this PEM certificate for https:// (a self-signed onboard-server).")
     var caCertificate: String?
 
-    @Option(name: .customLong("mock-db"), help: "The embedded mock's SQLite file (default: mock.sqlite in the state folder). Two terminals with different state folders can share one.")
-    var mockDatabase: String?
+    /// `mock`, or the address of an onboard-server. `mock://local`, Baby Basics' own name
+    /// for the mock (its Server URL screen offers it), is the mock too.
+    var serviceName: String {
+        let named = service ?? ProcessInfo.processInfo.environment["ONBOARD_SERVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "mock"
+        return ["mock", "mock://local", "mock://local/"].contains(named.lowercased()) ? "mock" : named
+    }
 
-    @Option(help: "Theme name (default, mono) or theme file. NO_COLOR set means mono.")
+    func validate() throws {
+        guard serviceName != "mock" else { return }
+        do {
+            _ = try HTTPTransport(base: serviceName, insecure: insecure, trustRoots: caCertificate.map { [$0] } ?? [])
+        } catch {
+            throw ValidationError("--service: \(error); or 'mock' for the embedded mock")
+        }
+    }
+}
+
+/// Options every command that runs a flow takes: the folder's, the service's, and how to run.
+@dynamicMemberLookup
+struct RunOptions: ParsableArguments {
+    @OptionGroup var folder: FolderOption
+    @OptionGroup var local: LocalDataOptions
+    @OptionGroup var connection: ServiceOptions
+
+    subscript<Value>(dynamicMember path: KeyPath<FolderOption, Value>) -> Value { folder[keyPath: path] }
+    subscript<Value>(dynamicMember path: KeyPath<LocalDataOptions, Value>) -> Value { local[keyPath: path] }
+    subscript<Value>(dynamicMember path: KeyPath<ServiceOptions, Value>) -> Value { connection[keyPath: path] }
+
+    @Option(help: "Theme: \(Themes.builtinNames.joined(separator: ", ")), or a theme file. NO_COLOR set means mono.")
     var theme: String?
 
     @Flag(help: "Read --flow FILE and a --theme file again whenever they change, keeping where you are: for people writing flows and themes.")
@@ -110,11 +181,7 @@ struct RunOptions: ParsableArguments {
     }
 
     func stateFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        Self.stateFolder(stateDirectory, environment: environment)
-    }
-
-    static func stateFolder(_ explicit: String?, environment: [String: String]) -> String {
-        StateFolder.path(explicit, environment: environment)
+        folder.stateFolder(environment: environment)
     }
 
     func clockOffsetSeconds() throws -> Int64 {
@@ -128,52 +195,17 @@ struct RunOptions: ParsableArguments {
         return seconds
     }
 
-    /// `mock`, or the address of an onboard-server.
-    var serviceName: String {
-        service ?? ProcessInfo.processInfo.environment["ONBOARD_SERVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "mock"
-    }
-
-    /// `--secret-store`, else `ONBOARD_SECRET_STORE`, else auto.
-    func secretStoreMode(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SecretStoreMode {
-        if let secretStore { return secretStore }
-        guard let named = environment["ONBOARD_SECRET_STORE"], !named.isEmpty else { return .auto }
-        guard let mode = SecretStoreMode(rawValue: named) else {
-            throw ValidationError("ONBOARD_SECRET_STORE=\(named): use auto, keyring or file")
-        }
-        return mode
-    }
-
-    /// The state folder's secret store. A folder that keeps secrets opens its own store now,
-    /// so one out of reach stops the run before anything changes; for a new folder `auto`
-    /// chooses when a secret is first needed (the launcher prints its notice once the
-    /// terminal is given back), `keyring` and `file` now.
     func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore {
-        let mode = try secretStoreMode(environment: environment)
-        // Read once: the folder's own store, the choice `auto` defers, or a new one's.
-        if let home = SecretHome.recorded(stateDirectory: stateFolder) {
-            return try mode.openHome(home, stateDirectory: stateFolder, environment: environment)
-        }
-        if mode == .auto { return DeferredSecretStore(stateDirectory: stateFolder, environment: environment) }
-        let (store, notice) = try mode.open(stateDirectory: stateFolder, environment: environment)
-        if let notice { printError("onboard: \(notice)") }
-        return store
+        try local.openSecretStore(stateFolder: stateFolder, environment: environment)
     }
 
     func validate() throws {
         _ = try clockOffsetSeconds()
-        _ = try secretStoreMode()
         if headless, accessible { throw ValidationError("--headless and --accessible are two different ways to run without screens; pick one") }
         if headless {
             _ = try headlessSize()
             guard keys != nil else { throw ValidationError("--headless needs --keys FILE (or - for standard input)") }
             guard DurationText.seconds(waitTimeout) != nil else { throw ValidationError("--wait-timeout '\(waitTimeout)' is not a duration like 10s") }
-        }
-        if serviceName != "mock" {
-            do {
-                _ = try HTTPTransport(base: serviceName, insecure: insecure, trustRoots: caCertificate.map { [$0] } ?? [])
-            } catch {
-                throw ValidationError("--service: \(error)")
-            }
         }
     }
 }

@@ -40,6 +40,30 @@ extension EndToEnd {
                 run.output.contains(simulation.hasPrefix("unsupported") ? "no app named 'snapchatt'" : "one of face_id"), "\(run.output)")
         }
 
+        /// Issue 47: `onboard --help` listed only subcommands though `onboard --state-dir D
+        /// --accessible` works; reset, outbox, coverage and funnel listed every run option;
+        /// `--theme` named two themes of five; `mock://local` (Baby Basics' own name for the
+        /// mock) was refused.
+        @Test func helpSaysWhatEachCommandTakes() {
+            let help = Subprocess.run(Tmux.binary, ["--help"]).output
+            #expect(help.contains("USAGE: onboard <options>") && help.contains("--accessible") && help.contains("SUBCOMMANDS:"), "\(help)")
+            #expect(help.contains("Theme: default, light, dark, high-contrast, mono, or"), "\(help)")
+            for command in ["reset", "outbox", "coverage", "funnel"] {
+                let own = Subprocess.run(Tmux.binary, [command, "--help"]).output
+                #expect(own.contains("--state-dir") && !own.contains("--headless") && !own.contains("--fault"), "\(command): \(own)")
+            }
+            #expect(!Subprocess.run(Tmux.binary, ["coverage", "--help"]).output.contains("--service"))
+            let funnel = Subprocess.run(Tmux.binary, ["funnel", "--help"]).output
+            #expect(funnel.contains("machine). With --service URL"), "one paragraph: \(funnel)")
+            let script = "wait:Welcome to OKLah\n"
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-keys-\(UUID().uuidString)").path
+            try? script.write(toFile: file, atomically: true, encoding: .utf8)
+            let mock = headless(["run", "oklah", "--keys", file, "--service", "mock://local"])
+            #expect(mock.status == 0, "mock://local is the mock: \(mock.output)")
+            let other = headless(["run", "oklah", "--keys", file, "--service", "ftp://example.org"])
+            #expect(other.status == 64 && other.output.contains("or 'mock' for the embedded mock"), "\(other.output)")
+        }
+
         /// The last frame a headless run printed.
         func lastFrame(_ output: String) -> String {
             let frames = output.components(separatedBy: "── frame ")
