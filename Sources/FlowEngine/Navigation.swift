@@ -19,9 +19,15 @@ public struct NavigationState: Equatable, Sendable {
 /// Moving between screens: forward (keeping the Back history), arriving (entering the
 /// screen, then each part's arrival), back, and an outcome's move.
 extension FlowEngine {
+    /// A screen already on the way back is gone back to: the history is cut before it, so
+    /// Esc from there goes where it went the first time (a cancelled sign-in returns to the
+    /// method choice without adding a second one to step through).
     func go(to id: String, _ state: inout FlowState, message: FlowState.Message? = nil, now: Int64, effects: inout [Effect]) {
         if let current = state.screenID, current != id, let screen = flow.screen(current), screen.resumable {
             state.navigation.history.append(current)
+        }
+        if let earlier = state.navigation.history.lastIndex(of: id) {
+            state.navigation.history.removeSubrange(earlier...)
         }
         arrive(at: id, &state, message: message, now: now, effects: &effects)
     }

@@ -24,8 +24,11 @@ extension FlowEngine {
         view.kind = screen.kind
         view.logo = screen.logo
         view.title = fill(screen.title)
-        // A last line that was only an empty placeholder leaves no gap.
-        var body = fill(screen.body)
+        // A last line that was only an empty placeholder leaves no gap. A poll that has
+        // ended here (its code expired) takes its instructions with it: the code and its
+        // countdown would say it is still good; the outcome's message says what happened.
+        let pollEnded = screen.poll != nil && state.calls.poll?.screen != screen.id
+        var body = pollEnded ? "" : fill(screen.body)
         while body.hasSuffix("\n") { body.removeLast() }
         view.body = body
         view.bullets = screen.bullets.map(fill)
@@ -55,7 +58,7 @@ extension FlowEngine {
             view.emptyItems = rows.isEmpty ? fill(screen.empty) : ""
         }
         // A recording shows no QR code of a masked value: dots would make a code of dots.
-        if let key = screen.qr, !(masking && flow.maskedKeys.contains(key)), let text = state.context[key]?.text, !text.isEmpty {
+        if let key = screen.qr, !pollEnded, !(masking && flow.maskedKeys.contains(key)), let text = state.context[key]?.text, !text.isEmpty {
             view.qr = text
         }
         view.message = state.message

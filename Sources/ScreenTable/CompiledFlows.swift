@@ -576,7 +576,7 @@ enum CompiledFlows {
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Back to Code Entry", key: nil, step: .back, when: Guard(.equals, negated: false, key: "changing_number", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 138, column: 9))
+            var action = Action(label: "Back to Code Entry", key: nil, step: .go("code"), when: Guard(.equals, negated: false, key: "changing_number", value: "yes"), location: SourceLocation(file: "abby.yaml", line: 138, column: 9))
             action.validates = false
             screen.actions.append(action)
         }

@@ -406,7 +406,7 @@ import Testing
         flow.press(
             "Change Number",
             effects: ["save progress at code", "track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
-            changes: ["context.changing_number = yes", "history = consent › method › phone › code", "screen = phone"])
+            changes: ["context.changing_number = yes", "history = consent › method", "screen = phone"])
         #expect(flow.screen == "phone")
         #expect(flow.text("phone") == "5550109999")
         // The same number again is refused while the cooldown runs: a way back to the
@@ -551,7 +551,7 @@ import Testing
             ],
             changes: [
                 "call 2 = withdraw_social_device (background)", "context.device_code removed", "context.provider removed",
-                "context.provider_name removed", "edited removed", "poll removed", "screen = method",
+                "context.provider_name removed", "edited removed", "history = consent", "poll removed", "screen = method",
             ])
         #expect(FlowDriver.calls(cancelled).first?.inputs == ["device_code": "dc_1"])
         #expect(flow.screen == "method")
@@ -573,10 +573,13 @@ import Testing
             effects: ["track screen_viewed", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
             changes: [
                 "call 2 removed", "context.error_code = access_denied", "context.error_message = The sign-in was not approved.",
-                "poll removed", "screen = method", "since = now",
+                "history = consent", "poll removed", "screen = method", "since = now",
             ])
         #expect(flow.screen == "method")
         #expect(flow.state.message == nil, "the spec: cancelled → the method choice, no error state")
+        // Issue 47: each cancelled sign-in added a second method choice to the way back, so
+        // Esc there did nothing once per cancel. It goes where it went the first time.
+        flow.key(.back, effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at consent"], changes: ["history removed", "screen = consent"])
     }
 
     @Test func anExpiredCodeSaysSoAndOffersANewOne() {
@@ -592,6 +595,8 @@ import Testing
         #expect(flow.screen == "social_device")
         #expect(flow.state.message == .error("This code has expired. Get a new code to try again."))
         #expect(flow.state.calls.poll == nil)
+        // Issue 47: the dead code and its countdown stayed beside "This code has expired".
+        #expect(flow.shown.body.isEmpty && flow.shown.qr == nil, "\(flow.shown.body)")
         #expect(flow.shown.buttons.map(\.label) == ["Get a New Code", "Cancel"])
         let again = flow.press(
             "Get a New Code", effects: ["call start_social_device"],
@@ -609,6 +614,27 @@ import Testing
         #expect(flow.state.calls.poll != nil, "a new code, polled again")
         #expect(flow.shown.buttons.map(\.label) == ["Cancel"])
         #expect(flow.shown.body.contains("The code expires in 10:00."))
+    }
+
+    /// Issue 47: the service said the code expired (`--fault expired-device-code`, a clock
+    /// apart) while the device's countdown still ran: "expires in 9:42" beside "This code
+    /// has expired", and the dead code still shown.
+    @Test func aCodeTheServiceSaysExpiredIsNoLongerShown() {
+        var flow = atProvider("Continue with Apple", approval: "browser")
+        #expect(flow.shown.body.contains("The code expires in 10:00."))
+        flow.now += 5000
+        flow.send(
+            .tick, effects: ["call poll_social_device"],
+            changes: ["call 2 = poll_social_device (poll from social_device)", "edited removed", "poll = social_device every 5s, out"])
+        flow.answer(
+            .pollSocialDevice, .failure(ServiceFailure(code: "expired_token", message: "This sign-in code has expired.")),
+            effects: [],
+            changes: [
+                "call 2 removed", "context.error_code = expired_token", "context.error_message = This sign-in code has expired.",
+                "message = error: This code has expired. Get a new code to try again.", "poll removed",
+            ])
+        #expect(flow.shown.body.isEmpty && flow.shown.qr == nil, "\(flow.shown.body)")
+        #expect(flow.shown.buttons.map(\.label) == ["Get a New Code", "Cancel"])
     }
 
     @Test func allowSignsInWithTheProviderAndANewUserStartsTheProfile() {

@@ -109,7 +109,7 @@ import Testing
         flow.answer(
             .pollSocialDevice, .failure(ServiceFailure(code: "access_denied", message: "no")), effects: ["save progress at start"],
             changes: [
-                "call 2 removed", "context.error_code = access_denied", "context.error_message = no", "history = start › waiting",
+                "call 2 removed", "context.error_code = access_denied", "context.error_message = no", "history removed",
                 "poll removed", "screen = start", "since = now",
             ])
         #expect(flow.state.message == nil, "no error state")
@@ -138,7 +138,7 @@ import Testing
             changes: ["call 2 = poll_social_device (poll from waiting)", "poll = waiting every 5s, out"])
         flow.press(
             "Cancel", effects: ["save progress at start"],
-            changes: ["history = start › waiting", "poll removed", "screen = start", "since = now"])
+            changes: ["history removed", "poll removed", "screen = start", "since = now"])
         flow.answer(
             .pollSocialDevice, .failure(ServiceFailure(code: "authorization_pending", message: "waiting")), effects: [],
             changes: ["call 2 removed"])
@@ -158,7 +158,7 @@ import Testing
             flow.press(
                 "Cancel", effects: left,
                 changes: [
-                    "call 2 = withdraw_social_device (background)", "context.device_code removed", "history = start › waiting", "poll removed",
+                    "call 2 = withdraw_social_device (background)", "context.device_code removed", "history removed", "poll removed",
                     "screen = start",
                 ])
         } else {

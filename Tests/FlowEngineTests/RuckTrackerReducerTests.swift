@@ -559,7 +559,7 @@ import Testing
         #expect(relaunched.screen == "post_purchase_guest")
         guest.press(
             "Skip", effects: ["track screen_viewed", "save progress at home", "call load_account"],
-            changes: ["call 3 = load_account (background)", "history = home › pro_offer › post_purchase_guest", "screen = home"])
+            changes: ["call 3 = load_account (background)", "history removed", "screen = home"])
         #expect(guest.screen == "home")
         #expect(!buttons(guest).contains("Go Pro"))
 
