@@ -122,6 +122,7 @@ extension FlowEngine {
             apply(output, &state, effects: &effects)
             forgetSecrets(typedOn: origin, &state)
             restartCooldowns(&state, now: now)
+            state.calls.lastSucceeded[call.operation] = now
             reached("success", of: call, from: origin, effects: &effects)
             follow(call.outcome(for: "success"), &state, now: now, effects: &effects)
         case .failure(let failure):

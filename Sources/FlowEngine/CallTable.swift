@@ -46,6 +46,10 @@ public struct CallTable: Equatable, Sendable {
     /// The shown screen's poll: when it is next made (nil while one is out), and how
     /// often (seconds).
     public var poll: PollTimer?
+    /// When each operation last succeeded (ms): a cooldown on a button that makes it again
+    /// counts from there, wherever it was made (Resend Code after Change Number and back
+    /// counts from the code the service already sent, as the service does).
+    public var lastSucceeded: [Operation: Int64] = [:]
 
     public struct PollTimer: Equatable, Sendable {
         public var screen: String

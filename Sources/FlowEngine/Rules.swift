@@ -57,7 +57,11 @@ extension FlowEngine {
     /// Whole seconds until a cooling button can be pressed; nil when it can.
     func cooldownLeft(_ action: Action, _ state: FlowState, now: Int64) -> Int? {
         guard let cooldown = action.cooldown else { return nil }
-        let readyAt = state.screenSince + cooldown * 1000
+        // From the button's own call's last success when there is one, else from the
+        // screen's arrival (or its last successful call).
+        var from = state.screenSince
+        if case .call(let call) = action.step, let succeeded = state.calls.lastSucceeded[call.operation] { from = succeeded }
+        let readyAt = from + cooldown * 1000
         guard now < readyAt else { return nil }
         return Int((readyAt - now + 999) / 1000)
     }

@@ -10,8 +10,9 @@ public struct Action: Sendable, Equatable {
     public var validates = true
     /// Context values set when pressed, before the step runs (a consent answer).
     public var sets: [String: String] = [:]
-    /// Seconds after arriving (or the screen's last successful call) before it can be
-    /// pressed; the button counts down meanwhile (Resend).
+    /// Seconds after its call last succeeded (anywhere: Send Code, then Resend), else after
+    /// arriving (or the screen's last successful call), before it can be pressed; the
+    /// button counts down meanwhile (Resend).
     public var cooldown: Int64?
     /// Drawn as a text link after this prompt, on its own line below the buttons
     /// ("Already have an account? Log in"), rather than as a button.

@@ -429,11 +429,15 @@ import Testing
                 "message = error: Please wait 51 seconds before requesting a new code.",
             ])
         #expect(flow.screen == "phone")
+        // Issue 47: the Resend countdown began again at 60 s on coming back, while the
+        // service still counted from the code it sent: it counts from that code's sending.
+        flow.now += 20_000
         flow.press(
             "Back to Code Entry",
             effects: ["save progress at phone", "track screen_viewed", "track onboarding_step_viewed", "save progress at code"],
-            changes: ["focus = 0", "history = consent › method › phone", "message removed", "screen = code"])
+            changes: ["focus = 0", "history = consent › method › phone", "message removed", "screen = code", "since = now"])
         #expect(flow.screen == "code")
+        #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code (40 s)"), "\(ScreenViewLabels.buttons(flow, now: flow.now))")
     }
 
     @Test func theFirstVisitToThePhoneScreenHasNoWayBackToACode() {
