@@ -96,17 +96,21 @@ public struct PhoneNumber: Equatable, Sendable {
         let lead = String(digits.prefix(digits.count - national.count))
         let trunk = InputRules.numberingPlans[countryCode]?.trunk ?? (countryCode == "1" ? nil : "0")
         let prefix = lead.isEmpty ? "" : lead == trunk ? lead : "+" + countryCode
-        let grouped = group(national, countryCode: countryCode)
+        let grouped = group(national, countryCode: countryCode, hasTrunk: !lead.isEmpty)
         guard !prefix.isEmpty else { return grouped }
         // A trunk 0 is written joined to the first group; anything else apart.
         return prefix == "0" ? prefix + grouped : grouped.isEmpty ? prefix : prefix + " " + grouped
     }
 
     /// A national number in its country's groups.
-    static func group(_ national: [Character], countryCode: String) -> String {
+    static func group(_ national: [Character], countryCode: String, hasTrunk: Bool = false) -> String {
         if countryCode == "1", national.count <= 10 {
             switch national.count {
             case 0: return ""
+            // After a typed trunk 1, the area code's bracket waits for its third digit, as
+            // libphonenumber's as-you-type formatter writes it (`1 23`, then `1 (234`):
+            // two digits bracketed read as a broken number.
+            case 1...2 where hasTrunk: return String(national)
             case 1...3: return "(" + String(national)
             case 4...6: return "(" + String(national[0..<3]) + ") " + String(national[3...])
             default: return "(" + String(national[0..<3]) + ") " + String(national[3..<6]) + "-" + String(national[6...])

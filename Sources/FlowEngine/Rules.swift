@@ -1,4 +1,5 @@
 import CivilCalendar
+import InputRules
 import ScreenTable
 
 /// The flow's rules as the engine applies them: guards, field validation (on submit and
@@ -51,7 +52,18 @@ extension FlowEngine {
         for candidate in [field] + dependents where !(values[candidate.id] ?? "").isEmpty {
             let live = Field(id: candidate.id, kind: candidate.kind, label: candidate.label, rules: candidate.rules.filter { judged.contains($0.name) })
             state.form.errors[candidate.id] = Validation.firstFailure(of: live, values: values, today: today(now, state))
+                ?? Self.phoneTooLong(candidate, values)
         }
+    }
+
+    /// A phone number longer than any its country has is said as it is typed (a shorter
+    /// one may still be on its way): the `phone` rule's own message.
+    static func phoneTooLong(_ field: Field, _ values: [String: String]) -> String? {
+        guard field.kind == .phone, let rule = field.rules.first(where: { $0.name == .phone }),
+              let number = PhoneNumber(country: rule.field.flatMap { values[$0] } ?? "", digits: values[field.id] ?? ""),
+              let longest = InputRules.numberingPlans[number.countryCode]?.lengths.max(), number.national.count > longest
+        else { return nil }
+        return rule.message
     }
 
     /// Whole seconds until a cooling button can be pressed; nil when it can.

@@ -268,6 +268,22 @@ import Testing
         #expect(flow.state.form.errors["phone"] == "Please enter a valid phone number")
     }
 
+    /// Issue 47: fourteen digits under +1 showed nothing until Send Code, though no North
+    /// American number is longer than ten (eleven with its trunk 1): said as typed, with the
+    /// spec's message. A number still short of its length is not (it may be on its way).
+    @Test func aNumberLongerThanItsCountryHasIsSaidAsItIsTyped() {
+        var flow = atMethod()
+        flow.press(
+            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
+            changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
+        flow.type(
+            "555010", into: "phone", effects: ["save progress at phone"], changes: ["context.phone = 555010", "edited = now", "focus = 1"])
+        #expect(flow.state.form.errors["phone"] == nil)
+        flow.type(
+            "99991234", into: "phone", effects: [],
+            changes: ["context.phone = 55501099991234", "error.phone = Please enter a valid phone number"])
+    }
+
     func atCode() -> FlowDriver {
         var flow = atMethod()
         flow.press(
@@ -741,7 +757,8 @@ import Testing
             ])
         #expect(flow.state.form.errors["phone"] == "Please enter a valid phone number")
         #expect(flow.state.message == nil)
-        flow.type("77", effects: [], changes: ["context.phone = 555010099977", "edited = now", "error.phone removed"])
+        // Twelve digits are more than a +1 number has: the message stays (issue 47).
+        flow.type("77", effects: [], changes: ["context.phone = 555010099977", "edited = now"])
         #expect(flow.text("phone") == "555010099977")
     }
 
