@@ -100,6 +100,7 @@ int onboard_http_request(const char *method, const char *url, const char *const 
     }
     if (ca_file) lib.easy_setopt(curl, CURLOPT_CAINFO, ca_file);
     CURLcode code = lib.easy_perform(curl);
+    response->curl_code = (int)code;
     lib.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response->status);
     if (code != CURLE_OK && response->error[0] == 0) {
         snprintf(response->error, sizeof response->error, "%s", lib.easy_strerror(code));

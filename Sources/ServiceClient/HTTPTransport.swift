@@ -163,7 +163,19 @@ public final class HTTPTransport: AuthService {
         case Int(ONBOARD_HTTP_TOO_LARGE):
             return .failure(.tooLarge(base))
         default:
-            return .failure(.unreachable(base, reason: reason))
+            return .failure(.unreachable(base, reason: Self.plainWords(curlCode: response.curl_code) ?? reason))
+        }
+    }
+
+    /// Why no connection was made, as a person says it; nil leaves libcurl's own words
+    /// ("Failed to connect to … port 1 after 0 ms: Couldn't connect to server").
+    static func plainWords(curlCode: Int32) -> String? {
+        switch curlCode {
+        case 6: "no computer has that name" // CURLE_COULDNT_RESOLVE_HOST
+        case 7: "nothing accepted the connection there" // CURLE_COULDNT_CONNECT
+        case 52: "it closed the connection without answering" // CURLE_GOT_NOTHING
+        case 55, 56: "the connection broke off" // CURLE_SEND_ERROR, CURLE_RECV_ERROR
+        default: nil
         }
     }
 

@@ -165,6 +165,25 @@ extension EndToEnd {
             #expect(noFolder.output.contains("does not exist") && !noFolder.output.contains("server_error"), "\(noFolder.output)")
         }
 
+        /// Issue 47: "Can't connect to server" went on with libcurl's own words ("Failed to
+        /// connect to 127.0.0.1 port … after 0 ms: Couldn't connect to server").
+        @Test func aServerNobodyAnswersAtIsSaidInPlainWords() throws {
+            let server = try ServerProcess()
+            let base = server.base
+            #expect(server.terminate() == 0)
+            let tmux = Tmux()
+            tmux.start("run babybasics")
+            tmux.waitFor("Server URL")
+            tmux.send("C-u")
+            tmux.type(base)
+            tmux.send("Enter")
+            let screen = tmux.waitFor("Can't connect to server")
+            // The card's words, however they wrap.
+            let words = screen.replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.contains("(nothing accepted the connection there)."), "\(screen)")
+            #expect(!screen.contains("Couldn't") && !screen.contains("Failed to connect"), "\(screen)")
+        }
+
         /// Issue 32: the API's base as a server's docs give it (`…/api/v1`) asked for
         /// `/api/v1/api/v1/health`. It is the server.
         @Test func aServerURLEndingInTheAPIBaseIsTheServer() throws {

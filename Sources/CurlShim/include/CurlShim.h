@@ -19,6 +19,7 @@ typedef struct {
     char *body;     // malloc'd, free with onboard_http_free
     size_t length;
     char error[256];
+    int curl_code;  // libcurl's CURLcode, for a failure said in plain words
 } onboard_http_response;
 
 // Performs one request. `headers` are "Name: value" lines. `ca_file` (or NULL) replaces
