@@ -194,7 +194,8 @@ extension FlowEngine {
     }
 
     func follow(_ outcome: Outcome?, _ state: inout FlowState, now: Int64, effects: inout [Effect], isError: Bool = false) {
-        let message = outcome?.message.map { isError ? FlowState.Message.error($0) : .notice($0) }
+        // An outcome's message may quote the context (`{error_message}`: the service's words).
+        let message = outcome?.message.map { Placeholders.fill($0, from: state.context) }.map { isError ? FlowState.Message.error($0) : .notice($0) }
         if outcome?.back == true, let screen = currentScreen(state), !state.history.isEmpty {
             goBack(from: screen, &state, message: message, now: now, effects: &effects)
         } else if let target = outcome?.go {

@@ -63,8 +63,15 @@ extension OnboardService {
                 [("invite", client, nil), ("invite-user", nil, userID)], settings.invitesPerAddress, now: now,
                 liveSession: idempotencyKey == nil ? claims : nil)
             // Hex: its letters have no case that means anything, so an upper-case paste works too.
-            guard let accepted = try await store.redeemInvite(codeHash: Secrets.hash(code.trimmingWhitespace.lowercased()), by: userID, now: now)
-            else { throw Self.invalidInvite }
+            let hash = Secrets.hash(code.trimmingWhitespace.lowercased())
+            guard let accepted = try await store.redeemInvite(codeHash: hash, by: userID, now: now) else {
+                // The inviter (or anyone already sharing the baby) spends nothing: the code
+                // stays good for the person it was made for.
+                if let name = try await store.childAlreadyTracked(inviteCodeHash: hash, by: userID, now: now) {
+                    throw ServiceError(.conflict, "You already track \(name). This invite was not used: it still works for the person you meant it for.")
+                }
+                throw Self.invalidInvite
+            }
             return accepted
         }
     }

@@ -130,6 +130,20 @@ extension PostgresStore {
     }
 }
 
+extension PostgresStore {
+    public func childAlreadyTracked(inviteCodeHash: String, by userID: String, now: Int64) async throws -> String? {
+        try await statement { db in
+            try await db.first(
+                """
+                SELECT children.name FROM invites
+                JOIN child_members ON child_members.child_id = invites.child_id AND child_members.user_id = \(userID)
+                JOIN children ON children.id = invites.child_id
+                WHERE invites.code_hash = \(inviteCodeHash) AND invites.used_at IS NULL AND invites.expires_at > \(now)
+                """, as: String.self, logger: self.logger)
+        }
+    }
+}
+
 extension Optional {
     func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
         guard let self else { return nil }

@@ -161,7 +161,8 @@ struct InviteRedemptionStatement: PostgresPreparedStatement {
     static let sql = """
         WITH won AS (
             UPDATE invites SET used_at = COALESCE(used_at, $1), used_by = $2
-            WHERE code_hash = $3 AND (used_at IS NULL OR used_by = $2) AND expires_at > $1
+            WHERE code_hash = $3 AND expires_at > $1 AND (used_by = $2 OR (used_at IS NULL AND NOT EXISTS (
+                SELECT 1 FROM child_members WHERE child_id = invites.child_id AND user_id = $2)))
             RETURNING child_id, created_by
         ), member AS (
             INSERT INTO child_members (child_id, user_id, granted_by)

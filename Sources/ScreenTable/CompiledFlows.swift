@@ -317,12 +317,12 @@ enum CompiledFlows {
         var screen = Screen(id: "accepting", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 226, column: 5))
         screen.title = "Accepting your invite..."
         screen.resumable = false
-        screen.call = ServiceCall(operation: .acceptInvite, outcomes: ["error": Outcome(go: "invite_retry", message: "Something went wrong. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: "invite_retry", message: "This invite link is invalid or has already been used.", back: false, field: nil), "success": Outcome(go: "tracking", message: nil, back: false, field: nil)])
+        screen.call = ServiceCall(operation: .acceptInvite, outcomes: ["conflict": Outcome(go: "dashboard", message: "{error_message}", back: false, field: nil), "error": Outcome(go: "invite_retry", message: "Something went wrong. Check your connection and try again.", back: false, field: nil), "not_found": Outcome(go: "invite_retry", message: "This invite link is invalid or has already been used.", back: false, field: nil), "success": Outcome(go: "tracking", message: nil, back: false, field: nil)])
         return screen
     }
 
     private static func babybasicsScreen9() -> Screen {
-        var screen = Screen(id: "invite_retry", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 239, column: 5))
+        var screen = Screen(id: "invite_retry", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 244, column: 5))
         screen.title = "Your invite"
         screen.body = "Your account is ready. Enter the invite code or link again."
         screen.resumable = true
@@ -332,11 +332,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Join", key: nil, step: .go("accepting"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 251, column: 9))
+            let action = Action(label: "Join", key: nil, step: .go("accepting"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 256, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Add a Baby Instead", key: nil, step: .go("add_baby"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 253, column: 9))
+            var action = Action(label: "Add a Baby Instead", key: nil, step: .go("add_baby"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 258, column: 9))
             action.validates = false
             screen.actions.append(action)
         }
@@ -344,19 +344,19 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen10() -> Screen {
-        var screen = Screen(id: "tracking", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 257, column: 5))
+        var screen = Screen(id: "tracking", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 262, column: 5))
         screen.title = "You're now tracking {child_name}"
         screen.body = "Shared by {shared_by}"
         screen.resumable = true
         do {
-            let action = Action(label: "Go to Dashboard", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 262, column: 9))
+            let action = Action(label: "Go to Dashboard", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 267, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen11() -> Screen {
-        var screen = Screen(id: "login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 265, column: 5))
+        var screen = Screen(id: "login", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 270, column: 5))
         screen.title = "Log in"
         screen.allowsBack = true
         screen.resumable = true
@@ -371,14 +371,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 285, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 290, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen12() -> Screen {
-        var screen = Screen(id: "checking_children", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 297, column: 5))
+        var screen = Screen(id: "checking_children", kind: .progress, location: SourceLocation(file: "babybasics.yaml", line: 302, column: 5))
         screen.title = "Loading your babies..."
         screen.resumable = false
         screen.call = ServiceCall(operation: .loadChildren, outcomes: ["error": Outcome(go: "failed", message: nil, back: false, field: nil), "success": Outcome(go: "after_login", message: nil, back: false, field: nil)])
@@ -386,25 +386,25 @@ enum CompiledFlows {
     }
 
     private static func babybasicsScreen13() -> Screen {
-        var screen = Screen(id: "after_login", kind: .route, location: SourceLocation(file: "babybasics.yaml", line: 305, column: 5))
+        var screen = Screen(id: "after_login", kind: .route, location: SourceLocation(file: "babybasics.yaml", line: 310, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.hasChildren, negated: false, key: nil, value: nil), go: "dashboard"), Branch(when: nil, go: "add_baby")]
         return screen
     }
 
     private static func babybasicsScreen14() -> Screen {
-        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 312, column: 5))
+        var screen = Screen(id: "failed", kind: .error, location: SourceLocation(file: "babybasics.yaml", line: 317, column: 5))
         screen.body = "Something went wrong. Check your connection and try again."
         screen.resumable = false
         do {
-            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 316, column: 9))
+            let action = Action(label: "Retry", key: nil, step: .retry, when: nil, location: SourceLocation(file: "babybasics.yaml", line: 321, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen15() -> Screen {
-        var screen = Screen(id: "add_baby", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 319, column: 5))
+        var screen = Screen(id: "add_baby", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 324, column: 5))
         screen.title = "Add your baby"
         screen.resumeAt = "checking_children"
         screen.resumable = true
@@ -420,14 +420,14 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Let's Go!", key: nil, step: .call(ServiceCall(operation: .addChild, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "dashboard", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 340, column: 9))
+            let action = Action(label: "Let's Go!", key: nil, step: .call(ServiceCall(operation: .addChild, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "success": Outcome(go: "dashboard", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 345, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen16() -> Screen {
-        var screen = Screen(id: "dashboard", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 348, column: 5))
+        var screen = Screen(id: "dashboard", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 353, column: 5))
         screen.title = "Dashboard"
         screen.load = [.loadChildren]
         screen.resumable = true
@@ -435,26 +435,26 @@ enum CompiledFlows {
         screen.items = "children"
         screen.empty = "No babies yet."
         do {
-            let action = Action(label: "Invite a Caregiver", key: nil, step: .call(ServiceCall(operation: .createInvite, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "invite_created", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 357, column: 9))
+            let action = Action(label: "Invite a Caregiver", key: nil, step: .call(ServiceCall(operation: .createInvite, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "success": Outcome(go: "invite_created", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 362, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen17() -> Screen {
-        var screen = Screen(id: "invite_created", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 363, column: 5))
+        var screen = Screen(id: "invite_created", kind: .info, location: SourceLocation(file: "babybasics.yaml", line: 368, column: 5))
         screen.title = "Invite a caregiver to {invite_child}"
         screen.body = "Share this code: {invite_code_created}\n\nOr this link:\n{invite_link}\n\nIt works once and expires in 7 days."
         screen.resumable = true
         do {
-            let action = Action(label: "Done", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 368, column: 9))
+            let action = Action(label: "Done", key: nil, step: .go("dashboard"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 373, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func babybasicsScreen18() -> Screen {
-        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 371, column: 5))
+        var screen = Screen(id: "session_ended", kind: .form, location: SourceLocation(file: "babybasics.yaml", line: 376, column: 5))
         screen.title = "Log in again"
         screen.body = "Your session on {server_url} has ended. Log in again to see your babies."
         screen.resumable = true
@@ -469,11 +469,11 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 377, column: 9))
+            let action = Action(label: "Log In", key: nil, step: .call(ServiceCall(operation: .logIn, outcomes: ["error": Outcome(go: nil, message: nil, back: false, field: nil), "network": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "rate_limited": Outcome(go: nil, message: "Too many attempts. Please wait a few minutes and try again.", back: false, field: nil), "success": Outcome(go: "checking_children", message: nil, back: false, field: nil), "timeout": Outcome(go: nil, message: "Something went wrong. Check your connection and press the button again to retry.", back: false, field: nil), "unauthorized": Outcome(go: nil, message: "Invalid email or password.", back: false, field: nil)])), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 382, column: 9))
             screen.actions.append(action)
         }
         do {
-            var action = Action(label: "Use Another Account", key: nil, step: .go("auth"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 380, column: 9))
+            var action = Action(label: "Use Another Account", key: nil, step: .go("auth"), when: nil, location: SourceLocation(file: "babybasics.yaml", line: 385, column: 9))
             action.validates = false
             screen.actions.append(action)
         }

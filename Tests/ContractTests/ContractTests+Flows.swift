@@ -282,6 +282,11 @@ extension ContractTests {
         }
         let invite = try await subject.service.createInvite(accessToken: johnny.accessToken, childID: child.id)
         #expect(invite.code.count >= 32)
+        // Issue 47: the inviter redeemed their own invite and burned the single-use code.
+        // Refused, and the code still works for the person it was made for.
+        await expectError(.conflict, "You already track Baby Ray. This invite was not used: it still works for the person you meant it for.") {
+            _ = try await subject.service.acceptInvite(accessToken: johnny.accessToken, code: invite.code)
+        }
 
         let partner = try await subject.service.register(flow: "babybasics", name: "Pat", email: "pat@example.org", password: "long enough")
         // Issue 32: an upper-case paste was "invalid or already used".

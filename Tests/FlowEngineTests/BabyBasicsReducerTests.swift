@@ -231,6 +231,25 @@ import Testing
         #expect(flow.shown.title == "You're now tracking Ray")
     }
 
+    /// Issue 47: the inviter logged in with their own invite and burned the code. The
+    /// service spends nothing and says so; the flow shows its words on the dashboard.
+    @Test func yourOwnInviteLeadsToTheDashboardWithTheServicesWords() {
+        var flow = atAuth()
+        flow.press(
+            "I Have an Invite", effects: ["track screen_viewed", "save progress at invite"],
+            changes: ["history = server › auth", "screen = invite"])
+        fill(&flow, ["Pat", "pat@example.org", "long enough", "code"])
+        flow.run(.intent(.activate), because: "Join, as the test above states")
+        let registered = flow.state.calls.userCall?.id ?? 0
+        flow.run(.callFinished(id: registered, result: .success(CallOutput(session: named("u_pat")))), because: "registered; the invite is accepted next")
+        #expect(flow.screen == "accepting")
+        let words = "You already track Ray. This invite was not used: it still works for the person you meant it for."
+        let accepting = flow.state.calls.userCall?.id ?? 0
+        flow.run(.callFinished(id: accepting, result: .failure(ServiceFailure(code: "conflict", message: words))), because: "the service refuses")
+        #expect(flow.screen == "dashboard")
+        #expect(flow.state.message == .error(words))
+    }
+
     @Test(arguments: [true, false]) func logInGoesToTheDashboardOnlyWithChildren(hasChildren: Bool) {
         var flow = atAuth()
         flow.press(

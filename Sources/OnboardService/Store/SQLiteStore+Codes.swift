@@ -107,15 +107,17 @@ extension SQLiteStore {
     public func redeemInvite(codeHash: String, by userID: String, now: Int64) async throws -> InviteAcceptance? {
         try await write { db in
             // One conditional UPDATE: two racing redemptions cannot both win. The winner
-            // may redeem it again (a retry whose answer was lost) and gets the child again.
+            // may redeem it again (a retry whose answer was lost) and gets the child again;
+            // someone who already tracks the child spends nothing.
             guard let row = try Row.fetchOne(
                 db,
                 sql: """
                     UPDATE invites SET used_at = COALESCE(used_at, ?), used_by = ?
-                    WHERE code_hash = ? AND (used_at IS NULL OR used_by = ?) AND expires_at > ?
+                    WHERE code_hash = ? AND expires_at > ? AND (used_by = ? OR (used_at IS NULL AND NOT EXISTS (
+                        SELECT 1 FROM child_members WHERE child_id = invites.child_id AND user_id = ?)))
                     RETURNING child_id, created_by
                     """,
-                arguments: [now, userID, codeHash, userID, now])
+                arguments: [now, userID, codeHash, now, userID, userID])
             else { return nil }
             let childID: String = row["child_id"]
             let grantedBy: String = row["created_by"]
@@ -127,6 +129,20 @@ extension SQLiteStore {
             let sharer = try Row.fetchOne(db, sql: "SELECT unseal(name) AS name, unseal(display_name) AS display_name, unseal(email) AS email FROM users WHERE id = ?", arguments: [grantedBy])
             let sharedBy: String = sharer?["name"] ?? sharer?["display_name"] ?? sharer?["email"] ?? "someone"
             return InviteAcceptance(child: Child(id: child["id"], name: child["name"], birthDate: child["birth_date"]), sharedBy: sharedBy)
+        }
+    }
+
+    public func childAlreadyTracked(inviteCodeHash: String, by userID: String, now: Int64) async throws -> String? {
+        try await read { db in
+            try String.fetchOne(
+                db,
+                sql: """
+                    SELECT unseal(children.name) FROM invites
+                    JOIN child_members ON child_members.child_id = invites.child_id AND child_members.user_id = ?
+                    JOIN children ON children.id = invites.child_id
+                    WHERE invites.code_hash = ? AND invites.used_at IS NULL AND invites.expires_at > ?
+                    """,
+                arguments: [userID, inviteCodeHash, now])
         }
     }
 

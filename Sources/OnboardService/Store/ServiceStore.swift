@@ -102,8 +102,11 @@ public protocol ServiceStore: Sendable {
     /// False when the child is not on the user's account.
     func createInvite(codeHash: String, childID: String, by userID: String, now: Int64, expiresAt: Int64, outbox: OutboxEntry?) async throws -> Bool
     /// Spends an unused, unexpired invite (one winner however many race) and shares its
-    /// child; nil when there is no such invite.
+    /// child; nil when there is no such invite, or its child is already on the user's
+    /// account (the code is kept for whom it was meant).
     func redeemInvite(codeHash: String, by userID: String, now: Int64) async throws -> InviteAcceptance?
+    /// The name of the child a live, unused invite shares when the user already tracks it.
+    func childAlreadyTracked(inviteCodeHash: String, by userID: String, now: Int64) async throws -> String?
 
     // MARK: Idempotency
     /// Claims `id` for `operation` and the request's hash, or says what holds it: a row
