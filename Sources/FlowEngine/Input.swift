@@ -28,7 +28,8 @@ extension FlowEngine {
             activate(focused, items: items, on: screen, &state, now: now, effects: &effects)
         case .back:
             if screen.allowsBack { goBack(from: screen, &state, now: now, effects: &effects) }
-        case .insert(let text), .paste(let text):
+        case .insert(var text), .paste(var text):
+            if intent == .paste(text) { text = Self.unwrapped(text) }
             guard let field else {
                 if intent == .insert(text), let character = text.first, text.count == 1 {
                     handle(.shortcut(character), &state, now: now, effects: &effects)
@@ -213,5 +214,39 @@ extension FlowEngine {
             guard valid(&state), let target = branches.first(where: { holds($0.when, state) })?.go else { return }
             go(to: target, &state, now: now, effects: &effects)
         }
+    }
+}
+
+extension FlowEngine {
+    /// A paste of text as Onboard drew it: a long word is broken at the card's edge with a
+    /// wrap mark (`↩`, or `\` without Unicode) before the line's end. The mark, the line
+    /// break and the next line's margin (and a card's side, `│` or `|`) are Onboard's own,
+    /// not the text: a link copied from a 40-column screen pastes whole.
+    static func unwrapped(_ text: String) -> String {
+        guard text.contains("↩") || text.contains("\\") else { return text }
+        var result = ""
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
+        var current = lines.next().map(String.init) ?? ""
+        while let next = lines.next() {
+            let trimmed = current.trimmingTrailing { $0 == " " || $0 == "\r" || $0 == "│" || $0 == "|" }
+            if trimmed.hasSuffix("↩") || trimmed.hasSuffix("\\") {
+                result += trimmed.dropLast()
+                current = String(next.drop { $0 == " " || $0 == "│" || $0 == "|" })
+            } else {
+                result += current + "\n"
+                current = String(next)
+            }
+        }
+        let last = current.trimmingTrailing { $0 == " " || $0 == "│" || $0 == "|" }
+        return result + (last.hasSuffix("↩") ? String(last.dropLast()) : current)
+    }
+}
+
+extension String {
+    /// Without the characters at its end that `drop` says to drop.
+    func trimmingTrailing(while drop: (Character) -> Bool) -> Substring {
+        var end = endIndex
+        while end > startIndex, drop(self[index(before: end)]) { end = index(before: end) }
+        return self[startIndex..<end]
     }
 }

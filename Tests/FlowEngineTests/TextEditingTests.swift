@@ -25,6 +25,17 @@ import Testing
         #expect(editor.text == "xmock:/ocal", "Delete at the end does nothing")
     }
 
+    /// Issue 47: an invite link copied as Onboard drew it at 40 columns kept the wrap mark
+    /// (`↩`), the line break and the card's margin, and was refused. A paste drops them;
+    /// text that only looks like it (a mark mid-line, a last line) stays.
+    @Test func aPasteOfWrappedTextDropsOnboardsOwnWrapMarks() {
+        let drawn = "https://bb.example.org/invite/3f9c1e7b↩\n│  2d4c5a8e6f1b3d9c↩  │\n│  7a2e   │"
+        #expect(FlowEngine.unwrapped(drawn) == "https://bb.example.org/invite/3f9c1e7b2d4c5a8e6f1b3d9c7a2e   │")
+        #expect(FlowEngine.unwrapped("ab\\\ncd") == "abcd", "the plain glyphs' mark")
+        #expect(FlowEngine.unwrapped("one\ntwo") == "one\ntwo")
+        #expect(FlowEngine.unwrapped("a↩b") == "a↩b")
+    }
+
     @Test func aGraphemeIsOneStep() {
         var editor = LineEditor("né👍🏽x")
         editor.moveLeft()
