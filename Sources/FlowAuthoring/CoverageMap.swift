@@ -180,6 +180,7 @@ public struct CoverageMap: Sendable {
         case .date: "type a day that does not exist (2023-02-30)"
         case .notFuture: "pick a day after today"
         case .letters: "type a digit"
+        case .personName: "type a digit"
         case .alphanumeric: "type a symbol such as !"
         case .phone: "type 3 digits"
         case .minAge: "pick a date less than \(count) years ago"

@@ -44,7 +44,7 @@ extension FlowEngine {
     func revalidate(_ field: Field, on screen: Screen, _ state: inout FlowState, now: Int64) {
         var values: [String: String] = [:]
         for each in screen.fields { values[each.id] = state.context[each.id]?.text ?? "" }
-        var judged: Set<Rule.Name> = [.email, .matches, .positiveNumber, .letters, .alphanumeric, .minValue, .maxValue, .ordered]
+        var judged: Set<Rule.Name> = [.email, .matches, .positiveNumber, .letters, .personName, .alphanumeric, .minValue, .maxValue, .ordered]
         // A password's length is judged as it is typed too, like its match (RuckTracker),
         // and whether it is one of the most common: the service's own rule, said at once.
         if field.kind == .password { judged.formUnion([.minLength, .notCommon]) }

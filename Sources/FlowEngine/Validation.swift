@@ -48,6 +48,8 @@ public enum Validation {
             return date <= today
         case .letters:
             return trimmed.allSatisfy { $0.isLetter || $0 == " " }
+        case .personName:
+            return trimmed.isPersonName
         case .alphanumeric:
             return trimmed.allSatisfy { $0.isLetter || $0.isASCIIDigit || $0 == " " }
         case .phone:

@@ -81,6 +81,24 @@ extension String {
         while text.last?.isWhitespace == true { text = text.dropLast() }
         return String(text)
     }
+
+    /// Trimmed, each run of whitespace inside one space: how a name is kept, so `Ruck
+    /// Walker` typed with two spaces is the `Ruck Walker` it looks like.
+    public var collapsingWhitespace: String {
+        split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// Whether the text can be a person's name as people write theirs: letters of any
+    /// script with their marks (`Nguyễn`, `José`), spaces, and the hyphens, apostrophes and
+    /// full stops names hold (`Mary-Jane O'Neil`, `D’Angelo`, `J. R. R. Tolkien`), with a
+    /// letter first. What cannot be a name is refused: digits, symbols, emoji.
+    public var isPersonName: Bool {
+        guard let first = first, first.isLetter else { return false }
+        return allSatisfy { character in
+            character.isLetter || character == " " || "-'’.‐".contains(character)
+                || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .nonspacingMark || $0.properties.generalCategory == .spacingMark }
+        }
+    }
 }
 
 extension Unicode.Scalar {

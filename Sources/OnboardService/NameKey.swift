@@ -17,10 +17,10 @@ public enum NameKey {
 
     private static let checker = Checker()
 
-    /// The key of a name as people would read it; the name itself (trimmed, lower-cased)
-    /// if ICU cannot say.
+    /// The key of a name as people would read it (inner runs of spaces read as one); the
+    /// name itself (trimmed, lower-cased) if ICU cannot say.
     public static func of(_ name: String) -> String {
-        let trimmed = name.trimmingWhitespace
+        let trimmed = name.collapsingWhitespace
         guard let once = skeleton(trimmed), let twice = skeleton(once.lowercased()) else { return trimmed.lowercased() }
         return twice
     }

@@ -9,6 +9,14 @@ enum ProfileRules {
     /// of that name would read as the account's (issue 31).
     static let reserved: Set<String> = ["email", "phone", "user_id", "is_anonymous", "pro", Profile.nameOptionsField]
 
+    /// Names as they are kept: trimmed, inner runs of whitespace one space, so two names
+    /// that look alike are alike (`Ruck  Walker` is `Ruck Walker`, and taken with it).
+    static func normalised(_ fields: [String: FieldValue]) -> [String: FieldValue] {
+        fields.reduce(into: fields) { result, field in
+            if ["full_name", "display_name"].contains(field.key), case .text(let name) = field.value { result[field.key] = .text(name.collapsingWhitespace) }
+        }
+    }
+
     static func check(_ fields: [String: FieldValue], today: CivilDate) throws {
         for (key, value) in fields {
             if reserved.contains(key) { throw ServiceError(.invalidInput, "The profile field '\(key)' is the service's own.") }
@@ -19,12 +27,12 @@ enum ProfileRules {
             }
             switch (key, value) {
             case ("full_name", .text(let name)):
-                let name = name.trimmingWhitespace
-                guard (2...50).contains(name.count), name.allSatisfy({ $0.isLetter || $0 == " " }) else {
+                let name = name.collapsingWhitespace
+                guard (2...50).contains(name.count), name.isPersonName else {
                     throw ServiceError(.invalidInput, "Please enter your full legal name")
                 }
             case ("display_name", .text(let name)):
-                let name = name.trimmingWhitespace
+                let name = name.collapsingWhitespace
                 guard (2...30).contains(name.count), name.allSatisfy({ $0.isLetter || ($0.isASCII && $0.isNumber) || $0 == " " }) else {
                     throw ServiceError(.invalidInput, "Choose a display name (2-30 characters)")
                 }

@@ -12,6 +12,7 @@ extension OnboardService {
     public func updateProfile(accessToken: String, fields: [String: FieldValue]) async throws -> Profile {
         let (userID, _) = try await authenticate(accessToken)
         let now = clock.now()
+        let fields = ProfileRules.normalised(fields)
         try ProfileRules.check(fields, today: CivilDate(milliseconds: now * 1000, utcOffset: 0))
         switch try await store.updateProfile(of: userID, with: fields, maximumBytes: Self.maximumProfileBytes, now: now) {
         case .updated(let profile): return profile

@@ -71,6 +71,9 @@ public struct Rule: Sendable, Equatable {
         case notFuture = "not_future"
         /// Letters of any script and spaces only.
         case letters
+        /// A person's name as people write theirs: letters of any script with their marks,
+        /// spaces, hyphens, apostrophes and full stops (`Mary-Jane O'Neil`).
+        case personName = "person_name"
         /// Letters of any script, digits and spaces only.
         case alphanumeric
         /// A national phone number: 4 to 14 digits; with `field` (the country picker on
@@ -94,7 +97,7 @@ public struct Rule: Sendable, Equatable {
         /// What the parameter must be, for the loader and linter.
         public var parameter: ParameterKind {
             switch self {
-            case .required, .email, .positiveNumber, .url, .date, .notFuture, .letters, .alphanumeric, .ordered, .notCommon: .none
+            case .required, .email, .positiveNumber, .url, .date, .notFuture, .letters, .personName, .alphanumeric, .ordered, .notCommon: .none
             case .minLength, .maxLength, .digits, .minAge, .maxAge, .minValue, .maxValue, .minSelected: .count
             case .matches: .fieldID
             case .phone: .optionalFieldID

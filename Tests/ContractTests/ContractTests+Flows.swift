@@ -237,6 +237,15 @@ extension ContractTests {
         #expect(
             try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text("Pat Shown 2")])
                 .displayName == "Pat Shown 2")
+        // Issue 47: `Ruck  Walker` (two spaces) was saved beside `Ruck Walker` and looked
+        // the same. A name is kept with one space between words, and taken as it reads.
+        let three = try await socialUser(subject.service, "three@example.org")
+        #expect(
+            try await subject.service.updateProfile(accessToken: three.accessToken, fields: ["display_name": .text(" Ruck  Walker ")])
+                .displayName == "Ruck Walker")
+        await expectError(.conflict, "That display name is taken. Please choose another.") {
+            _ = try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text("Ruck   Walker")])
+        }
         let config = try await subject.service.appConfig()
         #expect(config["min_age"] == .number(18))
     }
@@ -250,6 +259,7 @@ extension ContractTests {
         }
         await refused(["full_name": .text("A")], "Please enter your full legal name")
         await refused(["full_name": .text("R2 D2")], "Please enter your full legal name")
+        await refused(["full_name": .text("- O'")], "Please enter your full legal name")
         await refused(["display_name": .text("x")], "Choose a display name (2-30 characters)")
         await refused(["display_name": .text("no_underscores")], "Choose a display name (2-30 characters)")
         let year = Calendar(identifier: .gregorian).component(.year, from: Date())
@@ -264,6 +274,10 @@ extension ContractTests {
                 "age_range": .text("25-40"),
             ])
         #expect(saved.fields["full_name"] == .text("Zoë Ångström"))
+        // Issue 47: real legal names hold hyphens and apostrophes (and marks of other scripts).
+        for name in ["Mary-Jane O'Neil", "D’Angelo Nguyễn", "J. R. R. Tolkien", "अनुष्का शर्मा"] {
+            #expect(try await subject.service.updateProfile(accessToken: access, fields: ["full_name": .text(name)]).fields["full_name"] == .text(name))
+        }
     }
 
     @Test(arguments: transports) func childrenAndSingleUseInvites(kind: String) async throws {

@@ -284,6 +284,18 @@ import Testing
             changes: ["context.phone = 55501099991234", "error.phone = Please enter a valid phone number"])
     }
 
+    /// Issue 47: `Mary-Jane O'Neil` was refused as a legal name. Real names hold hyphens,
+    /// apostrophes and other scripts' marks; what cannot be a name still is refused.
+    @Test func legalNamesAreTheNamesPeopleHave() throws {
+        let field = try #require(BuiltinFlows.load("abby").screen("names")?.fields.first { $0.id == "full_name" })
+        for name in ["Mary-Jane O'Neil", "D’Angelo Nguyễn", "J. R. R. Tolkien", "अनुष्का शर्मा", "Zoë Ångström"] {
+            #expect(Validation.firstFailure(of: field, values: ["full_name": name]) == nil, "\(name)")
+        }
+        for name in ["R2-D2", "Ann 😀", "-Ann", "A"] {
+            #expect(Validation.firstFailure(of: field, values: ["full_name": name]) == "Please enter your full legal name", "\(name)")
+        }
+    }
+
     func atCode() -> FlowDriver {
         var flow = atMethod()
         flow.press(
