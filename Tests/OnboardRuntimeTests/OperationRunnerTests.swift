@@ -147,13 +147,15 @@ final class CountingRefreshes: AuthServiceDecorator, Sendable {
 
 extension OperationRunnerTests {
     @Test func aRuckShowsTheDistanceAsTyped() {
-        #expect(OperationRunner.describeRuck(kilometres: 5.5, minutes: 60) == "5.5 km in 60 min")
+        #expect(OperationRunner.describeRuck(kilometres: "5.5", minutes: "60") == "5.5 km in 60 min")
         // Issue 32: "5.5 km" beside "10.0 km"; a whole distance reads as one.
-        #expect(OperationRunner.describeRuck(kilometres: 5, minutes: 59.6) == "5 km in 60 min")
-        #expect(OperationRunner.describeRuck(kilometres: 10.04, minutes: 90) == "10.04 km in 90 min")
-        #expect(OperationRunner.describeRuck(kilometres: 10, minutes: 90) == "10 km in 90 min")
-        #expect(OperationRunner.describeRuck(kilometres: 0.001, minutes: 1) == "0.001 km in 1 min", "not 0.0 km")
-        #expect(OperationRunner.describeRuck(kilometres: 0.25, minutes: 5) == "0.25 km in 5 min")
+        #expect(OperationRunner.describeRuck(kilometres: "05.50", minutes: "59.6") == "5.5 km in 59.6 min")
+        #expect(OperationRunner.describeRuck(kilometres: "10.04", minutes: "90") == "10.04 km in 90 min")
+        #expect(OperationRunner.describeRuck(kilometres: "10.0", minutes: "90.") == "10 km in 90 min")
+        #expect(OperationRunner.describeRuck(kilometres: ".001", minutes: "1") == "0.001 km in 1 min", "not 0.0 km")
+        // Issue 47: rounded, these showed what the rules refuse: 0 min, "500. km", "0. km".
+        #expect(OperationRunner.describeRuck(kilometres: "499.9999", minutes: "0.4") == "499.9999 km in 0.4 min")
+        #expect(OperationRunner.describeRuck(kilometres: "0.0001", minutes: "1") == "0.0001 km in 1 min")
     }
 }
 

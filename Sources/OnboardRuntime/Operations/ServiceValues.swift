@@ -39,23 +39,25 @@ extension OperationRunner {
 
     /// The ruck a Log a Ruck form describes, stamped with when it was logged.
     static func ruckEntry(_ request: CallRequest, stamp: String) -> String {
-        let distance = Double(request.inputs["distance_km"] ?? "") ?? 0
-        let minutes = Double(request.inputs["duration_min"] ?? "") ?? 0
-        return describeRuck(kilometres: distance, minutes: minutes) + " · " + stamp
+        describeRuck(kilometres: request.inputs["distance_km"] ?? "", minutes: request.inputs["duration_min"] ?? "") + " · " + stamp
     }
 
-    /// `5.5 km in 60 min`, `10 km in 90 min` (a whole distance has no `.0`); a distance
-    /// finer than 0.1 km keeps its digits (0.25, 0.001) rather than showing as 0.0.
-    public static func describeRuck(kilometres: Double, minutes: Double) -> String {
-        let tenths = (kilometres * 10).rounded() / 10
-        let distance = if tenths == tenths.rounded(), abs(tenths - kilometres) < 1e-9, abs(tenths) < 1e15 {
-            "\(Int(tenths))"
-        } else if abs(tenths - kilometres) < 1e-9 {
-            "\(tenths)"
-        } else {
-            String(format: "%.3f", kilometres).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
-        }
-        return "\(distance) km in \(Int(minutes.rounded())) min"
+    /// `5.5 km in 60 min`: the numbers as typed, written plainly (`05.50` is `5.5`, `.5` is
+    /// `0.5`), never rounded: a rounded one could show what the form's rules refuse
+    /// (`0.4` minutes as `0 min`, `499.9999` km as `500 km`).
+    public static func describeRuck(kilometres: String, minutes: String) -> String {
+        "\(plainNumber(kilometres)) km in \(plainNumber(minutes)) min"
+    }
+
+    /// A decimal as typed, without the zeros that say nothing.
+    static func plainNumber(_ typed: String) -> String {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        var whole = String(parts[0].drop { $0 == "0" })
+        if whole.isEmpty { whole = "0" }
+        guard parts.count == 2 else { return whole }
+        let fraction = parts[1].reversed().drop { $0 == "0" }.reversed()
+        return fraction.isEmpty ? whole : whole + "." + String(fraction)
     }
 }
 
