@@ -75,7 +75,7 @@ extension FlowEngine {
                 // The key now travels with the guest, to register it; this intent is done.
                 state.context[Self.idempotencyKeyName(entry.operation)] = nil
                 finishUserCall(call, from: origin, .success(CallOutput(session: guest, values: ["user_id": .text(guest.userID)])), &state, now: now, effects: &effects)
-                state.warnings = flow.entry.offlineGuest.map { [$0] } ?? []
+                state.notes = flow.entry.offlineGuest.map { [$0] } ?? []
                 return
             }
             finishUserCall(call, from: origin, result, &state, now: now, effects: &effects)
@@ -211,6 +211,7 @@ extension FlowEngine {
     /// A screen's own call (a progress screen's), what it loads in the background, and its
     /// poll's first turn, an interval from now (any other screen's poll stops).
     func makeArrivalCalls(on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        state.calls.pollEnded = nil
         state.calls.poll = screen.poll.map { poll in
             let interval = poll.every.flatMap { state.context[$0]?.text }.flatMap { Int64($0) }.map { max(1, $0) } ?? 5
             return CallTable.PollTimer(screen: screen.id, dueAt: now + interval * 1000, interval: interval)
@@ -281,6 +282,7 @@ extension FlowEngine {
         case .failure(let failure):
             state.context["error_code"] = .text(failure.code)
             state.context["error_message"] = .text(failure.message)
+            state.calls.pollEnded = screen
             reached(failure.code, of: call, from: .arrival(screen: screen), effects: &effects)
             follow(call.outcome(for: failure.code), &state, now: now, effects: &effects, isError: true)
         }

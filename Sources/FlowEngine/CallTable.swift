@@ -50,6 +50,9 @@ public struct CallTable: Equatable, Sendable {
     /// counts from there, wherever it was made (Resend Code after Change Number and back
     /// counts from the code the service already sent, as the service does).
     public var lastSucceeded: [Operation: Int64] = [:]
+    /// The screen whose poll ended on it without leaving (its code expired): what it
+    /// waited on is over, and the screen no longer shows it.
+    public var pollEnded: String?
 
     public struct PollTimer: Equatable, Sendable {
         public var screen: String

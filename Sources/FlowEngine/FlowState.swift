@@ -52,6 +52,9 @@ public struct FlowState: Equatable, Sendable {
     public var pressedWhileCooling: Int?
     /// Notes from launch (a corrupt file set aside), shown until the first screen changes.
     public var warnings: [String] = []
+    /// Reassuring notes (a guest kept on this device while the service is away, a renewal
+    /// to try again): said until the screen changes, as notices, not as errors.
+    public var notes: [String] = []
     /// Files that could not be written or removed: said on every screen, even after a
     /// reset, since what is kept may not survive a restart.
     public var storageProblems: [String] = []

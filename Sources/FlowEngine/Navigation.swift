@@ -66,7 +66,10 @@ extension FlowEngine {
         }
         state.navigation.since = now
         state.form.enter(screen)
-        if state.screenID != nil, state.screenID != screen.id { state.warnings = [] }
+        if state.screenID != nil, state.screenID != screen.id {
+            state.warnings = []
+            state.notes = []
+        }
         state.navigation.screenID = screen.id
         state.message = message
         state.pressedWhileCooling = nil

@@ -65,6 +65,8 @@ public struct ScreenView: Equatable, Sendable {
     public var moreBelow = false
     public var moreAbove = false
     public var warnings: [String] = []
+    /// Reassuring notes: nothing went wrong that the person must act on.
+    public var notes: [String] = []
     /// The label beside the spinner while a call the user waits for runs.
     public var busyLabel: String?
     public var canGoBack = false

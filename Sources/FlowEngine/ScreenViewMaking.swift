@@ -14,6 +14,7 @@ extension FlowEngine {
         let state = masking ? masked(state) : state
         var view = ScreenView()
         view.warnings = state.warnings + state.storageProblems
+        view.notes = state.notes
         guard let screen = currentScreen(state), state.phase == .showing || state.phase == .finished else {
             view.busyLabel = ""
             return view
@@ -27,7 +28,7 @@ extension FlowEngine {
         // A last line that was only an empty placeholder leaves no gap. A poll that has
         // ended here (its code expired) takes its instructions with it: the code and its
         // countdown would say it is still good; the outcome's message says what happened.
-        let pollEnded = screen.poll != nil && state.calls.poll?.screen != screen.id
+        let pollEnded = state.calls.pollEnded == screen.id
         var body = pollEnded ? "" : fill(screen.body)
         while body.hasSuffix("\n") { body.removeLast() }
         view.body = body

@@ -175,7 +175,7 @@ extension FlowEngine {
     /// device, for this guest); they are not renewed for again while the retry waits.
     private func keepGuest(_ state: inout FlowState, onLaunch: Bool, now: Int64, effects: inout [Effect]) {
         state.renewal.dueAt = now + Self.renewalRetryDelay
-        state.warnings = ["Your guest session could not be renewed just now. Everything on this device is kept, and \(flow.title) will try again."]
+        state.notes = ["Your guest session could not be renewed just now. Everything on this device is kept, and \(flow.title) will try again."]
         for var request in state.calls.releaseHeld() {
             request.session = state.session
             effects.append(.call(request))

@@ -3,9 +3,12 @@ import FlowEngine
 /// The sections of a screen, top to bottom: each returns its lines, ending with a
 /// spacer when it shows anything.
 extension Renderer {
+    /// Warnings (✗) and reassuring notes (ℹ), each with its lines under its first word.
     func warningLines(_ view: ScreenView, width: Int) -> [Line] {
         view.warnings.flatMap { warning in
-            wrapped("\(glyphs.errorMark) \(warning)", role: .error, width: width, kind: .body) + [.spacer]
+            wrapped("\(glyphs.errorMark) \(warning)", role: .error, width: width, kind: .body, hanging: 2) + [.spacer]
+        } + view.notes.flatMap { note in
+            wrapped("\(glyphs.noticeMark) \(note)", role: .notice, width: width, kind: .body, hanging: 2) + [.spacer]
         }
     }
 

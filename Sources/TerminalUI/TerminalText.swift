@@ -37,6 +37,7 @@ extension ScreenView {
         view.items = items.map(transform)
         view.emptyItems = transform(emptyItems)
         view.warnings = warnings.map(transform)
+        view.notes = notes.map(transform)
         view.busyLabel = busyLabel.map(transform)
         view.stepLabel = stepLabel.map(transform)
         view.message = message.map { message in

@@ -278,6 +278,15 @@ extension EndToEnd {
             tmux.start("run rucktracker \(service.arguments) --fault network")
             let home = tmux.waitFor("No rucks yet")
             #expect(home.contains("on this device for now"), "said, not a wall:\n\(home)")
+            // Issue 47: a reassuring note, drawn as one (ℹ, its lines under its first word),
+            // not as an error (✗).
+            #expect(home.contains("ℹ RuckTracker could not reach") && !home.contains("✗"), "\(home)")
+            let noteLines = home.split(separator: "\n").drop { !$0.contains("ℹ RuckTracker") }.prefix(2)
+            if let first = noteLines.first, let second = noteLines.dropFirst().first,
+               let mark = first.firstIndex(of: "ℹ") {
+                let column = first.distance(from: first.startIndex, to: mark) + 2
+                #expect(second.dropFirst(column).first?.isLetter == true && second.prefix(column).allSatisfy { $0 == " " || $0 == "│" }, "\(home)")
+            }
             logRuck(tmux, km: "4", minutes: "45")
             #expect(tmux.screen.contains("(pending)"))
             tmux.send("p")

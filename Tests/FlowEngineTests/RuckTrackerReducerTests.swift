@@ -129,15 +129,15 @@ import Testing
                 "call 2 = load_account (background)",
                 "context.idempotency_key.sign_in_anonymously removed",
                 "context.user_id = p",
+                "notes = RuckTracker could not reach its service, so your guest account is on this device for now. Log rucks as usual; they sync when the service answers.",
                 "onboarding = complete",
                 "screen = home",
                 "session = p guest complete on this device",
-                "warnings = RuckTracker could not reach its service, so your guest account is on this device for now. Log rucks as usual; they sync when the service answers.",
             ])
         #expect(flow.screen == "home")
         let guest = try #require(flow.state.session)
         #expect(guest.isOnThisDeviceOnly && guest.registrationKey == key && guest.isAnonymous, "registered later under the first try's key")
-        #expect(flow.shown.warnings.first?.hasPrefix("RuckTracker could not reach its service") == true)
+        #expect(flow.shown.notes.first?.hasPrefix("RuckTracker could not reach its service") == true)
         #expect(FlowDriver.calls(home).first?.session?.registrationKey == key, "Home's load goes as the guest on this device")
         #expect(flow.text(FlowEngine.idempotencyKeyName(.signInAnonymously)) == nil, "the key travels with the guest now")
         // Nothing to renew: it has no tokens until the service knows it.
@@ -241,18 +241,18 @@ import Testing
             changes: [
                 "call 1 removed",
                 "call 2 = load_account (background)",
+                "notes = Your guest session could not be renewed just now. Everything on this device is kept, and RuckTracker will try again.",
                 "phase = showing",
                 "renewal due = now+60s",
                 "renewal held progress removed",
                 "screen = home",
                 "since = now",
-                "warnings = Your guest session could not be renewed just now. Everything on this device is kept, and RuckTracker will try again.",
             ])
         #expect(flow.screen == "home")
         #expect(flow.state.session?.userID == "u_guest")
         #expect(!effects.contains(.saveSession(nil)) && !effects.contains(.saveProgress(nil)), "nothing forgotten")
         #expect(!FlowDriver.calls(effects).contains { $0.operation == .signInAnonymously }, "no new guest")
-        #expect(flow.shown.warnings.first?.contains("could not be renewed") == true)
+        #expect(flow.shown.notes.first?.contains("could not be renewed") == true)
         #expect(flow.text("rucks") == nil || flow.state.context["rucks"]?.list?.count == 1)
         flow.now += FlowEngine.renewalRetryDelay
         #expect(

@@ -33,6 +33,7 @@ enum StoryState {
             })
         put("cooling", state.pressedWhileCooling.map { "action \($0)" })
         put("warnings", state.warnings.isEmpty ? nil : state.warnings.joined(separator: " | "))
+        put("notes", state.notes.isEmpty ? nil : state.notes.joined(separator: " | "))
         put("storage problems", state.storageProblems.isEmpty ? nil : state.storageProblems.joined(separator: " | "))
 
         let account = state.account

@@ -130,7 +130,7 @@ public final class LinePrompter {
         case .notice(let text)?: lines.append(text)
         case nil: break
         }
-        lines += view.warnings.map { "Note: \($0)" }
+        lines += (view.warnings + view.notes).map { "Note: \($0)" }
         return lines.joined(separator: "\n") + "\n"
     }
 
