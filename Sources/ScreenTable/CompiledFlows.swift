@@ -1427,21 +1427,21 @@ enum CompiledFlows {
         screen.resumable = false
         screen.report = "setup_completed"
         screen.finishedNote = "Everything is ready."
-        screen.fallbackNote = "MIGA could not reach its service, so it runs in local-only mode: everything works on this device, and content syncs when it can."
+        screen.fallbackNote = "MIGA could not use its service just now, so it runs in local-only mode: everything works on this device, and content syncs when it can."
         screen.tasks.append(ChecklistTask(label: "Local store", operation: .prepareStore, retries: 0, fallback: nil))
-        screen.tasks.append(ChecklistTask(label: "Anonymous sign-in", operation: .signInAnonymously, retries: 2, fallback: "offline: local-only mode"))
+        screen.tasks.append(ChecklistTask(label: "Anonymous sign-in", operation: .signInAnonymously, retries: 2, fallback: "local-only mode"))
         screen.tasks.append(ChecklistTask(label: "Remote config", operation: .fetchConfig, retries: 0, fallback: nil))
         screen.tasks.append(ChecklistTask(label: "Content preload", operation: .preloadContent, retries: 0, fallback: nil))
         screen.tasks.append(ChecklistTask(label: "Compatibility check", operation: .checkCompatibility, retries: 0, fallback: nil))
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("choosing_apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 226, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("choosing_apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 228, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen13() -> Screen {
-        var screen = Screen(id: "apps", kind: .form, location: SourceLocation(file: "miga.yaml", line: 229, column: 5))
+        var screen = Screen(id: "apps", kind: .form, location: SourceLocation(file: "miga.yaml", line: 231, column: 5))
         screen.title = "Choose your apps"
         screen.body = "Which apps do you want a mindful pause before? Only apps MIGA can open for you are listed."
         screen.resumable = true
@@ -1452,89 +1452,89 @@ enum CompiledFlows {
             screen.fields.append(field)
         }
         do {
-            let action = Action(label: "Continue", key: nil, step: .go("hiding"), when: nil, location: SourceLocation(file: "miga.yaml", line: 243, column: 9))
+            let action = Action(label: "Continue", key: nil, step: .go("hiding"), when: nil, location: SourceLocation(file: "miga.yaml", line: 245, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen14() -> Screen {
-        var screen = Screen(id: "hiding", kind: .route, location: SourceLocation(file: "miga.yaml", line: 246, column: 5))
+        var screen = Screen(id: "hiding", kind: .route, location: SourceLocation(file: "miga.yaml", line: 248, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.equals, negated: false, key: "biometrics", value: "face_id"), go: "hide_face_id"), Branch(when: Guard(.equals, negated: false, key: "biometrics", value: "touch_id"), go: "hide_touch_id"), Branch(when: Guard(.equals, negated: false, key: "biometrics", value: "passcode"), go: "hide_passcode"), Branch(when: nil, go: "hide_none")]
         return screen
     }
 
     private static func migaScreen15() -> Screen {
-        var screen = Screen(id: "hide_face_id", kind: .info, location: SourceLocation(file: "miga.yaml", line: 257, column: 5))
+        var screen = Screen(id: "hide_face_id", kind: .info, location: SourceLocation(file: "miga.yaml", line: 259, column: 5))
         screen.title = "Hide your apps behind Face ID"
         screen.body = "For each of: {apps}"
         screen.bullets = ["1. On your Home Screen, touch and hold the app's icon.", "2. Tap Require Face ID.", "3. Tap Hide and Require Face ID, then confirm. The app moves to the Hidden folder.", "4. Come back to MIGA and press I've Done It."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 268, column: 9))
+            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 270, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 274, column: 9))
+            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 276, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen16() -> Screen {
-        var screen = Screen(id: "hide_touch_id", kind: .info, location: SourceLocation(file: "miga.yaml", line: 277, column: 5))
+        var screen = Screen(id: "hide_touch_id", kind: .info, location: SourceLocation(file: "miga.yaml", line: 279, column: 5))
         screen.title = "Hide your apps behind Touch ID"
         screen.body = "For each of: {apps}"
         screen.bullets = ["1. On your Home Screen, touch and hold the app's icon.", "2. Tap Require Touch ID.", "3. Tap Hide and Require Touch ID, then confirm. The app moves to the Hidden folder.", "4. Come back to MIGA and press I've Done It."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 268, column: 9))
+            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 270, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 274, column: 9))
+            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 276, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen17() -> Screen {
-        var screen = Screen(id: "hide_passcode", kind: .info, location: SourceLocation(file: "miga.yaml", line: 289, column: 5))
+        var screen = Screen(id: "hide_passcode", kind: .info, location: SourceLocation(file: "miga.yaml", line: 291, column: 5))
         screen.title = "Hide your apps behind your passcode"
         screen.body = "For each of: {apps}"
         screen.bullets = ["1. On your Home Screen, touch and hold the app's icon.", "2. Tap Require Passcode.", "3. Tap Hide and Require Passcode, then confirm. The app moves to the Hidden folder.", "4. Come back to MIGA and press I've Done It."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 268, column: 9))
+            let action = Action(label: "I've Done It", key: nil, step: .call(ServiceCall(operation: .validateHiding, outcomes: ["error": Outcome(go: nil, message: "Not hidden yet: repeat steps 1-3 for each app (the menu item is Hide and Require …), then press I've Done It again. Your choices are kept.", back: false, field: nil), "success": Outcome(go: "hub", message: nil, back: false, field: nil)])), when: nil, location: SourceLocation(file: "miga.yaml", line: 270, column: 9))
             screen.actions.append(action)
         }
         do {
-            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 274, column: 9))
+            let action = Action(label: "Change Apps", key: nil, step: .go("apps"), when: nil, location: SourceLocation(file: "miga.yaml", line: 276, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen18() -> Screen {
-        var screen = Screen(id: "hide_none", kind: .info, location: SourceLocation(file: "miga.yaml", line: 301, column: 5))
+        var screen = Screen(id: "hide_none", kind: .info, location: SourceLocation(file: "miga.yaml", line: 303, column: 5))
         screen.title = "Another way to add a pause"
         screen.body = "This device has no passcode, so apps cannot be hidden behind one. You can still put MIGA first, for each of: {apps}"
         screen.bullets = ["1. Touch and hold the app's icon, tap Remove App, then Remove from Home Screen (it stays in the App Library).", "2. Put MIGA where the app used to be.", "3. Open the app from MIGA's hub, with a mindful moment first.", "4. Later, set a passcode in Settings > Face ID & Passcode to hide apps fully."]
         screen.allowsBack = true
         screen.resumable = true
         do {
-            let action = Action(label: "Continue to the Hub", key: nil, step: .go("hub"), when: nil, location: SourceLocation(file: "miga.yaml", line: 314, column: 9))
+            let action = Action(label: "Continue to the Hub", key: nil, step: .go("hub"), when: nil, location: SourceLocation(file: "miga.yaml", line: 316, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen19() -> Screen {
-        var screen = Screen(id: "hub", kind: .info, location: SourceLocation(file: "miga.yaml", line: 317, column: 5))
+        var screen = Screen(id: "hub", kind: .info, location: SourceLocation(file: "miga.yaml", line: 319, column: 5))
         screen.title = "Day {streak_day|1} of your mindful streak"
         screen.body = "{banner|Before you open an app, take one slow breath.}"
         screen.load = [.openHub]
@@ -1542,27 +1542,27 @@ enum CompiledFlows {
         screen.completesOnboarding = true
         screen.items = "hub_summary"
         do {
-            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "miga.yaml", line: 326, column: 9))
+            let action = Action(label: "Quit", key: "q", step: .quit, when: nil, location: SourceLocation(file: "miga.yaml", line: 328, column: 9))
             screen.actions.append(action)
         }
         return screen
     }
 
     private static func migaScreen20() -> Screen {
-        var screen = Screen(id: "choosing_apps", kind: .route, location: SourceLocation(file: "miga.yaml", line: 332, column: 5))
+        var screen = Screen(id: "choosing_apps", kind: .route, location: SourceLocation(file: "miga.yaml", line: 334, column: 5))
         screen.resumable = false
         screen.route = [Branch(when: Guard(.has, negated: false, key: "supported_apps", value: nil), go: "apps"), Branch(when: nil, go: "no_supported_apps")]
         return screen
     }
 
     private static func migaScreen21() -> Screen {
-        var screen = Screen(id: "no_supported_apps", kind: .info, location: SourceLocation(file: "miga.yaml", line: 339, column: 5))
+        var screen = Screen(id: "no_supported_apps", kind: .info, location: SourceLocation(file: "miga.yaml", line: 341, column: 5))
         screen.title = "No app can be paused here yet"
         screen.body = "MIGA cannot open any of your social apps on this device, so none can be put behind a mindful pause for now. MIGA still works: its daily reflections and streak are yours."
         screen.bullets = ["Update your social apps from the App Store: newer versions can be opened by MIGA.", "Next time MIGA sets up, it checks them again and lists the ones it can open."]
         screen.resumable = true
         do {
-            let action = Action(label: "Continue to the Hub", key: nil, step: .go("hub"), when: nil, location: SourceLocation(file: "miga.yaml", line: 349, column: 9))
+            let action = Action(label: "Continue to the Hub", key: nil, step: .go("hub"), when: nil, location: SourceLocation(file: "miga.yaml", line: 351, column: 9))
             screen.actions.append(action)
         }
         return screen

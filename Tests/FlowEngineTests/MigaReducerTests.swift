@@ -282,7 +282,7 @@ import Testing
             [
                 "call 4 removed",
                 "call 5 = fetch_config (task 2, try 1)",
-                "checklist = done: ready | fell back: offline: local-only mode | running | waiting | waiting",
+                "checklist = done: ready | fell back: local-only mode | running | waiting | waiting",
             ],
         ]
         for attempt in 1...3 {
@@ -294,39 +294,39 @@ import Testing
                 &flow, [.failure(offline)], effects: [attempt < 3 ? ["call sign_in_anonymously"] : ["call fetch_config"]],
                 changes: [retried[attempt - 1]])
         }
-        #expect(flow.state.checklist.tasks[1] == .fellBack("offline: local-only mode"))
+        #expect(flow.state.checklist.tasks[1] == .fellBack("local-only mode"))
         copy.answerTasks(
             &flow,
             [
-                .success(CallOutput(values: ["note": .text("offline: defaults used"), "fell_back": .text("true")])),
-                .success(CallOutput(values: ["note": .text("offline: 10 bundled entries cached"), "fell_back": .text("true")])),
+                .success(CallOutput(values: ["note": .text("local: defaults used"), "fell_back": .text("true")])),
+                .success(CallOutput(values: ["note": .text("local: 10 bundled entries cached"), "fell_back": .text("true")])),
                 Self.online[4],
             ], effects: [["call preload_content"], ["call check_compatibility"], ["track setup_completed"]],
             changes: [
                 [
                     "call 5 removed",
                     "call 6 = preload_content (task 3, try 1)",
-                    "checklist = done: ready | fell back: offline: local-only mode | fell back: offline: defaults used | running | waiting",
+                    "checklist = done: ready | fell back: local-only mode | fell back: local: defaults used | running | waiting",
                 ],
                 [
                     "call 6 removed",
                     "call 7 = check_compatibility (task 4, try 1)",
-                    "checklist = done: ready | fell back: offline: local-only mode | fell back: offline: defaults used | fell back: offline: 10 bundled entries cached | running",
+                    "checklist = done: ready | fell back: local-only mode | fell back: local: defaults used | fell back: local: 10 bundled entries cached | running",
                 ],
                 [
                     "call 7 removed",
-                    "checklist = done: ready | fell back: offline: local-only mode | fell back: offline: defaults used | fell back: offline: 10 bundled entries cached | done: done",
+                    "checklist = done: ready | fell back: local-only mode | fell back: local: defaults used | fell back: local: 10 bundled entries cached | done: done",
                     "context.biometrics = face_id",
                     "context.setup_mode = local-only",
                     "context.supported_apps = [Instagram, TikTok, X]",
-                    "message = notice: MIGA could not reach its service, so it runs in local-only mode: everything works on this device, and content syncs when it can.",
+                    "message = notice: MIGA could not use its service just now, so it runs in local-only mode: everything works on this device, and content syncs when it can.",
                 ],
             ])
         #expect(flow.text("setup_mode") == "local-only")
         #expect(
             flow.state.message
                 == .notice(
-                    "MIGA could not reach its service, so it runs in local-only mode: everything works on this device, and content syncs when it can."
+                    "MIGA could not use its service just now, so it runs in local-only mode: everything works on this device, and content syncs when it can."
                 ), "not an error: setup worked")
         #expect(flow.state.session == nil)
         flow.press(

@@ -80,7 +80,7 @@ import Testing
         #expect((10...20).contains(cached.count))
 
         let offline = try await run(.preloadContent, runner(service: Misbehaving()), session: session).get()
-        #expect(offline.values["note"] == .text("offline: 10 bundled entries cached"))
+        #expect(offline.values["note"] == .text("local: 10 bundled entries cached"))
         #expect(offline.values["fell_back"] == .text("true"))
         let local = try await run(.preloadContent, runner(), session: nil).get()
         #expect(local.values["content_count"] == .text("10"), "signed out (local-only): the bundle")

@@ -51,7 +51,7 @@ import Testing
             state.context = Self.sample
             if screen.kind == .checklist {
                 // Finished, with one task that fell back: every kind of line shows.
-                state.checklist.tasks = screen.tasks.indices.map { $0 == 1 ? .fellBack("offline: local-only mode") : .done("ready") }
+                state.checklist.tasks = screen.tasks.indices.map { $0 == 1 ? .fellBack("local-only mode") : .done("ready") }
                 state.message = .notice("Everything is ready.")
             }
             for (width, height) in Self.sizes {

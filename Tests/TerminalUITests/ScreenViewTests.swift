@@ -10,7 +10,7 @@ import Testing
         var state = FlowState.showing("setup")
         state.checklist.tasks = [.done("ready"), .failed("The service cannot be reached."), .waiting, .waiting, .waiting]
         #expect(engine.view(of: state).buttons.isEmpty, "a failed step: Enter retries, nothing to press")
-        state.checklist.tasks = [.done("ready"), .fellBack("offline: local-only mode"), .done(""), .done(""), .done("")]
+        state.checklist.tasks = [.done("ready"), .fellBack("local-only mode"), .done(""), .done(""), .done("")]
         #expect(engine.view(of: state).buttons.map(\.label) == ["Continue"])
     }
 }

@@ -50,7 +50,7 @@ public struct DeviceSetup: Sendable {
     func fetchConfig(_ service: any AuthService) async -> CallOutput {
         var values = Self.defaultConfig
         guard let config = try? await service.appConfig() else {
-            values["note"] = .text("offline: defaults used (content sync off, flow 1.0)")
+            values["note"] = .text("local: defaults used (content sync off, flow 1.0)")
             values["fell_back"] = .text("true")
             return CallOutput(values: values)
         }
@@ -107,7 +107,7 @@ public struct DeviceSetup: Sendable {
         if !fromService { entries = BundledContent.mindfulness }
         entries = Array(entries.prefix(20))
         if let path = contentPath { try AtomicFile.writeJSON(entries, to: path) }
-        let note = fromService ? "\(entries.count) entries cached" : "offline: \(entries.count) bundled entries cached"
+        let note = fromService ? "\(entries.count) entries cached" : "local: \(entries.count) bundled entries cached"
         return CallOutput(values: ["note": .text(note), "fell_back": .text(fromService ? "false" : "true"), "content_count": .text(String(entries.count))])
     }
 
