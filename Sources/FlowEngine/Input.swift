@@ -125,8 +125,16 @@ extension FlowEngine {
     }
 
     /// Front ends without keys: a text field as if cleared and pasted, a widget as chosen.
+    /// A whole answer, given at once (accessible mode): checked by every rule now, not as
+    /// typed, so what is wrong with it is said before the next question.
     private func setValue(_ value: Value, of field: Field, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         state.form.errors[field.id] = nil
+        let field = resolved(field, state)
+        if field.kind == .multi, let alone = field.exclusive, let picked = value.list, picked.contains(alone), picked.count > 1 {
+            // The pills let "No preference" stand alone; a typed list is asked again.
+            state.form.errors[field.id] = "\(alone) goes by itself: pick it alone, or the others without it."
+            return
+        }
         switch field.kind {
         case .text, .email, .password, .phone, .code, .url:
             state.context[field.id] = .text("")
@@ -136,6 +144,8 @@ extension FlowEngine {
             state.context[field.id] = value
             revalidate(field, on: screen, &state, now: now)
         }
+        guard state.screenID == screen.id, !state.isBusy, state.form.errors[field.id] == nil else { return }
+        state.form.errors[field.id] = Validation.firstFailure(of: field, in: state.context, today: today(now, state))
     }
 
     /// A button: refused while it cools down; else its `set` values, then its step.

@@ -107,4 +107,60 @@ import Testing
         let ended = try await transcript(Self.checklist, answers: [], faults: FaultSwitchboard([.network]))
         #expect(ended.text.hasSuffix("End of input; your progress is saved.\n"))
     }
+
+    static let answers = """
+        id: answers
+        title: Answers
+        entry:
+          first_launch: start
+        screens:
+          - id: start
+            kind: info
+            title: Start
+            actions:
+              - label: Go
+                go: about
+          - id: about
+            kind: form
+            title: About you
+            back: true
+            fields:
+              - id: full_name
+                label: Full legal name
+                rules:
+                  - rule: min_length
+                    value: 2
+                    message: Please enter your full legal name
+              - id: display_name
+                label: Display name
+              - id: seeking
+                kind: multi
+                label: Interested in
+                options: [Women, Men, Everyone]
+                exclusive: Everyone
+                rules:
+                  - rule: min_selected
+                    value: 1
+                    message: Pick at least one.
+            actions:
+              - label: Save
+                quit: true
+              - label: Back
+                back: true
+        """
+
+    /// Issue 47's walk of accessible mode: each answer is checked whole when given (the
+    /// full name before the display name is asked); a refused answer is not offered as the
+    /// one to keep; an exclusive option stands alone as on the full screen; no pick says
+    /// the flow's own message; a screen with a Back button of its own lists one Back.
+    @Test func eachAnswerIsCheckedWhenGivenAndSaidPlainly() async throws {
+        let run = try await transcript(Self.answers, answers: ["1", "A", "Ann Lee", "annie", "1,3", "", "2", "1"])
+        let text = run.text
+        #expect(text.contains("Full legal name: A\nFull legal name: Please enter your full legal name\nFull legal name (refused: A): Ann Lee\n"), "\(text)")
+        #expect(text.contains("Full legal name (refused: A): Ann Lee\nDisplay name: annie\n"), "checked before the next question: \(text)")
+        #expect(text.contains("Interested in: Everyone goes by itself: pick it alone, or the others without it."), "\(text)")
+        #expect(text.contains("Interested in: Pick at least one."), "\(text)")
+        #expect(text.components(separatedBy: ") Back\n").count == 2, "one Back: \(text)")
+        #expect(run.ending == .quit)
+    }
 }

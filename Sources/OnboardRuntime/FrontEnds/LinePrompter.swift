@@ -159,7 +159,8 @@ public final class LinePrompter {
         let buttons = after.buttons.map { button in button.linkPrompt.map { "\($0) \(button.label)" } ?? button.label }
         // What can be chosen now (a checklist has no buttons until it is done).
         var menu = after.options.map(\.label) + buttons
-        if after.canGoBack { menu.append("Back") }
+        // Esc's way back, unless the screen has a Back button of its own (RuckTracker's).
+        if after.canGoBack, !buttons.contains(where: { $0.caseInsensitiveCompare("Back") == .orderedSame }) { menu.append("Back") }
         if menu.isEmpty, after.checklist.contains(where: { if case .failed = $0.status { true } else { false } }) {
             // A setup step failed with no way around it: Enter tries it again.
             write("Press Enter to try again, or type q to quit: ")
@@ -180,7 +181,7 @@ public final class LinePrompter {
             write("\n")
             return true
         }
-        if after.canGoBack, picked == menu.count - 1 {
+        if after.canGoBack, menu.last == "Back", !buttons.contains("Back"), picked == menu.count - 1 {
             session.dispatch(.intent(.back))
         } else {
             session.dispatch(.intent(.focus(view.fields.count + picked)))
@@ -210,6 +211,8 @@ public final class LinePrompter {
                 "Enter the numbers of your choices separated by commas, for example 1,3",
                 enter: field.picked.isEmpty ? nil : Self.keeps
             ) { answer in
+                // None picked: the flow's own rule says what is wanted ("Pick at least one topic.").
+                if answer.isEmpty { return .list([]) }
                 let numbers = answer.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
                 guard !numbers.isEmpty, numbers.allSatisfy({ $0.map { (1...field.options.count).contains($0) } ?? false }) else { return nil }
                 let picked = Set(numbers.compactMap { $0 }.map { field.options[$0 - 1] })
@@ -218,7 +221,8 @@ public final class LinePrompter {
         case .parsed(let prompt, let parse):
             return askLine(prompt, enter: Self.keeps, parse: parse)
         case .text:
-            let shown = field.isPassword || field.value.isEmpty ? "" : " [\(field.value)]"
+            // A refused answer is not offered as the one to keep: it is quoted as refused.
+            let shown = field.isPassword || field.value.isEmpty ? "" : field.error != nil ? " (refused: \(field.value))" : " [\(field.value)]"
             let hint = field.isPassword && !field.value.isEmpty ? " [Enter keeps the one typed]" : ""
             write("\(field.label)\(shown)\(hint): ")
             guard let answer = readLine(field.isPassword) else { return nil }
