@@ -111,9 +111,10 @@ public enum KeyMap {
         return items
     }
 
-    /// The help line, fitted to `width`: the least useful hints (suspend, then editing,
-    /// back, a widget's keys, Tab) drop out before anything is cut; the key that moves
-    /// the user forward and quit stay.
+    /// The help line, fitted to `width`: the least useful hints (suspend, then editing)
+    /// drop out first; then a long button name on Enter becomes "press" (the button shows
+    /// its name), so `PgDn more` and `Esc back` keep their place; then back, a widget's
+    /// keys, Tab. The key that moves the user forward and quit stay.
     public static func helpLine(for view: ScreenView, ascii: Bool, width: Int = .max) -> String {
         var items = weightedHelp(for: view).map { item in
             let keys = ascii ? item.keys.replacingOccurrences(of: "↑/↓", with: "Up/Down").replacingOccurrences(of: "←/→", with: "Left/Right") : item.keys
@@ -121,8 +122,13 @@ public enum KeyMap {
         }
         let separator = ascii ? " | " : " · "
         while TextMetrics.width(of: items.map(\.text).joined(separator: separator)) > width,
-              let weakest = items.filter({ $0.weight != .quit }).map(\.weight).max(),
-              let index = items.lastIndex(where: { $0.weight == weakest }) {
+              let weakest = items.filter({ $0.weight != .quit }).map(\.weight).max() {
+            if weakest < .suspend, let forward = items.firstIndex(where: { $0.weight == .forward && $0.text.hasPrefix("Enter ") && $0.text != "Enter press" }),
+               items[forward].text.split(separator: " ").count > 2 {
+                items[forward].text = "Enter press"
+                continue
+            }
+            guard let index = items.lastIndex(where: { $0.weight == weakest }) else { break }
             items.remove(at: index)
         }
         return items.map(\.text).joined(separator: separator)

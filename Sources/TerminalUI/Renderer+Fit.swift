@@ -44,6 +44,11 @@ extension Renderer {
             let window = Array(bodyIndices[start..<(start + shown)])
             var replaced = lines
             for (slot, row) in window.enumerated() { replaced[bodyIndices[slot]] = lines[row] }
+            // Text goes on below: the last row shown says so where it is cut, never reading
+            // as the sentence's end.
+            if shown > 0, start + shown < bodyIndices.count {
+                replaced[bodyIndices[shown - 1]] = continued(replaced[bodyIndices[shown - 1]])
+            }
             let dropped = Set(bodyIndices.dropFirst(shown))
             lines = replaced.indices.filter { !dropped.contains($0) }.map { replaced[$0] }
         }
@@ -66,6 +71,22 @@ extension Renderer {
         }
         lines = window
         return hidden
+    }
+
+    /// A line cut where more follows: its last word gives way to `…` (the line keeps its
+    /// width, so the mark always fits).
+    private func continued(_ line: Line) -> Line {
+        guard var last = line.spans.last else { return line }
+        var words = last.text.split(separator: " ", omittingEmptySubsequences: false)
+        if words.count > 1 {
+            words.removeLast()
+            last.text = words.joined(separator: " ") + " " + glyphs.ellipsis
+        } else {
+            last.text = String(last.text.dropLast(glyphs.ellipsis.count)) + glyphs.ellipsis
+        }
+        var marked = line
+        marked.spans[marked.spans.count - 1] = last
+        return marked
     }
 
     /// The card's header (step, title) and a window on its body from line `scroll - 1`,

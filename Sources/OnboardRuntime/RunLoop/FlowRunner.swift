@@ -85,10 +85,15 @@ public final class FlowRunner {
         }
         for input in inputs {
             // Reading a body the form had no room for: any key but PgUp/PgDn goes back to
-            // the form first, so nothing is typed unseen.
+            // the form, and only that (Esc does not leave it, Space picks nothing, a letter
+            // is not typed unseen); Ctrl-C and Ctrl-Z still quit and suspend.
             if bodyScroll.reading, console == nil, input != .key(.pageUp), input != .key(.pageDown), input != .resize {
                 bodyScroll.lines = 0
                 bodyScroll.reading = false
+                if input != .key(.control("c")), input != .key(.control("z")) {
+                    flushTyped()
+                    continue
+                }
             }
             if case .paste(let text) = input, console == nil {
                 flushTyped()
