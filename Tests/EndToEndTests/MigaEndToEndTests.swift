@@ -62,6 +62,35 @@ extension EndToEnd {
             mia.waitFor("Day 1 of your mindful streak")
         }
 
+        /// Issue 47: at 40x12 a form with no row left for its text reads it in the card on
+        /// PgDn. There Esc left the whole form and Space picked a pill unseen; any key but
+        /// PgUp/PgDn now only returns to the form.
+        @Test func aKeyInTheReadingViewOnlyReturnsToTheForm() throws {
+            let mia = Tmux()
+            mia.start("run miga", width: 40, height: 12)
+            mia.waitFor("Step 1 of 12")
+            mia.send("Enter")
+            for step in 2...7 {
+                mia.waitFor("Step \(step) of 12")
+                mia.send("Enter")
+            }
+            mia.waitFor("Step 8 of 12")
+            mia.type("8")
+            mia.send("Tab", "Enter")
+            var screen = mia.waitFor("[ ] Breathing")
+            mia.send("NPage")
+            screen = mia.waitFor("mindful moments")
+            #expect(!screen.contains("[ ] Breathing"), "reading the text in the card:\n\(screen)")
+            mia.send("Space")
+            screen = mia.waitFor("[ ] Breathing")
+            #expect(!screen.contains("[x]"), "Space picked nothing:\n\(screen)")
+            mia.send("NPage")
+            mia.waitFor("mindful moments")
+            mia.send("Escape")
+            screen = mia.waitFor("[ ] Breathing")
+            #expect(screen.contains("Step 9 of 12"), "Esc returned to the form, not the step before:\n\(screen)")
+        }
+
         @Test(arguments: Backend.kinds) func theFullPathWithAResumeAndAFailedHidingCheck(backend kind: String) throws {
             let backend = try Backend(kind)
             let mia = Tmux()
