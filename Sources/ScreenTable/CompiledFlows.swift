@@ -28,7 +28,7 @@ enum CompiledFlows {
         analytics.screens = "screen_viewed"
         analytics.breakdown = nil
         analytics.localID = false
-        var flow = Flow(id: "oklah", title: "OKLah", summary: "anonymous onboarding, no name, email or phone needed", entry: entry, tokens: tokens, analytics: analytics, screens: [oklahScreen0(), oklahScreen1(), oklahScreen2(), oklahScreen3(), oklahScreen4(), oklahScreen5(), oklahScreen6(), oklahScreen7(), oklahScreen8()])
+        var flow = Flow(id: "oklah", title: "OKLah", summary: "anonymous onboarding, no name or email needed", entry: entry, tokens: tokens, analytics: analytics, screens: [oklahScreen0(), oklahScreen1(), oklahScreen2(), oklahScreen3(), oklahScreen4(), oklahScreen5(), oklahScreen6(), oklahScreen7(), oklahScreen8()])
         flow.serviceURLKey = nil
         flow.stepCount = nil
         flow.secrets = []
@@ -134,7 +134,7 @@ enum CompiledFlows {
         analytics.screens = "screen_viewed"
         analytics.breakdown = nil
         analytics.localID = false
-        var flow = Flow(id: "babybasics", title: "Baby Basics", summary: "server URL, account or invite, add your baby", entry: entry, tokens: tokens, analytics: analytics, screens: [babybasicsScreen0(), babybasicsScreen1(), babybasicsScreen2(), babybasicsScreen3(), babybasicsScreen4(), babybasicsScreen5(), babybasicsScreen6(), babybasicsScreen7(), babybasicsScreen8(), babybasicsScreen9(), babybasicsScreen10(), babybasicsScreen11(), babybasicsScreen12(), babybasicsScreen13(), babybasicsScreen14(), babybasicsScreen15(), babybasicsScreen16(), babybasicsScreen17(), babybasicsScreen18()])
+        var flow = Flow(id: "babybasics", title: "Baby Basics", summary: "server URL, account or invite, your baby", entry: entry, tokens: tokens, analytics: analytics, screens: [babybasicsScreen0(), babybasicsScreen1(), babybasicsScreen2(), babybasicsScreen3(), babybasicsScreen4(), babybasicsScreen5(), babybasicsScreen6(), babybasicsScreen7(), babybasicsScreen8(), babybasicsScreen9(), babybasicsScreen10(), babybasicsScreen11(), babybasicsScreen12(), babybasicsScreen13(), babybasicsScreen14(), babybasicsScreen15(), babybasicsScreen16(), babybasicsScreen17(), babybasicsScreen18()])
         flow.serviceURLKey = "server_url"
         flow.stepCount = nil
         flow.secrets = ["invite_code", "invite_code_created", "invite_link"]
@@ -878,7 +878,7 @@ enum CompiledFlows {
         analytics.screens = "screen_viewed"
         analytics.breakdown = nil
         analytics.localID = false
-        var flow = Flow(id: "rucktracker", title: "RuckTracker", summary: "permanent guest sessions, add an email to sync", entry: entry, tokens: tokens, analytics: analytics, screens: [rucktrackerScreen0(), rucktrackerScreen1(), rucktrackerScreen2(), rucktrackerScreen3(), rucktrackerScreen4(), rucktrackerScreen5(), rucktrackerScreen6(), rucktrackerScreen7(), rucktrackerScreen8(), rucktrackerScreen9(), rucktrackerScreen10(), rucktrackerScreen11(), rucktrackerScreen12(), rucktrackerScreen13(), rucktrackerScreen14()])
+        var flow = Flow(id: "rucktracker", title: "RuckTracker", summary: "permanent guest sessions, email to sync", entry: entry, tokens: tokens, analytics: analytics, screens: [rucktrackerScreen0(), rucktrackerScreen1(), rucktrackerScreen2(), rucktrackerScreen3(), rucktrackerScreen4(), rucktrackerScreen5(), rucktrackerScreen6(), rucktrackerScreen7(), rucktrackerScreen8(), rucktrackerScreen9(), rucktrackerScreen10(), rucktrackerScreen11(), rucktrackerScreen12(), rucktrackerScreen13(), rucktrackerScreen14()])
         flow.serviceURLKey = nil
         flow.stepCount = nil
         flow.secrets = []
@@ -1220,7 +1220,7 @@ enum CompiledFlows {
         analytics.screens = "screen_viewed"
         analytics.breakdown = "onboarding_flow_version"
         analytics.localID = true
-        var flow = Flow(id: "miga", title: "MIGA", summary: "12-step mindful onboarding, setup, app hiding, hub", entry: entry, tokens: tokens, analytics: analytics, screens: [migaScreen0(), migaScreen1(), migaScreen2(), migaScreen3(), migaScreen4(), migaScreen5(), migaScreen6(), migaScreen7(), migaScreen8(), migaScreen9(), migaScreen10(), migaScreen11(), migaScreen12(), migaScreen13(), migaScreen14(), migaScreen15(), migaScreen16(), migaScreen17(), migaScreen18(), migaScreen19(), migaScreen20(), migaScreen21()])
+        var flow = Flow(id: "miga", title: "MIGA", summary: "12 mindful steps, setup, app hiding, the hub", entry: entry, tokens: tokens, analytics: analytics, screens: [migaScreen0(), migaScreen1(), migaScreen2(), migaScreen3(), migaScreen4(), migaScreen5(), migaScreen6(), migaScreen7(), migaScreen8(), migaScreen9(), migaScreen10(), migaScreen11(), migaScreen12(), migaScreen13(), migaScreen14(), migaScreen15(), migaScreen16(), migaScreen17(), migaScreen18(), migaScreen19(), migaScreen20(), migaScreen21()])
         flow.serviceURLKey = nil
         flow.stepCount = 12
         flow.secrets = []

@@ -256,6 +256,11 @@ extension EndToEnd {
             tmux.start("")
             let picker = tmux.waitFor("Choose an onboarding flow")
             #expect(picker.contains("OKLah"))
+            // Issue 47: at 80x24 every summary was cut ("… no name, email or phone n…").
+            for flow in ["OKLah", "Baby Basics", "ABBY", "RuckTracker", "MIGA"] {
+                let row = picker.split(separator: "\n").first { $0.contains("\(flow) — ") } ?? ""
+                #expect(!row.isEmpty && !row.contains("…"), "\(flow) whole at 80x24:\n\(picker)")
+            }
             tmux.send("Enter")
             tmux.waitFor("Welcome to OKLah")
         }
