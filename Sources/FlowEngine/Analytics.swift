@@ -15,12 +15,19 @@ extension FlowEngine {
                     properties: properties)))
     }
 
+    /// On the first screen event of a run (a launch, a relaunch): the time before it was
+    /// not spent on the screen shown before it.
+    public static let startsRunProperty = "starts_run"
+
     /// The arrival itself (what a funnel counts), the screen's own events, and its step
     /// number where the flow counts steps.
     func trackArrival(at screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         if let name = flow.analytics.screens, let index = flow.screens.firstIndex(where: { $0.id == screen.id }) {
-            track(name, with: ["screen_index": .number(Int64(index))], &state, now: now, effects: &effects)
+            var properties: [String: AnalyticsRecord.Property] = ["screen_index": .number(Int64(index))]
+            if state.startsRun { properties[Self.startsRunProperty] = .number(1) }
+            track(name, with: properties, &state, now: now, effects: &effects)
         }
+        state.startsRun = false
         for name in screen.track { track(name, &state, now: now, effects: &effects) }
         if let name = flow.analytics.step, let step = screen.step {
             track(name, with: ["step": .number(Int64(step))], &state, now: now, effects: &effects)

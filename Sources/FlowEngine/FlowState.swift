@@ -52,6 +52,9 @@ public struct FlowState: Equatable, Sendable {
     public var pressedWhileCooling: Int?
     /// Notes from launch (a corrupt file set aside), shown until the first screen changes.
     public var warnings: [String] = []
+    /// No screen shown yet in this run: the next arrival's event says it starts one, so
+    /// a funnel never counts the time between two launches as time on a screen.
+    public var startsRun = true
     /// Reassuring notes (a guest kept on this device while the service is away, a renewal
     /// to try again): said until the screen changes, as notices, not as errors.
     public var notes: [String] = []

@@ -61,6 +61,8 @@ public struct StoredEvent: Sendable, Equatable {
     public var attemptNumber: Int?
     public var durationMilliseconds: Int64?
     public var version: String?
+    /// The first screen event of a client's run (`starts_run`).
+    public var startsRun: Bool
     /// The properties as a JSON object.
     public var properties: String
 
@@ -112,6 +114,7 @@ public struct StoredEvent: Sendable, Equatable {
         attemptNumber = whole("attempt_number").map { Int($0) }
         durationMilliseconds = whole("duration_ms")
         version = text(Self.versionProperty)
+        startsRun = whole("starts_run") == 1
         let data = try JSONEncoder.sorted.encode(event.properties)
         properties = String(decoding: data, as: UTF8.self)
     }

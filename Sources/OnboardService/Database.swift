@@ -314,6 +314,10 @@ public enum ServiceDatabase {
                 try db.execute(sql: "UPDATE users SET display_key = seal_key(?) WHERE id = ?", arguments: [NameKey.of(name), row["id"] as String])
             }
         }
+        migrator.registerMigration("v15: the arrival that starts a client's run") { db in
+            // A funnel never counts the time between two launches as time on a screen.
+            try db.execute(sql: "ALTER TABLE analytics_events ADD COLUMN starts_run INTEGER")
+        }
         return migrator
     }
 

@@ -16,11 +16,15 @@ public struct FunnelRow: Sendable, Equatable {
     /// The completion event's `duration_ms`: the flow's own measure of time to complete.
     public var durationMilliseconds: Int64?
     public var version: String?
+    /// An arrival that starts a run of the client (a launch): what was shown before it
+    /// was left when that run ended, not now.
+    public var startsRun: Bool
 
     public init(
         person: Int64, screen: String?, screenIndex: Int?, occurredAt: Int64, errorCode: String? = nil, isRetry: Bool = false,
-        durationMilliseconds: Int64? = nil, version: String? = nil
+        durationMilliseconds: Int64? = nil, version: String? = nil, startsRun: Bool = false
     ) {
+        self.startsRun = startsRun
         (self.person, self.screen, self.screenIndex, self.occurredAt) = (person, screen, screenIndex, occurredAt)
         (self.errorCode, self.isRetry, self.durationMilliseconds, self.version) = (errorCode, isRetry, durationMilliseconds, version)
     }
@@ -125,7 +129,7 @@ public enum Funnel {
         var seenBy: [Int] = []  // the last person who reached each screen
         var time: [Int64] = []  // this person's time on each screen, -1 for none
         var completions: [Int64] = []
-        var arrivals: [(screen: Int, at: Int64)] = []
+        var arrivals: [(screen: Int, at: Int64, startsRun: Bool)] = []
         for (position, person) in (only ?? Array(0..<people.count)).enumerated() {
             arrivals.removeAll(keepingCapacity: true)
             var finish: FunnelRow?
@@ -135,7 +139,7 @@ public enum Funnel {
                 guard let name = row.screen, let place = row.screenIndex else { continue }
                 let screen = screenNumber(name)
                 places[screen][place, default: 0] += 1
-                arrivals.append((screen, row.occurredAt))
+                arrivals.append((screen, row.occurredAt, row.startsRun))
             }
             guard let last = arrivals.last else { continue }
             report.started += 1
@@ -154,7 +158,10 @@ public enum Funnel {
                     reached[arrival.screen] += 1
                     touched.append(arrival.screen)
                 }
-                let leaving = number + 1 < arrivals.count ? arrivals[number + 1].at : finish?.occurredAt
+                // The next arrival ends this one, unless it starts another run: the screen
+                // was left when the run before it ended, at a time no event says.
+                let next = number + 1 < arrivals.count ? arrivals[number + 1] : nil
+                let leaving = next.map { $0.startsRun ? nil : $0.at } ?? finish?.occurredAt
                 if let leaving { time[arrival.screen] = max(0, time[arrival.screen]) + max(0, leaving - arrival.at) }
             }
             if finish == nil { dropped[last.screen] += 1 }

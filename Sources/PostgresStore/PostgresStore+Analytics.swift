@@ -14,12 +14,12 @@ extension PostgresStore {
             return try await db.all(
                 """
                 INSERT INTO analytics_events (id, flow, event, screen, screen_index, user_id, anonymous_id, occurred_at_ms, received_at,
-                    app_version, error_code, attempt_number, duration_ms, variant, properties)
+                    app_version, error_code, attempt_number, duration_ms, variant, properties, starts_run)
                 SELECT id, flow, event, screen, screen_index, user_id, anonymous_id, occurred_at_ms, received_at,
-                    app_version, error_code, attempt_number, duration_ms, variant, properties
+                    app_version, error_code, attempt_number, duration_ms, variant, properties, starts_run
                 FROM json_to_recordset(\(batch)::json) AS batch (id TEXT, flow TEXT, event TEXT, screen TEXT, screen_index INTEGER,
                     user_id TEXT, anonymous_id TEXT, occurred_at_ms BIGINT, received_at BIGINT, app_version TEXT, error_code TEXT,
-                    attempt_number INTEGER, duration_ms BIGINT, variant TEXT, properties TEXT)
+                    attempt_number INTEGER, duration_ms BIGINT, variant TEXT, properties TEXT, starts_run BOOLEAN)
                 ON CONFLICT (id) DO NOTHING RETURNING 1
                 """, as: Int32.self, logger: self.logger
             ).count
@@ -44,7 +44,7 @@ extension PostgresStore {
             // arrival: half the cells to decode.
             let arrivals = try await db.query(
                 """
-                SELECT hashtextextended(anonymous_id, 0), screen, screen_index, occurred_at_ms FROM analytics_events
+                SELECT hashtextextended(anonymous_id, 0), screen, screen_index, occurred_at_ms, starts_run IS NOT NULL FROM analytics_events
                 WHERE flow = \(flow) AND occurred_at_ms >= \(since) AND screen_index IS NOT NULL AND screen IS NOT NULL
                 """, logger: self.logger)
             var found: [FunnelRow] = []
@@ -52,8 +52,8 @@ extension PostgresStore {
             // Collected, then decoded in a plain loop: an async step per row costs more
             // than the row.
             for row in try await arrivals.collect() {
-                let (person, screen, index, at) = try row.decode((Int64, String, Int32, Int64).self)
-                found.append(FunnelRow(person: person, screen: screen, screenIndex: Int(index), occurredAt: at))
+                let (person, screen, index, at, startsRun) = try row.decode((Int64, String, Int32, Int64, Bool).self)
+                found.append(FunnelRow(person: person, screen: screen, screenIndex: Int(index), occurredAt: at, startsRun: startsRun))
             }
             let marks = try await db.query(
                 """
@@ -88,11 +88,13 @@ private struct EventRecord: Encodable {
     var duration_ms: Int64?
     var variant: String?
     var properties: String
+    var starts_run: Bool?
 
     init(_ event: StoredEvent) {
         (id, flow, self.event, screen, screen_index) = (event.id, event.flow, event.event, event.screen, event.screenIndex)
         (user_id, anonymous_id, occurred_at_ms, received_at) = (event.userID, event.anonymousID, event.occurredAt, event.receivedAt)
         (app_version, error_code, attempt_number, duration_ms) = (event.appVersion, event.errorCode, event.attemptNumber, event.durationMilliseconds)
         (variant, properties) = (event.version, event.properties)
+        starts_run = event.startsRun ? true : nil
     }
 }

@@ -266,5 +266,10 @@ extension PostgresStore {
             "ALTER TABLE users ADD COLUMN display_key TEXT",
             "CREATE INDEX users_display_key ON users (display_key) WHERE display_key IS NOT NULL",
         ],
+        [
+            // The arrival that starts a client's run: a funnel never counts the time
+            // between two launches as time on a screen.
+            "ALTER TABLE analytics_events ADD COLUMN starts_run BOOLEAN",
+        ],
     ]
 }

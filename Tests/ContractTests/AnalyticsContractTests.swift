@@ -138,6 +138,24 @@ import TestSupport
         #expect(report.withinTarget == 150)
     }
 
+    /// Issue 47: a relaunch 25 hours later showed "home … 25h00m": the time between two
+    /// launches counted as time on the screen. The arrival that starts a run ends nothing.
+    @Test(arguments: ContractTests.transports) func theTimeBetweenTwoLaunchesIsNoTimeOnAScreen(kind: String) async throws {
+        let subject = try await Subject.make(kind)
+        defer { subject.server?.stop() }
+        let person = "local-relaunch"
+        let launch: [String: FieldValue] = ["starts_run": .number(1)]
+        _ = try await subject.service.recordEvents([
+            Self.event("screen_viewed", person: person, screen: "privacy", index: 0, at: 0, properties: launch),
+            Self.event("screen_viewed", person: person, screen: "pick_name", index: 3, at: 4000),
+            Self.event("screen_viewed", person: person, screen: "pick_name", index: 3, at: 90_000_000, properties: launch),
+            Self.event("screen_viewed", person: person, screen: "home", index: 5, at: 90_002_000),
+        ])
+        let steps = Dictionary(uniqueKeysWithValues: try await subject.funnel("oklah", false).steps.map { ($0.screen, $0) })
+        #expect(steps["privacy"]?.timeOnScreen == FunnelReport.Timing([4000]))
+        #expect(steps["pick_name"]?.timeOnScreen == FunnelReport.Timing([2000]), "the 25 hours away are not counted")
+    }
+
     /// MIGA's remote config splits the funnel: an A/B comparison.
     @Test(arguments: ["in-process", "http-postgres"]) func theFunnelSplitsByTheFlowVersion(kind: String) async throws {
         let subject = try await Subject.make(kind)

@@ -23,6 +23,28 @@ import Testing
 
     let networkDown = ServiceFailure(code: "network", message: "down")
 
+    /// Issue 47: the first screen event of a run says it starts one (a funnel then never
+    /// counts the time between two launches as time on a screen); the next ones do not.
+    @Test func theFirstArrivalOfARunSaysSo() {
+        var flow = story()
+        func arrivals(_ effects: [Effect]) -> [AnalyticsRecord] {
+            effects.compactMap { if case .track(let record) = $0, record.name == "screen_viewed" { record } else { nil } }
+        }
+        let launched = flow.launch(
+            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+        #expect(arrivals(launched).first?.properties["starts_run"] == .number(1))
+        let pressed = flow.press(
+            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
+            changes: [
+                "call 1 = sign_in_anonymously (user's, from creating), keyed",
+                "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
+                "history = privacy",
+                "screen = creating",
+            ])
+        #expect(arrivals(pressed).first.map { $0.properties["starts_run"] == nil } == true)
+    }
+
     /// First launch, Start, account created: the pick-name screen with three names.
     func atPickName() -> FlowDriver {
         var flow = story()

@@ -9,15 +9,15 @@ extension SQLiteStore {
             let insert = try db.cachedStatement(
                 sql: """
                     INSERT INTO analytics_events (id, flow, event, screen, screen_index, user_id, anonymous_id, occurred_at_ms, received_at,
-                        app_version, error_code, attempt_number, duration_ms, variant, properties)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                        app_version, error_code, attempt_number, duration_ms, variant, properties, starts_run)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
                     """)
             var stored = 0
             for event in events {
                 try insert.execute(arguments: [
                     event.id, event.flow, event.event, event.screen, event.screenIndex, event.userID, event.anonymousID, event.occurredAt,
                     event.receivedAt, event.appVersion, event.errorCode, event.attemptNumber, event.durationMilliseconds, event.version,
-                    event.properties,
+                    event.properties, event.startsRun ? 1 : nil,
                 ])
                 stored += db.changesCount
             }
@@ -38,7 +38,8 @@ extension SQLiteStore {
             let cursor = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT anonymous_id, screen, screen_index, occurred_at_ms, error_code, attempt_number IS NOT NULL, duration_ms, variant
+                    SELECT anonymous_id, screen, screen_index, occurred_at_ms, error_code, attempt_number IS NOT NULL, duration_ms, variant,
+                        starts_run IS NOT NULL
                     FROM analytics_events WHERE flow = ? AND occurred_at_ms >= ?
                     """,
                 arguments: [flow, since])
@@ -47,7 +48,7 @@ extension SQLiteStore {
                 rows.append(
                     FunnelRow(
                         person: Int64(person.hashValue), screen: row[1], screenIndex: row[2], occurredAt: row[3], errorCode: row[4], isRetry: row[5],
-                        durationMilliseconds: row[6], version: row[7]))
+                        durationMilliseconds: row[6], version: row[7], startsRun: row[8]))
             }
             return rows
         }
