@@ -100,13 +100,7 @@ public enum Operation: String, Sendable, CaseIterable {
 
     /// Context keys the operation fills with what the device reports, and the values each
     /// can take: QA picks one with `onboard --simulate KEY=VALUE`.
-    public var deviceReports: [String: [String]] {
-        switch self {
-        case .checkCompatibility: ["biometrics": ["face_id", "touch_id", "passcode", "none"]]
-        case .startSocialDevice: ["browser": ["yes", "no"]]
-        default: [:]
-        }
-    }
+    public var deviceReports: [String: [String]] { traits.deviceReports }
 
     /// Context lists the operation reads.
     public var listInputs: [String] { traits.listInputs }
@@ -139,12 +133,18 @@ public struct OperationTraits: Sendable, Equatable {
     public var effect: Effect
     public var inputs: [String] = []
     public var listInputs: [String] = []
+    /// What the device reports into the context, and the values it can have (a flow's
+    /// guards and the coverage map read them).
+    public var deviceReports: [String: [String]] = [:]
 
-    public init(session: SessionNeed, effect: Effect, inputs: [String] = [], listInputs: [String] = []) {
+    public init(
+        session: SessionNeed, effect: Effect, inputs: [String] = [], listInputs: [String] = [], deviceReports: [String: [String]] = [:]
+    ) {
         self.session = session
         self.effect = effect
         self.inputs = inputs
         self.listInputs = listInputs
+        self.deviceReports = deviceReports
     }
 }
 
@@ -174,7 +174,7 @@ extension Operation {
         case .verifyPhoneCode: OperationTraits(session: .none, effect: .createsOrSpends, inputs: ["phone_e164", "sms_code"])
         case .socialSignIn: OperationTraits(session: .none, effect: .createsOrSpends, inputs: ["provider", "social_account"])
         // The grant is single use on the service's side: no idempotency key needed.
-        case .startSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["provider"])
+        case .startSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["provider"], deviceReports: ["browser": ["yes", "no"]])
         case .pollSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["device_code"])
         case .withdrawSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["device_code"])
         // The grant is spent by the poll that follows; approving twice is refused.
@@ -188,7 +188,8 @@ extension Operation {
         case .prepareStore: OperationTraits(session: .none, effect: .repeatable)
         case .fetchConfig: OperationTraits(session: .none, effect: .repeatable)
         case .preloadContent: OperationTraits(session: .none, effect: .repeatable)
-        case .checkCompatibility: OperationTraits(session: .none, effect: .repeatable)
+        case .checkCompatibility:
+            OperationTraits(session: .none, effect: .repeatable, deviceReports: ["biometrics": ["face_id", "touch_id", "passcode", "none"]])
         case .validateHiding: OperationTraits(session: .none, effect: .repeatable)
         // MIGA's hub makes the guest a setup offline could not.
         case .openHub: OperationTraits(

@@ -1,7 +1,5 @@
-import CivilCalendar
 import FlowEngine
 import Foundation
-import ScreenTable
 import TerminalUI
 
 /// Accessible mode: the same flows, from the same screen table and engine, as plain
@@ -279,24 +277,5 @@ public final class LinePrompter {
             if state.screenID != screen || (state.calls.poll == nil && !state.isBusy) { return true }
         }
         return true
-    }
-
-    // MARK: Standard input and output
-
-    @Sendable public static func standardOutput(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
-
-    /// A line from standard input; a secret one without echo when it is a terminal.
-    @Sendable public static func standardInput(secret: Bool) -> String? {
-        var saved = termios()
-        let hide = secret && isatty(0) == 1 && tcgetattr(0, &saved) == 0
-        if hide {
-            var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(0, TCSAFLUSH, &quiet)
-        }
-        defer { if hide { tcsetattr(0, TCSAFLUSH, &saved) } }
-        return Swift.readLine(strippingNewline: true)
     }
 }
