@@ -61,20 +61,33 @@ import Testing
             ) == true)
     }
 
+    /// Issue 47: a damaged `session.json` started the flow fresh, though the secret store
+    /// keeps the whole session (it is written there first). It is made again from there;
+    /// only a store without it starts fresh.
     @Test func aCorruptFileIsSetAsideAndReportedInPlainWords() throws {
         let store = StateStore(stateDirectory: folder, flowID: "oklah")
         try store.save(session: session)
         try Data("{\"userID\": tru".utf8).write(to: URL(fileURLWithPath: store.sessionPath))
         let loaded = store.load()
-        #expect(loaded.session == nil)
+        #expect(loaded.session == session, "recovered from the secret store")
         #expect(loaded.warnings.count == 1)
         #expect(
-            loaded.warnings[0].hasPrefix(
-                "Your saved session (session.json) could not be read, so this starts fresh. The old file was kept as session.json.corrupt-")
-        )
+            loaded.warnings[0].hasPrefix("Your saved session (session.json) was damaged, so it was made again from a private file in "),
+            "\(loaded.warnings)")
+        #expect(store.sessionFile.holder() == "u_1", "the file is whole again")
         let files = try FileManager.default.contentsOfDirectory(atPath: store.folder)
         let aside = try #require(files.first { $0.hasPrefix("session.json.corrupt-") })
         #expect(try String(contentsOfFile: store.folder + "/" + aside, encoding: .utf8) == "{\"userID\": tru")
+
+        // With nothing in the secret store either, it starts fresh and says so.
+        try store.sessionFile.secrets.delete(.session("oklah"))
+        try Data("{\"userID\": tru".utf8).write(to: URL(fileURLWithPath: store.sessionPath))
+        let fresh = store.load()
+        #expect(fresh.session == nil)
+        #expect(
+            fresh.warnings.first?.hasPrefix(
+                "Your saved session (session.json) could not be read, so this starts fresh. The old file was kept as session.json.corrupt-") == true,
+            "\(fresh.warnings)")
     }
 
     @Test func invalidUTF8InAStateFileIsSetAsideToo() throws {

@@ -56,6 +56,16 @@ public struct SessionFile: Sendable {
         return try JSONDecoder().decode(Session.self, from: Data(secret.utf8))
     }
 
+    /// The session as the secret store keeps it, whole (it is written there first), with
+    /// its file made again from it: what a damaged `session.json` is recovered from. Nil
+    /// when the store has none.
+    public func recover() throws -> Session? {
+        guard let secret = try secrets.read(.session(flow)) else { return nil }
+        let session = try JSONDecoder().decode(Session.self, from: Data(secret.utf8))
+        try save(session)
+        return session
+    }
+
     /// The secret first, then the file: a kill in between leaves the file pointing at a
     /// secret that is already the new one. Signing out removes the file first.
     public func save(_ session: Session?) throws {

@@ -35,7 +35,9 @@ public final class StateStore {
     /// What was saved, and plain-language warnings for files that had to be set aside.
     public func load() -> (session: Session?, progress: SavedProgress?, warnings: [String]) {
         var warnings: [String] = []
-        let session: Session? = read(sessionPath, what: "saved session", warnings: &warnings) { _ in try sessionFile.load() }
+        let session: Session? = read(sessionPath, what: "saved session", warnings: &warnings, recover: sessionFile.recover) { _ in
+            try sessionFile.load()
+        }
         // Signed in, an unreadable progress file does not start the flow again: say what
         // is kept (the account) and what is lost (answers kept only on this device).
         let outcome = session == nil ? "this starts fresh" : "you are still signed in, but answers kept only on this device are lost"
@@ -68,7 +70,12 @@ public final class StateStore {
         try? FileManager.default.removeItem(atPath: PersonalData.lockPath(stateDirectory: stateDirectory))
     }
 
-    private func read<T>(_ path: String, what: String, outcome: String = "this starts fresh", warnings: inout [String], _ decode: (Data) throws -> T?) -> T? {
+    /// `recover`: where a damaged file's whole value is kept too (a session's, in the secret
+    /// store), tried before starting fresh.
+    private func read<T>(
+        _ path: String, what: String, outcome: String = "this starts fresh", warnings: inout [String], recover: (() throws -> T?)? = nil,
+        _ decode: (Data) throws -> T?
+    ) -> T? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let name = (path as NSString).lastPathComponent
         do {
@@ -85,7 +92,12 @@ public final class StateStore {
             default: ""
             }
             let aside = Self.setAside(path)
-            warnings.append("Your \(what) (\(name)) could not be read\(why), so \(outcome). The old file was kept as \(aside.map { ($0 as NSString).lastPathComponent } ?? name).")
+            let kept = aside.map { ($0 as NSString).lastPathComponent } ?? name
+            if why.isEmpty, let recovered = try? recover?() {
+                warnings.append("Your \(what) (\(name)) was damaged, so it was made again from \(secrets.summary), which keeps it whole: nothing is lost. The damaged file was kept as \(kept).")
+                return recovered
+            }
+            warnings.append("Your \(what) (\(name)) could not be read\(why), so \(outcome). The old file was kept as \(kept).")
             return nil
         }
     }
