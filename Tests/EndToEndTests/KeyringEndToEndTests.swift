@@ -138,14 +138,14 @@ extension EndToEnd {
             #expect(out.status == 0, "\(out.output.suffix(1500))")
             #expect(lookup(flow: "abby", kind: "session").isEmpty, "log-out removes the tokens")
 
-            // A damaged session file on the keyring backend: said in plain words, set aside,
-            // a fresh start.
+            // A damaged session file on the keyring backend: set aside, and made again from
+            // the keyring, which keeps the whole session (issue 47); said in plain words.
             try Data("not json \u{1}".utf8).write(to: URL(fileURLWithPath: state + "/oklah/session.json"))
-            let welcome = FileManager.default.temporaryDirectory.appendingPathComponent("welcome-\(UUID().uuidString).keys").path
-            try "wait:Welcome to OKLah\n".write(toFile: welcome, atomically: true, encoding: .utf8)
-            let damaged = onboard(["run", "oklah", "--headless", "--keys", welcome, "--wait-timeout", "10s"])
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("home-\(UUID().uuidString).keys").path
+            try "wait:Hi,\n".write(toFile: home, atomically: true, encoding: .utf8)
+            let damaged = onboard(["run", "oklah", "--headless", "--keys", home, "--wait-timeout", "10s"])
             #expect(damaged.status == 0, "\(damaged.output.suffix(1500))")
-            #expect(damaged.output.contains("could not be read"))
+            #expect(damaged.output.contains("made again from the system keyring"), "\(damaged.output.suffix(1500))")
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: state + "/oklah").contains { $0.hasPrefix("session.json.corrupt-") })
 
