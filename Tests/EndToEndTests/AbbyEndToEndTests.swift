@@ -196,7 +196,9 @@ extension EndToEnd {
 
         /// Issue 30: the progress lost beside a kept session (a data key gone, a damaged
         /// file) showed "You're all set" and wrote the profile complete, though the service
-        /// held only the names. The service is asked where the person stands.
+        /// held only the names. The service is asked where the person stands; issue 47: the
+        /// flow picks up at the first step it holds no answer for (the age), not at the names
+        /// again.
         @Test(arguments: ["mock", "server"]) func lostProgressWithAKeptSessionAsksTheService(backend kind: String) throws {
             let backend = try Backend(kind)
             let ana = Tmux()
@@ -215,9 +217,8 @@ extension EndToEnd {
             try Data("garbage".utf8).write(to: URL(fileURLWithPath: ana.stateDirectory + "/abby/progress.json"))
 
             start(ana, backend)
-            let screen = ana.waitFor("Your name")
-            #expect(!screen.contains("You're all set"), "\(screen)")
-            #expect(screen.contains("Ana 77"), "what the service holds is filled in:\n\(screen)")
+            let screen = ana.waitFor("Your age")
+            #expect(!screen.contains("You're all set") && screen.contains("Step 4 of 7"), "\(screen)")
             ana.send("C-c")
             ana.waitFor("[exit 0]")
             #expect(ana.session(of: "abby")?["onboardingComplete"] as? Bool != true)

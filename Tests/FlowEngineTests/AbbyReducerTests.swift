@@ -55,9 +55,14 @@ import Testing
         #expect(!launch.contains { if case .saveProgress(let progress) = $0 { progress?.onboardingComplete == true } else { false } })
         flow.answer(
             .success(CallOutput(values: ["profile_complete": .text("false"), "full_name": .text("Ana López")])),
-            effects: ["save progress at names"],
-            changes: ["call 1 removed", "context.full_name = Ana López", "context.profile_complete = false", "screen = names"])
-        #expect(flow.screen == "names", "back where the service says: the profile is not finished")
+            effects: ["save progress at age"],
+            changes: [
+                "call 1 removed", "context.age_range = 18-99", "context.birth_date = 2026-11-22", "context.full_name = Ana López",
+                "context.profile_complete = false", "screen = age",
+            ])
+        // Issue 47: back where the service says, at the first step its profile has no answer
+        // for (the names are given), not at the profile's first step.
+        #expect(flow.screen == "age", "back where the service says: the profile is not finished")
         #expect(!flow.state.onboardingComplete)
 
         var offline = FlowDriver("abby")
