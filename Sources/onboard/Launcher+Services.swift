@@ -30,8 +30,9 @@ extension Launcher {
         let mock: LazyMock
         if FileManager.default.fileExists(atPath: path) {
             // Opened now: a damaged file is set aside and said on the first screen.
-            let (opened, warning) = try Self.openMock(path: path, sealer: sealer, clock: clock)
+            let (opened, warning, loss) = try Self.openMock(path: path, sealer: sealer, clock: clock)
             if let warning { warnings.append(warning) }
+            if let loss { losses.append(loss) }
             mock = LazyMock(opened: opened)
         } else {
             // Nothing there to check: the file is made on the first call, after the first screen.
@@ -47,16 +48,18 @@ extension Launcher {
     /// file another process holds locked) changes nothing and is said as it is.
     static func openMock(
         path: String, sealer: ColumnSealer?, clock: RuntimeClock
-    ) throws -> (mock: InProcessTransport, warning: String?) {
+    ) throws -> (mock: InProcessTransport, warning: String?, loss: SealedLoss?) {
         try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
         var warning: String?
+        var loss: SealedLoss?
         let database: ServiceDatabase.Queue
         do {
             database = try ServiceDatabase.open(path: path, sealer: sealer)
-        } catch let error as ColumnSealer.ForeignKey {
-            // As with the progress it sealed: what this folder can no longer open is set aside.
+        } catch is ColumnSealer.ForeignKey {
+            // As with the progress it sealed: what this folder can no longer open is set
+            // aside, and said with it in one note (`SealedLoss`).
             let aside = StateStore.setAside(path)
-            warning = "The mock service's database could not be opened: \(error), so it starts empty. The old file was kept as \(aside ?? path)."
+            loss = SealedLoss(what: "the embedded mock's accounts (\((path as NSString).lastPathComponent))", keptAs: aside ?? path)
             database = try ServiceDatabase.open(path: path, sealer: sealer)
         } catch where !ServiceDatabase.isDamaged(error) {
             throw ServiceError(.serverError, "The mock service's database \(path) could not be opened (\(error)). Nothing was changed; try again.")
@@ -66,7 +69,7 @@ extension Launcher {
             database = try ServiceDatabase.open(path: path, sealer: sealer)
         }
         let mock = InProcessTransport(service: try OnboardService(database: database, clock: clock))
-        return (mock, warning)
+        return (mock, warning, loss)
     }
 
     /// The outbox the QA console shows: the mock's database read directly; a server's

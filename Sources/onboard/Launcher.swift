@@ -26,6 +26,8 @@ final class Launcher {
     /// The run's one clock (`--clock-offset`, the console's shifts), the mock's too.
     let clock: RuntimeClock
     var warnings: [String] = []
+    /// What the data key sealed that could not be opened (the mock's accounts).
+    var losses: [SealedLoss] = []
     let glyphs: Glyphs
     /// The state folder's secret store, opened by the first flow (the picker's too).
     private var secrets: (any SecretStore)?
@@ -215,9 +217,11 @@ final class Launcher {
             clock: clock,
             mailbox: mailbox,
             warnings: warnings,
+            losses: losses,
             defaults: defaults,
             delivery: eventDelivery(for: flow, store: store, services: services))
         warnings = []
+        losses = []
         session.delivery?.start()
         defer { session.finishDelivery() }
         if lines {

@@ -100,6 +100,24 @@ extension EndToEnd {
             #expect(try FileManager.default.contentsOfDirectory(atPath: state).contains { $0.hasPrefix("mock.sqlite.corrupt-") })
         }
 
+        /// Issue 47: the data key gone, two ✗ notes stood on a fresh Welcome screen, the first
+        /// saying "you are still signed in" (the mock's account went with the key). One note
+        /// says what happened to everything the key sealed.
+        @Test func aLostDataKeyIsSaidOnceForEverythingItSealed() throws {
+            let state = Tmux().stateDirectory
+            let welcome = state + ".keys"
+            try "wait:Welcome to OKLah\n".write(toFile: welcome, atomically: true, encoding: .utf8)
+            #expect(headless(["run", "oklah", "--keys", "\(Self.scripts)/oklah.keys"], state: state).status == 0)
+            try FileManager.default.removeItem(atPath: state + "/secrets/data-key")
+            let run = headless(["run", "oklah", "--keys", welcome], state: state)
+            #expect(run.status == 0, "\(run.output)")
+            let first = run.output.components(separatedBy: "── frame ").dropFirst().first ?? ""
+            #expect(first.components(separatedBy: "✗").count == 2, "one note:\n\(first)")
+            let words = first.replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.contains("your saved answers (progress.json) and the embedded mock's accounts (mock.sqlite). This starts fresh."), "\(first)")
+            #expect(!words.contains("still signed in"), "\(first)")
+        }
+
         /// Issue 30: two onboards that made one new shared mock database at once set the
         /// live file aside under each other (4 of 6 trials). A file another process is
         /// making is not damaged: 8 processes at once, 20 rounds, every account kept.

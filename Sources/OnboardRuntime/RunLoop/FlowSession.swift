@@ -26,6 +26,8 @@ public final class FlowSession {
     /// Notes from opening the run's files (a damaged mock database set aside), said on
     /// the first screen.
     private var launchNotes: [String]
+    /// What the launcher could not open for the data key being gone (the mock's file).
+    private var launchLosses: [SealedLoss]
     /// What `launch(deferringEffects: true)` left for after the first screen.
     private var deferredEffects: [Effect] = []
     /// Where recorded events go to the service (under `DO_NOT_TRACK`, only a withdrawal);
@@ -37,7 +39,7 @@ public final class FlowSession {
 
     public init(
         engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock, mailbox: Mailbox,
-        warnings: [String] = [], defaults: [String: Value] = [:], delivery: EventDelivery? = nil
+        warnings: [String] = [], losses: [SealedLoss] = [], defaults: [String: Value] = [:], delivery: EventDelivery? = nil
     ) {
         self.engine = engine
         self.store = store
@@ -47,6 +49,7 @@ public final class FlowSession {
         self.defaults = defaults
         self.delivery = delivery
         launchNotes = warnings
+        launchLosses = losses
     }
 
     /// The run is over: with a quit, what is queued goes to the service (for at most two
@@ -86,8 +89,12 @@ public final class FlowSession {
         var saved = store.load()
         heldIdentity = store.sessionFile.holder()
         if following, saved.session != nil, saved.progress?.requiresSession == false { saved.progress = nil }
-        let warnings = saved.warnings + launchNotes
+        let losses = saved.losses + launchLosses
+        // A session outlives the answers, unless its account went with them (the mock's).
+        let note = SealedLoss.said(losses, howLost: store.secrets.howSecretsAreLost, stillSignedIn: saved.session != nil && launchLosses.isEmpty)
+        let warnings = saved.warnings + (losses.isEmpty ? [] : [note]) + launchNotes
         launchNotes = []
+        launchLosses = []
         let effects = engine.reduce(&state, .launched(Launch(
             session: saved.session, progress: saved.progress, placeholderUserID: Self.placeholderUserID(),
             warnings: warnings, defaults: drafts.merging(defaults) { draft, _ in draft }, utcOffset: Self.utcOffset)),

@@ -33,18 +33,22 @@ public final class StateStore {
     }
 
     /// What was saved, and plain-language warnings for files that had to be set aside.
-    public func load() -> (session: Session?, progress: SavedProgress?, warnings: [String]) {
+    /// `losses`: what could not be opened because the data key is gone, said in one note
+    /// with anything else the key sealed (`SealedLoss`).
+    public func load() -> (session: Session?, progress: SavedProgress?, warnings: [String], losses: [SealedLoss]) {
         var warnings: [String] = []
-        let session: Session? = read(sessionPath, what: "saved session", warnings: &warnings, recover: sessionFile.recover) { _ in
+        var losses: [SealedLoss] = []
+        let session: Session? = read(sessionPath, what: "saved session", warnings: &warnings, losses: &losses, recover: sessionFile.recover) { _ in
             try sessionFile.load()
         }
         // Signed in, an unreadable progress file does not start the flow again: say what
         // is kept (the account) and what is lost (answers kept only on this device).
         let outcome = session == nil ? "this starts fresh" : "you are still signed in, but answers kept only on this device are lost"
-        let progress: SavedProgress? = read(progressPath, what: "saved progress", outcome: outcome, warnings: &warnings) { data in
+        // (A data key gone is said by `SealedLoss`, with the mock's accounts it also sealed.)
+        let progress: SavedProgress? = read(progressPath, what: "saved progress", outcome: outcome, warnings: &warnings, losses: &losses) { data in
             try ProgressRecord.decode(data, personal: personal)
         }
-        return (session, progress, warnings)
+        return (session, progress, warnings, losses)
     }
 
     public func save(session: Session?) throws {
@@ -73,8 +77,8 @@ public final class StateStore {
     /// `recover`: where a damaged file's whole value is kept too (a session's, in the secret
     /// store), tried before starting fresh.
     private func read<T>(
-        _ path: String, what: String, outcome: String = "this starts fresh", warnings: inout [String], recover: (() throws -> T?)? = nil,
-        _ decode: (Data) throws -> T?
+        _ path: String, what: String, outcome: String = "this starts fresh", warnings: inout [String], losses: inout [SealedLoss],
+        recover: (() throws -> T?)? = nil, _ decode: (Data) throws -> T?
     ) -> T? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let name = (path as NSString).lastPathComponent
@@ -85,14 +89,15 @@ public final class StateStore {
             warnings.append("Your \(what) (\(name)) could not be opened, so \(outcome) for now: \(error.description)")
             return nil
         } catch {
-            let why = switch error {
-            // One parenthesis, naming how this folder's own store loses a secret.
-            case let missing as SessionFile.MissingTokens: ", because \(missing.description): \(secrets.howSecretsAreLost)"
-            case is PersonalData.MissingKey, is CryptoKitError: ", because the key it was encrypted with is no longer here (\(secrets.howSecretsAreLost))"
-            default: ""
-            }
             let aside = Self.setAside(path)
             let kept = aside.map { ($0 as NSString).lastPathComponent } ?? name
+            if error is PersonalData.MissingKey || error is CryptoKitError {
+                // Said once, with whatever else the key sealed (the embedded mock's accounts).
+                losses.append(SealedLoss(what: "your \(what == "saved progress" ? "saved answers" : what) (\(name))", keptAs: kept))
+                return nil
+            }
+            // One parenthesis, naming how this folder's own store loses a secret.
+            let why = (error as? SessionFile.MissingTokens).map { ", because \($0.description): \(secrets.howSecretsAreLost)" } ?? ""
             if why.isEmpty, let recovered = try? recover?() {
                 warnings.append("Your \(what) (\(name)) was damaged, so it was made again from \(secrets.summary), which keeps it whole: nothing is lost. The damaged file was kept as \(kept).")
                 return recovered
