@@ -217,10 +217,7 @@ import Testing
     // MARK: Phone and code
 
     @Test func thePhoneNumberIsFormattedAsTypedAndSentAsE164() {
-        var flow = atMethod()
-        flow.press(
-            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
-            changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
+        var flow = atPhone()
         #expect(flow.text("country") == "+1 United States / Canada")
         flow.focus("country", effects: [], changes: [])
         flow.key(.right, effects: [], changes: ["context.country = +44 United Kingdom", "edited = now"])
@@ -259,10 +256,7 @@ import Testing
 
     @Test(arguments: ["", "12", "abc", "(555)"])
     func anInvalidNumberGetsTheSpecsMessageAndNoCall(number: String) {
-        var flow = atMethod()
-        flow.press(
-            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
-            changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
+        var flow = atPhone()
         flow.type(
             number, into: "phone", effects: ["save progress at phone"],
             changes: ["context.phone = \(number.filter(\.isNumber))", "edited = now", "focus = 1"])
@@ -277,10 +271,7 @@ import Testing
     /// American number is longer than ten (eleven with its trunk 1): said as typed, with the
     /// spec's message. A number still short of its length is not (it may be on its way).
     @Test func aNumberLongerThanItsCountryHasIsSaidAsItIsTyped() {
-        var flow = atMethod()
-        flow.press(
-            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
-            changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
+        var flow = atPhone()
         flow.type(
             "555010", into: "phone", effects: ["save progress at phone"], changes: ["context.phone = 555010", "edited = now", "focus = 1"])
         #expect(flow.state.form.errors["phone"] == nil)
@@ -301,11 +292,17 @@ import Testing
         }
     }
 
-    func atCode() -> FlowDriver {
+    /// The phone screen, from the method choice.
+    func atPhone() -> FlowDriver {
         var flow = atMethod()
         flow.press(
             "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
             changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
+        return flow
+    }
+
+    func atCode() -> FlowDriver {
+        var flow = atPhone()
         flow.type(
             "5550109999", into: "phone", effects: ["save progress at phone"],
             changes: ["context.phone = 5550109999", "edited = now", "focus = 1"])
@@ -474,10 +471,7 @@ import Testing
     }
 
     @Test func theFirstVisitToThePhoneScreenHasNoWayBackToACode() {
-        var flow = atMethod()
-        flow.press(
-            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
-            changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
+        var flow = atPhone()
         #expect(!flow.view.actions.filter { flow.engine.holds($0.when, flow.state) }.map(\.label).contains("Back to Code Entry"))
     }
 
@@ -747,10 +741,7 @@ import Testing
     /// provider cannot reach) is said under the field, and focus goes there, so the
     /// digits typed next land in it (not in the Country picker or on a button).
     @Test func aRefusedNumberPutsFocusBackOnTheNumber() {
-        var flow = atMethod()
-        flow.press(
-            "Use Phone Number", effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at phone"],
-            changes: ["context.country = +1 United States / Canada", "history = consent › method", "screen = phone"])
+        var flow = atPhone()
         flow.type(
             "5550100999", into: "phone", effects: ["save progress at phone"],
             changes: ["context.phone = 5550100999", "edited = now", "focus = 1"])

@@ -27,13 +27,20 @@ import Testing
     /// counts the time between two launches as time on a screen); the next ones do not.
     @Test func theFirstArrivalOfARunSaysSo() {
         var flow = story()
-        func arrivals(_ effects: [Effect]) -> [AnalyticsRecord] {
-            effects.compactMap { if case .track(let record) = $0, record.name == "screen_viewed" { record } else { nil } }
+        let (launched, pressed) = launchAndStart(&flow)
+        func arrival(_ effects: [Effect]) -> AnalyticsRecord? {
+            effects.lazy.compactMap { if case .track(let record) = $0, record.name == "screen_viewed" { record } else { nil } }.first
         }
+        #expect(arrival(launched)?.properties["starts_run"] == .number(1))
+        #expect(arrival(pressed).map { $0.properties["starts_run"] == nil } == true)
+    }
+
+    /// First launch, then Start: the launch's and the press's effects.
+    @discardableResult
+    func launchAndStart(_ flow: inout FlowDriver) -> (launched: [Effect], pressed: [Effect]) {
         let launched = flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
             changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
-        #expect(arrivals(launched).first?.properties["starts_run"] == .number(1))
         let pressed = flow.press(
             "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
@@ -42,23 +49,13 @@ import Testing
                 "history = privacy",
                 "screen = creating",
             ])
-        #expect(arrivals(pressed).first.map { $0.properties["starts_run"] == nil } == true)
+        return (launched, pressed)
     }
 
     /// First launch, Start, account created: the pick-name screen with three names.
     func atPickName() -> FlowDriver {
         var flow = story()
-        flow.launch(
-            effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
-        flow.press(
-            "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
-            changes: [
-                "call 1 = sign_in_anonymously (user's, from creating), keyed",
-                "context.idempotency_key.sign_in_anonymously = p-1800000000000-1",
-                "history = privacy",
-                "screen = creating",
-            ])
+        launchAndStart(&flow)
         flow.now += 500
         flow.answer(
             .success(signedIn),
