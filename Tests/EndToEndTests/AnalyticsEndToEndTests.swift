@@ -214,7 +214,10 @@ extension EndToEnd {
             let stored = received.output.split(separator: "\n").map(String.init)
             #expect(Set(recorded).subtracting(stored).isEmpty, "recorded, never received: \(Set(recorded).subtracting(stored).count)")
             #expect(stored.count == Set(stored).count, "no event stored twice")
-            #expect(Set(stored).subtracting(recorded).isEmpty, "received, never recorded")
+            // An event is queued before it is logged (a kill between the two never leaves
+            // one on record that is never delivered), so a kill may catch at most one event
+            // queued and not yet logged: at most one per kill, never more.
+            #expect(Set(stored).subtracting(recorded).count <= 8, "received, never recorded: \(Set(stored).subtracting(recorded).count)")
         }
     }
 }
