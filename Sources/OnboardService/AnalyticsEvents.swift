@@ -17,8 +17,9 @@ extension OnboardService {
         // What one address, one run and everyone may add in an hour (ASVS 2.4.1): a flood
         // is refused before it is stored, and the store-wide ceiling says so in the
         // metrics and the log when it bites.
-        try await limit("events-address", key: client, settings.eventsPerAddress, weight: rows.count, now: now)
-        try await limit("event-bytes-address", key: client, settings.eventBytesPerAddress, weight: rows.reduce(0) { $0 + $1.storedBytes }, now: now)
+        try await limit("events-address", key: client, settings.eventsPerAddress, weight: rows.count, now: now, address: client)
+        try await limit(
+            "event-bytes-address", key: client, settings.eventBytesPerAddress, weight: rows.reduce(0) { $0 + $1.storedBytes }, now: now, address: client)
         for (run, count) in Dictionary(rows.map { ($0.anonymousID, 1) }, uniquingKeysWith: +).sorted(by: { $0.key < $1.key }) {
             try await limit("events-run", key: run, settings.eventsPerRun, weight: count, now: now)
         }

@@ -156,11 +156,12 @@ public final class OnboardService: Sendable {
     }
 
     /// `weight` counted at once against one limit (a batch's events or bytes), refused
-    /// as `limits` refuses: the metric, the security log's line, 429.
-    func limit(_ name: String, key: String, _ rule: RateLimit, weight: Int, now: Int64) async throws {
+    /// as `limits` refuses: the metric, the security log's line (naming `address` when the
+    /// limit is a client address's), 429.
+    func limit(_ name: String, key: String, _ rule: RateLimit, weight: Int, now: Int64, address: String? = nil) async throws {
         guard let wait = try await store.hitRateLimit("\(name):\(key)", rule, weight: weight, now: now) else { return }
         Counter(label: "onboard_rate_limit_refusals_total", dimensions: [("limit", name)]).increment()
-        record(.rateLimited, address: name.hasSuffix("address") ? key : nil, outcome: "\(name) limit: refused for \(wait) s")
+        record(.rateLimited, address: address, outcome: "\(name) limit: refused for \(wait) s")
         throw Self.tooMany(wait)
     }
 
