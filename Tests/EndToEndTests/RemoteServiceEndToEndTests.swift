@@ -97,7 +97,7 @@ extension EndToEnd {
                     ServerProcess.binary, ["--dev", "--host", "0.0.0.0", "--dev-on-network", "--port", "0", "--db", folder + ".sqlite"],
                     output: output))
             var said = ""
-            for _ in 0..<200 where !said.contains("listening on") {
+            for _ in 0..<200 where !said.contains("onboard-server listening on") {
                 usleep(50_000)
                 said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             }
