@@ -28,10 +28,11 @@ extension FlowEngine {
             activate(focused, items: items, on: screen, &state, now: now, effects: &effects)
         case .back:
             if screen.allowsBack { goBack(from: screen, &state, now: now, effects: &effects) }
-        case .insert(var text), .paste(var text):
-            if intent == .paste(text) { text = Self.unwrapped(text) }
+        case .insert(let given), .paste(let given):
+            let pasted = if case .paste = intent { true } else { false }
+            let text = pasted ? Self.unwrapped(given) : given
             guard let field else {
-                if intent == .insert(text), let character = text.first, text.count == 1 {
+                if !pasted, let character = text.first, text.count == 1 {
                     handle(.shortcut(character), &state, now: now, effects: &effects)
                 }
                 return
