@@ -42,6 +42,10 @@ extension FlowEngine {
         if case .failure(let failure) = result, let session = failure.session {
             apply(CallOutput(session: session), &state, effects: &effects)
         }
+        if case .failure(let failure) = result, let kept = failure.kept {
+            apply(CallOutput(values: kept.values), &state, effects: &effects)
+            state.notes = [kept.note]
+        }
         if case .failure(let failure) = result, failure.code == ServiceError.Code.unauthorized.rawValue, mayRenew(for: entry, state) {
             // The service turned the token down (a server restarted, a clock moved):
             // renewed once, the call goes again.

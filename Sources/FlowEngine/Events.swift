@@ -60,6 +60,19 @@ public struct Launch: Equatable, Sendable {
     }
 }
 
+/// Work a refused call kept for its owner: `values` apply as a success's do (the form
+/// it was typed on empties), and `note` is said until the person leaves the screen the
+/// refusal lands them on.
+public struct KeptWork: Equatable, Sendable {
+    public var values: [String: Value]
+    public var note: String
+
+    public init(values: [String: Value], note: String) {
+        self.values = values
+        self.note = note
+    }
+}
+
 /// A failed service call, as the engine sees it.
 public struct ServiceFailure: Error, Equatable, Sendable {
     /// A stable code: a `ServiceError.Code`.
@@ -69,12 +82,17 @@ public struct ServiceFailure: Error, Equatable, Sendable {
     /// Who the call made this device before it failed (a guest on this device,
     /// registered on the way): kept, so the next call does not register it again.
     public var session: Session?
+    /// What the call kept before the service refused it (a ruck kept on this device for
+    /// the account whose session ended): the person's work is not lost, so it is no
+    /// longer a draft, and they are told where it is.
+    public var kept: KeptWork?
 
-    public init(code: String, message: String, retryAfter: Int? = nil, session: Session? = nil) {
+    public init(code: String, message: String, retryAfter: Int? = nil, session: Session? = nil, kept: KeptWork? = nil) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
         self.session = session
+        self.kept = kept
     }
 
     public var isTransient: Bool {

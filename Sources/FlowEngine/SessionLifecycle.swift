@@ -120,7 +120,11 @@ extension FlowEngine {
         leaveScreen(&state)
         state.phase = .showing
         if let ended {
+            // What the person was told of their work (a ruck kept for this account) is
+            // still true where they log in again.
+            let told = state.notes
             arrive(at: ended.id, &state, now: now, effects: &effects)
+            state.notes = told
         } else if keepingDeviceAnswers, let signedOut = flow.entry.signedOut {
             arrive(at: signedOut, &state, now: now, effects: &effects)
         } else {

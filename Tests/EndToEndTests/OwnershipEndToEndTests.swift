@@ -121,6 +121,39 @@ extension EndToEnd.RuckTrackerEndToEndTests {
         #expect(!home.contains("(pending)"), "on the service now:\n\(home)")
     }
 
+    /// The explorer's seam: the same, but the person chose "Continue as Guest". The ruck
+    /// was kept for the account and nothing said so; the guest's form still held 2.3 and
+    /// 12, so the next ruck was typed onto them. Now the screen says where the ruck is,
+    /// the form starts empty, and logging in to the account later brings the ruck up.
+    @Test func aRuckKeptForAnAccountWhoseSessionEndedWaitsForItWhileAGuestLogsRucks() throws {
+        let service = try Backend("server")
+        let server = try #require(service.server)
+        let tmux = signedUp(service, as: "later@example.org")
+        #expect(ServerProcess.post(server.base + "/api/v1/dev/clock", json: #"{"offset_seconds": 2678400}"#) == 200)
+        logRuck(tmux, km: "2.3", minutes: "12", expecting: "Log in again")
+        #expect(tmux.screen.contains("kept on this device for your account"), "\(tmux.screen)")
+        tmux.send("Tab")
+        tmux.send("Tab")
+        tmux.send("Right")
+        tmux.send("Enter")  // Continue as Guest
+        tmux.waitFor("No rucks yet")
+        logRuck(tmux, km: "3.4", minutes: "13")
+        #expect(!tmux.screen.contains("2.3"), "the guest does not show the account's ruck:\n\(tmux.screen)")
+        tmux.send("p")
+        tmux.waitFor("Guest User")
+        tmux.send("Right")
+        tmux.send("Right")
+        tmux.send("Enter")  // Log In
+        tmux.waitFor("Log in to an account")
+        tmux.type("later@example.org")
+        tmux.send("Tab")
+        tmux.type("march on!")
+        tmux.send("Tab")
+        tmux.send("Enter")
+        let home = tmux.waitFor("2.3 km in 12 min")
+        #expect(EndToEnd.waitUntil({ !tmux.screen.contains("(pending)") }, seconds: 20), "on the service now:\n\(home)")
+    }
+
     /// Issue 45 §1: a guest whose renewal is refused was told "Everything on this device
     /// is kept", and then Save said "The ruck could not be saved". The ruck is kept for
     /// the guest, and reaches the service once the guest is renewed.

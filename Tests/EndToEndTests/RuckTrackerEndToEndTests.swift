@@ -8,7 +8,8 @@ extension EndToEnd {
     @Suite struct RuckTrackerEndToEndTests {
         static let backends = Backend.kinds
 
-        func logRuck(_ tmux: Tmux, km: String, minutes: String) {
+        /// Home -> Log a Ruck -> Save; waits for `expecting` (the ruck on Home, by default).
+        func logRuck(_ tmux: Tmux, km: String, minutes: String, expecting: String? = nil) {
             tmux.send("l")
             tmux.waitFor("Log a ruck")
             tmux.type(km)
@@ -16,7 +17,7 @@ extension EndToEnd {
             tmux.type(minutes)
             tmux.send("Tab")
             tmux.send("Enter")
-            tmux.waitFor("\(km) km in \(minutes) min")
+            tmux.waitFor(expecting ?? "\(km) km in \(minutes) min")
         }
 
         /// Profile -> Sign Out -> confirm.

@@ -92,7 +92,7 @@ extension OperationRunner {
             // retried); an account is asked to log in again, and then it syncs.
             let kept = try keptOffline(entry, of: owner, request)
             if owner.isAnonymous { return kept }
-            throw error
+            throw KeptForItsOwner(error: error, work: KeptWork(values: kept.values, note: PendingRucks.keptForAccount))
         }
     }
 

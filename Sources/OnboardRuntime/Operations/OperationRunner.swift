@@ -71,6 +71,9 @@ public struct OperationRunner: Sendable {
             return .success(output)
         } catch let error as ServiceError {
             return .failure(ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter))
+        } catch let refused as KeptForItsOwner {
+            let error = refused.error
+            return .failure(ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter, kept: refused.work))
         } catch is IdentityChanged {
             return .failure(ServiceFailure(code: IdentityChanged.code, message: FolderIdentity.note(nowHolding: sessionFile?.holder())))
         } catch let failed as FailedAfterRegistering {
@@ -138,6 +141,13 @@ public struct OperationRunner: Sendable {
     private struct FailedAfterRegistering: Error {
         let error: ServiceError
         let session: Session
+    }
+
+    /// The service refused the call, but what the person made was kept on this device
+    /// for its owner first.
+    struct KeptForItsOwner: Error {
+        let error: ServiceError
+        let work: KeptWork
     }
 
     private func register(_ local: Session, key: String, on service: any AuthService) async throws -> Session {

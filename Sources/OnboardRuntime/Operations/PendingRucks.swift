@@ -26,6 +26,9 @@ struct PendingRucks {
     let personal: PersonalData?
 
     static let marker = " (pending)"
+    /// Said when an account's session ended as it saved a ruck: the ruck is that
+    /// account's, here, until it is back (a new guest does not take it).
+    static let keptForAccount = "Your ruck is kept on this device for your account, and is saved to it when you log in again."
 
     /// The file, sealed like a progress file's context (a ruck is a person's record). A
     /// plain list of entries, or of rucks alone, is a file from before.
