@@ -153,11 +153,14 @@ let package = Package(
         .target(name: "SecretShim", linkerSettings: [.linkedLibrary("dl")]),
         // C: pseudo-terminals and spawning a session leader, for serve-ssh.
         .target(name: "PtyShim"),
+        // A demo session: its own onboard on a pseudo-terminal, and the sessions running
+        // (serve-ssh and serve-web alike).
+        .target(name: "DemoSessions", dependencies: ["PtyShim"]),
         // `onboard serve-ssh`: an SSH server giving each connection its own onboard.
         .target(
             name: "SSHDemo",
             dependencies: [
-                "PtyShim",
+                "DemoSessions",
                 .product(name: "NIOSSH", package: "swift-nio-ssh"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import DemoSessions
 import Foundation
 import NIOCore
 import NIOPosix
@@ -71,12 +72,8 @@ public struct DemoServer {
         }
         try server.closeFuture.wait()
         sources.forEach { $0.cancel() }
-        registry.hangUpAll()
         // Each program saves and exits on the hangup; one that does not is killed.
-        let deadline = Date().addingTimeInterval(5)
-        while registry.count > 0, Date() < deadline { usleep(20_000) }
-        registry.forceQuitAll()
-        while registry.count > 0 { usleep(20_000) }
+        registry.endAll()
         try group.syncShutdownGracefully()
     }
 }

@@ -1,3 +1,4 @@
+import DemoSessions
 import Foundation
 import NIOCore
 import NIOPosix
@@ -74,7 +75,7 @@ final class DemoSessionHandler: ChannelInboundHandler {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             started = try SessionProcess(
                 executable: settings.executable, arguments: settings.arguments + ["--state-dir", folder],
-                environment: Self.environment(term: Terminfo.usable(terminal.term), connection: Self.connection(of: context.channel)), rows: terminal.rows, columns: terminal.columns)
+                environment: SessionEnvironment.make(term: Terminfo.usable(terminal.term), connection: Self.connection(of: context.channel)), rows: terminal.rows, columns: terminal.columns)
         } catch {
             registry.ended(nil)
             try? FileManager.default.removeItem(atPath: folder)
@@ -107,27 +108,12 @@ final class DemoSessionHandler: ChannelInboundHandler {
         }.start()
     }
 
-    /// What the program sees: the server's environment, this session's TERM, a UTF-8
-    /// locale, and nothing that pins the size. As sshd does, `SSH_CONNECTION` says the
-    /// person is elsewhere, and the server's display is not theirs: no browser is opened
-    /// on this machine for them (a device sign-in shows its code and QR code instead).
-    static func environment(term: String, connection: String) -> [String: String] {
-        let dropped = ["LINES", "COLUMNS", "TMUX", "TERM", "NO_COLOR", "DISPLAY", "WAYLAND_DISPLAY"]
-        var environment = ProcessInfo.processInfo.environment.filter { !dropped.contains($0.key) }
-        environment["SSH_CONNECTION"] = connection
-        environment["TERM"] = term
-        if !(environment["LANG"] ?? "").uppercased().contains("UTF-8") { environment["LANG"] = "C.UTF-8" }
-        environment["LC_ALL"] = nil
-        return environment
-    }
-
-    /// sshd's `SSH_CONNECTION`: "client-address client-port server-address server-port".
+    /// sshd's `SSH_CONNECTION` for this channel's connection.
     static func connection(of channel: Channel) -> String {
         let connection = channel.parent ?? channel
-        let ends = [connection.remoteAddress, connection.localAddress].map { address in
-            "\(address?.ipAddress ?? "unknown") \(address?.port ?? 0)"
-        }
-        return ends.joined(separator: " ")
+        return SessionEnvironment.connection(
+            client: (connection.remoteAddress?.ipAddress, connection.remoteAddress?.port),
+            server: (connection.localAddress?.ipAddress, connection.localAddress?.port))
     }
 
     private func reply(_ context: ChannelHandlerContext, wanted: Bool, success: Bool) {

@@ -115,6 +115,12 @@ public final class FlowRunner {
                 if terminal.canSuspend { terminal.suspend() }
                 continue
             }
+            if key == .control("l") {
+                // Ctrl-L repaints the whole screen, as in readline, vi and less (a screen
+                // disturbed from outside; a web session's viewer that attached late).
+                terminal.invalidate()
+                continue
+            }
             if scrollBody(key) { continue }
             if let intent = KeyMap.intent(for: key) { dispatch(.intent(intent)) }
         }

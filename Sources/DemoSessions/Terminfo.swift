@@ -3,14 +3,14 @@ import Foundation
 /// Whether this machine can draw for a client's `TERM`: a client's terminal type this
 /// machine has no description of falls back to xterm-256color, which nearly every
 /// terminal emulator understands.
-enum Terminfo {
-    static let fallback = "xterm-256color"
+public enum Terminfo {
+    public static let fallback = "xterm-256color"
 
-    static func usable(_ term: String) -> String {
+    public static func usable(_ term: String) -> String {
         knows(term) ? term : fallback
     }
 
-    static func knows(_ term: String) -> Bool {
+    public static func knows(_ term: String) -> Bool {
         guard let first = term.first, !term.contains("/"), first != ".", let code = first.asciiValue else { return false }
         let environment = ProcessInfo.processInfo.environment
         let folders = [environment["TERMINFO"], environment["HOME"].map { $0 + "/.terminfo" }].compactMap { $0 }

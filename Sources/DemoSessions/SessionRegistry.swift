@@ -2,22 +2,22 @@ import Foundation
 import Synchronization
 
 /// The sessions running, for `--max-sessions` and for hanging every one up when the
-/// server stops.
-final class SessionRegistry: Sendable {
+/// server (SSH or web) stops.
+public final class SessionRegistry: Sendable {
     private struct State {
         var reserved = 0
         var running: [pid_t: SessionProcess] = [:]
     }
 
-    let limit: Int
+    public let limit: Int
     private let state = Mutex(State())
 
-    init(limit: Int) {
+    public init(limit: Int) {
         self.limit = limit
     }
 
     /// Holds a place for a new session; false when the demo is full.
-    func reserve() -> Bool {
+    public func reserve() -> Bool {
         state.withLock { state in
             guard state.reserved < limit else { return false }
             state.reserved += 1
@@ -25,25 +25,37 @@ final class SessionRegistry: Sendable {
         }
     }
 
-    func started(_ process: SessionProcess) {
+    public func started(_ process: SessionProcess) {
         state.withLock { $0.running[process.pid] = process }
     }
 
     /// A session ended (or never started): its place is free again.
-    func ended(_ pid: pid_t?) {
+    public func ended(_ pid: pid_t?) {
         state.withLock { state in
             if let pid { state.running[pid] = nil }
             state.reserved -= 1
         }
     }
 
-    var count: Int { state.withLock { $0.reserved } }
+    public var count: Int { state.withLock { $0.reserved } }
 
-    func hangUpAll() {
+    public func hangUpAll() {
         for process in state.withLock({ Array($0.running.values) }) { process.hangUp() }
     }
 
-    func forceQuitAll() {
+    public func forceQuitAll() {
         for process in state.withLock({ Array($0.running.values) }) { process.forceQuit() }
+    }
+}
+
+extension SessionRegistry {
+    /// Hangs every session up, waits up to five seconds for each program to save and
+    /// exit, then kills what is left and waits for the reapers.
+    public func endAll() {
+        hangUpAll()
+        let deadline = Date().addingTimeInterval(5)
+        while count > 0, Date() < deadline { usleep(20_000) }
+        forceQuitAll()
+        while count > 0 { usleep(20_000) }
     }
 }

@@ -2,13 +2,14 @@ import Foundation
 import PtyShim
 
 /// One session's `onboard` on its own pseudo-terminal: a new session whose controlling
-/// terminal is the follower, so resizes and a hangup reach it as they would over sshd.
-final class SessionProcess: Sendable {
-    let pid: pid_t
+/// terminal is the follower, so resizes and a hangup reach it as they would over sshd
+/// or a browser's terminal.
+public final class SessionProcess: Sendable {
+    public let pid: pid_t
     /// The server's side of the terminal; kept for resizing (the byte pump owns a copy).
-    let leader: Int32
+    public let leader: Int32
 
-    init(executable: String, arguments: [String], environment: [String: String], rows: Int, columns: Int) throws {
+    public init(executable: String, arguments: [String], environment: [String: String], rows: Int, columns: Int) throws {
         var leader: Int32 = -1
         var path = [CChar](repeating: 0, count: 128)
         guard onboard_pty_open(&leader, &path, Int32(path.count), Int32(rows), Int32(columns)) == 0 else {
@@ -27,22 +28,22 @@ final class SessionProcess: Sendable {
         self.leader = leader
     }
 
-    func resize(rows: Int, columns: Int) {
+    public func resize(rows: Int, columns: Int) {
         _ = onboard_pty_resize(leader, Int32(rows), Int32(columns))
     }
 
     /// The client left: the program is hung up, as sshd would, and saves and exits.
-    func hangUp() {
+    public func hangUp() {
         kill(-pid, SIGHUP)
     }
 
-    func forceQuit() {
+    public func forceQuit() {
         kill(-pid, SIGKILL)
     }
 
     /// Blocks until the program exits; returns its exit status for the client (128 + N
     /// for a signal, as shells report it). Always reaps it.
-    func waitForExit() -> Int {
+    public func waitForExit() -> Int {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         close(leader)
@@ -51,7 +52,7 @@ final class SessionProcess: Sendable {
     }
 }
 
-struct SessionError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct SessionError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
