@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "onboard", targets: ["onboard"]),
         .executable(name: "onboard-server", targets: ["onboard-server"]),
         .executable(name: "onboard-ssh", targets: ["onboard-ssh"]),
+        .executable(name: "onboard-web", targets: ["onboard-web"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -167,6 +169,27 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // `onboard serve-web`: a page with a terminal (xterm.js) and each visitor's own
+        // onboard behind it, over a WebSocket.
+        .target(
+            name: "WebDemo",
+            dependencies: [
+                "DemoSessions", "PtyShim",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // `onboard serve-web` (which execs it): the web server, apart from the client.
+        .executableTarget(
+            name: "onboard-web",
+            dependencies: ["WebDemo", "Installation", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            linkerSettings: releaseWithoutDebugInfo
+        ),
         .executableTarget(
             name: "onboard",
             dependencies: [
@@ -236,7 +259,7 @@ let package = Package(
             exclude: ["ThirdParty"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["onboard", "onboard-server", "onboard-ssh", "OnboardRuntime", "TerminalUI", "ServiceAPI", "ServiceClient", "TestSupport"],
+            dependencies: ["onboard", "onboard-server", "onboard-ssh", "onboard-web", "OnboardRuntime", "TerminalUI", "ServiceAPI", "ServiceClient", "TestSupport"],
             // Headless Chromium's walk of the sign-in pages, over WebDriver.
             exclude: ["Browser"]),
     ],

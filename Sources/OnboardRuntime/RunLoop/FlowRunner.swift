@@ -106,6 +106,12 @@ public final class FlowRunner {
                 continue
             }
             flushTyped()
+            if key == .control("l") {
+                // Ctrl-L repaints the whole screen, as in readline, vi and less (a screen
+                // disturbed from outside; a web session's viewer that attached late).
+                terminal.invalidate()
+                continue
+            }
             // Ctrl-C quits even from the console.
             if (console != nil && key != .control("c")) || QAConsole.opens(key) {
                 handleConsole(key)
@@ -113,12 +119,6 @@ public final class FlowRunner {
             }
             if key == .control("z") {
                 if terminal.canSuspend { terminal.suspend() }
-                continue
-            }
-            if key == .control("l") {
-                // Ctrl-L repaints the whole screen, as in readline, vi and less (a screen
-                // disturbed from outside; a web session's viewer that attached late).
-                terminal.invalidate()
                 continue
             }
             if scrollBody(key) { continue }

@@ -1,0 +1,131 @@
+import DemoSessions
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+
+/// One page's WebSocket: its first message says what it wants (a new session, to resume
+/// its own after a dropped connection, or to watch one), then the terminal's bytes flow
+/// both ways until either side ends.
+struct TerminalSocket: Sendable {
+    let sessions: WebSessions
+    let settings: WebDemoServer.Settings
+
+    /// The page's first message.
+    struct Hello: Decodable {
+        var start: Bool?
+        var resume: String?
+        var watch: String?
+        var columns: Int?
+        var rows: Int?
+    }
+
+    /// A later text message from the page: its terminal's new size.
+    struct Size: Decodable {
+        var columns: Int
+        var rows: Int
+    }
+
+    func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, _ context: WebSocketRouterContext<WebDemoContext>) async {
+        var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+        guard case .text(let text)? = try? await messages.next(), let hello = try? JSONDecoder().decode(Hello.self, from: Data(text.utf8)) else {
+            return await close(outbound, saying: ["refused": "This page could not start a session. Reload to try again."])
+        }
+        let columns = min(max(hello.columns ?? 80, 2), 500)
+        let rows = min(max(hello.rows ?? 24, 2), 200)
+        let session: WebSession
+        let viewer: (id: Int, output: AsyncStream<WebSession.Output>)?
+        let presenting: Bool
+        if let token = hello.watch {
+            guard let watched = sessions.session(watching: token) else {
+                return await close(outbound, saying: ["refused": "This watch link's session has ended (or the link is wrong)."])
+            }
+            (session, presenting) = (watched, false)
+            viewer = watched.attachWatcher()
+        } else if let token = hello.resume, let resumed = sessions.session(resuming: token) {
+            (session, presenting) = (resumed, true)
+            viewer = resumed.attachPresenter()
+            resumed.resize(columns: columns, rows: rows, from: viewer?.id ?? -1)
+            resumed.repaint()
+        } else {
+            do {
+                let started = try sessions.start(
+                    address: visitor(context), connection: connection(context), columns: columns, rows: rows, watchBase: origin(context.request))
+                (session, presenting) = (started, true)
+                viewer = started.attachPresenter()
+            } catch {
+                return await close(outbound, saying: ["refused": error.message])
+            }
+        }
+        guard let viewer else {
+            return await close(outbound, saying: ["ended": "This session has ended. Reload the page to start a new one."])
+        }
+        if presenting {
+            try? await outbound.write(.text(Self.json(["session": session.token, "watch": session.watchToken])))
+        }
+        // The session's output goes to the page until the session ends (or this page is
+        // replaced); the page's messages are read until it leaves. Either ends both.
+        let writer = Task {
+            for await output in viewer.output {
+                switch output {
+                case .bytes(let bytes):
+                    try? await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+                case .size(let columns, let rows):
+                    try? await outbound.write(.text(#"{"size":{"columns":\#(columns),"rows":\#(rows)}}"#))
+                case .watchers(let count):
+                    try? await outbound.write(.text(#"{"watchers":\#(count)}"#))
+                case .replaced:
+                    try? await outbound.write(.text(Self.json(["ended": "This session was opened in another tab or window."])))
+                case .ended(let status):
+                    let how = status == 0 ? "Onboard has ended." : "Onboard has ended (exit status \(status))."
+                    try? await outbound.write(.text(Self.json(["ended": how + " Reload the page to start again."])))
+                }
+            }
+            try? await outbound.close(.normalClosure, reason: nil)
+        }
+        while let message = try? await messages.next() {
+            switch message {
+            case .binary(let buffer) where presenting:
+                session.type(Array(buffer.readableBytesView), from: viewer.id)
+            case .text(let text) where presenting:
+                if let size = try? JSONDecoder().decode(Size.self, from: Data(text.utf8)) {
+                    session.resize(columns: size.columns, rows: size.rows, from: viewer.id)
+                }
+            default:
+                break // a watcher's keys do nothing
+            }
+        }
+        writer.cancel()
+        session.detach(viewer.id)
+    }
+
+    private func close(_ outbound: WebSocketOutboundWriter, saying message: [String: String]) async {
+        try? await outbound.write(.text(Self.json(message)))
+        try? await outbound.close(.normalClosure, reason: nil)
+    }
+
+    static func json(_ object: [String: String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(object)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
+    /// Who the visitor is, for the per-address limit: the peer, or the address the
+    /// trusted proxy (nginx) says it forwarded for.
+    private func visitor(_ context: WebSocketRouterContext<WebDemoContext>) -> String {
+        let peer = context.requestContext.peer?.ipAddress ?? "unknown"
+        guard let proxy = settings.trustedProxy, peer == proxy,
+              let forwarded = context.request.headers[.init("X-Forwarded-For")!]?.split(separator: ",").last
+        else { return peer }
+        return forwarded.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// `SSH_CONNECTION` for the session's program: the visitor, then this server.
+    private func connection(_ context: WebSocketRouterContext<WebDemoContext>) -> String {
+        let local = context.requestContext.local
+        return SessionEnvironment.connection(client: (visitor(context), context.requestContext.peer?.port), server: (local?.ipAddress, local?.port))
+    }
+
+    /// The origin the page was served from (checked by `SameOrigin`), for watch links.
+    private func origin(_ request: Request) -> String {
+        request.headers[.origin] ?? ""
+    }
+}

@@ -1,0 +1,99 @@
+import DemoSessions
+import Foundation
+import Synchronization
+
+/// The sessions of `onboard serve-web`: found by their tokens, started within the
+/// server's limits (`--max-sessions` at once, `--per-address` new ones from one address
+/// in ten minutes), and ended when abandoned.
+final class WebSessions: Sendable {
+    struct Refusal: Error {
+        let message: String
+    }
+
+    let settings: WebDemoServer.Settings
+    let registry: SessionRegistry
+    /// `TERMINFO` for the sessions' programs (`XtermTerminfo`).
+    let terminfo: String
+    private let state = Mutex(State())
+
+    private struct State {
+        var byToken: [String: WebSession] = [:]
+        var byWatchToken: [String: WebSession] = [:]
+        var starts: [String: [ContinuousClock.Instant]] = [:]
+    }
+
+    static let addressWindow = Duration.seconds(600)
+
+    init(settings: WebDemoServer.Settings, terminfo: String) {
+        self.settings = settings
+        self.terminfo = terminfo
+        registry = SessionRegistry(limit: settings.maxSessions)
+    }
+
+    var isFull: Bool { registry.count >= registry.limit }
+
+    /// A new session for a visitor at `address` (their page `columns` x `rows`);
+    /// `connection` is what the program sees as `SSH_CONNECTION`, `watchBase` the
+    /// address a watch link starts with.
+    func start(address: String, connection: String, columns: Int, rows: Int, watchBase: String) throws(Refusal) -> WebSession {
+        let now = ContinuousClock.now
+        let allowed = state.withLock { state in
+            let recent = (state.starts[address] ?? []).filter { now - $0 < Self.addressWindow }
+            guard recent.count < settings.perAddress else { return false }
+            state.starts[address] = recent + [now]
+            return true
+        }
+        guard allowed else {
+            throw Refusal(message: "Too many new sessions from your address: please wait a few minutes, or reload to go on with the one you have.")
+        }
+        guard registry.reserve() else {
+            throw Refusal(message: "Sorry, the demo is full (\(registry.limit) sessions). Please try again in a little while.")
+        }
+        let folder = settings.stateFolder + "/web-sessions/" + UUID().uuidString.lowercased()
+        let session: WebSession
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let watchToken = Tokens.make()
+            let process = try SessionProcess(
+                executable: settings.executable, arguments: settings.arguments + ["--state-dir", folder],
+                environment: SessionEnvironment.make(
+                    term: XtermTerminfo.name, connection: connection,
+                    extra: ["TERMINFO": terminfo, "ONBOARD_WATCH_LINK": watchBase + "/watch#" + watchToken]),
+                rows: rows, columns: columns)
+            session = WebSession(process: process, folder: folder, address: address, watchToken: watchToken, columns: columns, rows: rows)
+        } catch {
+            registry.ended(nil)
+            try? FileManager.default.removeItem(atPath: folder)
+            throw Refusal(message: "Onboard could not start: \(error)")
+        }
+        registry.started(session.process)
+        state.withLock { state in
+            state.byToken[session.token] = session
+            state.byWatchToken[session.watchToken] = session
+        }
+        session.run { [self] ended in
+            state.withLock { state in
+                state.byToken[ended.token] = nil
+                state.byWatchToken[ended.watchToken] = nil
+            }
+            registry.ended(ended.pid)
+        }
+        return session
+    }
+
+    func session(resuming token: String) -> WebSession? {
+        state.withLock { $0.byToken[token] }
+    }
+
+    func session(watching token: String) -> WebSession? {
+        state.withLock { $0.byWatchToken[token] }
+    }
+
+    /// Hangs up sessions no page came back to within the grace time, or idle too long.
+    func endAbandoned() {
+        let sessions = state.withLock { Array($0.byToken.values) }
+        for session in sessions where session.isAbandoned(grace: settings.grace, idle: settings.idle) {
+            session.hangUp()
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import Installation
+import WebDemo
+
+/// `onboard serve-web`: demos in a browser, one onboarding per visitor. Its own
+/// executable, which `onboard serve-web` becomes (exec), so the interactive client links
+/// no web stack; each session runs the `onboard` beside it.
+@main
+struct ServeWeb: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "onboard serve-web",
+        abstract: "Serve demos in a browser: anyone who opens the page gets their own Onboard.")
+
+    @Option(help: "Address and port to listen on, HOST:PORT (default: loopback only; 0.0.0.0:8022 for a room).")
+    var listen = "127.0.0.1:8022"
+
+    @Option(help: "Run this built-in flow in each session instead of the picker.")
+    var flow: String?
+
+    @Option(name: .customLong("max-sessions"), help: "Sessions at once; the next visitor is told the demo is full.")
+    var maxSessions = 50
+
+    @Option(name: .customLong("per-address"), help: "New sessions one address may start in ten minutes.")
+    var perAddress = 10
+
+    @Option(help: "The service each session uses: 'mock' (each session its own embedded mock) or an onboard-server address.")
+    var service = "mock"
+
+    @Flag(name: .customLong("shared-mock"), help: "All sessions share one embedded mock, e.g. for Baby Basics' invite between two people.")
+    var sharedMock = false
+
+    @Option(name: .customLong("state-dir"), help: "Where sessions keep their state while they run (default: the usual state folder).")
+    var stateDirectory: String?
+
+    @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this certificate chain (PEM); with --tls-key.")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "The certificate's private key (PEM).")
+    var tlsKey: String?
+
+    @Option(name: .customLong("trusted-proxy"), help: "A reverse proxy's address whose X-Forwarded-For names the visitor (for --per-address).")
+    var trustedProxy: String?
+
+    func validate() throws {
+        guard address != nil else { throw ValidationError("--listen '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:8022") }
+        guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
+        guard perAddress >= 1 else { throw ValidationError("--per-address must be at least 1") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        if let flow, !builtinFlowIDs.contains(flow) {
+            throw ValidationError("--flow: no built-in flow '\(flow)' (\(builtinFlowIDs.joined(separator: ", ")))")
+        }
+    }
+
+    private var address: (host: String, port: Int)? {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        let host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    func run() async throws {
+        let assets: XtermAssets
+        do {
+            assets = try XtermAssets.load()
+        } catch {
+            printError("onboard serve-web: \(error)")
+            throw ExitCode(69)
+        }
+        let stateFolder = StateFolder.path(stateDirectory, environment: ProcessInfo.processInfo.environment)
+        var arguments = flow.map { ["run", $0] } ?? ["pick"]
+        if service != "mock" { arguments += ["--service", service] }
+        if sharedMock { arguments += ["--mock-db", stateFolder + "/web-shared-mock.sqlite"] }
+        var settings = WebDemoServer.Settings(executable: SiblingExecutable.path("onboard"), arguments: arguments, stateFolder: stateFolder)
+        (settings.host, settings.port) = address!
+        settings.maxSessions = maxSessions
+        settings.perAddress = perAddress
+        settings.tlsCertificate = tlsCertificate
+        settings.tlsKey = tlsKey
+        settings.trustedProxy = trustedProxy
+        let (flow, maxSessions, https) = (self.flow, self.maxSessions, tlsCertificate != nil)
+        do {
+            try await WebDemoServer(settings: settings, assets: assets).run { host, port in
+                let shown = host == "0.0.0.0" || host == "::" ? "HOST" : host
+                // Written at once (not print's buffer): a script waits for these lines.
+                FileHandle.standardOutput.write(Data("""
+                    Onboard demo in a browser on \(host):\(port): \(flow.map { "the \($0) flow" } ?? "the flow picker"), at most \(maxSessions) sessions.
+                    Open:  \(https ? "https" : "http")://\(shown):\(port)/
+                    Anyone who can reach this port gets a demo session: Onboard's flows, nothing else.
+                    Stop with Ctrl-C (every session is hung up and saved).
+
+                    """.utf8))
+            }
+        } catch {
+            let text = "\(error)"
+            if text.contains("Address already in use") || text.contains("EADDRINUSE") || text.contains("errno: 98") {
+                printError("onboard serve-web: \(listen) is already in use (another serve-web?); choose another port with --listen")
+            } else {
+                printError("onboard serve-web: cannot serve on \(listen): \(error)")
+            }
+            throw ExitCode(1)
+        }
+        print("Stopped; every session was hung up.")
+    }
+}
