@@ -27,7 +27,12 @@ enum WebAssets {
   var attempts = 0;
   var KEY = "onboard-session";
 
-  function say(text) { status.textContent = text; }
+  // Every status said, in order (read by the tests: a reconnect may say it briefly).
+  window.onboardStatusSeen = [];
+  function say(text) {
+    status.textContent = text;
+    if (text) window.onboardStatusSeen.push(text);
+  }
 
   function fitToWindow() {
     if (!watching) term.fit();

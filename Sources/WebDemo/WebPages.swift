@@ -12,7 +12,7 @@ struct WebPages: Sendable {
             if sessions.isFull {
                 return Self.page(
                     status: .serviceUnavailable, title: "The demo is full",
-                    notice: "Sorry, the demo is full (\(sessions.registry.limit) sessions). Please try again in a little while.")
+                    notice: sessions.fullMessage)
             }
             return Self.page(mode: "session", title: "Onboard")
         }

@@ -32,6 +32,10 @@ final class WebSessions: Sendable {
 
     var isFull: Bool { registry.count >= registry.limit }
 
+    var fullMessage: String {
+        "Sorry, the demo is full (\(registry.limit) session\(registry.limit == 1 ? "" : "s")). Please try again in a little while."
+    }
+
     /// A new session for a visitor at `address` (their page `columns` x `rows`);
     /// `connection` is what the program sees as `SSH_CONNECTION`, `watchBase` the
     /// address a watch link starts with.
@@ -47,7 +51,7 @@ final class WebSessions: Sendable {
             throw Refusal(message: "Too many new sessions from your address: please wait a few minutes, or reload to go on with the one you have.")
         }
         guard registry.reserve() else {
-            throw Refusal(message: "Sorry, the demo is full (\(registry.limit) sessions). Please try again in a little while.")
+            throw Refusal(message: fullMessage)
         }
         let folder = settings.stateFolder + "/web-sessions/" + UUID().uuidString.lowercased()
         let session: WebSession

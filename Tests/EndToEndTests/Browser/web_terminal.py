@@ -30,8 +30,9 @@ KEYS = {"<Enter>": "\ue007", "<Tab>": "\ue004", "<Right>": "\ue014", "<Left>": "
 SCREEN = """
 var term = window.onboardTerminal;
 if (!term) return null;
+// What is on screen: each row up to the terminal's width (xterm.js 3 keeps cells past it after a shrink).
 var buffer = term._core.buffer, lines = [];
-for (var y = 0; y < term.rows; y++) lines.push(buffer.translateBufferLineToString(buffer.ydisp + y, true));
+for (var y = 0; y < term.rows; y++) lines.push(buffer.translateBufferLineToString(buffer.ydisp + y, true, 0, term.cols));
 return {text: lines.join("\\n"), columns: term.cols, rows: term.rows};
 """
 
@@ -206,14 +207,13 @@ def main():
             visitor.send("4.2")
             result["before"] = visitor.wait_for("4.2")
             visitor.run("window.onboardDropConnection()")
-            time.sleep(0.3)
-            result["while_dropped"] = visitor.status()[0]
             visitor.wait_for("Log a ruck")
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline and visitor.status()[0]:
                 time.sleep(0.05)
             time.sleep(0.5)
             result["after"] = visitor.screen()
+            result["said"] = visitor.run("return window.onboardStatusSeen")
             visitor.send("\ue004" + "42")
             time.sleep(1)
             result["typed_after"] = visitor.screen()
@@ -224,6 +224,7 @@ def main():
                 time.sleep(0.05)
             link = visitor.status()[1].split(": ", 1)[1]
             result["link_shape"] = link.split("#")[0] + "#…"
+            result["tokens"] = [visitor.run("return sessionStorage.getItem('onboard-session')"), link.split("#")[1]]
             watcher = driver.browser()
             browsers.append(watcher)
             watcher.open(link)
@@ -232,7 +233,7 @@ def main():
             before = watcher.screen()["text"]
             visitor.send("\ue007")
             result["watcher_saw_change_ms"] = changed_after(watcher, before)
-            result["watcher_after"] = watcher.screen()
+            result["watcher_after"] = watcher.wait_for("Pick your name", 10)
             result["presenter_after"] = visitor.screen()
             watcher.send("\ue007")
             time.sleep(1)

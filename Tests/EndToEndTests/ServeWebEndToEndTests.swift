@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// Issue 48: `onboard serve-web` with real browsers — headless Chromium (Debian's
+    /// chromium and chromium-driver) typing into the page's xterm.js and reading the
+    /// screen from its buffer: a visitor walks OKLah, a resize redraws, a dropped socket
+    /// comes back to the same screen, a watcher sees and cannot type, another site's page
+    /// is refused, a second visitor has their own session, and a full demo says so.
+    @Suite struct ServeWebEndToEndTests {
+        static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Browser/web_terminal.py"
+        ).path
+
+        /// The server on a free loopback port, in its own folder.
+        final class WebServer {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-web-\(UUID().uuidString)").path
+            let pid: pid_t
+            let port: Int
+            let output: String
+
+            init(_ arguments: [String]) throws {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                output = folder + "/server.log"
+                pid = try #require(
+                    Subprocess.spawn(
+                        Tmux.binary, ["serve-web", "--listen", "127.0.0.1:0", "--state-dir", folder + "/state"] + arguments, output: output))
+                var port: Int?
+                var log = ""
+                for _ in 0..<200 where port == nil {
+                    usleep(50_000)
+                    log = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+                    if let range = log.range(of: #"on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                        port = Int(log[range].split(separator: ":").last!)
+                    }
+                }
+                self.port = try #require(port, "the server never said its port: \(log)")
+            }
+
+            deinit {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                waitpid(pid, &status, 0)
+            }
+
+            var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+            var base: String { "http://127.0.0.1:\(port)" }
+
+            /// The server's own children: one onboard per live session.
+            var sessions: [Int32] {
+                Subprocess.run("/usr/bin/pgrep", ["-P", "\(pid)"]).output.split(separator: "\n").compactMap { Int32($0) }
+            }
+
+            /// What the visitors saw in Chromium (`web_terminal.py`'s JSON).
+            func visit(_ scenario: String, _ extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> Visit {
+                let run = Subprocess.run("/usr/bin/env", ["python3", ServeWebEndToEndTests.script, base, scenario] + extra)
+                let line = try #require(
+                    run.output.split(separator: "\n").last { $0.hasPrefix("{") },
+                    "chromium and chromium-driver (.ci/run installs them): \(run.output.suffix(1500))", sourceLocation: sourceLocation)
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                if let error = object["error"] as? String {
+                    Issue.record("\(error); the screen was:\n\(object["screen"] ?? "")", sourceLocation: sourceLocation)
+                }
+                return Visit(values: object)
+            }
+        }
+
+        /// A scenario's result: screens (`text`, `columns`, `rows`) and other values by name.
+        struct Visit {
+            let values: [String: Any]
+
+            func screen(_ name: String) -> (text: String, columns: Int, rows: Int) {
+                let screen = values[name] as? [String: Any] ?? [:]
+                return (screen["text"] as? String ?? "", screen["columns"] as? Int ?? 0, screen["rows"] as? Int ?? 0)
+            }
+
+            subscript(_ name: String) -> Any? { values[name] }
+
+            var consoleErrors: [String] { values["console_errors"] as? [String] ?? [] }
+        }
+
+        @Test func aVisitorWalksOKLahToHomeByKeysTypedIntoThePage() throws {
+            let server = try WebServer(["--flow", "oklah"])
+            #expect(server.log.contains("Open:  http://127.0.0.1:\(server.port)/"))
+            let visit = try server.visit("walk", [Tmux.packageRoot + "/reliability/scripts/oklah.keys"])
+            let home = visit.screen("screen")
+            #expect(home.text.contains("Check in") && home.text.contains("Hi, "), "\(home.text)")
+            // Every line of the box is drawn (xterm.js 3 scrolls down wrongly: XtermTerminfo).
+            let box = home.text.split(separator: "\n").drop { !$0.contains("╭") }.prefix { !$0.contains("╰") }
+            #expect(box.count > 3 && box.allSatisfy { $0.contains("│") || $0.contains("╭") }, "\(home.text)")
+            #expect(visit.consoleErrors.isEmpty, "the page's content policy let everything it needs run: \(visit.consoleErrors)")
+            #expect(server.sessions.count == 1, "the session waits for its page to come back")
+            kill(server.pid, SIGTERM)
+            #expect(EndToEnd.waitUntil({ server.log.contains("Stopped; every session was hung up.") }, seconds: 20), "\(server.log)")
+            #expect(server.sessions.isEmpty)
+        }
+
+        @Test func resizingTheWindowRedrawsAtTheNewSize() throws {
+            let server = try WebServer(["--flow", "oklah"])
+            let visit = try server.visit("resize")
+            let (before, after) = (visit.screen("before"), visit.screen("after"))
+            #expect(after.columns < before.columns && after.rows < before.rows, "\(before.columns)x\(before.rows) -> \(after.columns)x\(after.rows)")
+            #expect(after.text.contains("Welcome to OKLah") && after.text.contains("╭"), "\(after.text)")
+            #expect(after.text.split(separator: "\n").allSatisfy { $0.count <= after.columns })
+        }
+
+        @Test func aDroppedConnectionComesBackToTheSameScreenWithWhatWasTyped() throws {
+            let server = try WebServer(["--flow", "rucktracker"])
+            let visit = try server.visit("reconnect")
+            #expect((visit["said"] as? [String] ?? []).contains("Connection lost; reconnecting..."), "\(visit["said"] ?? "")")
+            let after = visit.screen("after")
+            #expect(after.text.contains("Log a ruck") && after.text.contains("4.2"), "\(after.text)")
+            #expect(visit.screen("typed_after").text.contains("42"), "keys reach the session again:\n\(visit.screen("typed_after").text)")
+            #expect(server.sessions.count == 1, "the same session, not a second")
+        }
+
+        @Test func aWatcherSeesEveryFrameAndTheirKeysDoNothing() throws {
+            let server = try WebServer(["--flow", "oklah"])
+            let visit = try server.visit("watch")
+            #expect(visit["link_shape"] as? String == "http://127.0.0.1:\(server.port)/watch#…")
+            #expect(visit.screen("watcher_first").text.contains("Welcome to OKLah"), "a late watcher gets the whole screen")
+            #expect(visit["presenter_status"] as? String == "1 person watching")
+            #expect(visit["watcher_saw_change_ms"] is Int, "the watcher saw the presenter's Enter")
+            #expect(visit.screen("watcher_after").text.contains("Pick your name"))
+            #expect(visit.screen("presenter_after_watcher_keys").text.contains("Pick your name"), "a watcher's Enter did nothing")
+            for token in visit["tokens"] as? [String] ?? [] {
+                #expect(token.count >= 43 && !server.log.contains(token), "tokens are unguessable and never logged")
+            }
+        }
+
+        @Test func anotherSitesPageCannotOpenTheSocket() throws {
+            let server = try WebServer(["--flow", "oklah"])
+            let visit = try server.visit("cross-origin")
+            #expect(visit["other_site"] as? String == "refused")
+            #expect(server.sessions.isEmpty)
+        }
+
+        @Test func aSecondVisitorGetsTheirOwnSession() throws {
+            let server = try WebServer(["--flow", "oklah"])
+            let visit = try server.visit("second-visitor")
+            #expect(visit.screen("second").text.contains("Welcome to OKLah"))
+            #expect(visit.screen("first_again").text.contains("Pick your name"), "the first visitor's screen is theirs")
+            #expect(visit["tokens_differ"] as? Bool == true)
+            #expect(server.sessions.count == 2)
+        }
+
+        @Test func aFullDemoSaysSoAsAPage() throws {
+            let server = try WebServer(["--flow", "oklah", "--max-sessions", "1"])
+            _ = try server.visit("walk", [Tmux.packageRoot + "/reliability/scripts/oklah.keys"])
+            // The first visitor's session waits for them: the demo is full.
+            let page = Subprocess.run("/usr/bin/curl", ["-s", "-w", "\n%{http_code}", server.base + "/"]).output
+            #expect(page.hasSuffix("503") && page.contains("the demo is full (1 session)"), "\(page)")
+        }
+    }
+}
