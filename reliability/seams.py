@@ -455,9 +455,11 @@ class Seams(RuleBasedStateMachine):
             self.open_to_home(service)
             unreached = self.unreached(service)
             # A ruck kept on the device for an account goes up when the person logs in to
-            # it, as the window said: they do, from the guest the folder holds.
+            # it, as the window said: they do (signing out of another account first).
             for email in self.accounts.get(service, []) if unreached else []:
                 window = self.open_to_home(service, keep_open=True)
+                if not self.holder_is_guest(service):
+                    self.sign_out(len(self.windows) - 1, None)
                 if self.holder_is_guest(service):
                     self.press(window, "p")
                     if "Guest User" in self.expect(window, ["Guest User", "Signed In"]):

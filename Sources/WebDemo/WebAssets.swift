@@ -15,6 +15,7 @@ enum WebAssets {
   var watching = document.body.getAttribute("data-mode") === "watch";
   var status = document.getElementById("status");
   var share = document.getElementById("share");
+  var shareButton = document.getElementById("share-button");
   var term = new Terminal({ cursorBlink: !watching, disableStdin: watching, fontFamily: "monospace", fontSize: 15, scrollback: 0 });
   term.open(document.getElementById("terminal"));
   // Read by the tests through xterm.js' buffer, and by anyone curious in the console.
@@ -53,8 +54,14 @@ enum WebAssets {
   function handle(message) {
     if (message.session) sessionStorage.setItem(KEY, message.session);
     if (message.watch) {
+      // Shown on request only: a presenter sharing their screen does not hand it out.
       var link = location.origin + "/watch#" + message.watch;
-      share.textContent = "Watch link (read-only): " + link;
+      shareButton.hidden = false;
+      shareButton.onclick = function () {
+        share.textContent = share.textContent ? "" : "Watch link (read-only): " + link;
+        shareButton.textContent = share.textContent ? "Hide the watch link" : "Share a watch link";
+        term.focus();
+      };
     }
     if (message.size && watching) term.resize(message.size.columns, message.size.rows);
     if (typeof message.watchers === "number" && !watching) {
@@ -115,6 +122,7 @@ body { display: flex; flex-direction: column; }
 #terminal { flex: 1; min-height: 0; padding: 4px; }
 #bar { display: flex; justify-content: space-between; gap: 1em; padding: 4px 8px; background: #2b2b2b; min-height: 1.4em; }
 #share { user-select: all; color: #9cf; }
+#share-button { font: inherit; color: #ddd; background: #3a3a3a; border: 1px solid #555; border-radius: 3px; cursor: pointer; }
 main.notice { max-width: 40em; margin: 4em auto; line-height: 1.5; }
 """#
 }

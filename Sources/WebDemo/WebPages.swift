@@ -36,7 +36,7 @@ struct WebPages: Sendable {
             </head>
             <body data-mode="\(mode)">
             <div id="terminal"></div>
-            <div id="bar"><span id="status"></span><span id="share"></span></div>
+            <div id="bar"><span id="status"></span><span><span id="share"></span> <button id="share-button" hidden>Share a watch link</button></span></div>
             <script src="/assets/xterm.js"></script>
             <script src="/assets/onboard-web.js"></script>
             </body>

@@ -118,13 +118,20 @@ extension EndToEnd {
         @Test func aWatcherSeesEveryFrameAndTheirKeysDoNothing() throws {
             let server = try WebServer(["--flow", "oklah"])
             let visit = try server.visit("watch")
+            #expect(visit["shown_before_asked"] as? String == "", "the watch link is shown on request only")
             #expect(visit["link_shape"] as? String == "http://127.0.0.1:\(server.port)/watch#…")
             #expect(visit.screen("watcher_first").text.contains("Welcome to OKLah"), "a late watcher gets the whole screen")
             #expect(visit["presenter_status"] as? String == "1 person watching")
             #expect(visit["watcher_saw_change_ms"] is Int, "the watcher saw the presenter's Enter")
             #expect(visit.screen("watcher_after").text.contains("Pick your name"))
             #expect(visit.screen("presenter_after_watcher_keys").text.contains("Pick your name"), "a watcher's Enter did nothing")
-            for token in visit["tokens"] as? [String] ?? [] {
+            let tokens = visit["tokens"] as? [String] ?? []
+            // The link as the console wraps it (↩ at each cut), read without the box and blanks.
+            let console = visit.screen("console").text.filter { !" \n│↩".contains($0) }
+            let link = "http://127.0.0.1:\(server.port)/watch#\(tokens.last ?? "-")"
+            #expect(console.contains("watchlink:" + link), "the QA console shows the link:\n\(visit.screen("console").text)")
+            #expect(!visit.screen("console").text.contains("Ctrl-Z"), "no shell to suspend to")
+            for token in tokens {
                 #expect(token.count >= 43 && !server.log.contains(token), "tokens are unguessable and never logged")
             }
         }

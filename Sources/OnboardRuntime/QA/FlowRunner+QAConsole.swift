@@ -68,6 +68,11 @@ extension FlowRunner {
                 "tokens kept in \(session.store.secrets.summary)",
             ]
         }
+        // `onboard serve-web` gives each session the link a second browser watches it by
+        // (read-only), for the presenter to hand out.
+        if let link = ProcessInfo.processInfo.environment["ONBOARD_WATCH_LINK"] {
+            sessionLines.append("watch link: " + (masking ? "••••••" : link))
+        }
         // Files and the outbox are read only for the page that shows them, not on every draw.
         let page = console?.page
         let outbox = page != .outbox ? [] : qa.outbox().suffix(8).map { entry in

@@ -166,10 +166,17 @@ public final class FlowRunner {
         if let console {
             let size = terminal.size
             consoleScroll.follow(console.page?.rawValue)
-            let frame = renderer.render(console.view(qaInfo()), width: size.width, height: size.height, scroll: consoleScroll.lines)
+            // Ctrl-Z is offered only where there is a shell to return to (not over serve-ssh or serve-web).
+            var view = console.view(qaInfo())
+            view.canSuspend = terminal.canSuspend
+            let frame = renderer.render(view, width: size.width, height: size.height, scroll: consoleScroll.lines)
             consoleScroll.fit(frame)
             terminal.draw(frame)
-            recorder?.record(renderer.render(console.view(qaInfo(masking: true)), width: size.width, height: size.height, scroll: consoleScroll.lines))
+            if let recorder {
+                var masked = console.view(qaInfo(masking: true))
+                masked.canSuspend = terminal.canSuspend
+                recorder.record(renderer.render(masked, width: size.width, height: size.height, scroll: consoleScroll.lines))
+            }
             return
         }
         var view = session.view()

@@ -8,6 +8,7 @@ screen from xterm.js' own buffer (not pixels).
     python3 web_terminal.py BASE watch           # a second browser on the watch link
     python3 web_terminal.py BASE second-visitor  # two visitors, two sessions
     python3 web_terminal.py BASE cross-origin    # another site's page opens the socket
+    python3 web_terminal.py BASE screenshot PNG TEXT  # the page once TEXT shows, as a picture
 
 prints what the visitors saw, as JSON: screens, sizes, and the browser's console errors
 (a script the page's content policy refused shows there).
@@ -64,7 +65,7 @@ class Driver:
         with urllib.request.urlopen(request, timeout=60) as response:
             return json.load(response).get("value")
 
-    def browser(self, width=1000, height=700):
+    def browser(self, width=1000, height=640):
         profile = tempfile.mkdtemp(prefix="onboard-chromium-")
         self.profiles.append(profile)
         # --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
@@ -189,7 +190,13 @@ def main():
             server.shutdown()
         else:
             visitor.open(base + "/")
-        if scenario == "walk":
+        if scenario == "screenshot":
+            visitor.wait_for(sys.argv[4])
+            time.sleep(0.5)
+            import base64
+            with open(sys.argv[3], "wb") as picture:
+                picture.write(base64.b64decode(visitor.call("GET", "/screenshot")))
+        elif scenario == "walk":
             visitor.type_script(sys.argv[3])
             result["screen"] = visitor.screen()
         elif scenario == "resize":
@@ -219,6 +226,9 @@ def main():
             result["typed_after"] = visitor.screen()
         elif scenario == "watch":
             visitor.wait_for("Welcome to OKLah")
+            result["shown_before_asked"] = visitor.status()[1]
+            button = visitor.call("POST", "/element", {"using": "css selector", "value": "#share-button"})[ELEMENT]
+            visitor.call("POST", f"/element/{button}/click", {})
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline and "/watch#" not in visitor.status()[1]:
                 time.sleep(0.05)
@@ -238,6 +248,11 @@ def main():
             watcher.send("\ue007")
             time.sleep(1)
             result["presenter_after_watcher_keys"] = visitor.screen()
+            # The QA console (Ctrl-G), "Context and session": the session's own watch link.
+            visitor.send("\ue009g\ue009")
+            visitor.wait_for("QA console")
+            visitor.send("\ue007")
+            result["console"] = visitor.wait_for("watch link:", 10)
         elif scenario == "second-visitor":
             visitor.wait_for("Welcome to OKLah")
             visitor.send("\ue007")
