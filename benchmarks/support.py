@@ -54,3 +54,21 @@ def wait_until_up(url, process):
         except Exception:
             time.sleep(0.05)
     sys.exit(f"{url} never answered")
+
+
+def percentile(values, fraction):
+    """The value below which `fraction` of `values` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def demo_sessions_row(count, seconds, server_pid, idle_mb, sessions):
+    """One row of a demo server's table (serve-ssh, serve-web): `count` sessions whose
+    first screens came after `seconds`, the server's memory, and each session's onboard
+    (`sessions`, their pids) as RSS, PSS and private."""
+    server_mb = rss_kib(server_pid) / 1024
+    rollups = [rollup_kib(pid) for pid in sessions]
+    each = max(1, len(sessions))
+    return [str(count), f"{percentile(seconds, 0.5) * 1000:.0f}", f"{percentile(seconds, 0.99) * 1000:.0f}", f"{server_mb:.1f}",
+            f"{(server_mb - idle_mb) / count:.2f}", f"{sum(rss_kib(pid) for pid in sessions) / 1024 / each:.1f}",
+            f"{sum(pss for pss, _ in rollups) / 1024 / each:.1f}", f"{sum(private for _, private in rollups) / 1024 / each:.1f}"]
