@@ -82,5 +82,26 @@ extension EndToEnd {
                 usleep(50_000)
             }
         }
+
+        /// Ctrl-L repaints the whole screen, as in readline, vi and less: text another
+        /// program wrote over it (a `wall` message, a background job) is gone, and what
+        /// was typed is still there. serve-web asks for it when a page reconnects.
+        @Test func ctrlLRepaintsAScreenDisturbedFromOutside() throws {
+            let tmux = Tmux()
+            tmux.start("run rucktracker")
+            tmux.waitFor("Your rucks")
+            tmux.send("l")
+            tmux.waitFor("Log a ruck")
+            tmux.type("7.5")
+            tmux.waitFor("7.5")
+            let terminal = tmux.pane("#{pane_tty}")
+            let handle = try #require(FileHandle(forWritingAtPath: terminal), "the pane's terminal \(terminal)")
+            handle.write(Data("\u{1B}[5;5HBROADCAST FROM ANOTHER PROGRAM\u{1B}[20;1HSECOND LINE".utf8))
+            try handle.close()
+            tmux.waitFor("BROADCAST FROM ANOTHER PROGRAM")
+            tmux.send("C-l")
+            #expect(EndToEnd.waitUntil({ !tmux.screen.contains("BROADCAST") && !tmux.screen.contains("SECOND LINE") }), "\(tmux.screen)")
+            #expect(tmux.screen.contains("Log a ruck") && tmux.screen.contains("7.5"), "\(tmux.screen)")
+        }
     }
 }
