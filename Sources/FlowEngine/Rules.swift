@@ -82,8 +82,8 @@ extension FlowEngine {
         CivilDate(milliseconds: now, utcOffset: state.utcOffset)
     }
 
-    /// Fields, then options, then actions: the Tab order.
-    func focusables(of screen: Screen, _ state: FlowState) -> [Focusable] {
+    /// Fields, then options, then actions: the Tab order (`.focus(i)` takes its index).
+    public func focusables(of screen: Screen, _ state: FlowState) -> [Focusable] {
         var items = screen.fields.indices.map(Focusable.field)
         if let choice = screen.choice {
             items += options(of: choice, state).indices.map(Focusable.option)

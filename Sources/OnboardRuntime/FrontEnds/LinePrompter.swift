@@ -101,7 +101,7 @@ public final class LinePrompter {
     }
 
     /// A screen as lines: step, title, body, bullets, list, checklist, message, warnings.
-    static func describe(_ view: ScreenView) -> String {
+    public static func describe(_ view: ScreenView) -> String {
         var lines: [String] = []
         if let step = view.stepLabel { lines.append(step) }
         if !view.title.isEmpty { lines.append("== \(view.title) ==") }

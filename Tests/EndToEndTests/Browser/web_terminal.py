@@ -9,6 +9,7 @@ screen from xterm.js' own buffer (not pixels).
     python3 web_terminal.py BASE second-visitor  # two visitors, two sessions
     python3 web_terminal.py BASE cross-origin    # another site's page opens the socket
     python3 web_terminal.py BASE screenshot PNG TEXT  # the page once TEXT shows, as a picture
+    python3 web_terminal.py FILE gallery WORDS   # `onboard gallery`'s page, filtered by WORDS
 
 prints what the visitors saw, as JSON: screens, sizes, and the browser's console errors
 (a script the page's content policy refused shows there).
@@ -171,7 +172,7 @@ socket.onerror = function () {{ document.title = "refused"; }};
 
 
 def main():
-    base, scenario = sys.argv[1].rstrip("/"), sys.argv[2]
+    base, scenario = sys.argv[1].rstrip("/"), sys.argv[2]  # a file's path for `gallery`
     driver = Driver()
     result = {}
     browsers = []
@@ -188,6 +189,16 @@ def main():
                 time.sleep(0.05)
             result["other_site"] = visitor.run("return document.title")
             server.shutdown()
+        elif scenario == "gallery":
+            visitor.open("file://" + sys.argv[1])
+            count = "return Array.from(document.querySelectorAll('section.state')).filter(function (s) { return !s.hidden; }).length"
+            result["sections"] = visitor.run(count)
+            field = visitor.call("POST", "/element", {"using": "css selector", "value": "#search"})[ELEMENT]
+            visitor.call("POST", f"/element/{field}/value", {"text": sys.argv[3]})
+            time.sleep(0.3)
+            result["shown_after_filter"] = visitor.run(count)
+            result["first_shown"] = visitor.run(
+                "var s = Array.from(document.querySelectorAll('section.state')).find(function (s) { return !s.hidden; }); return s ? s.id : null")
         else:
             visitor.open(base + "/")
         if scenario == "screenshot":
