@@ -76,8 +76,8 @@ struct TerminalSocket: Sendable {
                     try? await outbound.write(.text(#"{"watchers":\#(count)}"#))
                 case .replaced:
                     try? await outbound.write(.text(Self.json(["ended": "This session was opened in another tab or window."])))
-                case .ended(let status):
-                    let how = status == 0 ? "Onboard has ended." : "Onboard has ended (exit status \(status))."
+                case .ended(let status, let reason):
+                    let how = reason.map { "This session has ended: \($0)." } ?? (status == 0 ? "Onboard has ended." : "Onboard has ended (exit status \(status)).")
                     try? await outbound.write(.text(Self.json(["ended": how + " Reload the page to start again."])))
                 }
             }

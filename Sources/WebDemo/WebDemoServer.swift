@@ -82,7 +82,7 @@ public struct WebDemoServer: Sendable {
             logger: logger)
         let sweeper = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(5))
+                try? await Task.sleep(for: .seconds(1))
                 sessions.endAbandoned()
             }
         }

@@ -18,7 +18,8 @@ final class WebSession: Sendable {
         case watchers(Int)
         /// Another page took the session over: this one stops showing it.
         case replaced
-        case ended(status: Int)
+        /// The program exited; `reason` when the server ended it (idle for too long).
+        case ended(status: Int, reason: String?)
     }
 
     /// Resumes the session; watches it. Unguessable, never logged.
@@ -42,6 +43,8 @@ final class WebSession: Sendable {
         var lastInput = ContinuousClock.now
         var detachedSince: ContinuousClock.Instant? = ContinuousClock.now
         var status: Int?
+        /// Why the server hung the program up, for the page.
+        var hungUpBecause: String?
         var closed = false
     }
 
@@ -80,13 +83,13 @@ final class WebSession: Sendable {
         Thread { [self] in
             let status = process.waitForExit()
             try? FileManager.default.removeItem(atPath: folder)
-            let viewers = state.withLock { state in
+            let (viewers, reason) = state.withLock { state in
                 state.status = status
                 defer { state.presenter = nil; state.watchers = [:] }
-                return (state.presenter.map { [$0.output] } ?? []) + Array(state.watchers.values)
+                return ((state.presenter.map { [$0.output] } ?? []) + Array(state.watchers.values), state.hungUpBecause)
             }
             for viewer in viewers {
-                viewer.yield(.ended(status: status))
+                viewer.yield(.ended(status: status, reason: reason))
                 viewer.finish()
             }
             ended(self)
@@ -206,18 +209,26 @@ final class WebSession: Sendable {
 
     // Its life
 
-    /// Whether it should end now: no page for longer than `grace`, or no key for longer
-    /// than `idle`.
-    func isAbandoned(grace: Duration, idle: Duration, now: ContinuousClock.Instant = .now) -> Bool {
+    /// Why it should end now, if it should: no page for longer than `grace`, or no key
+    /// for longer than `idle`.
+    func abandonment(grace: Duration, idle: Duration, now: ContinuousClock.Instant = .now) -> String? {
         state.withLock { state in
-            guard state.status == nil else { return false }
-            if let since = state.detachedSince, now - since > grace { return true }
-            return now - state.lastInput > idle
+            guard state.status == nil else { return nil }
+            if let since = state.detachedSince, now - since > grace { return "no page came back to it in \(Self.words(grace))" }
+            guard now - state.lastInput > idle else { return nil }
+            return "no key was pressed for \(Self.words(idle))"
         }
     }
 
+    /// "15 minutes", "2 seconds".
+    static func words(_ duration: Duration) -> String {
+        let seconds = duration.components.seconds
+        return seconds % 60 == 0 ? "\(seconds / 60) minute\(seconds == 60 ? "" : "s")" : "\(seconds) second\(seconds == 1 ? "" : "s")"
+    }
+
     /// The program is hung up, as a closed SSH connection would, and saves and exits.
-    func hangUp() {
+    func hangUp(because reason: String? = nil) {
+        state.withLock { $0.hungUpBecause = $0.hungUpBecause ?? reason }
         process.hangUp()
     }
 }

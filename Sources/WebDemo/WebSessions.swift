@@ -96,8 +96,8 @@ final class WebSessions: Sendable {
     /// Hangs up sessions no page came back to within the grace time, or idle too long.
     func endAbandoned() {
         let sessions = state.withLock { Array($0.byToken.values) }
-        for session in sessions where session.isAbandoned(grace: settings.grace, idle: settings.idle) {
-            session.hangUp()
+        for session in sessions {
+            if let reason = session.abandonment(grace: settings.grace, idle: settings.idle) { session.hangUp(because: reason) }
         }
     }
 }

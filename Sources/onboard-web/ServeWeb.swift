@@ -24,6 +24,12 @@ struct ServeWeb: AsyncParsableCommand {
     @Option(name: .customLong("per-address"), help: "New sessions one address may start in ten minutes.")
     var perAddress = 10
 
+    @Option(name: .customLong("reconnect-grace"), help: "Seconds a session waits for its page to come back after the connection dropped (or the tab closed).")
+    var reconnectGrace = 60
+
+    @Option(name: .customLong("idle"), help: "Seconds a session lives with no key pressed.")
+    var idle = 900
+
     @Option(help: "The service each session uses: 'mock' (each session its own embedded mock) or an onboard-server address.")
     var service = "mock"
 
@@ -46,6 +52,7 @@ struct ServeWeb: AsyncParsableCommand {
         guard address != nil else { throw ValidationError("--listen '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:8022") }
         guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
         guard perAddress >= 1 else { throw ValidationError("--per-address must be at least 1") }
+        guard reconnectGrace >= 1, idle >= 1 else { throw ValidationError("--reconnect-grace and --idle are at least 1 second") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         if let flow, !builtinFlowIDs.contains(flow) {
             throw ValidationError("--flow: no built-in flow '\(flow)' (\(builtinFlowIDs.joined(separator: ", ")))")
@@ -74,6 +81,8 @@ struct ServeWeb: AsyncParsableCommand {
         (settings.host, settings.port) = address!
         settings.maxSessions = maxSessions
         settings.perAddress = perAddress
+        settings.grace = .seconds(reconnectGrace)
+        settings.idle = .seconds(idle)
         settings.tlsCertificate = tlsCertificate
         settings.tlsKey = tlsKey
         settings.trustedProxy = trustedProxy

@@ -159,5 +159,25 @@ extension EndToEnd {
             let page = Subprocess.run("/usr/bin/curl", ["-s", "-w", "\n%{http_code}", server.base + "/"]).output
             #expect(page.hasSuffix("503") && page.contains("the demo is full (1 session)"), "\(page)")
         }
+
+        @Test func oneAddressStartsOnlySoManySessions() throws {
+            let server = try WebServer(["--flow", "oklah", "--per-address", "1"])
+            _ = try server.visit("walk", [Tmux.packageRoot + "/reliability/scripts/oklah.keys"])
+            let second = try server.visit("said")
+            #expect((second["said"] as? String ?? "").contains("Too many new sessions from your address"), "\(second["said"] ?? "")")
+            #expect(server.sessions.count == 1)
+        }
+
+        @Test func aClosedTabsSessionEndsAfterTheGraceTimeAndAnIdleOneEnds() throws {
+            let closed = try WebServer(["--flow", "oklah", "--reconnect-grace", "2"])
+            _ = try closed.visit("walk", [Tmux.packageRoot + "/reliability/scripts/oklah.keys"])
+            // The browser is gone: the session waits its grace time, then is hung up.
+            #expect(EndToEnd.waitUntil({ closed.sessions.isEmpty }, seconds: 20), "\(closed.sessions)")
+            let idle = try WebServer(["--flow", "oklah", "--idle", "2"])
+            let visit = try idle.visit("said")
+            #expect(visit["said"] as? String == "This session has ended: no key was pressed for 2 seconds. Reload the page to start again.",
+                    "an idle session ends and says why: \(visit["said"] ?? "")")
+            #expect(idle.sessions.isEmpty)
+        }
     }
 }

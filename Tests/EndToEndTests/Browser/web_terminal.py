@@ -10,6 +10,7 @@ screen from xterm.js' own buffer (not pixels).
     python3 web_terminal.py BASE cross-origin    # another site's page opens the socket
     python3 web_terminal.py BASE screenshot PNG TEXT  # the page once TEXT shows, as a picture
     python3 web_terminal.py FILE gallery WORDS   # `onboard gallery`'s page, filtered by WORDS
+    python3 web_terminal.py BASE said            # the page's bar once it says something (a refusal)
 
 prints what the visitors saw, as JSON: screens, sizes, and the browser's console errors
 (a script the page's content policy refused shows there).
@@ -207,6 +208,12 @@ def main():
             import base64
             with open(sys.argv[3], "wb") as picture:
                 picture.write(base64.b64decode(visitor.call("GET", "/screenshot")))
+        elif scenario == "said":
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not visitor.status()[0]:
+                time.sleep(0.05)
+            result["said"] = visitor.status()[0]
+            result["screen"] = visitor.screen()
         elif scenario == "walk":
             visitor.type_script(sys.argv[3])
             result["screen"] = visitor.screen()
