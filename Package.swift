@@ -187,7 +187,7 @@ let package = Package(
         // `onboard serve-web` (which execs it): the web server, apart from the client.
         .executableTarget(
             name: "onboard-web",
-            dependencies: ["WebDemo", "Installation", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["WebDemo", "DemoSessions", "Installation", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             linkerSettings: releaseWithoutDebugInfo
         ),
         .executableTarget(
@@ -203,7 +203,7 @@ let package = Package(
         .executableTarget(
             name: "onboard-ssh",
             dependencies: [
-                "SSHDemo", "Installation",
+                "SSHDemo", "DemoSessions", "Installation",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

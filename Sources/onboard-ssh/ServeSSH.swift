@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import DemoSessions
 import Installation
 import NIOCore
 import SSHDemo
@@ -42,11 +43,7 @@ struct ServeSSH: ParsableCommand {
         }
     }
 
-    private var address: (host: String, port: Int)? {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else { return nil }
-        let host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host.isEmpty ? nil : (host, port)
-    }
+    private var address: ListenAddress? { ListenAddress(listen) }
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -70,7 +67,7 @@ struct ServeSSH: ParsableCommand {
         settings.maxSessions = maxSessions
         do {
             try DemoServer(settings: settings, hostKey: key).run { host, port in
-                let shown = host == "0.0.0.0" || host == "::" ? "HOST" : host
+                let shown = ListenAddress.shown(host)
                 // Written at once (not print's buffer): a script waits for these lines.
                 FileHandle.standardOutput.write(Data("""
                     Onboard demo over SSH on \(host):\(port): \(flow.map { "the \($0) flow" } ?? "the flow picker"), at most \(maxSessions) sessions.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import DemoSessions
 import Installation
 import WebDemo
 
@@ -59,11 +60,7 @@ struct ServeWeb: AsyncParsableCommand {
         }
     }
 
-    private var address: (host: String, port: Int)? {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else { return nil }
-        let host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host.isEmpty ? nil : (host, port)
-    }
+    private var address: ListenAddress? { ListenAddress(listen) }
 
     func run() async throws {
         let assets: XtermAssets
@@ -78,7 +75,7 @@ struct ServeWeb: AsyncParsableCommand {
         if service != "mock" { arguments += ["--service", service] }
         if sharedMock { arguments += ["--mock-db", stateFolder + "/web-shared-mock.sqlite"] }
         var settings = WebDemoServer.Settings(executable: SiblingExecutable.path("onboard"), arguments: arguments, stateFolder: stateFolder)
-        (settings.host, settings.port) = address!
+        (settings.host, settings.port) = (address!.host, address!.port)
         settings.maxSessions = maxSessions
         settings.perAddress = perAddress
         settings.grace = .seconds(reconnectGrace)
@@ -89,7 +86,7 @@ struct ServeWeb: AsyncParsableCommand {
         let (flow, maxSessions, https) = (self.flow, self.maxSessions, tlsCertificate != nil)
         do {
             try await WebDemoServer(settings: settings, assets: assets).run { host, port in
-                let shown = host == "0.0.0.0" || host == "::" ? "HOST" : host
+                let shown = ListenAddress.shown(host)
                 // Written at once (not print's buffer): a script waits for these lines.
                 FileHandle.standardOutput.write(Data("""
                     Onboard demo in a browser on \(host):\(port): \(flow.map { "the \($0) flow" } ?? "the flow picker"), at most \(maxSessions) sessions.
