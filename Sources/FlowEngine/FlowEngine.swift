@@ -3,10 +3,11 @@ import ScreenTable
 /// The pure reducer every flow runs on: (state, event, now) -> (state, effects).
 /// It performs no I/O; the runtime carries out the effects and feeds results back.
 ///
-/// Its parts live one to a file: the session's life (SessionLifecycle), moving between
-/// screens (Navigation), calls and their results (CallLifecycle over the CallTable), keys
-/// on a screen (Input, FieldEditing, TextFieldEditing), checklists (Checklist), the
-/// flow's rules (Rules) and analytics (Analytics).
+/// Its parts live one to a file: the session's life (SessionLifecycle, SessionRenewal),
+/// moving between screens (Navigation), calls and their results (CallLifecycle over the
+/// CallTable), keys on a screen (Input, TextFieldEditing over the LineEditor, and one
+/// file per field kind in FieldKinds/), checklists (Checklist), the flow's rules (Rules,
+/// Validation) and analytics (Analytics).
 public struct FlowEngine: Sendable {
     public let flow: Flow
     /// Silent renewal attempts on launch before giving up for now.

@@ -18,9 +18,9 @@ struct SharedQAMiddleware: RouterMiddleware {
         clock.offsetSeconds = settings[SharedFaults.clock] ?? 0
         let path = request.uri.path
         // Faults are for the API's calls, not the QA endpoints that set them.
-        if !path.hasPrefix("/api/v1/dev/") {
+        if !path.hasPrefix(Endpoint.root + "/dev/") {
             let faults = SharedFaults.faults(in: settings)
-            let endpoint = path == "/api/v1" + Endpoint.refresh.path ? Endpoint.refresh : nil
+            let endpoint = path == Endpoint.refresh.address ? Endpoint.refresh : nil
             if !faults.isEmpty, let failure = await FaultSwitchboard.failure(for: endpoint, faults: faults, tally: SharedFaults(service: service, faults: faults)) {
                 throw failure
             }

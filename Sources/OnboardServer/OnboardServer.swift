@@ -210,7 +210,7 @@ public enum OnboardServer {
         Routes(service: service, clock: AdjustableClock(), dev: dev, openAPI: Data()).register(on: router)
         // The alias Routes names for the trie is the documented /content/{kind}.
         // The API's routes (the device sign-in's HTML page is not part of it).
-        let api = router.routes.filter { $0.path.description.hasPrefix("/api/v1/") }
+        let api = router.routes.filter { $0.path.description.hasPrefix(Endpoint.root + "/") }
         return api.filter { !$0.path.description.hasSuffix("/" + Routes.contentShadowedByMotivation) }.map { route in
             // Hummingbird writes parameters as :name, OpenAPI as {name}.
             let path = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }

@@ -20,7 +20,7 @@ struct Routes {
     var publicAddress: PublicAddress?
 
     func register(on router: Router<APIContext>) {
-        let api = router.group("api/v1")
+        let api = router.group(RouterPath(String(Endpoint.root.dropFirst())))
         api.on(.openAPI) { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: openAPI)))
         }

@@ -67,7 +67,7 @@ public enum ServerMetrics {
         Wire.FlowRequest.endpoint.path: "anonymous", Wire.RegisterRequest.endpoint.path: "register",
         Wire.LoginRequest.endpoint.path: "login", Wire.PhoneVerifyRequest.endpoint.path: "phone",
         Wire.SocialRequest.endpoint.path: "social", Wire.DeviceTokenRequest.endpoint.path: "social_device",
-    ].reduce(into: [:]) { routes, entry in routes["/api/v1" + entry.key] = entry.value }
+    ].reduce(into: [:]) { routes, entry in routes[Endpoint.root + entry.key] = entry.value }
 }
 
 /// Every request counted and timed by route, method and status

@@ -9,9 +9,15 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
         case put = "PUT"
     }
 
+    /// Where every call's path starts: the API's version.
+    public static let root = "/api/v1"
+
     public let method: Method
-    /// The path under `/api/v1`; a `:name` part is a parameter.
+    /// The path under `root`; a `:name` part is a parameter.
     public let path: String
+
+    /// The path from the server's root: `/api/v1/auth/refresh`.
+    public var address: String { Self.root + path }
     /// Answered only with a session's bearer token, which the server asks for before it
     /// reads the body: a request without one is a 401 before anything is said about it.
     public let needsSession: Bool

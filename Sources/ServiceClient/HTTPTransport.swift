@@ -83,7 +83,7 @@ public final class HTTPTransport: AuthService {
         var query = URLComponents()
         query.queryItems = [URLQueryItem(name: "flow", value: flow), URLQueryItem(name: "since", value: since)]
         if byVersion { query.queryItems?.append(URLQueryItem(name: "by", value: "version")) }
-        let url = baseURL + "/api/v1" + Endpoint.adminFunnel.path + "?" + (query.percentEncodedQuery ?? "")
+        let url = baseURL + Endpoint.adminFunnel.address + "?" + (query.percentEncodedQuery ?? "")
         let headers = ["Accept: application/json", "Authorization: Bearer \(adminToken)"]
         let (status, bytes) = try await perform(method: "GET", url: url, headers: headers, body: nil)
         guard (200..<300).contains(status) else { throw Self.failure(status: status, body: bytes, base: baseURL) }
@@ -102,7 +102,7 @@ public final class HTTPTransport: AuthService {
             guard part.hasPrefix(":"), let parameter else { return String(part) }
             return parameter.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? parameter
         }
-        let url = baseURL + "/api/v1/" + path.joined(separator: "/")
+        let url = baseURL + Endpoint.root + "/" + path.joined(separator: "/")
         var headers = ["Accept: application/json"]
         if let bearer { headers.append("Authorization: Bearer \(bearer)") }
         if let key = CallContext.idempotencyKey { headers.append("Idempotency-Key: \(key)") }

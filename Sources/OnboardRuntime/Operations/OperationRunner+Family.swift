@@ -8,7 +8,7 @@ extension OperationRunner {
         let address = (request.inputs["server_url"] ?? "").trimmingCharacters(in: .whitespaces)
         var normalised = address.hasSuffix("/") ? String(address.dropLast()) : address
         // The API's own base, as a server's docs give it, is the server.
-        if normalised.hasSuffix("/api/v1") { normalised.removeLast("/api/v1".count) }
+        if normalised.hasSuffix(Endpoint.root) { normalised.removeLast(Endpoint.root.count) }
         _ = try await services.service(for: normalised).health()
         return CallOutput(values: ["server_url": .text(normalised)])
     }

@@ -95,12 +95,10 @@ public final class AnalyticsLog {
         try FileManager.default.removeItem(atPath: path)
     }
 
-    /// Every event in the log, oldest first; unreadable lines are skipped.
+    /// Every event in the log, oldest first; unreadable lines are skipped (one damaged
+    /// line hides only itself).
     public func events() -> [[String: Any]] {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-        }
+        JSONLines.read(path).compactMap { line in (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] }
     }
 
     static func timestamp(_ milliseconds: Int64) -> String {
