@@ -33,70 +33,72 @@ struct TerminalSocket: Sendable {
         }
         let columns = min(max(hello.columns ?? 80, 2), 500)
         let rows = min(max(hello.rows ?? 24, 2), 200)
-        let session: WebSession
-        let viewer: (id: Int, output: AsyncStream<WebSession.Output>)?
-        let presenting: Bool
         if let token = hello.watch {
-            guard let watched = sessions.session(watching: token) else {
+            guard let watched = sessions.watched.viewers(watching: token), let viewer = watched.attachWatcher() else {
                 return await close(outbound, saying: ["refused": "This watch link's session has ended (or the link is wrong)."])
             }
-            (session, presenting) = (watched, false)
-            viewer = watched.attachWatcher()
-        } else if let token = hello.resume, let resumed = sessions.session(resuming: token) {
-            (session, presenting) = (resumed, true)
-            viewer = resumed.attachPresenter()
-            resumed.resize(columns: columns, rows: rows, from: viewer?.id ?? -1)
-            resumed.repaint()
+            await relay(viewer, to: outbound)
+            // A watcher's messages are read only to know when it leaves: its keys do nothing.
+            while (try? await messages.next()) != nil {}
+            watched.detach(viewer.id)
+            return
+        }
+        guard !settings.watchOnly else {
+            return await close(outbound, saying: ["refused": "This server only shows watch links."])
+        }
+        let session: WebSession
+        if let token = hello.resume, let resumed = sessions.session(resuming: token) {
+            session = resumed
         } else {
             do {
-                let started = try sessions.start(
+                session = try sessions.start(
                     address: visitor(context), connection: connection(context), columns: columns, rows: rows, watchBase: origin(context.request))
-                (session, presenting) = (started, true)
-                viewer = started.attachPresenter()
             } catch {
                 return await close(outbound, saying: ["refused": error.message])
             }
         }
-        guard let viewer else {
+        guard let viewer = session.attachPresenter() else {
             return await close(outbound, saying: ["ended": "This session has ended. Reload the page to start a new one."])
         }
-        if presenting {
-            try? await outbound.write(.text(Self.json(["session": session.token, "watch": session.watchToken])))
+        if hello.resume != nil {
+            session.resize(columns: columns, rows: rows, from: viewer.id)
+            session.repaint()
         }
-        // The session's output goes to the page until the session ends (or this page is
-        // replaced); the page's messages are read until it leaves. Either ends both.
-        let writer = Task {
-            for await output in viewer.output {
-                switch output {
-                case .bytes(let bytes):
-                    try? await outbound.write(.binary(ByteBuffer(bytes: bytes)))
-                case .size(let columns, let rows):
-                    try? await outbound.write(.text(#"{"size":{"columns":\#(columns),"rows":\#(rows)}}"#))
-                case .watchers(let count):
-                    try? await outbound.write(.text(#"{"watchers":\#(count)}"#))
-                case .replaced:
-                    try? await outbound.write(.text(Self.json(["ended": "This session was opened in another tab or window."])))
-                case .ended(let status, let reason):
-                    let how = reason.map { "This session has ended: \($0)." } ?? (status == 0 ? "Onboard has ended." : "Onboard has ended (exit status \(status)).")
-                    try? await outbound.write(.text(Self.json(["ended": how + " Reload the page to start again."])))
-                }
-            }
-            try? await outbound.close(.normalClosure, reason: nil)
-        }
+        try? await outbound.write(.text(Self.json(["session": session.token, "watch": session.watchToken])))
+        let writer = Task { await relay(viewer, to: outbound) }
         while let message = try? await messages.next() {
             switch message {
-            case .binary(let buffer) where presenting:
+            case .binary(let buffer):
                 session.type(Array(buffer.readableBytesView), from: viewer.id)
-            case .text(let text) where presenting:
+            case .text(let text):
                 if let size = try? JSONDecoder().decode(Size.self, from: Data(text.utf8)) {
                     session.resize(columns: size.columns, rows: size.rows, from: viewer.id)
                 }
-            default:
-                break // a watcher's keys do nothing
             }
         }
         writer.cancel()
         session.detach(viewer.id)
+    }
+
+    /// The session's output to the page until the session ends (or this page is replaced),
+    /// then the socket closes.
+    private func relay(_ viewer: SessionViewers.Viewer, to outbound: WebSocketOutboundWriter) async {
+        for await output in viewer.output {
+            switch output {
+            case .bytes(let bytes):
+                try? await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+            case .size(let columns, let rows):
+                try? await outbound.write(.text(#"{"size":{"columns":\#(columns),"rows":\#(rows)}}"#))
+            case .watchers(let count):
+                try? await outbound.write(.text(#"{"watchers":\#(count)}"#))
+            case .replaced:
+                try? await outbound.write(.text(Self.json(["ended": "This session was opened in another tab or window."])))
+            case .ended(let status, let reason):
+                let how = reason.map { "This session has ended: \($0)." } ?? (status == 0 ? "Onboard has ended." : "Onboard has ended (exit status \(status)).")
+                try? await outbound.write(.text(Self.json(["ended": how + " Reload the page to start again."])))
+            }
+        }
+        try? await outbound.close(.normalClosure, reason: nil)
     }
 
     private func close(_ outbound: WebSocketOutboundWriter, saying message: [String: String]) async {

@@ -31,6 +31,8 @@ public struct WebDemoServer: Sendable {
         public var executable: String
         public var arguments: [String]
         public var stateFolder: String
+        /// Only watch links, of the sessions in `watched` (serve-ssh's): no session starts here.
+        public var watchOnly = false
 
         public init(executable: String, arguments: [String], stateFolder: String) {
             self.executable = executable
@@ -41,10 +43,13 @@ public struct WebDemoServer: Sendable {
 
     let settings: Settings
     let assets: XtermAssets
+    /// The sessions that can be watched here.
+    let watched: WatchDirectory
 
-    public init(settings: Settings, assets: XtermAssets) {
+    public init(settings: Settings, assets: XtermAssets, watched: WatchDirectory = WatchDirectory()) {
         self.settings = settings
         self.assets = assets
+        self.watched = watched
     }
 
     /// Serves until SIGTERM or SIGINT; then hangs up every session and waits for them.
@@ -52,8 +57,8 @@ public struct WebDemoServer: Sendable {
     public func run(started: @escaping @Sendable (String, Int) -> Void) async throws {
         var logger = Logger(label: "onboard-web")
         logger.logLevel = .warning
-        let terminfo = try XtermTerminfo.install(under: settings.stateFolder)
-        let sessions = WebSessions(settings: settings, terminfo: terminfo)
+        let terminfo = settings.watchOnly ? "" : try XtermTerminfo.install(under: settings.stateFolder)
+        let sessions = WebSessions(settings: settings, terminfo: terminfo, watched: watched)
         let router = Router(context: WebDemoContext.self)
         router.add(middleware: PageHeaders())
         WebPages(assets: assets, sessions: sessions).register(on: router)

@@ -9,6 +9,9 @@ struct WebPages: Sendable {
 
     func register(on router: Router<WebDemoContext>) {
         router.get("/") { _, _ -> Response in
+            if sessions.settings.watchOnly {
+                return Self.page(status: .notFound, title: "Watch links only", notice: "This server shows the sessions of an SSH demo to those with a watch link.")
+            }
             if sessions.isFull {
                 return Self.page(
                     status: .serviceUnavailable, title: "The demo is full",

@@ -4,59 +4,44 @@ import Foundation
 import PtyShim
 import Synchronization
 
-/// One visitor's Onboard in a browser: its program on a pseudo-terminal, the page that
-/// drives it (one at a time: a page that reconnects takes the place of the one that
-/// dropped), and watchers, who see every frame and whose keys do nothing.
-///
-/// The terminal's bytes go to every viewer as they come; a viewer that joins late asks
-/// the program to repaint (Ctrl-L), so it starts from a whole screen.
+/// One visitor's Onboard in a browser: its program on a pseudo-terminal, and who sees it
+/// (`SessionViewers`: the page that drives it, and watchers). It ends when the program
+/// exits, or when the server hangs it up (no page came back, no key pressed).
 final class WebSession: Sendable {
-    /// What a viewer is sent.
-    enum Output: Sendable, Equatable {
-        case bytes([UInt8])
-        case size(columns: Int, rows: Int)
-        case watchers(Int)
-        /// Another page took the session over: this one stops showing it.
-        case replaced
-        /// The program exited; `reason` when the server ended it (idle for too long).
-        case ended(status: Int, reason: String?)
-    }
-
-    /// Resumes the session; watches it. Unguessable, never logged.
+    /// Resumes the session: unguessable, never logged.
     let token: String
-    let watchToken: String
     let address: String
     let process: SessionProcess
+    let viewers: SessionViewers
     private let folder: String
-    /// The session's own copy of the terminal's leader: read on `reading`, written and
-    /// closed on `writing`, so a write never meets a closed (or reused) descriptor.
+    /// The session's own copy of the terminal's leader: read here, written and closed by
+    /// `writer`.
     private let terminal: Int32
     private let reading = DispatchQueue(label: "onboard-web.read")
-    private let writing = DispatchQueue(label: "onboard-web.write")
-    private let state: Mutex<State>
+    private let writer: TerminalWriter
+    private let state = Mutex(State())
 
     private struct State {
-        var presenter: (id: Int, output: AsyncStream<Output>.Continuation)?
-        var watchers: [Int: AsyncStream<Output>.Continuation] = [:]
-        var nextViewer = 0
-        var size: (columns: Int, rows: Int)
         var lastInput = ContinuousClock.now
         var detachedSince: ContinuousClock.Instant? = ContinuousClock.now
-        var status: Int?
+        var exited = false
         /// Why the server hung the program up, for the page.
         var hungUpBecause: String?
-        var closed = false
     }
 
     init(process: SessionProcess, folder: String, address: String, watchToken: String, columns: Int, rows: Int) {
         self.process = process
         self.folder = folder
         self.address = address
-        self.watchToken = watchToken
         token = Tokens.make()
         terminal = dup(process.leader)
-        state = Mutex(State(size: (columns, rows)))
+        let writer = TerminalWriter(terminal)
+        self.writer = writer
+        viewers = SessionViewers(columns: columns, rows: rows, watchToken: watchToken) { writer.write([0x0C]) }
     }
+
+    var watchToken: String { viewers.watchToken }
+    var pid: pid_t { process.pid }
 
     /// Starts reading the terminal, and the reaper; `ended` runs once the program exited.
     func run(ended: @escaping @Sendable (WebSession) -> Void) {
@@ -66,145 +51,62 @@ final class WebSession: Sendable {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             let count = read(terminal, &buffer, buffer.count)
             if count > 0 {
-                broadcast(.bytes(Array(buffer[..<count])))
+                viewers.show(Array(buffer[..<count]))
             } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
                 // EIO: the program exited (nothing holds its terminal open any more).
                 source.cancel()
             }
         }
-        source.setCancelHandler { [self] in
-            writing.async { [self] in
-                state.withLock { $0.closed = true }
-                close(terminal)
-            }
-        }
+        source.setCancelHandler { [writer] in writer.close() }
         source.resume()
         let process = self.process
         Thread { [self] in
             let status = process.waitForExit()
             try? FileManager.default.removeItem(atPath: folder)
-            let (viewers, reason) = state.withLock { state in
-                state.status = status
-                defer { state.presenter = nil; state.watchers = [:] }
-                return ((state.presenter.map { [$0.output] } ?? []) + Array(state.watchers.values), state.hungUpBecause)
+            let reason = state.withLock { state in
+                state.exited = true
+                return state.hungUpBecause
             }
-            for viewer in viewers {
-                viewer.yield(.ended(status: status, reason: reason))
-                viewer.finish()
-            }
+            viewers.end(status: status, reason: reason)
             ended(self)
         }.start()
     }
 
-    var pid: pid_t { process.pid }
-
-    // Viewers
-
-    /// The page that drives the session from now on; a page already attached is told it
-    /// was replaced. Returns nil once the session has ended.
-    func attachPresenter() -> (id: Int, output: AsyncStream<Output>)? {
-        let (stream, continuation) = AsyncStream<Output>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        let attached: (id: Int, previous: AsyncStream<Output>.Continuation?)? = state.withLock { state in
-            guard state.status == nil else { return nil }
-            let previous = state.presenter?.output
-            state.nextViewer += 1
-            state.presenter = (state.nextViewer, continuation)
+    /// The page that drives the session now; its leaving starts the grace time in which a
+    /// reconnect finds the session as it was.
+    func attachPresenter() -> SessionViewers.Viewer? {
+        guard let viewer = viewers.attachPresenter() else { return nil }
+        state.withLock { state in
             state.detachedSince = nil
             state.lastInput = .now
-            return (state.nextViewer, previous)
         }
-        guard let attached else { return nil }
-        attached.previous?.yield(.replaced)
-        attached.previous?.finish()
-        continuation.yield(.watchers(watcherCount))
-        return (attached.id, stream)
+        return viewer
     }
 
-    func attachWatcher() -> (id: Int, output: AsyncStream<Output>)? {
-        let (stream, continuation) = AsyncStream<Output>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        let attached: (id: Int, size: (columns: Int, rows: Int))? = state.withLock { state in
-            guard state.status == nil else { return nil }
-            state.nextViewer += 1
-            state.watchers[state.nextViewer] = continuation
-            return (state.nextViewer, state.size)
-        }
-        guard let attached else { return nil }
-        continuation.yield(.size(columns: attached.size.columns, rows: attached.size.rows))
-        presenterOutput?.yield(.watchers(watcherCount))
-        repaint()
-        return (attached.id, stream)
-    }
-
-    /// A viewer's connection closed. The presenter's leaving starts the grace time in
-    /// which a reconnect finds the session as it was.
     func detach(_ id: Int) {
-        let wasWatcher = state.withLock { state in
-            if state.presenter?.id == id {
-                state.presenter = nil
-                state.detachedSince = .now
-                return false
-            }
-            return state.watchers.removeValue(forKey: id) != nil
-        }
-        if wasWatcher { presenterOutput?.yield(.watchers(watcherCount)) }
-    }
-
-    private var presenterOutput: AsyncStream<Output>.Continuation? { state.withLock { $0.presenter?.output } }
-
-    var watcherCount: Int { state.withLock { $0.watchers.count } }
-
-    private func broadcast(_ output: Output) {
-        let viewers = state.withLock { state in (state.presenter.map { [$0.output] } ?? []) + Array(state.watchers.values) }
-        for viewer in viewers { viewer.yield(output) }
+        if viewers.detach(id) { state.withLock { $0.detachedSince = .now } }
     }
 
     // The terminal
 
     /// Keys from the presenter's page (a watcher's are never passed here).
     func type(_ bytes: [UInt8], from viewer: Int) {
-        guard state.withLock({ state in
-            guard state.presenter?.id == viewer else { return false }
-            state.lastInput = .now
-            return true
-        }) else { return }
-        write(bytes)
+        guard viewers.isPresenter(viewer) else { return }
+        state.withLock { $0.lastInput = .now }
+        writer.write(bytes)
     }
 
     /// The page's terminal changed size: the program's does, and watchers follow.
     func resize(columns: Int, rows: Int, from viewer: Int) {
+        guard viewers.isPresenter(viewer) else { return }
         let size = (columns: min(max(columns, 2), 500), rows: min(max(rows, 2), 200))
-        let watchers: [AsyncStream<Output>.Continuation]? = state.withLock { state in
-            guard state.presenter?.id == viewer else { return nil }
-            state.size = size
-            return Array(state.watchers.values)
-        }
-        guard let watchers else { return }
-        writing.async { [self] in
-            if !state.withLock({ $0.closed }) { _ = onboard_pty_resize(terminal, Int32(size.rows), Int32(size.columns)) }
-        }
-        for watcher in watchers { watcher.yield(.size(columns: size.columns, rows: size.rows)) }
+        writer.resize(columns: size.columns, rows: size.rows)
+        viewers.resized(columns: size.columns, rows: size.rows)
     }
 
-    /// Ctrl-L: the program draws its whole screen again, for a viewer that joined late.
+    /// Ctrl-L: the program draws its whole screen again, for a page that came back.
     func repaint() {
-        write([0x0C])
-    }
-
-    private func write(_ bytes: [UInt8]) {
-        writing.async { [self] in
-            var offset = 0
-            while offset < bytes.count, !state.withLock({ $0.closed }) {
-                let written = bytes[offset...].withUnsafeBytes { Foundation.write(terminal, $0.baseAddress, $0.count) }
-                if written > 0 {
-                    offset += written
-                } else if errno == EAGAIN || errno == EINTR {
-                    // The program has not read what came before (a huge paste): wait for it.
-                    usleep(2_000)
-                } else {
-                    return
-                }
-            }
-        }
+        writer.write([0x0C])
     }
 
     // Its life
@@ -213,7 +115,7 @@ final class WebSession: Sendable {
     /// for longer than `idle`.
     func abandonment(grace: Duration, idle: Duration, now: ContinuousClock.Instant = .now) -> String? {
         state.withLock { state in
-            guard state.status == nil else { return nil }
+            guard !state.exited else { return nil }
             if let since = state.detachedSince, now - since > grace { return "no page came back to it in \(Self.words(grace))" }
             guard now - state.lastInput > idle else { return nil }
             return "no key was pressed for \(Self.words(idle))"
@@ -233,12 +135,44 @@ final class WebSession: Sendable {
     }
 }
 
-/// Session and watch tokens: 32 random bytes, base64url.
-enum Tokens {
-    static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+/// Writes to a session's terminal on a queue of its own, and closes it there, so a write
+/// never meets a closed (or reused) descriptor; resizes it too.
+final class TerminalWriter: Sendable {
+    private let terminal: Int32
+    private let queue = DispatchQueue(label: "onboard-web.write")
+    private let closed = Mutex(false)
+
+    init(_ terminal: Int32) {
+        self.terminal = terminal
+    }
+
+    func write(_ bytes: [UInt8]) {
+        queue.async { [self] in
+            var offset = 0
+            while offset < bytes.count, !closed.withLock({ $0 }) {
+                let written = bytes[offset...].withUnsafeBytes { Foundation.write(terminal, $0.baseAddress, $0.count) }
+                if written > 0 {
+                    offset += written
+                } else if errno == EAGAIN || errno == EINTR {
+                    // The program has not read what came before (a huge paste): wait for it.
+                    usleep(2_000)
+                } else {
+                    return
+                }
+            }
+        }
+    }
+
+    func resize(columns: Int, rows: Int) {
+        queue.async { [self] in
+            if !closed.withLock({ $0 }) { _ = onboard_pty_resize(terminal, Int32(rows), Int32(columns)) }
+        }
+    }
+
+    func close() {
+        queue.async { [self] in
+            closed.withLock { $0 = true }
+            Foundation.close(terminal)
+        }
     }
 }

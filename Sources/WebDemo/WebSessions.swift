@@ -14,19 +14,21 @@ final class WebSessions: Sendable {
     let registry: SessionRegistry
     /// `TERMINFO` for the sessions' programs (`XtermTerminfo`).
     let terminfo: String
+    /// The sessions that can be watched: these, and a demo server's beside (serve-ssh).
+    let watched: WatchDirectory
     private let state = Mutex(State())
 
     private struct State {
         var byToken: [String: WebSession] = [:]
-        var byWatchToken: [String: WebSession] = [:]
         var starts: [String: [ContinuousClock.Instant]] = [:]
     }
 
     static let addressWindow = Duration.seconds(600)
 
-    init(settings: WebDemoServer.Settings, terminfo: String) {
+    init(settings: WebDemoServer.Settings, terminfo: String, watched: WatchDirectory) {
         self.settings = settings
         self.terminfo = terminfo
+        self.watched = watched
         registry = SessionRegistry(limit: settings.maxSessions)
     }
 
@@ -57,14 +59,14 @@ final class WebSessions: Sendable {
         let session: WebSession
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let watchToken = Tokens.make()
+            let watching = Tokens.make()
             let process = try SessionProcess(
                 executable: settings.executable, arguments: settings.arguments + ["--state-dir", folder],
                 environment: SessionEnvironment.make(
                     term: XtermTerminfo.name, connection: connection,
-                    extra: ["TERMINFO": terminfo, "ONBOARD_WATCH_LINK": watchBase + "/watch#" + watchToken]),
+                    extra: ["TERMINFO": terminfo, "ONBOARD_WATCH_LINK": watchBase + "/watch#" + watching]),
                 rows: rows, columns: columns)
-            session = WebSession(process: process, folder: folder, address: address, watchToken: watchToken, columns: columns, rows: rows)
+            session = WebSession(process: process, folder: folder, address: address, watchToken: watching, columns: columns, rows: rows)
         } catch {
             registry.ended(nil)
             try? FileManager.default.removeItem(atPath: folder)
@@ -73,13 +75,11 @@ final class WebSessions: Sendable {
         registry.started(session.process)
         state.withLock { state in
             state.byToken[session.token] = session
-            state.byWatchToken[session.watchToken] = session
         }
+        watched.add(session.viewers)
         session.run { [self] ended in
-            state.withLock { state in
-                state.byToken[ended.token] = nil
-                state.byWatchToken[ended.watchToken] = nil
-            }
+            _ = state.withLock { $0.byToken.removeValue(forKey: ended.token) }
+            watched.remove(ended.viewers)
             registry.ended(ended.pid)
         }
         return session
@@ -89,9 +89,6 @@ final class WebSessions: Sendable {
         state.withLock { $0.byToken[token] }
     }
 
-    func session(watching token: String) -> WebSession? {
-        state.withLock { $0.byWatchToken[token] }
-    }
 
     /// Hangs up sessions no page came back to within the grace time, or idle too long.
     func endAbandoned() {
