@@ -203,7 +203,7 @@ let package = Package(
         .executableTarget(
             name: "onboard-ssh",
             dependencies: [
-                "SSHDemo", "DemoSessions", "Installation",
+                "SSHDemo", "DemoSessions", "WebDemo", "Installation",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -17,6 +17,18 @@ public struct DemoServer {
         public var arguments: [String]
         /// Each session's state folder is made under this one, and removed when it ends.
         public var stateFolder: String
+        /// Sessions watchable from a browser (`--watch-web`): where they are listed, and
+        /// the link for a token, given the address the SSH client reached this server at.
+        public var watch: Watch?
+
+        public struct Watch: Sendable {
+            public let directory: WatchDirectory
+            public let link: @Sendable (_ serverAddress: String, _ token: String) -> String
+
+            public init(directory: WatchDirectory, link: @escaping @Sendable (String, String) -> String) {
+                (self.directory, self.link) = (directory, link)
+            }
+        }
 
         public init(executable: String, arguments: [String], stateFolder: String) {
             self.executable = executable

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSH
+import Synchronization
 
 /// One SSH session channel: remembers the terminal the client asked for, starts
 /// `onboard` on a pseudo-terminal of that size when the client asks for a shell, pumps
@@ -16,6 +17,8 @@ final class DemoSessionHandler: ChannelInboundHandler {
     private var terminal: (term: String, rows: Int, columns: Int)?
     private var process: SessionProcess?
     private var pty: Channel?
+    /// Who watches this session from a browser (with `--watch-web`).
+    private var viewers: SessionViewers?
 
     init(settings: DemoServer.Settings, registry: SessionRegistry) {
         self.settings = settings
@@ -41,6 +44,7 @@ final class DemoSessionHandler: ChannelInboundHandler {
             refuse(context, wantReply: request.wantReply, "This demo runs Onboard only (no \(request.subsystem)).")
         case let request as SSHChannelRequestEvent.WindowChangeRequest:
             process?.resize(rows: max(1, request.terminalRowHeight), columns: max(1, request.terminalCharacterWidth))
+            viewers?.resized(columns: max(1, request.terminalCharacterWidth), rows: max(1, request.terminalRowHeight))
         case let request as SSHChannelRequestEvent.EnvironmentRequest:
             reply(context, wanted: request.wantReply, success: false) // the session's environment is the server's
         default:
@@ -71,11 +75,20 @@ final class DemoSessionHandler: ChannelInboundHandler {
         }
         let folder = settings.stateFolder + "/ssh-sessions/" + UUID().uuidString.lowercased()
         let started: SessionProcess
+        // A watcher joining late asks the program to repaint: Ctrl-L into its terminal.
+        let link = PtyLink()
+        let viewers = settings.watch.map { _ in SessionViewers(columns: terminal.columns, rows: terminal.rows) { link.write([0x0C]) } }
+        var extra: [String: String] = [:]
+        if let watch = settings.watch, let viewers {
+            let server = (context.channel.parent ?? context.channel).localAddress?.ipAddress ?? "127.0.0.1"
+            extra["ONBOARD_WATCH_LINK"] = watch.link(server, viewers.watchToken)
+        }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             started = try SessionProcess(
                 executable: settings.executable, arguments: settings.arguments + ["--state-dir", folder],
-                environment: SessionEnvironment.make(term: Terminfo.usable(terminal.term), connection: Self.connection(of: context.channel)), rows: terminal.rows, columns: terminal.columns)
+                environment: SessionEnvironment.make(term: Terminfo.usable(terminal.term), connection: Self.connection(of: context.channel), extra: extra),
+                rows: terminal.rows, columns: terminal.columns)
         } catch {
             registry.ended(nil)
             try? FileManager.default.removeItem(atPath: folder)
@@ -83,21 +96,33 @@ final class DemoSessionHandler: ChannelInboundHandler {
         }
         process = started
         registry.started(started)
+        if let viewers {
+            self.viewers = viewers
+            settings.watch?.directory.add(viewers)
+        }
         reply(context, wanted: wantReply, success: true)
 
         let ssh = context.channel
         let pump = NIOPipeBootstrap(group: context.eventLoop)
             .channelInitializer { pty in
-                pty.eventLoop.makeCompletedFuture { try pty.pipeline.syncOperations.addHandler(TerminalToClient(ssh: ssh)) }
+                pty.eventLoop.makeCompletedFuture { try pty.pipeline.syncOperations.addHandler(TerminalToClient(ssh: ssh, viewers: viewers)) }
             }
             .takingOwnershipOfDescriptor(inputOutput: dup(started.leader))
-        pump.assumeIsolated().whenSuccess { pty in self.pty = pty }
+        pump.assumeIsolated().whenSuccess { pty in
+            self.pty = pty
+            link.channel.withLock { $0 = pty }
+        }
         pump.whenFailure { _ in started.hangUp() }
 
         // The reaper: waits for the program, reports its exit status, ends the session.
         let registry = self.registry
+        let directory = settings.watch?.directory
         Thread {
             let status = started.waitForExit()
+            if let viewers {
+                viewers.end(status: status, reason: nil)
+                directory?.remove(viewers)
+            }
             registry.ended(started.pid)
             try? FileManager.default.removeItem(atPath: folder)
             ssh.eventLoop.execute {
@@ -135,22 +160,36 @@ final class DemoSessionHandler: ChannelInboundHandler {
     }
 }
 
-/// The program's output, to the client.
+/// The program's output, to the client and to anyone watching.
 final class TerminalToClient: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let ssh: Channel
+    private let viewers: SessionViewers?
 
-    init(ssh: Channel) {
+    init(ssh: Channel, viewers: SessionViewers?) {
         self.ssh = ssh
+        self.viewers = viewers
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        ssh.writeAndFlush(SSHChannelData(type: .channel, data: .byteBuffer(unwrapInboundIn(data))), promise: nil)
+        let bytes = unwrapInboundIn(data)
+        viewers?.show(Array(bytes.readableBytesView))
+        ssh.writeAndFlush(SSHChannelData(type: .channel, data: .byteBuffer(bytes)), promise: nil)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // EIO once the program has closed its terminal: the session is ending.
         context.close(promise: nil)
+    }
+}
+
+/// The session's terminal, for writes from outside its event loop (a watcher's repaint).
+final class PtyLink: Sendable {
+    let channel = Mutex<(any Channel)?>(nil)
+
+    func write(_ bytes: [UInt8]) {
+        guard let channel = channel.withLock({ $0 }) else { return }
+        channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
     }
 }

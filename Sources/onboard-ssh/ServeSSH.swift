@@ -4,6 +4,8 @@ import DemoSessions
 import Installation
 import NIOCore
 import SSHDemo
+import Synchronization
+import WebDemo
 
 /// `onboard serve-ssh`: demos over SSH, one onboarding per connection, no root. Its own
 /// executable, which `onboard serve-ssh` becomes (exec), so the interactive client links
@@ -35,9 +37,13 @@ struct ServeSSH: ParsableCommand {
     @Option(name: .customLong("state-dir"), help: "Where sessions keep their state while they run (default: the usual state folder).")
     var stateDirectory: String?
 
+    @Option(name: .customLong("watch-web"), help: "Also serve read-only watch pages of the sessions on HOST:PORT (each session's link is in its QA console, Ctrl-G).")
+    var watchWeb: String?
+
     func validate() throws {
         guard address != nil else { throw ValidationError("--listen '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:2222") }
         guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
+        if let watchWeb, ListenAddress(watchWeb) == nil { throw ValidationError("--watch-web '\(watchWeb)' is not HOST:PORT, e.g. 127.0.0.1:8023") }
         if let flow, !builtinFlowIDs.contains(flow) {
             throw ValidationError("--flow: no built-in flow '\(flow)' (\(builtinFlowIDs.joined(separator: ", ")))")
         }
@@ -65,6 +71,9 @@ struct ServeSSH: ParsableCommand {
         settings.host = address!.host
         settings.port = address!.port
         settings.maxSessions = maxSessions
+        if let watchWeb = watchWeb.flatMap(ListenAddress.init) {
+            settings.watch = try Self.serveWatchPages(on: watchWeb, stateFolder: stateFolder)
+        }
         do {
             try DemoServer(settings: settings, hostKey: key).run { host, port in
                 let shown = ListenAddress.shown(host)
@@ -86,5 +95,42 @@ struct ServeSSH: ParsableCommand {
             throw ExitCode(1)
         }
         print("Stopped; every session was hung up.")
+    }
+
+    /// `--watch-web`: serve-web's watch pages for these SSH sessions, on their own port in
+    /// this process; returns what the sessions register with and link to.
+    static func serveWatchPages(on address: ListenAddress, stateFolder: String) throws -> DemoServer.Settings.Watch {
+        let assets: XtermAssets
+        do {
+            assets = try XtermAssets.load()
+        } catch {
+            printError("onboard serve-ssh --watch-web: \(error)")
+            throw ExitCode(69)
+        }
+        var web = WebDemoServer.Settings(executable: "", arguments: [], stateFolder: stateFolder)
+        (web.host, web.port, web.watchOnly) = (address.host, address.port, true)
+        let directory = WatchDirectory()
+        let bound = Mutex<Int?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        Task.detached {
+            do {
+                try await WebDemoServer(settings: web, assets: assets, watched: directory).run { host, port in
+                    bound.withLock { $0 = port }
+                    FileHandle.standardOutput.write(Data("Watch pages at http://\(ListenAddress.shown(host)):\(port)/watch#…: each session's own link is in its QA console (Ctrl-G, Context and session).\n".utf8))
+                    ready.signal()
+                }
+            } catch {
+                printError("onboard serve-ssh: cannot serve watch pages on \(address.host):\(address.port): \(error)")
+                Foundation.exit(1)
+            }
+        }
+        ready.wait()
+        let port = bound.withLock { $0 } ?? address.port
+        let host = address.host
+        return DemoServer.Settings.Watch(directory: directory) { server, token in
+            // The address the SSH client reached, unless the watch pages listen elsewhere.
+            let shown = host == "0.0.0.0" || host == "::" ? server : host
+            return "http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)/watch#\(token)"
+        }
     }
 }

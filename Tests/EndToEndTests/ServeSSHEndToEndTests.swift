@@ -143,5 +143,41 @@ extension EndToEnd {
             #expect(twice.status == 1)
             #expect(twice.output.contains("127.0.0.1:\(server.port) is already in use"))
         }
+
+        /// Issue 48: with `--watch-web`, an SSH session can be watched read-only from a
+        /// browser: its link is in its QA console, and the watcher sees the presenter's
+        /// screens as they come (headless Chromium on the link, xterm.js' buffer read).
+        @Test func anSSHSessionIsWatchedFromABrowserThroughItsLink() throws {
+            let server = try DemoServer(["--flow", "oklah", "--watch-web", "127.0.0.1:0"])
+            #expect(server.log.contains("Watch pages at http://127.0.0.1:"), "\(server.log)")
+            let tmux = Tmux()
+            tmux.startShell()
+            tmux.waitFor("$")
+            tmux.type(server.sshCommand())
+            tmux.send("Enter")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("C-g")
+            tmux.waitFor("QA console")
+            tmux.send("Enter")  // Context and session
+            tmux.waitFor("watch link:")
+            // The link as the console wraps it (↩ at each cut), read without the box and blanks.
+            let console = tmux.screen.filter { !" \n│↩".contains($0) }
+            let found = try #require(console.range(of: #"http://127\.0\.0\.1:\d+/watch#[A-Za-z0-9_-]{43}"#, options: .regularExpression))
+            let link = String(console[found])
+            tmux.send("Escape")
+            tmux.send("Escape")
+            tmux.waitFor("Welcome to OKLah")
+            let output = server.folder + "/watcher.log"
+            let watcher = try #require(Subprocess.spawn(
+                "/usr/bin/env", ["python3", ServeWebEndToEndTests.script, link, "watch-link", "Welcome to OKLah", "Pick your name"], output: output))
+            defer { kill(watcher, SIGKILL) }
+            #expect(server.waitUntil({ ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("ready") }, seconds: 60), "the watcher saw the first screen")
+            tmux.send("Enter")
+            var status: Int32 = 0
+            waitpid(watcher, &status, 0)
+            let result = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            #expect(result.contains("Pick your name") && !result.contains("never showed"), "\(result.suffix(1500))")
+            #expect(!server.log.contains(String(link.suffix(43))), "the watch token is never logged")
+        }
     }
 }

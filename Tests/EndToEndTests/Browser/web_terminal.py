@@ -11,6 +11,8 @@ screen from xterm.js' own buffer (not pixels).
     python3 web_terminal.py BASE screenshot PNG TEXT  # the page once TEXT shows, as a picture
     python3 web_terminal.py FILE gallery WORDS   # `onboard gallery`'s page, filtered by WORDS
     python3 web_terminal.py BASE said            # the page's bar once it says something (a refusal)
+    python3 web_terminal.py LINK watch-link FIRST THEN  # a watch link: FIRST on screen, "ready"
+                                                 # printed, then THEN awaited (another drives)
 
 prints what the visitors saw, as JSON: screens, sizes, and the browser's console errors
 (a script the page's content policy refused shows there).
@@ -190,6 +192,12 @@ def main():
                 time.sleep(0.05)
             result["other_site"] = visitor.run("return document.title")
             server.shutdown()
+        elif scenario == "watch-link":
+            visitor.open(sys.argv[1])
+            result["first"] = visitor.wait_for(sys.argv[3])
+            print("ready", flush=True)
+            result["then"] = visitor.wait_for(sys.argv[4], 60)
+            result["said"] = visitor.status()[0]
         elif scenario == "gallery":
             visitor.open("file://" + sys.argv[1])
             count = "return Array.from(document.querySelectorAll('section.state')).filter(function (s) { return !s.hidden; }).length"
