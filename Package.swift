@@ -157,7 +157,9 @@ let package = Package(
         .target(name: "PtyShim"),
         // A demo session: its own onboard on a pseudo-terminal, and the sessions running
         // (serve-ssh and serve-web alike).
-        .target(name: "DemoSessions", dependencies: ["PtyShim"]),
+        .target(
+            name: "DemoSessions",
+            dependencies: ["PtyShim", "Installation", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // `onboard serve-ssh`: an SSH server giving each connection its own onboard.
         .target(
             name: "SSHDemo",

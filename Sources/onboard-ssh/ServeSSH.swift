@@ -19,34 +19,17 @@ struct ServeSSH: ParsableCommand {
     @Option(help: "Address and port to listen on, HOST:PORT (default: loopback only; 0.0.0.0:2222 for a room).")
     var listen = "127.0.0.1:2222"
 
-    @Option(help: "Run this built-in flow in each session instead of the picker.")
-    var flow: String?
-
-    @Option(name: .customLong("max-sessions"), help: "Sessions at once; the next connection is told the demo is full.")
-    var maxSessions = 50
-
-    @Option(help: "The service each session uses: 'mock' (each session its own embedded mock) or an onboard-server address.")
-    var service = "mock"
-
-    @Flag(name: .customLong("shared-mock"), help: "All sessions share one embedded mock, e.g. for Baby Basics' invite between two people.")
-    var sharedMock = false
+    @OptionGroup var sessions: DemoSessionOptions
 
     @Option(name: .customLong("host-key"), help: "The server's ed25519 host key (made on first start; default $XDG_CONFIG_HOME/onboard/ssh_host_ed25519_key).")
     var hostKey: String?
-
-    @Option(name: .customLong("state-dir"), help: "Where sessions keep their state while they run (default: the usual state folder).")
-    var stateDirectory: String?
 
     @Option(name: .customLong("watch-web"), help: "Also serve read-only watch pages of the sessions on HOST:PORT (each session's link is in its QA console, Ctrl-G).")
     var watchWeb: String?
 
     func validate() throws {
         guard address != nil else { throw ValidationError("--listen '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:2222") }
-        guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
         if let watchWeb, ListenAddress(watchWeb) == nil { throw ValidationError("--watch-web '\(watchWeb)' is not HOST:PORT, e.g. 127.0.0.1:8023") }
-        if let flow, !builtinFlowIDs.contains(flow) {
-            throw ValidationError("--flow: no built-in flow '\(flow)' (\(builtinFlowIDs.joined(separator: ", ")))")
-        }
     }
 
     private var address: ListenAddress? { ListenAddress(listen) }
@@ -61,26 +44,23 @@ struct ServeSSH: ParsableCommand {
             printError("onboard serve-ssh: \(error)")
             throw ExitCode(1)
         }
-        let stateFolder = StateFolder.path(stateDirectory, environment: environment)
-        var arguments = flow.map { ["run", $0] } ?? ["pick"]
-        if service != "mock" { arguments += ["--service", service] }
-        if sharedMock { arguments += ["--mock-db", stateFolder + "/ssh-shared-mock.sqlite"] }
+        let stateFolder = sessions.stateFolder
         var settings = DemoServer.Settings(
             executable: SiblingExecutable.path("onboard"),
-            arguments: arguments, stateFolder: stateFolder)
+            arguments: sessions.sessionArguments(sharedMockFile: "ssh-shared-mock.sqlite"), stateFolder: stateFolder)
         settings.host = address!.host
         settings.port = address!.port
-        settings.maxSessions = maxSessions
+        settings.maxSessions = sessions.maxSessions
+        let (shown, maxSessions) = (sessions.shown, sessions.maxSessions)
         if let watchWeb = watchWeb.flatMap(ListenAddress.init) {
             settings.watch = try Self.serveWatchPages(on: watchWeb, stateFolder: stateFolder)
         }
         do {
             try DemoServer(settings: settings, hostKey: key).run { host, port in
-                let shown = ListenAddress.shown(host)
                 // Written at once (not print's buffer): a script waits for these lines.
                 FileHandle.standardOutput.write(Data("""
-                    Onboard demo over SSH on \(host):\(port): \(flow.map { "the \($0) flow" } ?? "the flow picker"), at most \(maxSessions) sessions.
-                    Connect with:  ssh -p \(port) demo@\(shown)
+                    Onboard demo over SSH on \(host):\(port): \(shown), at most \(maxSessions) sessions.
+                    Connect with:  ssh -p \(port) demo@\(ListenAddress.shown(host))
                     Host key:      \(key.fingerprint) (ED25519), kept in \(keyPath)
                     Anyone who can reach this port gets a demo session with no password: Onboard's flows, nothing else.
                     Stop with Ctrl-C (every session is hung up and saved).

@@ -16,11 +16,7 @@ struct ServeWeb: AsyncParsableCommand {
     @Option(help: "Address and port to listen on, HOST:PORT (default: loopback only; 0.0.0.0:8022 for a room).")
     var listen = "127.0.0.1:8022"
 
-    @Option(help: "Run this built-in flow in each session instead of the picker.")
-    var flow: String?
-
-    @Option(name: .customLong("max-sessions"), help: "Sessions at once; the next visitor is told the demo is full.")
-    var maxSessions = 50
+    @OptionGroup var sessions: DemoSessionOptions
 
     @Option(name: .customLong("per-address"), help: "New sessions one address may start in ten minutes.")
     var perAddress = 10
@@ -30,15 +26,6 @@ struct ServeWeb: AsyncParsableCommand {
 
     @Option(name: .customLong("idle"), help: "Seconds a session lives with no key pressed.")
     var idle = 900
-
-    @Option(help: "The service each session uses: 'mock' (each session its own embedded mock) or an onboard-server address.")
-    var service = "mock"
-
-    @Flag(name: .customLong("shared-mock"), help: "All sessions share one embedded mock, e.g. for Baby Basics' invite between two people.")
-    var sharedMock = false
-
-    @Option(name: .customLong("state-dir"), help: "Where sessions keep their state while they run (default: the usual state folder).")
-    var stateDirectory: String?
 
     @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this certificate chain (PEM); with --tls-key.")
     var tlsCertificate: String?
@@ -51,13 +38,9 @@ struct ServeWeb: AsyncParsableCommand {
 
     func validate() throws {
         guard address != nil else { throw ValidationError("--listen '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:8022") }
-        guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
         guard perAddress >= 1 else { throw ValidationError("--per-address must be at least 1") }
         guard reconnectGrace >= 1, idle >= 1 else { throw ValidationError("--reconnect-grace and --idle are at least 1 second") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
-        if let flow, !builtinFlowIDs.contains(flow) {
-            throw ValidationError("--flow: no built-in flow '\(flow)' (\(builtinFlowIDs.joined(separator: ", ")))")
-        }
     }
 
     private var address: ListenAddress? { ListenAddress(listen) }
@@ -70,27 +53,24 @@ struct ServeWeb: AsyncParsableCommand {
             printError("onboard serve-web: \(error)")
             throw ExitCode(69)
         }
-        let stateFolder = StateFolder.path(stateDirectory, environment: ProcessInfo.processInfo.environment)
-        var arguments = flow.map { ["run", $0] } ?? ["pick"]
-        if service != "mock" { arguments += ["--service", service] }
-        if sharedMock { arguments += ["--mock-db", stateFolder + "/web-shared-mock.sqlite"] }
-        var settings = WebDemoServer.Settings(executable: SiblingExecutable.path("onboard"), arguments: arguments, stateFolder: stateFolder)
+        var settings = WebDemoServer.Settings(
+            executable: SiblingExecutable.path("onboard"), arguments: sessions.sessionArguments(sharedMockFile: "web-shared-mock.sqlite"),
+            stateFolder: sessions.stateFolder)
         (settings.host, settings.port) = (address!.host, address!.port)
-        settings.maxSessions = maxSessions
+        settings.maxSessions = sessions.maxSessions
         settings.perAddress = perAddress
         settings.grace = .seconds(reconnectGrace)
         settings.idle = .seconds(idle)
         settings.tlsCertificate = tlsCertificate
         settings.tlsKey = tlsKey
         settings.trustedProxy = trustedProxy
-        let (flow, maxSessions, https) = (self.flow, self.maxSessions, tlsCertificate != nil)
+        let (shown, maxSessions, https) = (sessions.shown, sessions.maxSessions, tlsCertificate != nil)
         do {
             try await WebDemoServer(settings: settings, assets: assets).run { host, port in
-                let shown = ListenAddress.shown(host)
                 // Written at once (not print's buffer): a script waits for these lines.
                 FileHandle.standardOutput.write(Data("""
-                    Onboard demo in a browser on \(host):\(port): \(flow.map { "the \($0) flow" } ?? "the flow picker"), at most \(maxSessions) sessions.
-                    Open:  \(https ? "https" : "http")://\(shown):\(port)/
+                    Onboard demo in a browser on \(host):\(port): \(shown), at most \(maxSessions) sessions.
+                    Open:  \(https ? "https" : "http")://\(ListenAddress.shown(host)):\(port)/
                     Anyone who can reach this port gets a demo session: Onboard's flows, nothing else.
                     Stop with Ctrl-C (every session is hung up and saved).
 
