@@ -37,9 +37,10 @@ struct TerminalSocket: Sendable {
             guard let watched = sessions.watched.viewers(watching: token), let viewer = watched.attachWatcher() else {
                 return await close(outbound, saying: ["refused": "This watch link's session has ended (or the link is wrong)."])
             }
-            await relay(viewer, to: outbound)
+            let writer = Task { await relay(viewer, to: outbound) }
             // A watcher's messages are read only to know when it leaves: its keys do nothing.
             while (try? await messages.next()) != nil {}
+            writer.cancel()
             watched.detach(viewer.id)
             return
         }

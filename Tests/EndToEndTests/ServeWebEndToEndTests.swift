@@ -131,6 +131,7 @@ extension EndToEnd {
             let link = "http://127.0.0.1:\(server.port)/watch#\(tokens.last ?? "-")"
             #expect(console.contains("watchlink:" + link), "the QA console shows the link:\n\(visit.screen("console").text)")
             #expect(!visit.screen("console").text.contains("Ctrl-Z"), "no shell to suspend to")
+            #expect(visit["presenter_status_after_watcher_left"] as? String == "", "a watcher that left is no longer counted")
             for token in tokens {
                 #expect(token.count >= 43 && !server.log.contains(token), "tokens are unguessable and never logged")
             }

@@ -279,6 +279,13 @@ def main():
             visitor.wait_for("QA console")
             visitor.send("\ue007")
             result["console"] = visitor.wait_for("watch link:", 10)
+            # The watcher closes its tab: the presenter's bar stops counting it.
+            watcher.call("DELETE", "")
+            browsers.remove(watcher)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and visitor.status()[0]:
+                time.sleep(0.05)
+            result["presenter_status_after_watcher_left"] = visitor.status()[0]
         elif scenario == "second-visitor":
             visitor.wait_for("Welcome to OKLah")
             visitor.send("\ue007")
