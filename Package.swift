@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Already under Hummingbird; named for the header fields serve-web's pages set.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -83,6 +85,9 @@ let package = Package(
             // Foundation already ships and loads, not a second copy.
             linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]
         ),
+        // The client's address behind reverse proxies (`--trusted-proxy`), for
+        // onboard-server and serve-web alike.
+        .target(name: "ClientAddress"),
         // C: HTTP(S) through libcurl, loaded with dlopen on the first request.
         .target(name: "CurlShim", linkerSettings: [.linkedLibrary("dl")]),
         // The one protocol the runtime calls, its transports and fault injection.
@@ -102,7 +107,7 @@ let package = Package(
         .target(
             name: "OnboardServer",
             dependencies: [
-                "ServiceAPI", "OnboardService", "PostgresStore", "InputRules", "CivilCalendar", "Suggestion",
+                "ServiceAPI", "OnboardService", "PostgresStore", "InputRules", "CivilCalendar", "Suggestion", "ClientAddress",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // The social sign-in broker: the provider's discovery, keys and token
                 // endpoint over HTTPS, its ID tokens checked, its settings file read.
@@ -124,7 +129,7 @@ let package = Package(
         .executableTarget(
             name: "onboard-server",
             dependencies: [
-                "OnboardServer", "OnboardService", "PostgresStore", "ServiceAPI", "Installation", "InputRules", "Suggestion",
+                "OnboardServer", "OnboardService", "PostgresStore", "ServiceAPI", "Installation", "InputRules", "Suggestion", "ClientAddress",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseWithoutDebugInfo
@@ -176,7 +181,8 @@ let package = Package(
         .target(
             name: "WebDemo",
             dependencies: [
-                "DemoSessions", "PtyShim",
+                "DemoSessions", "PtyShim", "ClientAddress",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -189,7 +195,7 @@ let package = Package(
         // `onboard serve-web` (which execs it): the web server, apart from the client.
         .executableTarget(
             name: "onboard-web",
-            dependencies: ["WebDemo", "DemoSessions", "Installation", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["WebDemo", "DemoSessions", "Installation", "ClientAddress", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             linkerSettings: releaseWithoutDebugInfo
         ),
         .executableTarget(
@@ -247,7 +253,7 @@ let package = Package(
         .testTarget(
             name: "ContractTests",
             dependencies: [
-                "ServiceAPI", "ServiceClient", "OnboardServer", "OnboardService", "ScreenTable", "PostgresStore", "TestSupport",
+                "ServiceAPI", "ServiceClient", "OnboardServer", "OnboardService", "ScreenTable", "PostgresStore", "TestSupport", "ClientAddress",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -86,14 +86,13 @@ struct GalleryDriver {
         if case .result(_, _, "success") = reach {
             return .failure(NotDrawn("a success shows the screen it leads to, drawn as that screen"))
         }
-        var first: NotDrawn?
-        for session in [nil] + [true, false].map(session) {
-            switch self.reach(reach, on: screen, as: session) {
-            case .success(let view): return .success(view)
-            case .failure(let why): first = first ?? why
-            }
+        // Each identity in turn; if none draws it, the reason as no one signed in.
+        let signedOut = self.reach(reach, on: screen, as: nil)
+        guard case .failure = signedOut else { return signedOut }
+        for guest in [true, false] {
+            if case .success(let view) = self.reach(reach, on: screen, as: session(guest: guest)) { return .success(view) }
         }
-        return .failure(first!)
+        return signedOut
     }
 
     private func reach(_ reach: Reach, on screen: Screen, as session: Session?) -> Result<ScreenView, NotDrawn> {
@@ -192,8 +191,11 @@ struct GalleryDriver {
             if case .call(let call) = screen.actions[index].step { return (focus, call) }
             return (focus, nil)
         }
-        let chosen = operation.map { wanted in buttons.first { $0.call?.operation.rawValue == wanted } }
-            ?? buttons.first { $0.call != nil } ?? buttons.first
+        let chosen = if let operation {
+            buttons.first { $0.call?.operation.rawValue == operation }
+        } else {
+            buttons.first { $0.call != nil } ?? buttons.first
+        }
         guard let chosen else { return [] }
         var effects = engine.reduce(&state, .intent(.focus(chosen.focus)), now: time)
         effects += engine.reduce(&state, .intent(.activate), now: time)

@@ -111,14 +111,12 @@ struct TerminalSocket: Sendable {
         String(decoding: (try? JSONEncoder().encode(object)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
-    /// Who the visitor is, for the per-address limit: the peer, or the address the
-    /// trusted proxy (nginx) says it forwarded for.
+    /// Who the visitor is, for the per-address limit: the peer, or the address a trusted
+    /// proxy (nginx) says it forwarded for (`TrustedProxies`, as onboard-server reads it).
     private func visitor(_ context: WebSocketRouterContext<WebDemoContext>) -> String {
         let peer = context.requestContext.peer?.ipAddress ?? "unknown"
-        guard let proxy = settings.trustedProxy, peer == proxy,
-              let forwarded = context.request.headers[.init("X-Forwarded-For")!]?.split(separator: ",").last
-        else { return peer }
-        return forwarded.trimmingCharacters(in: .whitespaces)
+        let forwarded = context.request.headers.filter { $0.name.canonicalName == "x-forwarded-for" }.map(\.value).joined(separator: ",")
+        return settings.trustedProxies.client(peer: peer, forwardedFor: forwarded.isEmpty ? nil : forwarded)
     }
 
     /// `SSH_CONNECTION` for the session's program: the visitor, then this server.

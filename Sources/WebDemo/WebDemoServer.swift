@@ -1,8 +1,10 @@
+import ClientAddress
 import DemoSessions
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import HTTPTypes
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -25,8 +27,8 @@ public struct WebDemoServer: Sendable {
         public var idle = Duration.seconds(15 * 60)
         public var tlsCertificate: String?
         public var tlsKey: String?
-        /// A reverse proxy (nginx) whose `X-Forwarded-For` names the visitor.
-        public var trustedProxy: String?
+        /// Reverse proxies (nginx) whose `X-Forwarded-For` names the visitor.
+        public var trustedProxies = TrustedProxies(blocks: [])
         /// The `onboard` each session runs, and its arguments before `--state-dir`.
         public var executable: String
         public var arguments: [String]
@@ -121,7 +123,9 @@ enum SameOrigin {
               let components = URLComponents(string: origin), let scheme = components.scheme, ["http", "https"].contains(scheme),
               let originHost = components.host
         else { return false }
-        let originAuthority = originHost.lowercased() + (components.port.map { ":\($0)" } ?? "")
+        // An IPv6 origin's host comes without its brackets; the Host header keeps them.
+        let bracketed = originHost.contains(":") && !originHost.hasPrefix("[") ? "[\(originHost)]" : originHost
+        let originAuthority = bracketed.lowercased() + (components.port.map { ":\($0)" } ?? "")
         let defaultPort = scheme == "https" ? ":443" : ":80"
         let requested = host.lowercased()
         return requested == originAuthority || requested == originAuthority + defaultPort
@@ -142,8 +146,12 @@ struct PageHeaders: RouterMiddleware {
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.cacheControl] = "no-store"
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.init("Referrer-Policy")!] = "no-referrer"
-        response.headers[.init("X-Frame-Options")!] = "DENY"
+        response.headers.append(contentsOf: Self.fixed)
         return response
     }
+
+    /// Headers HTTPTypes has no names for, as fields ready to add.
+    static let fixed = HTTPFields([("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY")].compactMap { name, value in
+        HTTPField.Name(name).map { HTTPField(name: $0, value: value) }
+    })
 }

@@ -10,7 +10,6 @@ import Synchronization
 final class WebSession: Sendable {
     /// Resumes the session: unguessable, never logged.
     let token: String
-    let address: String
     let process: SessionProcess
     let viewers: SessionViewers
     private let folder: String
@@ -29,10 +28,9 @@ final class WebSession: Sendable {
         var hungUpBecause: String?
     }
 
-    init(process: SessionProcess, folder: String, address: String, watchToken: String, columns: Int, rows: Int) {
+    init(process: SessionProcess, folder: String, watchToken: String, columns: Int, rows: Int) {
         self.process = process
         self.folder = folder
-        self.address = address
         token = Tokens.make()
         terminal = dup(process.leader)
         let writer = TerminalWriter(terminal)

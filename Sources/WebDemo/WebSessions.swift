@@ -66,7 +66,7 @@ final class WebSessions: Sendable {
                     term: XtermTerminfo.name, connection: connection,
                     extra: ["TERMINFO": terminfo, "ONBOARD_WATCH_LINK": watchBase + "/watch#" + watching]),
                 rows: rows, columns: columns)
-            session = WebSession(process: process, folder: folder, address: address, watchToken: watching, columns: columns, rows: rows)
+            session = WebSession(process: process, folder: folder, watchToken: watching, columns: columns, rows: rows)
         } catch {
             registry.ended(nil)
             try? FileManager.default.removeItem(atPath: folder)
@@ -89,10 +89,18 @@ final class WebSessions: Sendable {
         state.withLock { $0.byToken[token] }
     }
 
-
-    /// Hangs up sessions no page came back to within the grace time, or idle too long.
+    /// Hangs up sessions no page came back to within the grace time, or idle too long;
+    /// forgets starts older than the per-address window (else every address ever seen
+    /// would stay).
     func endAbandoned() {
-        let sessions = state.withLock { Array($0.byToken.values) }
+        let now = ContinuousClock.now
+        let sessions = state.withLock { state in
+            state.starts = state.starts.compactMapValues { starts in
+                let recent = starts.filter { now - $0 < Self.addressWindow }
+                return recent.isEmpty ? nil : recent
+            }
+            return Array(state.byToken.values)
+        }
         for session in sessions {
             if let reason = session.abandonment(grace: settings.grace, idle: settings.idle) { session.hangUp(because: reason) }
         }

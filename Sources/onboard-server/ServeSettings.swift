@@ -1,3 +1,4 @@
+import ClientAddress
 import ArgumentParser
 import Foundation
 import InputRules

@@ -48,8 +48,7 @@ struct ServeSSH: ParsableCommand {
         var settings = DemoServer.Settings(
             executable: SiblingExecutable.path("onboard"),
             arguments: sessions.sessionArguments(sharedMockFile: "ssh-shared-mock.sqlite"), stateFolder: stateFolder)
-        settings.host = address!.host
-        settings.port = address!.port
+        if let address { (settings.host, settings.port) = (address.host, address.port) }
         settings.maxSessions = sessions.maxSessions
         let (shown, maxSessions) = (sessions.shown, sessions.maxSessions)
         if let watchWeb = watchWeb.flatMap(ListenAddress.init) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ClientAddress
 import Foundation
 import DemoSessions
 import Installation
@@ -33,13 +34,16 @@ struct ServeWeb: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: "The certificate's private key (PEM).")
     var tlsKey: String?
 
-    @Option(name: .customLong("trusted-proxy"), help: "A reverse proxy's address whose X-Forwarded-For names the visitor (for --per-address).")
-    var trustedProxy: String?
+    @Option(name: .customLong("trusted-proxy"), help: "An address or CIDR block (repeatable) of a reverse proxy whose X-Forwarded-For names the visitor (for --per-address).")
+    var trustedProxy: [String] = []
 
     func validate() throws {
         guard address != nil else { throw ValidationError("--listen '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:8022") }
         guard perAddress >= 1 else { throw ValidationError("--per-address must be at least 1") }
         guard reconnectGrace >= 1, idle >= 1 else { throw ValidationError("--reconnect-grace and --idle are at least 1 second") }
+        if let wrong = trustedProxy.first(where: { AddressBlock($0) == nil }) {
+            throw ValidationError("--trusted-proxy '\(wrong)' is not an address or CIDR block, e.g. 127.0.0.1 or 10.0.0.0/8")
+        }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
     }
 
@@ -56,14 +60,14 @@ struct ServeWeb: AsyncParsableCommand {
         var settings = WebDemoServer.Settings(
             executable: SiblingExecutable.path("onboard"), arguments: sessions.sessionArguments(sharedMockFile: "web-shared-mock.sqlite"),
             stateFolder: sessions.stateFolder)
-        (settings.host, settings.port) = (address!.host, address!.port)
+        if let address { (settings.host, settings.port) = (address.host, address.port) }
         settings.maxSessions = sessions.maxSessions
         settings.perAddress = perAddress
         settings.grace = .seconds(reconnectGrace)
         settings.idle = .seconds(idle)
         settings.tlsCertificate = tlsCertificate
         settings.tlsKey = tlsKey
-        settings.trustedProxy = trustedProxy
+        settings.trustedProxies = TrustedProxies(blocks: trustedProxy.compactMap(AddressBlock.init))
         let (shown, maxSessions, https) = (sessions.shown, sessions.maxSessions, tlsCertificate != nil)
         do {
             try await WebDemoServer(settings: settings, assets: assets).run { host, port in

@@ -1,4 +1,4 @@
-@testable import OnboardServer
+import ClientAddress
 import Testing
 
 /// Issue 31 (ASVS 14.5.2): whose address a request has, behind proxies and not.

@@ -45,6 +45,9 @@ extension FlowRunner {
     }
 
     /// What the console shows; `masking` (a recording) hides codes and secrets.
+    /// serve-web's (or serve-ssh --watch-web's) watch link for this session: read once.
+    static let watchLink = ProcessInfo.processInfo.environment["ONBOARD_WATCH_LINK"]
+
     func qaInfo(masking: Bool = false) -> QAInfo {
         let flow = engine.flow
         let secret = flow.maskedKeys
@@ -70,7 +73,7 @@ extension FlowRunner {
         }
         // `onboard serve-web` gives each session the link a second browser watches it by
         // (read-only), for the presenter to hand out.
-        if let link = ProcessInfo.processInfo.environment["ONBOARD_WATCH_LINK"] {
+        if let link = Self.watchLink {
             sessionLines.append("watch link: " + (masking ? "••••••" : link))
         }
         // Files and the outbox are read only for the page that shows them, not on every draw.

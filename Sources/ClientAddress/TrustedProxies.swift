@@ -1,5 +1,6 @@
 import Foundation
-import Hummingbird
+
+// The client's address behind reverse proxies, for onboard-server and serve-web alike.
 
 /// An address or a CIDR block (`10.0.0.0/8`, `127.0.0.1`, `fd00::/8`), IPv4 or IPv6.
 public struct AddressBlock: Sendable, Equatable, CustomStringConvertible {
@@ -18,7 +19,7 @@ public struct AddressBlock: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The address's bytes (4 or 16), or nil when it is not an IP address.
-    static func bytes(_ address: String) -> [UInt8]? {
+    public static func bytes(_ address: String) -> [UInt8]? {
         var v4 = in_addr()
         if inet_pton(AF_INET, address, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
         var v6 = in6_addr()
@@ -26,7 +27,7 @@ public struct AddressBlock: Sendable, Equatable, CustomStringConvertible {
         return nil
     }
 
-    func contains(_ address: [UInt8]) -> Bool {
+    public func contains(_ address: [UInt8]) -> Bool {
         guard address.count == bytes.count else { return false }
         for bit in 0..<prefix where (address[bit / 8] ^ bytes[bit / 8]) & (0x80 >> UInt8(bit % 8)) != 0 { return false }
         return true
@@ -39,15 +40,19 @@ public struct AddressBlock: Sendable, Equatable, CustomStringConvertible {
 /// is the client's. A header that does not parse is not believed (the peer stays the
 /// address), and from anyone else the header is ignored, so a client cannot choose its
 /// own address (ASVS 14.5.2).
-struct TrustedProxies: Sendable {
-    let blocks: [AddressBlock]
+public struct TrustedProxies: Sendable {
+    public let blocks: [AddressBlock]
 
-    func trusts(_ address: String) -> Bool {
+    public init(blocks: [AddressBlock]) {
+        self.blocks = blocks
+    }
+
+    public func trusts(_ address: String) -> Bool {
         guard let bytes = AddressBlock.bytes(address) else { return false }
         return blocks.contains { $0.contains(bytes) }
     }
 
-    func client(peer: String, forwardedFor: String?) -> String {
+    public func client(peer: String, forwardedFor: String?) -> String {
         guard trusts(peer), let forwardedFor else { return peer }
         var client = peer
         for hop in forwardedFor.split(separator: ",").reversed().map({ $0.trimmingCharacters(in: .whitespaces) }) {
@@ -56,19 +61,5 @@ struct TrustedProxies: Sendable {
             if !trusts(hop) { break }
         }
         return client
-    }
-}
-
-/// Sets the request's client address through `TrustedProxies`.
-struct ClientAddressMiddleware: RouterMiddleware {
-    typealias Context = APIContext
-    let proxies: TrustedProxies
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var context = context
-        let forwarded = request.headers.filter { $0.name.canonicalName == "x-forwarded-for" }.map(\.value).joined(separator: ",")
-        context.viaTrustedProxy = proxies.trusts(context.clientAddress)
-        context.clientAddress = proxies.client(peer: context.clientAddress, forwardedFor: forwarded.isEmpty ? nil : forwarded)
-        return try await next(request, context)
     }
 }
