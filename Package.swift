@@ -69,12 +69,12 @@ let package = Package(
         // The service's contract, shared by the client, the mock and the server: the
         // operations (`AuthService`), what they answer, and `ServiceError` with its codes.
         .target(name: "ServiceAPI"),
-        // The service's behaviour over SQLite: accounts, sessions, tokens, names.
+        // The service's behaviour: accounts, sessions, tokens, names, over a store it is
+        // given (`ServiceStore`); no database library.
         .target(
             name: "OnboardService",
             dependencies: [
                 "ServiceAPI", "CivilCalendar", "InputRules",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -92,6 +92,16 @@ let package = Package(
         .target(name: "CurlShim", linkerSettings: [.linkedLibrary("dl")]),
         // The one protocol the runtime calls, its transports and fault injection.
         .target(name: "ServiceClient", dependencies: ["ServiceAPI", "OnboardService", "CurlShim"]),
+        // The service's store in one SQLite file (GRDB): the embedded mock, a single server.
+        .target(
+            name: "SQLiteStore",
+            dependencies: [
+                "OnboardService", "ServiceAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The service's store in PostgreSQL, for several onboard-server instances.
         .target(
             name: "PostgresStore",
@@ -107,7 +117,7 @@ let package = Package(
         .target(
             name: "OnboardServer",
             dependencies: [
-                "ServiceAPI", "OnboardService", "PostgresStore", "InputRules", "CivilCalendar", "Suggestion", "ClientAddress",
+                "ServiceAPI", "OnboardService", "SQLiteStore", "PostgresStore", "InputRules", "CivilCalendar", "Suggestion", "ClientAddress",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // The social sign-in broker: the provider's discovery, keys and token
                 // endpoint over HTTPS, its ID tokens checked, its settings file read.
@@ -152,7 +162,7 @@ let package = Package(
         .target(
             name: "OnboardRuntime",
             dependencies: [
-                "FlowEngine", "CivilCalendar", "InputRules", "ScreenTable", "ServiceAPI", "OnboardService", "ServiceClient", "TerminalUI",
+                "FlowEngine", "CivilCalendar", "InputRules", "ScreenTable", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "TerminalUI",
                 "FlowAuthoring", "SecretShim", "Installation", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -201,7 +211,7 @@ let package = Package(
         .executableTarget(
             name: "onboard",
             dependencies: [
-                "OnboardRuntime", "CursesBackend", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "TerminalUI",
+                "OnboardRuntime", "CursesBackend", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "ScreenTable", "TerminalUI",
                 "FlowAuthoring", "FlowEngine", "CivilCalendar", "Installation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -221,13 +231,13 @@ let package = Package(
         // call path, and a bare Hummingbird route as the server's ceiling.
         .executableTarget(
             name: "onboard-bench",
-            dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "FlowEngine"],
+            dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "ScreenTable", "FlowEngine"],
             path: "benchmarks/Sources/onboard-bench"
         ),
         .executableTarget(
             name: "bench-hello",
             dependencies: [
-                "OnboardService", "PostgresStore",
+                "OnboardService", "SQLiteStore", "PostgresStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -244,17 +254,19 @@ let package = Package(
             dependencies: ["FlowAuthoring", "FlowEngine", "ScreenTable", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(
             name: "OnboardServiceTests",
-            dependencies: ["InputRules", "ServiceAPI", "OnboardService", "ServiceClient", "ScreenTable", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["InputRules", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "ScreenTable", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable", "TestSupport"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "ServiceClient", "FlowEngine", "ScreenTable", "Installation", "TestSupport"]),
+        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "FlowEngine", "ScreenTable", "Installation", "TestSupport"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "PtyShim", "TerminalUI"]),
         .testTarget(
             name: "ContractTests",
             dependencies: [
-                "ServiceAPI", "ServiceClient", "OnboardServer", "OnboardService", "ScreenTable", "PostgresStore", "TestSupport", "ClientAddress",
+                "ServiceAPI", "ServiceClient", "OnboardServer", "OnboardService", "SQLiteStore", "ScreenTable", "PostgresStore", "TestSupport", "ClientAddress",
                 .product(name: "Yams", package: "Yams"),
+                // The schema-parity test reads SQLite's schema.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),

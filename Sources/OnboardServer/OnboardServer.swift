@@ -11,6 +11,7 @@ import OnboardService
 import PostgresNIO
 import PostgresStore
 import Prometheus
+import SQLiteStore
 import ServiceAPI
 import ServiceLifecycle
 

@@ -49,15 +49,15 @@ extension OnboardService {
     /// Finalises the anonymous profile with one of the names offered to this user.
     public func chooseName(accessToken: String, name: String) async throws -> Profile {
         let (userID, _) = try await authenticate(accessToken)
-        guard let profile = try await store.chooseOfferedName(name, for: userID) else {
+        guard let row = try await store.chooseOfferedName(name, for: userID) else {
             throw ServiceError(.invalidInput, "Please pick one of the names offered to you.")
         }
-        return profile
+        return Profile(row)
     }
 
     public func profile(accessToken: String) async throws -> Profile {
         let (userID, _) = try await authenticate(accessToken)
-        return try await store.profile(of: userID)
+        return Profile(try await store.profile(of: userID))
     }
 
     // MARK: Email and password

@@ -77,7 +77,7 @@ public struct StoredEvent: Sendable, Equatable {
 
     /// Refuses, naming the event and what is wrong, anything but the names and small
     /// values the engine records.
-    init(checking event: AnalyticsEvent, receivedAt: Int64, position: Int) throws {
+    public init(checking event: AnalyticsEvent, receivedAt: Int64, position: Int) throws {
         func refuse(_ reason: String) -> ServiceError { ServiceError(.invalidInput, "Event \(position + 1): \(reason).") }
         guard UUID(uuidString: event.id) != nil else { throw refuse("id must be a UUID") }
         guard Self.isName(event.event) else { throw refuse("event must be a name of lower-case letters, digits and _") }
@@ -98,7 +98,7 @@ public struct StoredEvent: Sendable, Equatable {
             case .text(let text):
                 guard text.unicodeScalars.count <= Self.maximumText, !text.contains(where: \.isNewline) else { throw refuse("\(key) is too long") }
                 // What an operator's terminal shows (`onboard-server funnel`): never a
-                // character it would act on or reorder (issue 31's rule for every name).
+                // character it would act on or reorder, the rule for every name.
                 guard !text.hasControlOrBidi else { throw refuse("\(key) holds a control or text-direction character") }
             case .number(let number): guard number.isFinite, abs(number) < 1e15 else { throw refuse("\(key) is not a number this service keeps") }
             case .flag: break

@@ -40,7 +40,7 @@ extension OnboardService {
             let now = clock.now()
             // 128 random bits (ASVS 3.2.2 asks 64 of a session token): single use, 7 days,
             // rate limited. 32 hex digits keep the link (57 characters) on one line of an
-            // 80x24 card, so a mouse copies it whole (issue 32: 48 digits wrapped over the
+            // 80x24 card, so a mouse copies it whole (48 digits wrapped over the
             // border and a copy picked up the box's "│").
             let code = Secrets.randomHex(bytes: 16)
             let expiresAt = now + settings.inviteLifetime
@@ -64,7 +64,7 @@ extension OnboardService {
                 liveSession: idempotencyKey == nil ? claims : nil)
             // Hex: its letters have no case that means anything, so an upper-case paste works too.
             let hash = Secrets.hash(code.trimmingWhitespace.lowercased())
-            guard let accepted = try await store.redeemInvite(codeHash: hash, by: userID, now: now) else {
+            guard let redeemed = try await store.redeemInvite(codeHash: hash, by: userID, now: now) else {
                 // The inviter (or anyone already sharing the baby) spends nothing: the code
                 // stays good for the person it was made for.
                 if let name = try await store.childAlreadyTracked(inviteCodeHash: hash, by: userID, now: now) {
@@ -72,12 +72,22 @@ extension OnboardService {
                 }
                 throw Self.invalidInvite
             }
-            return accepted
+            return InviteAcceptance(redeemed)
         }
     }
 
     static func isDate(_ text: String) -> Bool {
         guard let date = CivilDate(text) else { return false }
         return (1900...2200).contains(date.year)
+    }
+}
+
+extension InviteAcceptance {
+    /// "Shared by": the sharer's name, else their display name, else their email; an
+    /// account since deleted is "someone".
+    init(_ redemption: InviteRedemption) {
+        self.init(
+            child: redemption.child,
+            sharedBy: redemption.sharerName ?? redemption.sharerDisplayName ?? redemption.sharerEmail ?? "someone")
     }
 }

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Known devices (issue 31; OWASP's "device cookies"): a password sign-in gives the device
+/// Known devices (OWASP's "device cookies"): a password sign-in gives the device
 /// a token that names the account, signed with a key derived from the service's secret.
 /// A log-in that brings a token for the account it is for counts its failures on that
 /// device alone, so whoever guesses at an email from elsewhere, however often, locks out

@@ -15,7 +15,7 @@ import ServiceAPI
 /// (as payment APIs scope them per account): the same key with another session, or none,
 /// is another request, never a replay of this one's result.
 ///
-/// Keys are not secrets (ASVS 3.5, issue 31): each is bound to a keyed hash of its request
+/// Keys are not secrets (ASVS 3.5): each is bound to a keyed hash of its request
 /// (operation, body, caller, the device's proof). The same key with another request is
 /// refused (422, as the IETF Idempotency-Key draft says), and a repeated sign-in never gets
 /// the tokens the first call issued: `replay` makes a new session for the same account,

@@ -1,6 +1,5 @@
 import CoreMetrics
 import Crypto
-import GRDB
 import Logging
 import ServiceAPI
 import Synchronization
@@ -15,7 +14,7 @@ public final class OnboardService: Sendable {
     public let settings: ServiceSettings
     let accessTokens: AccessTokens
     /// Keys the hashes of SMS codes (HMAC-SHA256), derived from the service's own secret:
-    /// six digits under an unkeyed hash are reversed in under a second (issue 31).
+    /// six digits under an unkeyed hash are reversed in under a second.
     let codeKey: SymmetricKey
     let deviceTokens: DeviceTokens
     /// Seals what a browser carries for the server (`BrowserSeals.swift`).
@@ -46,14 +45,6 @@ public final class OnboardService: Sendable {
         browserKey = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: keys.signing), info: Array("onboard browser seals".utf8), outputByteCount: 32)
         identityProvider = MockIdentityProvider(privateKey: try P256.Signing.PrivateKey(rawRepresentation: keys.identityProvider))
-    }
-
-    /// The service over one SQLite file (the embedded mock, a single `onboard-server`).
-    public convenience init(
-        database: DatabaseQueue, clock: any ServiceClock = SystemClock(), settings: ServiceSettings = ServiceSettings(),
-        securityLog: Logger = OnboardService.silent
-    ) throws {
-        try self.init(store: SQLiteStore(database), keys: ServiceDatabase.keys(in: database), clock: clock, settings: settings, securityLog: securityLog)
     }
 
     public func health() async throws -> String { "ok" }
@@ -90,7 +81,7 @@ public final class OnboardService: Sendable {
 
     /// The user behind a genuine, unexpired access token whose account still exists and
     /// whose session was not ended: logged out, or its family revoked by reuse detection,
-    /// its access tokens stop at once, not a day later (ASVS 3.3.1, issue 31).
+    /// its access tokens stop at once, not a day later (ASVS 3.3.1).
     func authenticate(_ accessToken: String) async throws -> (userID: String, isAnonymous: Bool) {
         let claims = try await accessTokens.verify(accessToken, now: clock.now())
         try await requireLive(claims)
@@ -177,6 +168,11 @@ public struct ServiceKeys: Sendable {
     public var signing: [UInt8]
     public var identityProvider: [UInt8]
 
+    public init(signing: [UInt8], identityProvider: [UInt8]) {
+        self.signing = signing
+        self.identityProvider = identityProvider
+    }
+
     /// Made once per store and kept there: processes sharing the store agree on them.
     public static func stored(in store: any ServiceStore) async throws -> ServiceKeys {
         let fresh = ServiceKeys.fresh()
@@ -186,7 +182,7 @@ public struct ServiceKeys: Sendable {
     }
 
     /// New keys, kept only if the store has none yet.
-    static func fresh() -> ServiceKeys {
+    public static func fresh() -> ServiceKeys {
         var generator = SystemRandomNumberGenerator()
         return ServiceKeys(
             signing: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) },

@@ -1,10 +1,17 @@
 import Synchronization
 
-/// Whether a guest's draw is worth starting with plain adjective-noun pairs. All 1,600 are
-/// taken after a few hundred guests; from then on each sign-in paid six failed
-/// reservations (six index probes inside the one writer) before its numbered names took.
-/// After three guests in a row were given no plain pair, only every 64th draw tries them
-/// again, so a pair freed by a deleted account is offered again soon after.
+/// Whether a guest's draw of names is worth starting with plain adjective-noun pairs.
+///
+/// What it is for: there are only 1,600 plain pairs, and they are all taken after a few
+/// hundred guests. From then on, each sign-in that tried them paid six failed reservations
+/// (six index probes inside the store's one writer) before its numbered names took.
+///
+/// States: **plain** (the last guests were given a plain pair: every draw tries them) →
+/// **numbered** (three guests in a row were given none: only every 64th draw tries them,
+/// so a pair freed by a deleted account is offered again soon) → plain again as soon as
+/// a guest is given one.
+///
+/// Without it: once the pairs run out, every guest's sign-in costs six wasted writes.
 final class PlainPairs: Sendable {
     private struct State {
         var guestsWithout = 0

@@ -6,7 +6,7 @@ import ServiceAPI
 /// checks first, but the service never trusts it.
 enum ProfileRules {
     /// Keys the account's own answer uses, or the service writes itself: a profile field
-    /// of that name would read as the account's (issue 31).
+    /// of that name would read as the account's.
     static let reserved: Set<String> = ["email", "phone", "user_id", "is_anonymous", "pro", Profile.nameOptionsField]
 
     /// Names as they are kept: trimmed, inner runs of whitespace one space, so two names

@@ -1,4 +1,3 @@
-import GRDB
 import ServiceAPI
 
 /// QA controls, on the embedded mock and on `onboard-server --dev`: read the outbox of
@@ -6,17 +5,6 @@ import ServiceAPI
 extension OnboardService {
     public func outbox() async throws -> [OutboxEntry] {
         try await store.outbox()
-    }
-
-    /// The outbox now, without waiting: the QA console reads it from the UI thread (the
-    /// embedded mock, always SQLite).
-    public func outboxSnapshot() -> [OutboxEntry] {
-        (store as? SQLiteStore)?.outboxSnapshot() ?? []
-    }
-
-    /// The outbox read straight from a service database (`onboard outbox` on the mock).
-    public static func outbox(in db: Database) throws -> [OutboxEntry] {
-        try SQLiteStore.outbox(in: db)
     }
 
     /// QA's settings, shared by every instance on this store (`/dev/clock`, `/dev/faults`):

@@ -1,7 +1,7 @@
 import Logging
 import ServiceAPI
 
-/// The security decisions an operator must be able to find (ASVS 7.1.3, 7.2.1, issue 31):
+/// The security decisions an operator must be able to find (ASVS 7.1.3, 7.2.1):
 /// one structured line each, with the event, whose account (a user id, or a hash of the
 /// email: never the address), from where, and what was decided. Never a secret.
 public enum SecurityEvent: String, Sendable {

@@ -2,14 +2,21 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// How long a connection's cached plans may live. After five calls of a prepared statement
-/// PostgreSQL may settle on a generic plan, made from the table sizes it sees at the time.
-/// It keeps that plan until something invalidates it, such as autovacuum's next ANALYZE.
-/// A plan made while a table held a page (a sequential scan, a hash join over one) would
-/// stay while the table grows by thousands of rows a second: a fresh server under load.
-/// Each connection lets go of its plans once they are `lifetime` old, so the next call
-/// plans again from the sizes of now; in between, no call pays for planning
-/// (DECISIONS 43).
+/// How long a connection's cached plans may live.
+///
+/// What it is for: after five calls of a prepared statement, PostgreSQL may settle on a
+/// generic plan made from the table sizes it sees then, and keep it until something
+/// invalidates it (autovacuum's next ANALYZE). A plan made while a table held one page (a
+/// sequential scan, a hash join) stays while the table grows by thousands of rows a
+/// second: a fresh server under load slows down by the minute (DECISIONS 43).
+///
+/// States, per connection: **unseen** (its plans may be of any age: let go on first use)
+/// → **fresh** (let go less than `lifetime` ago: calls use the cached plans, no call pays
+/// for planning) → **due** (`lifetime` passed: the next call sends `DISCARD PLANS` first
+/// and the connection is fresh again). Entries of connections gone for ten lifetimes
+/// are forgotten; a forgotten one still open is only treated as unseen, which is safe.
+///
+/// Without it: a server started on an empty database keeps the plans of an empty table.
 final class PlanLifetime: Sendable {
     let lifetime: Duration
     /// When each connection last let go of its plans.

@@ -18,3 +18,10 @@ extension PostgresConnection {
         return values
     }
 }
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

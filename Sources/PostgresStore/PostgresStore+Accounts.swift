@@ -1,10 +1,11 @@
 import Foundation
+import Logging
 import OnboardService
 import PostgresNIO
 import ServiceAPI
 
-/// Accounts in PostgreSQL: guests and their offered names, email accounts, profiles as
-/// read back, and the helpers the other parts share.
+/// Accounts in PostgreSQL: guests and their offered names, email accounts, the accounts a
+/// provider signs in to.
 extension PostgresStore {
     /// A new guest in one statement: the user, the first names of the draw no one has
     /// been offered, and the refresh token, committed together in one round trip. A repeat
@@ -22,8 +23,8 @@ extension PostgresStore {
         let reserved = candidates.filter(created.names.contains)
         guard reserved.count < names.count else { return reserved }
         // Every candidate taken, or taken by a guest made at the same moment: more.
-        return try await reserved + transaction { db in
-            try await Self.reserveNames(names.count - reserved.count, avoiding: reserved, for: userID, at: now, db, self.logger)
+        return try await transaction { db in
+            try await Self.reserveNames(NameReservation(count: names.count, reserved: reserved), for: userID, at: now, db, self.logger)
         }
     }
 
@@ -37,32 +38,25 @@ extension PostgresStore {
             try await Self.insert(token, db, self.logger)
             let offered = try await db.all("SELECT name FROM name_offers WHERE user_id = \(userID) ORDER BY offered_order", as: String.self, logger: self.logger)
             guard offered.count < names.count else { return offered }
-            return offered + (try await Self.reserveNames(names.count - offered.count, avoiding: offered, for: userID, at: now, db, self.logger))
+            return try await Self.reserveNames(NameReservation(count: names.count, reserved: offered), for: userID, at: now, db, self.logger)
         }
     }
 
-    /// Names for `userID` one at a time, none sharing a word with `avoiding`.
-    static func reserveNames(_ count: Int, avoiding: [String], for userID: String, at now: Int64, _ db: PostgresConnection, _ logger: Logger)
+    /// The rest of `reservation`'s names for `userID`, one INSERT each; all it reserved.
+    static func reserveNames(_ reservation: NameReservation, for userID: String, at now: Int64, _ db: PostgresConnection, _ logger: Logger)
         async throws -> [String]
     {
-        var draw = NameDraw(count: count, avoiding: avoiding)
-        var reserved: [String] = []
-        while reserved.count < count {
-            let candidate = draw.next()
-            if let inserted = try await db.first(
-                "INSERT INTO name_offers (name, user_id, offered_at) VALUES (\(candidate), \(userID), \(now)) ON CONFLICT DO NOTHING RETURNING name",
+        var reservation = reservation
+        while let name = reservation.next() {
+            let inserted = try await db.first(
+                "INSERT INTO name_offers (name, user_id, offered_at) VALUES (\(name), \(userID), \(now)) ON CONFLICT DO NOTHING RETURNING name",
                 as: String.self, logger: logger)
-            {
-                reserved.append(inserted)
-                draw.taken()
-            } else {
-                draw.collided()
-            }
+            reservation.tried(name, reserved: inserted != nil)
         }
-        return reserved
+        return reservation.reserved
     }
 
-    public func chooseOfferedName(_ name: String, for userID: String) async throws -> Profile? {
+    public func chooseOfferedName(_ name: String, for userID: String) async throws -> ProfileRow? {
         try await transaction { db in
             guard try await db.first("SELECT name FROM name_offers WHERE name = \(name) AND user_id = \(userID)", as: String.self, logger: self.logger) != nil
             else { return nil }
@@ -71,10 +65,6 @@ extension PostgresStore {
                 logger: self.logger)
             return try await Self.profile(of: userID, db, self.logger)
         }
-    }
-
-    public func profile(of userID: String) async throws -> Profile {
-        try await transaction { db in try await Self.profile(of: userID, db, self.logger) }
     }
 
     public func sessionIsLive(userID: String, family: String?) async throws -> Bool {
@@ -130,47 +120,32 @@ extension PostgresStore {
         }
     }
 
-    // MARK: Helpers
-
-    static func insert(_ token: NewRefreshToken, _ db: PostgresConnection, _ logger: Logger) async throws {
-        try await db.query(
-            """
-            INSERT INTO refresh_tokens (token_hash, user_id, family_id, created_at, expires_at, access_lifetime, refresh_lifetime)
-            VALUES (\(token.hash), \(token.userID), \(token.family), \(token.createdAt), \(token.expiresAt),
-                    \(token.policy.accessLifetime), \(token.policy.refreshLifetime))
-            """, logger: logger)
-    }
-
-    static func profile(of userID: String, _ db: PostgresConnection, _ logger: Logger) async throws -> Profile {
-        let rows = try await db.query(
-            "SELECT display_name, name, email, phone, is_anonymous FROM users WHERE id = \(userID)", logger: logger)
-        var found: (String?, String?, String?, String?, Bool)?
-        for try await row in rows.decode((String?, String?, String?, String?, Bool).self) { found = row }
-        guard let (displayName, name, email, phone, anonymous) = found else { throw ServiceError.sessionRejected }
-        // Only once the rows above are read to the end: a query started while another's
-        // rows are still arriving on the connection waits behind it for ever.
-        var fields = try await fields(of: userID, db, logger)
-        if anonymous, displayName ?? name == nil {
-            // A guest that has not picked yet: the names it was offered (see SQLiteStore).
-            let offered = try await db.all(
-                "SELECT name FROM name_offers WHERE user_id = \(userID) ORDER BY offered_order", as: String.self, logger: logger)
-            if !offered.isEmpty { fields[Profile.nameOptionsField] = .list(offered) }
+    public func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, token: NewRefreshToken) async throws -> SignedInUser? {
+        try await transaction { db in
+            try await db.query("DELETE FROM used_id_tokens WHERE expires_at < \(now)", logger: self.logger)
+            // Accepted once, by whichever instance gets there first.
+            guard try await db.first(
+                "INSERT INTO used_id_tokens (token_id, expires_at) VALUES (\(tokenID), \(tokenExpiry)) ON CONFLICT DO NOTHING RETURNING token_id",
+                as: String.self, logger: self.logger) != nil
+            else { return nil }
+            let existing = try await db.query(
+                "SELECT id, created_at FROM users WHERE auth_provider = \(provider) AND provider_subject = \(subject)", logger: self.logger)
+            var found: SignedInUser?
+            for try await (id, createdAt) in existing.decode((String, Int64).self) { found = SignedInUser(userID: id, createdAt: createdAt, isNew: false) }
+            if let found {
+                try await Self.insert(token.granted(to: found.userID), db, self.logger)
+                return found
+            }
+            let userID = token.userID
+            // The provider's email is kept unless another account already has it.
+            let emailFree = try await email.asyncMap { try await db.first("SELECT 1 FROM users WHERE email = \($0)", as: Int32.self, logger: self.logger) == nil } ?? false
+            try await db.query(
+                """
+                INSERT INTO users (id, created_at, is_anonymous, email, auth_provider, provider_subject)
+                VALUES (\(userID), \(now), FALSE, \(emailFree ? email : nil), \(provider), \(subject))
+                """, logger: self.logger)
+            try await Self.insert(token, db, self.logger)
+            return SignedInUser(userID: userID, createdAt: now, isNew: true)
         }
-        return Profile(
-            userID: userID, displayName: displayName ?? name, email: email, phone: phone, isAnonymous: anonymous,
-            fields: fields)
-    }
-
-    static func fields(of userID: String, _ db: PostgresConnection, _ logger: Logger) async throws -> [String: FieldValue] {
-        guard let text = try await db.first("SELECT data FROM profiles WHERE user_id = \(userID)", as: String.self, logger: logger)
-        else { return [:] }
-        return (try? JSONDecoder().decode([String: FieldValue].self, from: Data(text.utf8))) ?? [:]
-    }
-
-    static func recordOutbox(_ entry: OutboxEntry?, _ db: PostgresConnection, _ logger: Logger) async throws {
-        guard let entry else { return }
-        try await db.query(
-            "INSERT INTO outbox (kind, destination, code, created_at) VALUES (\(entry.kind), \(entry.destination), \(entry.code), \(entry.createdAt))",
-            logger: logger)
     }
 }

@@ -6,7 +6,7 @@ import ServiceAPI
 
 /// Where the database is, from a `postgres://user:password@host:port/database` URL
 /// (`?sslmode=require|prefer|disable`, `&sslrootcert=FILE` to trust a CA). Without
-/// `sslmode`, a database on another host requires TLS (issue 31: `prefer` fell back to
+/// `sslmode`, a database on another host requires TLS (`prefer` would fall back to
 /// plain text without a word); one on this machine prefers it.
 public struct PostgresLocation: Sendable, CustomStringConvertible {
     public var host: String
@@ -127,8 +127,8 @@ extension PostgresStore {
             for try await version in try await db.query("SELECT version FROM onboard_migrations", logger: self.logger).decode(Int32.self) {
                 applied.insert(version)
             }
-            for (version, statements) in Self.migrations.enumerated() where !applied.contains(Int32(version + 1)) {
-                for statement in statements { try await db.query(PostgresQuery(unsafeSQL: statement), logger: self.logger) }
+            for (version, migration) in Self.migrations.enumerated() where !applied.contains(Int32(version + 1)) {
+                for statement in migration.statements { try await db.query(PostgresQuery(unsafeSQL: statement), logger: self.logger) }
                 let now = Int64(Date().timeIntervalSince1970)
                 try await db.query("INSERT INTO onboard_migrations (version, applied_at) VALUES (\(Int32(version + 1)), \(now))", logger: self.logger)
             }
@@ -149,10 +149,11 @@ extension PostgresStore {
         }
     }
 
-    /// The schema, one list of statements per version. Times are integer epochs (seconds)
-    /// from Swift, as in SQLite; flags are booleans.
-    static let migrations: [[String]] = [
-        [
+    /// The schema, one list of statements per version (`onboard_migrations` numbers them
+    /// in this order). Times are integer epochs (seconds) from Swift, as in SQLite; flags
+    /// are booleans.
+    static let migrations: [SchemaMigration] = [
+        SchemaMigration(schema: 5, [
             """
             CREATE TABLE users (
                 id TEXT PRIMARY KEY, created_at BIGINT NOT NULL, is_anonymous BOOLEAN NOT NULL,
@@ -197,19 +198,19 @@ extension PostgresStore {
             "CREATE TABLE idempotency (id TEXT PRIMARY KEY, operation TEXT NOT NULL, sealed BYTEA, created_at BIGINT NOT NULL)",
             "CREATE INDEX idempotency_created ON idempotency (created_at)",
             "CREATE TABLE rate_limits (key TEXT PRIMARY KEY, window_start BIGINT NOT NULL, count INTEGER NOT NULL)",
-        ],
-        [
+        ]),
+        SchemaMigration(schema: 7, [
             // The order names were offered in (SQLite's rowid): a repeat of the sign-in and
             // a profile read offer them as the first answer did.
             "ALTER TABLE name_offers ADD COLUMN offered_order BIGSERIAL",
             // A keyed hash of the request an idempotency key was used for (see SQLite's v7).
             "ALTER TABLE idempotency ADD COLUMN request_hash TEXT",
-        ],
-        [
+        ]),
+        SchemaMigration(schema: 8, [
             // QA settings every instance shares (`clock`: `/dev/clock`'s offset, seconds).
             "CREATE TABLE qa_settings (name TEXT PRIMARY KEY, value BIGINT NOT NULL)",
-        ],
-        [
+        ]),
+        SchemaMigration(schema: 9, [
             // RFC 8628's grants (see SQLite's v9).
             """
             CREATE TABLE device_grants (
@@ -218,8 +219,8 @@ extension PostgresStore {
                 status TEXT NOT NULL DEFAULT 'pending', subject TEXT, email TEXT)
             """,
             "CREATE INDEX device_grants_expiry ON device_grants (expires_at)",
-        ],
-        [
+        ]),
+        SchemaMigration(schema: 10, [
             // Analytics events (see SQLite's v10).
             """
             CREATE TABLE analytics_events (
@@ -232,13 +233,13 @@ extension PostgresStore {
             "CREATE INDEX analytics_events_person ON analytics_events (anonymous_id)",
             "CREATE INDEX analytics_events_user ON analytics_events (user_id)",
             "CREATE INDEX analytics_events_received ON analytics_events (received_at)",
-        ],
-        [
+        ]),
+        SchemaMigration(schema: 10, [
             // Rate-limit counts need no durability (a crash may only let a few more requests
             // through) and must not wait for the disk: see `hitRateLimit`.
             "ALTER TABLE rate_limits SET UNLOGGED",
-        ],
-        [
+        ]),
+        SchemaMigration(schema: 11, [
             // Unique indexes over the values that are set (see SQLite's v11): a guest has
             // no email, phone, provider or chosen name, and each NULL was an index entry.
             """
@@ -249,27 +250,44 @@ extension PostgresStore {
             "CREATE UNIQUE INDEX users_email ON users (email) WHERE email IS NOT NULL",
             "CREATE UNIQUE INDEX users_phone ON users (phone) WHERE phone IS NOT NULL",
             "CREATE UNIQUE INDEX users_provider ON users (auth_provider, provider_subject) WHERE provider_subject IS NOT NULL",
-        ],
-        [
+        ]),
+        SchemaMigration(schema: 12, [
             // Failed log-ins, counted apart from the rate limits in a logged table: an
             // unlogged one is emptied by crash recovery, and a replica never has it.
             "CREATE TABLE lockouts (key TEXT PRIMARY KEY, window_start BIGINT NOT NULL, count INTEGER NOT NULL)",
             "CREATE INDEX lockouts_window ON lockouts (window_start)",
-        ],
-        [
+        ]),
+        SchemaMigration(schema: 13, [
             // Where a device sign-in was asked from, said on the page that confirms it.
             "ALTER TABLE device_grants ADD COLUMN requested_from TEXT",
-        ],
-        [
+        ]),
+        SchemaMigration(schema: 14, [
             // The key of the name a user is shown by (`NameKey`); filled in for the users
             // there are by `fillDisplayKeys` after migrating (SQL cannot take a skeleton).
             "ALTER TABLE users ADD COLUMN display_key TEXT",
             "CREATE INDEX users_display_key ON users (display_key) WHERE display_key IS NOT NULL",
-        ],
-        [
+        ]),
+        SchemaMigration(schema: 15, [
             // The arrival that starts a client's run: a funnel never counts the time
             // between two launches as time on a screen.
             "ALTER TABLE analytics_events ADD COLUMN starts_run BOOLEAN",
-        ],
+        ]),
     ]
+}
+
+/// One version of PostgreSQL's schema: its statements, and the `ServiceSchema` version
+/// (SQLite's migration of the same number) it brings the database to.
+struct SchemaMigration: Sendable {
+    var schema: Int
+    var statements: [String]
+
+    init(schema: Int, _ statements: [String]) {
+        self.schema = schema
+        self.statements = statements
+    }
+}
+
+extension PostgresStore {
+    /// The `ServiceSchema` version this store's migrations reach.
+    public static var schemaVersion: Int { migrations.last?.schema ?? 0 }
 }

@@ -147,3 +147,13 @@ public final class PostgresStore: ServiceStore {
         }
     }
 }
+
+extension PostgresStore {
+    /// A code in clear for QA's outbox, in the transaction that stored its hash.
+    static func recordOutbox(_ entry: OutboxEntry?, _ db: PostgresConnection, _ logger: Logger) async throws {
+        guard let entry else { return }
+        try await db.query(
+            "INSERT INTO outbox (kind, destination, code, created_at) VALUES (\(entry.kind), \(entry.destination), \(entry.code), \(entry.createdAt))",
+            logger: logger)
+    }
+}

@@ -172,7 +172,7 @@ struct InviteRedemptionStatement: PostgresPreparedStatement {
         FROM won JOIN children child ON child.id = won.child_id LEFT JOIN users sharer ON sharer.id = won.created_by
         """
     static let bindingDataTypes: [PostgresDataType] = [.int8, .text, .text]
-    typealias Row = InviteAcceptance
+    typealias Row = InviteRedemption
 
     var now: Int64
     var userID: String
@@ -188,6 +188,7 @@ struct InviteRedemptionStatement: PostgresPreparedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
         let (id, name, birthDate, sharerName, displayName, email) = try row.decode((String, String, String?, String?, String?, String?).self)
-        return InviteAcceptance(child: Child(id: id, name: name, birthDate: birthDate), sharedBy: sharerName ?? displayName ?? email ?? "someone")
+        return InviteRedemption(
+            child: Child(id: id, name: name, birthDate: birthDate), sharerName: sharerName, sharerDisplayName: displayName, sharerEmail: email)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OnboardService
+import SQLiteStore
 import ServiceAPI
 import ServiceClient
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import OnboardRuntime
 import OnboardService
+import SQLiteStore
 import ScreenTable
 import ServiceAPI
 import ServiceClient

@@ -6,6 +6,7 @@ import Foundation
 import Installation
 import OnboardRuntime
 import OnboardService
+import SQLiteStore
 import ScreenTable
 import ServiceAPI
 import ServiceClient

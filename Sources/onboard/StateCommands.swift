@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OnboardRuntime
 import OnboardService
+import SQLiteStore
 import TerminalUI
 
 struct Reset: ParsableCommand {

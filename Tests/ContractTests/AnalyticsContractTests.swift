@@ -2,6 +2,7 @@ import CivilCalendar
 import Foundation
 import OnboardServer
 import OnboardService
+import SQLiteStore
 import ServiceAPI
 import ServiceClient
 import Testing

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import OnboardServer
 import OnboardService
+import SQLiteStore
 import ServiceAPI
 import ServiceClient
 import Testing

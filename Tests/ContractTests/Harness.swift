@@ -7,6 +7,7 @@ import OnboardServer
 import OnboardService
 import PostgresNIO
 import PostgresStore
+import SQLiteStore
 import ScreenTable
 import ServiceAPI
 import ServiceClient

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOHTTP1
 import OnboardService
+import SQLiteStore
 import ServiceAPI
 import ServiceClient
 import Testing

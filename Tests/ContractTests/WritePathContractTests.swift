@@ -1,5 +1,6 @@
 import OnboardService
 import PostgresStore
+import SQLiteStore
 import ServiceAPI
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import FlowEngine
 import OnboardRuntime
 import OnboardService
+import SQLiteStore
 import ServiceAPI
 import ServiceClient
 import Testing

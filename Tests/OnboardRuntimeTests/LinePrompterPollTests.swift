@@ -2,6 +2,7 @@ import FlowEngine
 import Foundation
 import OnboardRuntime
 import OnboardService
+import SQLiteStore
 import ScreenTable
 import ServiceAPI
 import ServiceClient

@@ -2,6 +2,7 @@ import FlowEngine
 import Foundation
 import OnboardRuntime
 import OnboardService
+import SQLiteStore
 import ServiceAPI
 import ServiceClient
 import Synchronization

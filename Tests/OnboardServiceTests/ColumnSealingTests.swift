@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import OnboardService
+import SQLiteStore
 import ServiceAPI
 import Testing
 

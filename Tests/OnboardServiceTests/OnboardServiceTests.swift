@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import InputRules
 import OnboardService
+import SQLiteStore
 import ScreenTable
 import ServiceAPI
 import ServiceClient

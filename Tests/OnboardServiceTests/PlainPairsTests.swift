@@ -1,5 +1,6 @@
 import GRDB
 @testable import OnboardService
+import SQLiteStore
 import Testing
 
 /// Names once the 1,600 plain pairs are all taken (`PlainPairs`): guests are offered

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import OnboardService
+@testable import SQLiteStore
 import Synchronization
 import Testing
 

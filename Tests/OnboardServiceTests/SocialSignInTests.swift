@@ -1,4 +1,5 @@
 import OnboardService
+import SQLiteStore
 import ServiceAPI
 import ServiceClient
 import Testing

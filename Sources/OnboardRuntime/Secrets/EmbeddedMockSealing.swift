@@ -1,5 +1,6 @@
 import Foundation
 import OnboardService
+import SQLiteStore
 
 extension ColumnSealer {
     /// The sealer of a state folder's own embedded mock (`mock.sqlite` in the folder): a

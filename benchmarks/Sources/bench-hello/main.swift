@@ -14,6 +14,7 @@ import Logging
 import OnboardService
 import PostgresNIO
 import PostgresStore
+import SQLiteStore
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let port = Int(arguments.first ?? "") ?? 8090

@@ -4,6 +4,7 @@
 //     onboard-bench [--service mock|URL] [--runs N]
 //
 // Prints one JSON object per measure: {"measure", "service", "runs", "median_ms", "worst_ms"}.
+import SQLiteStore
 import ServiceAPI
 import FlowEngine
 import Foundation

@@ -3,19 +3,26 @@ import GRDB
 import Synchronization
 
 /// Copies the write-ahead log back into the database file on a connection of its own,
-/// beside the writer, while writes keep coming. SQLite's automatic checkpoint runs in the
-/// commit that fills the log: it copies every page and waits for the file's fsync, and
-/// every write queued behind that commit waits too (a quarter of the writer's time under
-/// sign-ins, measured; DECISIONS 42).
+/// beside the writer, while writes keep coming.
 ///
-/// Only under load: a copy starts when a commit follows another within `interval`. A
-/// lone write leaves the log to SQLite's own checkpoint, as before, with no copy racing
-/// the next transaction for the log's locks (a reader arriving while a copy holds them
-/// backs off, in steps that grow to tenths of a second). The writer's own checkpoint
-/// stays, at `writerMark` pages, passive: it finishes what the copy beside it left, and
-/// the next commit starts the log over; busy with that copy, it simply tries again after
-/// the next commit. Nothing happens before the first commit: a process that only reads
-/// opens no second connection.
+/// What it is for: SQLite's automatic checkpoint runs inside the commit that fills the
+/// log. It copies every page and waits for the file's fsync, and every write queued
+/// behind that commit waits too (a quarter of the writer's time under sign-ins,
+/// measured: DECISIONS 42).
+///
+/// States: **closed** (no commit yet: a process that only reads opens no second
+/// connection) → **quiet** (commits far apart: the log is left to SQLite's own
+/// checkpoint, and no copy races the next transaction for the log's locks) → **copying**
+/// (a commit came within `interval` of the last: one passive copy runs on the second
+/// connection) → **copying again** (commits came during the copy: one more after
+/// `interval`) → quiet. **Unavailable** when the second connection cannot be opened:
+/// SQLite's checkpoint is left as it was.
+///
+/// The writer's own checkpoint stays, moved to `writerMark` pages and passive: it finishes
+/// what the copy left, and the next commit starts the log over.
+///
+/// Without it: under load, every thousandth write waits for a whole checkpoint and its
+/// fsync, and every write behind it waits too.
 final class Checkpointer: Sendable {
     /// Pages of log at which the writer checkpoints itself (SQLite's default is 1,000).
     static let writerMark = 4_000

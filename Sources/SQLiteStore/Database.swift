@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import OnboardService
 import ServiceAPI
 
 /// Opens the service's SQLite file and brings its schema up to date.

@@ -1,3 +1,4 @@
+import OnboardService
 import ServiceAPI
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import OnboardService
 import ServiceAPI
 import Synchronization
 

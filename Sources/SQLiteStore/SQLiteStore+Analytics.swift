@@ -1,7 +1,8 @@
 import GRDB
+import OnboardService
 import ServiceAPI
 
-/// Analytics events in SQLite.
+/// Analytics events and the funnel in SQLite.
 extension SQLiteStore {
     public func storeEvents(_ events: [StoredEvent], deletingReceivedBefore cutoff: Int64) async throws -> Int {
         try await write { db in

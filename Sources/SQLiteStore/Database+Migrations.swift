@@ -1,4 +1,5 @@
 import GRDB
+import OnboardService
 
 /// The embedded mock's and `onboard-server`'s SQLite schema, one migration per version:
 /// each says what it adds and why, and none is ever changed once shipped (a database
@@ -257,5 +258,13 @@ extension ServiceDatabase {
             try db.execute(sql: "ALTER TABLE analytics_events ADD COLUMN starts_run INTEGER")
         }
         return migrator
+    }
+}
+
+extension ServiceDatabase {
+    /// The `ServiceSchema` version these migrations reach: the number of the last (`vN: …`).
+    public static var schemaVersion: Int {
+        let last = migrator.migrations.last ?? ""
+        return Int(last.dropFirst().prefix { $0.isNumber }) ?? 0
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import OnboardService
 import PostgresNIO
@@ -46,5 +47,14 @@ extension PostgresStore {
                 WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = \(hash))
                 """, logger: self.logger)
         }
+    }
+
+    static func insert(_ token: NewRefreshToken, _ db: PostgresConnection, _ logger: Logger) async throws {
+        try await db.query(
+            """
+            INSERT INTO refresh_tokens (token_hash, user_id, family_id, created_at, expires_at, access_lifetime, refresh_lifetime)
+            VALUES (\(token.hash), \(token.userID), \(token.family), \(token.createdAt), \(token.expiresAt),
+                    \(token.policy.accessLifetime), \(token.policy.refreshLifetime))
+            """, logger: logger)
     }
 }
