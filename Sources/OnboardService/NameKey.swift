@@ -3,7 +3,9 @@ import _FoundationICU
 /// What two display names are compared by: a person must not be able to take a name that
 /// reads as someone else's. Unicode TR39's skeleton (ICU's spoof checker, from the
 /// toolchain's own ICU: fullwidth `Ｂｅａｓ`, mathematical `𝐁𝐞𝐚𝐬` and Cyrillic `Веаs` all
-/// fold to `Beas`), taken again after lower-casing so case never tells two names apart.
+/// fold to `Beas`). Case never tells two names apart: the skeleton is taken of the name as
+/// written, then of that in upper case (where `I` reads as `l`), then in lower case (where
+/// `rn` reads as `m`), so `ANNIE`, `Annie` and `AnnIe` share one key.
 public enum NameKey {
     /// ICU's checker is safe to share for skeletons once opened (its check functions are
     /// const; only its settings may not change under it, and none do).
@@ -21,8 +23,9 @@ public enum NameKey {
     /// name itself (trimmed, lower-cased) if ICU cannot say.
     public static func of(_ name: String) -> String {
         let trimmed = name.collapsingWhitespace
-        guard let once = skeleton(trimmed), let twice = skeleton(once.lowercased()) else { return trimmed.lowercased() }
-        return twice
+        guard let read = skeleton(trimmed), let upper = skeleton(read.uppercased()), let lower = skeleton(upper.lowercased())
+        else { return trimmed.lowercased() }
+        return lower
     }
 
     private static func skeleton(_ text: String) -> String? {

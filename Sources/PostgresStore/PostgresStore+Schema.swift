@@ -272,6 +272,11 @@ extension PostgresStore {
             // between two launches as time on a screen.
             "ALTER TABLE analytics_events ADD COLUMN starts_run BOOLEAN",
         ]),
+        SchemaMigration(schema: 16, [
+            // `NameKey` now reads a name's upper case too (`ANNIE` was not `Annie`): every
+            // key is made again by `fillDisplayKeys`, after migrating.
+            "UPDATE users SET display_key = NULL",
+        ]),
     ]
 }
 

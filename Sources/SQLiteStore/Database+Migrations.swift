@@ -246,18 +246,28 @@ extension ServiceDatabase {
                 ALTER TABLE users ADD COLUMN display_key TEXT;
                 CREATE INDEX users_display_key ON users (display_key) WHERE display_key IS NOT NULL;
                 """)
-            let shown = try Row.fetchAll(
-                db, sql: "SELECT id, unseal(display_name) AS display_name, unseal(name) AS name FROM users WHERE display_name IS NOT NULL OR name IS NOT NULL")
-            for row in shown {
-                guard let name: String = row["display_name"] ?? row["name"] else { continue }
-                try db.execute(sql: "UPDATE users SET display_key = seal_key(?) WHERE id = ?", arguments: [NameKey.of(name), row["id"] as String])
-            }
+            try rekeyDisplayNames(db)
         }
         migrator.registerMigration("v15: the arrival that starts a client's run") { db in
             // A funnel never counts the time between two launches as time on a screen.
             try db.execute(sql: "ALTER TABLE analytics_events ADD COLUMN starts_run INTEGER")
         }
+        migrator.registerMigration("v16: display names compared in every case") { db in
+            // `NameKey` now reads a name's upper case too (`ANNIE` was not `Annie`): every
+            // key is made again.
+            try rekeyDisplayNames(db)
+        }
         return migrator
+    }
+
+    /// Each user's display key, from the name it is shown by (its display name, else its name).
+    static func rekeyDisplayNames(_ db: Database) throws {
+        let shown = try Row.fetchAll(
+            db, sql: "SELECT id, unseal(display_name) AS display_name, unseal(name) AS name FROM users WHERE display_name IS NOT NULL OR name IS NOT NULL")
+        for row in shown {
+            guard let name: String = row["display_name"] ?? row["name"] else { continue }
+            try db.execute(sql: "UPDATE users SET display_key = seal_key(?) WHERE id = ?", arguments: [NameKey.of(name), row["id"] as String])
+        }
     }
 }
 

@@ -58,6 +58,11 @@ extension ContractTests {
         let differing = variants.filter { NameKey.of($0) != NameKey.of(taken) }
         #expect(differing.isEmpty, "look-alikes the key tells apart from \(taken): \(differing)")
         for free in ["Bear", "Bess", "Beat", "Bias"] { #expect(NameKey.of(free) != NameKey.of(taken), "\(free)") }
+        // Case never tells two names apart, even where a letter's upper case has a
+        // look-alike of its own (`I` reads as `l`): `ANNIE` was once free beside `Annie`.
+        for (name, variants) in [("Annie", ["ANNIE", "annie", "AnNiE", "ANNlE"]), ("Mila", ["MILA", "mila", "rnila"]), ("Iris", ["IRIS", "iris", "lris"])] {
+            for variant in variants { #expect(NameKey.of(variant) == NameKey.of(name), "\(variant) beside \(name)") }
+        }
 
         // And through the service, as a person would meet it.
         let service = try OnboardService(database: ServiceDatabase.open(path: temporaryPath("mock.sqlite")), settings: contractSettings)

@@ -2,5 +2,5 @@
 /// PostgreSQL migration that brings its database to the same tables. Raise it with a
 /// migration in each; `SchemaParityTests` compare the tables, columns and indexes they make.
 public enum ServiceSchema {
-    public static let version = 15
+    public static let version = 16
 }

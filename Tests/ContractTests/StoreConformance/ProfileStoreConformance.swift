@@ -19,7 +19,7 @@ struct ProfileStoreConformance {
         #expect(ProfileChange.fields(of: row.fields) == ["city": .text("Perth"), "display_name": .text("Annie"), "profile_complete": .flag(true)])
         // Taken as people read it: another's display name in another case, or the name
         // another without one is shown by.
-        for taken in ["annie", "carol"] {
+        for taken in ["ANNIE", "carol"] {
             guard case .displayNameTaken = try await store.updateProfile(of: "a2", with: ["display_name": .text(taken)], maximumBytes: 1_000, now: 1_003)
             else { Issue.record("\(taken) was given twice"); return }
         }
