@@ -15,7 +15,7 @@ import Testing
         var flow = FlowDriver("abby")
         flow.launch(
             effects: ["save progress at consent"],
-            changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now", "starts run removed"])
         #expect(flow.screen == "consent")
         // Agreeing starts the step events; declining records nothing.
         let agreed = consent == "Agree and Continue"
@@ -48,7 +48,7 @@ import Testing
                 "placeholder = p",
                 "screen = checking_profile",
                 "session = u_ana named",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         #expect(flow.screen == "checking_profile")
         #expect(FlowDriver.calls(launch).map(\.operation) == [.loadProfile])
@@ -58,7 +58,7 @@ import Testing
             effects: ["save progress at age"],
             changes: [
                 "call 1 removed", "context.age_range = 18-99", "context.birth_date = 2026-11-22", "context.full_name = Ana López",
-                "context.profile_complete = false", "screen = age",
+                "context.profile_complete = false", "screen = age", "succeeded load_profile = now",
             ])
         // Issue 47: back where the service says, at the first step its profile has no answer
         // for (the names are given), not at the profile's first step.
@@ -75,7 +75,7 @@ import Testing
                 "placeholder = p",
                 "screen = checking_profile",
                 "session = u_ana named",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         offline.fail(
             "network",
@@ -121,7 +121,9 @@ import Testing
         let poll = approval == "here" ? [] : ["poll = social_device every 5s, due now+5s"]
         flow.answer(
             .success(started), effects: ["track screen_viewed", "track onboarding_step_viewed"],
-            changes: (["call 1 removed"] + context + ["focus = 0", "history = consent › method"] + poll + ["screen = \(screen)"]).sorted())
+            changes: (["call 1 removed"] + context + ["focus = 0", "history = consent › method"] + poll + [
+                "screen = \(screen)", "succeeded start_social_device = now",
+            ]).sorted())
         return flow
     }
 
@@ -156,7 +158,9 @@ import Testing
                 "call 2 removed", "context.profile_complete = false", "edited removed", "focus = 0", "history removed", "screen = names",
                 "session = u_ana named",
             ]
-        flow.answer(.success(CallOutput(session: session(), values: values)), effects: effects, changes: changes)
+        flow.answer(
+            .success(CallOutput(session: session(), values: values)), effects: effects,
+            changes: changes + ["succeeded approve_social_device = now"])
         return flow
     }
 
@@ -204,7 +208,7 @@ import Testing
         var flow = FlowDriver("abby")
         flow.launch(
             effects: ["save progress at consent"],
-            changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now", "starts run removed"])
         let view = flow.view
         #expect(view.bullets.contains { $0.contains("full legal name and phone number stay private") })
         #expect(view.body.hasPrefix("Optional: anonymous usage events"), "the choice the buttons answer comes first")
@@ -324,7 +328,7 @@ import Testing
                 "context.sms_code = ",
                 "focus = 0",
                 "history = consent › method › phone",
-                "screen = code",
+                "screen = code", "succeeded send_phone_code = now",
             ])
         #expect(flow.screen == "code")
         return flow
@@ -422,7 +426,7 @@ import Testing
                 "context.sms_code removed",
                 "focus = 0",
                 "message = notice: We sent a new code.",
-                "since = now",
+                "since = now", "succeeded send_phone_code = now",
             ])
         #expect(flow.state.message == .notice("We sent a new code."))
         // Issue 32: focus stayed on the button, so the digits typed next did nothing.
@@ -467,11 +471,13 @@ import Testing
             effects: ["save progress at phone", "track screen_viewed", "track onboarding_step_viewed", "save progress at code"],
             changes: ["focus = 0", "history = consent › method › phone", "message removed", "screen = code", "since = now"])
         #expect(flow.screen == "code")
-        #expect(ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code (40 s)"), "\(ScreenViewLabels.buttons(flow, now: flow.now))")
+        #expect(
+            ScreenViewLabels.buttons(flow, now: flow.now).contains("Resend Code (40 s)"), "\(ScreenViewLabels.buttons(flow, now: flow.now))"
+        )
     }
 
     @Test func theFirstVisitToThePhoneScreenHasNoWayBackToACode() {
-        var flow = atPhone()
+        let flow = atPhone()
         #expect(!flow.view.actions.filter { flow.engine.holds($0.when, flow.state) }.map(\.label).contains("Back to Code Entry"))
     }
 
@@ -499,7 +505,7 @@ import Testing
                 "history = code",
                 "onboarding = complete",
                 "screen = done",
-                "session = u_ana named complete",
+                "session = u_ana named complete", "succeeded verify_phone_code = now",
             ])
         #expect(flow.screen == "done")
         #expect(flow.view.title == "You're all set, {display_name|friend}")
@@ -535,7 +541,7 @@ import Testing
         let opened = flow.press(
             "Open Browser", effects: ["call open_browser"], changes: ["call 2 = open_browser (user's, from social_device)"])
         #expect(FlowDriver.calls(opened).first?.inputs == ["verification_uri_complete": "HTTP://ABBY.TEST/D/BCDF-GHJK"])
-        flow.answer(.success(CallOutput(values: [:])), effects: [], changes: ["call 2 removed"])
+        flow.answer(.success(CallOutput(values: [:])), effects: [], changes: ["call 2 removed", "succeeded open_browser = now"])
         #expect(flow.screen == "social_device" && flow.state.message == nil)
     }
 
@@ -610,7 +616,9 @@ import Testing
         #expect(flow.state.message == nil, "the spec: cancelled → the method choice, no error state")
         // Issue 47: each cancelled sign-in added a second method choice to the way back, so
         // Esc there did nothing once per cancel. It goes where it went the first time.
-        flow.key(.back, effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at consent"], changes: ["history removed", "screen = consent"])
+        flow.key(
+            .back, effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at consent"],
+            changes: ["history removed", "screen = consent"])
     }
 
     @Test func anExpiredCodeSaysSoAndOffersANewOne() {
@@ -621,7 +629,7 @@ import Testing
             .tick, effects: [],
             changes: [
                 "context.error_code = expired_token", "context.error_message = The code has expired.", "edited removed",
-                "message = error: This code has expired. Get a new code to try again.", "poll removed",
+                "message = error: This code has expired. Get a new code to try again.", "poll removed", "poll ended = social_device",
             ])
         #expect(flow.screen == "social_device")
         #expect(flow.state.message == .error("This code has expired. Get a new code to try again."))
@@ -640,7 +648,7 @@ import Testing
             .success(Self.deviceStarted(at: flow.now)), effects: ["track screen_viewed", "track onboarding_step_viewed"],
             changes: [
                 "call 2 removed", "context.device_expires_at = 1795350000000", "context.error_message removed",
-                "poll = social_device every 5s, due now+5s", "since = now",
+                "poll = social_device every 5s, due now+5s", "poll ended removed", "since = now", "succeeded start_social_device = now",
             ])
         #expect(flow.state.calls.poll != nil, "a new code, polled again")
         #expect(flow.shown.buttons.map(\.label) == ["Cancel"])
@@ -662,7 +670,7 @@ import Testing
             effects: [],
             changes: [
                 "call 2 removed", "context.error_code = expired_token", "context.error_message = This sign-in code has expired.",
-                "message = error: This code has expired. Get a new code to try again.", "poll removed",
+                "message = error: This code has expired. Get a new code to try again.", "poll removed", "poll ended = social_device",
             ])
         #expect(flow.shown.body.isEmpty && flow.shown.qr == nil, "\(flow.shown.body)")
         #expect(flow.shown.buttons.map(\.label) == ["Get a New Code", "Cancel"])
@@ -687,7 +695,7 @@ import Testing
             ],
             changes: [
                 "call 2 removed", "context.profile_complete = false", "edited removed", "focus = 0", "history removed", "screen = names",
-                "session = u_ana named",
+                "session = u_ana named", "succeeded approve_social_device = now",
             ])
         #expect(flow.screen == "names")
         #expect(flow.view.step == 3)
@@ -834,7 +842,7 @@ import Testing
             .success(CallOutput()), effects: ["track screen_viewed", "track onboarding_step_viewed", "save progress at age"],
             changes: [
                 "call 3 removed", "context.age_range = 18-99", "context.birth_date = 2026-11-22", "focus = 0", "history = names",
-                "screen = age",
+                "screen = age", "succeeded save_profile = now",
             ])
         #expect(flow.screen == "age")
         return flow
@@ -857,7 +865,7 @@ import Testing
                 "context.provider_name = Apple", "context.social_account = ana@icloud.com", "context.user_code = BCDF-GHJK",
                 "context.verification_uri = http://abby.test/device", "context.verification_uri_complete = HTTP://ABBY.TEST/D/BCDF-GHJK",
                 "history = names", "phase = showing", "placeholder = p", "screen = age", "session = u_ana named", "since = now",
-                "started = now",
+                "started = now", "starts run removed",
             ])
         #expect(relaunched.screen == "age")
         #expect(relaunched.shown.canGoBack)
@@ -883,7 +891,7 @@ import Testing
                 "context.provider_name = Apple", "context.social_account = ana@icloud.com", "context.user_code = BCDF-GHJK",
                 "context.verification_uri = http://abby.test/device", "context.verification_uri_complete = HTTP://ABBY.TEST/D/BCDF-GHJK",
                 "history = names", "phase = showing", "placeholder = p", "screen = age", "session = u_ana named", "since = now",
-                "started = now",
+                "started = now", "starts run removed",
             ])
         #expect(!again.state.history.contains("a_screen_since_removed"))
     }
@@ -1090,6 +1098,7 @@ import Testing
                 "context.provider_name = Apple", "context.social_account = ana@icloud.com", "context.user_code = BCDF-GHJK",
                 "context.verification_uri = http://abby.test/device", "context.verification_uri_complete = HTTP://ABBY.TEST/D/BCDF-GHJK",
                 "phase = showing", "placeholder = p", "screen = names", "session = u_ana named", "since = now", "started = now",
+                "starts run removed",
             ])
         #expect(relaunched.screen == "names")
         #expect(relaunched.text("full_name") == "Ana López")
@@ -1146,7 +1155,7 @@ import Testing
             changes: [
                 "call 7 removed", "context.profile_complete = true", "focus = 0",
                 "history = names › age › identity › background › relationship", "onboarding = complete", "screen = done",
-                "session = u_ana named complete",
+                "session = u_ana named complete", "succeeded finish_profile = now",
             ])
         #expect(flow.screen == "done")
         #expect(FlowDriver.tracked(done).map(\.name) == ["screen_viewed", "onboarding_completed"])
@@ -1166,7 +1175,7 @@ import Testing
                 "placeholder = p",
                 "screen = done",
                 "session = u_ana named",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         #expect(flow.screen == "consent" || flow.screen == "done" || flow.screen == "method")
         #expect(FlowDriver.calls(flow.send(.tick, effects: [], changes: [])).isEmpty, "ten minutes left: not yet")
@@ -1191,7 +1200,7 @@ import Testing
                 "placeholder = p",
                 "screen = done",
                 "session = u_ana named",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         flow.now += (23 * 3600 + 56 * 60) * 1000  // --clock-offset 23h56m: the device only
         let renew = FlowDriver.calls(flow.send(.tick, effects: ["call refresh_session"], changes: ["call 1 = refresh_session (renewal)"]))
@@ -1224,7 +1233,7 @@ import Testing
                 "placeholder = p",
                 "screen = done",
                 "session = u_ana named",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         var renewals: [Int64] = []
         let start = flow.now
@@ -1274,7 +1283,7 @@ import Testing
         let old = session(at: FlowDriver("abby").now - 31 * 86_400_000)
         let effects = flow.launch(
             session: old, effects: ["forget session", "forget progress", "save progress at method"],
-            changes: ["phase = showing", "placeholder = p", "screen = method", "since = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = method", "since = now", "starts run removed"])
         #expect(flow.screen == "method" || flow.screen == "consent")
         #expect(flow.state.session == nil)
         #expect(FlowDriver.calls(effects).isEmpty, "no call needed to know it is over")

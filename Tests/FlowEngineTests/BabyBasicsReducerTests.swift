@@ -15,6 +15,7 @@ import Testing
             defaults: ["server_url": .text(url)], effects: ["track screen_viewed", "save progress at server"],
             changes: [
                 "context.server_url = \(url)", "phase = showing", "placeholder = p", "screen = server", "since = now", "started = now",
+                "starts run removed",
             ])
         return flow
     }
@@ -37,7 +38,7 @@ import Testing
         var flow = FlowDriver("babybasics")
         flow.launch(
             effects: ["track screen_viewed", "save progress at server"],
-            changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now", "starts run removed"])
         flow.type(
             "https://baby.example.org", into: "server_url", effects: [],
             changes: ["context.server_url = https://baby.example.org", "edited = now"])
@@ -54,7 +55,7 @@ import Testing
         var flow = FlowDriver("babybasics")
         flow.launch(
             effects: ["track screen_viewed", "save progress at server"],
-            changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now", "starts run removed"])
         flow.type("https://baby", into: "server_url", effects: [], changes: ["context.server_url = https://baby", "edited = now"])
         flow.send(.tick, effects: [], changes: [])
         flow.now += 200
@@ -101,7 +102,7 @@ import Testing
                 "context.error_code removed",
                 "context.error_message removed",
                 "history = server › server",
-                "screen = auth",
+                "screen = auth", "succeeded connect_server = now",
             ])
         #expect(flow.screen == "auth")
         // The URL is saved with the first resume point past it.
@@ -124,7 +125,7 @@ import Testing
             changes: ["call 1 = connect_server (user's, from server)", "focus = 1"])
         flow.answer(
             .success(CallOutput()), effects: ["track screen_viewed", "save progress at auth"],
-            changes: ["call 1 removed", "focus = 0", "history = server", "screen = auth"])
+            changes: ["call 1 removed", "focus = 0", "history = server", "screen = auth", "succeeded connect_server = now"])
         return flow
     }
 
@@ -189,7 +190,7 @@ import Testing
                 "focus = 0",
                 "history = invite",
                 "screen = accepting",
-                "session = u_pat named",
+                "session = u_pat named", "succeeded register = now",
             ])
         #expect(flow.screen == "accepting")
         flow.fail(
@@ -225,7 +226,7 @@ import Testing
                 "context.error_message removed",
                 "context.idempotency_key.accept_invite removed",
                 "context.shared_by = Jo",
-                "screen = tracking",
+                "screen = tracking", "succeeded accept_invite = now",
             ])
         #expect(flow.screen == "tracking")
         #expect(flow.shown.title == "You're now tracking Ray")
@@ -241,11 +242,15 @@ import Testing
         fill(&flow, ["Pat", "pat@example.org", "long enough", "code"])
         flow.run(.intent(.activate), because: "Join, as the test above states")
         let registered = flow.state.calls.userCall?.id ?? 0
-        flow.run(.callFinished(id: registered, result: .success(CallOutput(session: named("u_pat")))), because: "registered; the invite is accepted next")
+        flow.run(
+            .callFinished(id: registered, result: .success(CallOutput(session: named("u_pat")))),
+            because: "registered; the invite is accepted next")
         #expect(flow.screen == "accepting")
         let words = "You already track Ray. This invite was not used: it still works for the person you meant it for."
         let accepting = flow.state.calls.userCall?.id ?? 0
-        flow.run(.callFinished(id: accepting, result: .failure(ServiceFailure(code: "conflict", message: words))), because: "the service refuses")
+        flow.run(
+            .callFinished(id: accepting, result: .failure(ServiceFailure(code: "conflict", message: words))), because: "the service refuses"
+        )
         #expect(flow.screen == "dashboard")
         #expect(flow.state.message == .error(words))
     }
@@ -270,6 +275,7 @@ import Testing
                 "history = login",
                 "screen = checking_children",
                 "session = u_jo named",
+                "succeeded log_in = now",
             ])
         #expect(flow.screen == "checking_children")
         flow.answer(
@@ -284,9 +290,12 @@ import Testing
                 ? [
                     "call 3 removed", "call 4 = load_children (background)", "context.children = [Ray]", "onboarding = complete",
                     "screen = dashboard",
-                    "session = u_jo named complete",
+                    "session = u_jo named complete", "succeeded load_children = now",
                 ]
-                : ["call 3 removed", "context.birth_date = 2026-11-22", "context.children = []", "screen = add_baby"])
+                : [
+                    "call 3 removed", "context.birth_date = 2026-11-22", "context.children = []", "screen = add_baby",
+                    "succeeded load_children = now",
+                ])
         #expect(flow.screen == (hasChildren ? "dashboard" : "add_baby"))
     }
 
@@ -315,7 +324,7 @@ import Testing
                 "focus = 0",
                 "history = register",
                 "screen = add_baby",
-                "session = u_jo named",
+                "session = u_jo named", "succeeded register = now",
             ])
         #expect(flow.screen == "add_baby")
         #expect(flow.text("birth_date") == "2026-11-22")
@@ -356,7 +365,7 @@ import Testing
                 "placeholder = p",
                 "screen = auth",
                 "since = now",
-                "started = now",
+                "started = now", "starts run removed",
             ])
         #expect(next.screen == "auth")
         #expect(next.text("server_url") == "mock://local", "the saved URL wins over the default")

@@ -15,7 +15,7 @@ import Testing
         var flow = FlowDriver(flow: try! FlowFiles.load(url: Self.examplePath))
         flow.launch(
             effects: ["save progress at ask"],
-            changes: ["phase = showing", "placeholder = p", "screen = ask", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = ask", "since = now", "started = now", "starts run removed"])
         return flow
     }
 
@@ -106,7 +106,7 @@ import Testing
                 "last failure removed",
                 "onboarding = complete",
                 "retries removed",
-                "screen = welcome",
+                "screen = welcome", "succeeded health = now",
             ])
         #expect(flow.screen == "welcome")
         #expect(flow.shown.title == "Welcome, Alice!")
@@ -160,7 +160,7 @@ import Testing
                 "last failure removed",
                 "onboarding = complete",
                 "retries removed",
-                "screen = welcome",
+                "screen = welcome", "succeeded health = now",
             ])
         #expect(flow.reached.suffix(2) == [.result(screen: "ask", operation: "health", code: "success"), .screen("welcome")])
     }

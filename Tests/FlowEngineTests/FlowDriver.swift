@@ -235,6 +235,7 @@ extension FlowDriver {
         "screen = home",
         "session = u_1 guest complete",
         "since = now",
+        "starts run removed",
     ]
 }
 

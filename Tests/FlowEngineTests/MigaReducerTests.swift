@@ -15,7 +15,7 @@ import Testing
         var flow = FlowDriver("miga")
         flow.launch(
             effects: ["track onboarding_started", "track screen_viewed", "track step_welcome", "save progress at welcome"],
-            changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now", "starts run removed"])
         for id in Self.order {
             #expect(flow.screen == id)
             switch id {
@@ -156,7 +156,7 @@ import Testing
         var flow = FlowDriver("miga")
         flow.launch(
             effects: ["track onboarding_started", "track screen_viewed", "track step_welcome", "save progress at welcome"],
-            changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now", "starts run removed"])
         #expect(flow.view.title == "The Intentional Life Starts Now")
         #expect(flow.view.actions.map(\.label) == ["Begin My Journey"])
         let view = flow.engine.view(of: flow.state)
@@ -172,7 +172,7 @@ import Testing
         var flow = FlowDriver("miga")
         flow.launch(
             effects: ["track onboarding_started", "track screen_viewed", "track step_welcome", "save progress at welcome"],
-            changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now", "starts run removed"])
         flow.press(
             "Begin My Journey", effects: ["track screen_viewed", "track step_mission", "save progress at mission"],
             changes: ["history = welcome", "screen = mission"])
@@ -193,7 +193,7 @@ import Testing
                 "placeholder = p",
                 "screen = time_saved",
                 "since = now",
-                "started = now",
+                "started = now", "starts run removed",
             ])
         #expect(relaunched.screen == at)
     }
@@ -202,7 +202,7 @@ import Testing
         var flow = FlowDriver("miga")
         flow.launch(
             effects: ["track onboarding_started", "track screen_viewed", "track step_welcome", "save progress at welcome"],
-            changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now", "starts run removed"])
         while let at = flow.screen, at != "determination" {
             let next = Self.order.drop { $0 != at }.dropFirst().first ?? "setup"
             flow.press(
@@ -549,7 +549,7 @@ import Testing
                 "screen = hide_face_id",
                 "session = u_guest guest",
                 "since = now",
-                "started = now",
+                "started = now", "starts run removed",
             ])
         #expect(relaunched.screen == "hide_face_id")
         flow.press(
@@ -569,7 +569,7 @@ import Testing
                 "last failure removed",
                 "onboarding = complete",
                 "screen = hub",
-                "session = u_guest guest complete",
+                "session = u_guest guest complete", "succeeded validate_hiding = now",
             ])
         #expect(flow.screen == "hub")
         #expect(FlowDriver.tracked(done).map(\.name).contains("hub_unlocked"))
@@ -616,7 +616,7 @@ import Testing
                 "placeholder = p",
                 "screen = hub",
                 "since = now",
-                "started = now",
+                "started = now", "starts run removed",
             ])
         #expect(relaunched.screen == "hub")
     }
@@ -626,14 +626,17 @@ import Testing
         var flow = FlowDriver("miga")
         flow.launch(
             effects: ["track onboarding_started", "track screen_viewed", "track step_welcome", "save progress at welcome"],
-            changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = welcome", "since = now", "started = now", "starts run removed"])
         flow.press(
             "Begin My Journey", effects: ["track screen_viewed", "track step_mission", "save progress at mission"],
             changes: ["history = welcome", "screen = mission"])
         var relaunched = FlowDriver("miga")
         relaunched.launch(
             progress: flow.savedProgress, effects: ["track screen_viewed", "track step_mission", "save progress at mission"],
-            changes: ["history = welcome", "phase = showing", "placeholder = p", "screen = mission", "since = now", "started = now"])
+            changes: [
+                "history = welcome", "phase = showing", "placeholder = p", "screen = mission", "since = now", "started = now",
+                "starts run removed",
+            ])
         #expect(relaunched.screen == "mission")
         #expect(!relaunched.state.onboardingComplete)
     }
@@ -655,7 +658,7 @@ import Testing
                 "history = apps › hide_face_id",
                 "onboarding = complete",
                 "screen = hub",
-                "session = u_guest guest complete",
+                "session = u_guest guest complete", "succeeded validate_hiding = now",
             ])
         let serviceCalls = FlowDriver.calls(flow.effects).filter {
             ![.prepareStore, .checkCompatibility, .validateHiding, .openHub, .preloadContent, .fetchConfig].contains($0.operation)
@@ -673,7 +676,7 @@ import Testing
         var flow = FlowDriver("abby")
         flow.launch(
             effects: ["save progress at consent"],
-            changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now", "starts run removed"])
         flow.press(
             "Agree and Continue",
             effects: ["track screen_viewed", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
@@ -721,7 +724,7 @@ import Testing
         var flow = FlowDriver("oklah")
         flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now", "starts run removed"])
         flow.send(
             .jump("home"), effects: ["call motivation"],
             changes: ["call 1 = motivation (background)", "forced by jump = yes", "history = privacy", "screen = home"])
@@ -750,7 +753,7 @@ import Testing
                 "placeholder = p",
                 "screen = home",
                 "session = u_guest guest complete",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         let before = flow.screen
         flow.send(

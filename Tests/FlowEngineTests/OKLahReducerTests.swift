@@ -40,7 +40,7 @@ import Testing
     func launchAndStart(_ flow: inout FlowDriver) -> (launched: [Effect], pressed: [Effect]) {
         let launched = flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now", "starts run removed"])
         let pressed = flow.press(
             "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
@@ -68,7 +68,7 @@ import Testing
                 "history removed",
                 "screen = pick_name",
                 "session = u_1 guest",
-                "since = now",
+                "since = now", "succeeded sign_in_anonymously = now",
             ])
         return flow
     }
@@ -77,7 +77,9 @@ import Testing
         var flow = story()
         let effects = flow.launch(
             placeholder: "local-test", effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = local-test", "screen = privacy", "since = now", "started = now"])
+            changes: [
+                "phase = showing", "placeholder = local-test", "screen = privacy", "since = now", "started = now", "starts run removed",
+            ])
         #expect(flow.screen == "privacy")
         #expect(FlowDriver.tracked(effects).first?.userID == "local-test", "under the placeholder until a session names the user")
         #expect(flow.state.startedAt == flow.now)
@@ -87,7 +89,7 @@ import Testing
         var flow = story()
         flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now", "starts run removed"])
         for intent in [Intent.back, .focusNext, .left, .right, .insert("x"), .deleteBackward] {
             flow.key(intent, effects: [], changes: [])
             #expect(flow.screen == "privacy")
@@ -98,7 +100,7 @@ import Testing
         var flow = story()
         flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now", "starts run removed"])
         flow.press(
             "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
@@ -149,7 +151,7 @@ import Testing
                 "onboarding = complete",
                 "screen = home",
                 "session = u_1 guest complete",
-                "since = now",
+                "since = now", "succeeded choose_name = now",
             ])
         #expect(flow.screen == "home")
         #expect(flow.state.onboardingComplete)
@@ -199,7 +201,7 @@ import Testing
         var flow = story()
         flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now", "starts run removed"])
         flow.press(
             "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
@@ -228,7 +230,7 @@ import Testing
         var flow = story()
         flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now", "starts run removed"])
         let started = flow.press(
             "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
@@ -268,7 +270,7 @@ import Testing
                 "placeholder = p",
                 "screen = privacy",
                 "since = now",
-                "started = now-60s",
+                "started = now-60s", "starts run removed",
             ])
         // The key is already on disk: nothing to save before the call this time.
         let afterRelaunch = relaunched.press(
@@ -289,7 +291,7 @@ import Testing
                 "context.user_id = u_1",
                 "history removed",
                 "screen = pick_name",
-                "session = u_1 guest",
+                "session = u_1 guest", "succeeded sign_in_anonymously = now",
             ])
         #expect(!flow.state.context.keys.contains { $0.hasPrefix("idempotency_key.") })
         let named = flow.key(
@@ -308,7 +310,7 @@ import Testing
         var flow = story()
         flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now", "starts run removed"])
         flow.press(
             "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
@@ -344,7 +346,7 @@ import Testing
                 "context.user_id = u_1",
                 "history removed",
                 "screen = pick_name",
-                "session = u_1 guest",
+                "session = u_1 guest", "succeeded sign_in_anonymously = now",
             ])
         #expect(flow.screen == "pick_name")
         #expect(flow.state.context["error_message"] == nil && flow.state.context["error_code"] == nil, "no leftovers in the progress")
@@ -397,7 +399,7 @@ import Testing
                 "placeholder = p",
                 "screen = checking_name",
                 "session = u_1 guest",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         #expect(flow.screen == "checking_name")
         // Home completes onboarding: the session is saved with the flag, once.
@@ -410,7 +412,7 @@ import Testing
                 "context.display_name = Sunny Otter",
                 "onboarding = complete",
                 "screen = home",
-                "session = u_1 guest complete",
+                "session = u_1 guest complete", "succeeded load_profile = now",
             ])
         #expect(flow.screen == "home")
         #expect(flow.shown.title == "Hi, Sunny Otter")
@@ -425,13 +427,16 @@ import Testing
                 "placeholder = p",
                 "screen = checking_name",
                 "session = u_1 guest",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         let offered: [String] = ["Sunny Otter", "Brave Spark", "Kind Meadow"]
         unnamed.answer(
             .loadProfile, .success(CallOutput(values: ["name_options": .list(offered)])),
             effects: ["track screen_viewed", "save progress at pick_name"],
-            changes: ["call 1 removed", "context.name_options = [Sunny Otter, Brave Spark, Kind Meadow]", "screen = pick_name"])
+            changes: [
+                "call 1 removed", "context.name_options = [Sunny Otter, Brave Spark, Kind Meadow]", "screen = pick_name",
+                "succeeded load_profile = now",
+            ])
         #expect(unnamed.screen == "pick_name", "the same names offered again")
         #expect(unnamed.state.context["name_options"] == .list(offered))
 
@@ -445,7 +450,7 @@ import Testing
                 "placeholder = p",
                 "screen = checking_name",
                 "session = u_1 guest complete",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         offline.answer(
             .loadProfile, .failure(networkDown), effects: ["track onboarding_error", "track screen_viewed"],
@@ -473,7 +478,7 @@ import Testing
                 "screen = pick_name",
                 "session = u_1 guest",
                 "since = now",
-                "started = now",
+                "started = now", "starts run removed",
             ])
         #expect(flow.screen == "pick_name")
         #expect(flow.state.context["name_options"] == picked.state.context["name_options"])
@@ -487,7 +492,7 @@ import Testing
         var flow = story()
         flow.launch(
             progress: progress, effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now-5s"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now-5s", "starts run removed"])
         #expect(flow.screen == "privacy")
     }
 
@@ -517,7 +522,7 @@ import Testing
                 "phase = showing",
                 "renewal held progress removed",
                 "screen = home",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         #expect(flow.screen == "home")
         #expect(flow.state.session?.accessToken == "at2")
@@ -556,7 +561,7 @@ import Testing
                 "renewal due = now+60s",
                 "renewal held progress removed",
                 "screen = home",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         #expect(flow.screen == "home")
         #expect(flow.state.session?.userID == "u_1")
@@ -591,7 +596,7 @@ import Testing
                 "screen = privacy",
                 "session removed",
                 "since = now",
-                "started = now",
+                "started = now", "starts run removed",
             ])
         #expect(flow.screen == "privacy")
         #expect(flow.state.message == nil)
@@ -611,7 +616,7 @@ import Testing
         var flow = story()
         flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now", "starts run removed"])
         flow.press(
             "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
@@ -659,7 +664,7 @@ import Testing
         var flow = story()
         flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now", "starts run removed"])
         flow.press(
             "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [

@@ -75,7 +75,8 @@ import Testing
     /// Issue 47: `123` under +1 was drawn `1 (23`. A trunk 1 typed first keeps the area
     /// code's bracket until its third digit, as libphonenumber's as-you-type formatter does.
     @Test func aTrunkOneTypedFirstIsWrittenAsLibphonenumberWritesIt() throws {
-        let script = "import sys, phonenumbers as p\nfor typed in sys.argv[1:]:\n f = p.AsYouTypeFormatter('US')\n out = ''\n for c in typed: out = f.input_digit(c)\n print(out)"
+        let script =
+            "import sys, phonenumbers as p\nfor typed in sys.argv[1:]:\n f = p.AsYouTypeFormatter('US')\n out = ''\n for c in typed: out = f.input_digit(c)\n print(out)"
         let prefixes = ["123", "1234", "141555", "14155550199"]
         let run = Subprocess.run("/usr/bin/env", ["python3", "-c", script] + prefixes)
         let reference = run.output.split(separator: "\n").map(String.init)

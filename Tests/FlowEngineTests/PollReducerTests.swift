@@ -52,14 +52,14 @@ import Testing
         var flow = FlowDriver(flow: try FlowLoader.load(yaml: yaml, file: "poll.yaml").get())
         flow.launch(
             effects: ["save progress at start"],
-            changes: ["phase = showing", "placeholder = p", "screen = start", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = start", "since = now", "started = now", "starts run removed"])
         flow.press("Sign In", effects: ["call start_social_device"], changes: ["call 1 = start_social_device (user's, from start)"])
         flow.answer(
             .success(Self.started), effects: ["save progress at waiting"],
             changes: [
                 "call 1 removed", "context.device_code = dc_1", "context.poll_interval = 5", "context.user_code = BCDF-GHJK",
                 "context.verification_uri = http://x/device", "context.verification_uri_complete = HTTP://X/D/BCDF-GHJK",
-                "history = start", "poll = waiting every 5s, due now+5s", "screen = waiting",
+                "history = start", "poll = waiting every 5s, due now+5s", "screen = waiting", "succeeded start_social_device = now",
             ])
         return flow
     }
@@ -124,7 +124,7 @@ import Testing
             changes: [
                 "call 2 removed", "context.error_code = expired_token", "context.error_message = expired",
                 "message = error: The code expired.",
-                "poll removed",
+                "poll removed", "poll ended = waiting",
             ])
         expired.now += 60_000
         expired.send(.tick, effects: [], changes: [])
@@ -150,7 +150,9 @@ import Testing
     /// the service (Cancel, Esc), with the code it had, and forgets it.
     @Test(arguments: ["Cancel", "Esc"]) func leavingTheScreenWithdrawsWhatThePollWaitsOn(way: String) throws {
         let yaml = Self.yaml
-            .replacingOccurrences(of: "      every: poll_interval\n", with: "      every: poll_interval\n      withdraw: withdraw_social_device\n")
+            .replacingOccurrences(
+                of: "      every: poll_interval\n", with: "      every: poll_interval\n      withdraw: withdraw_social_device\n"
+            )
             .replacingOccurrences(of: "    title: Approve in your browser\n", with: "    title: Approve in your browser\n    back: true\n")
         var flow = try atWaiting(yaml)
         let left = ["call withdraw_social_device", "save progress at start"]
@@ -164,7 +166,10 @@ import Testing
         } else {
             flow.key(
                 .back, effects: left,
-                changes: ["call 2 = withdraw_social_device (background)", "context.device_code removed", "history removed", "poll removed", "screen = start"])
+                changes: [
+                    "call 2 = withdraw_social_device (background)", "context.device_code removed", "history removed", "poll removed",
+                    "screen = start",
+                ])
         }
         #expect(FlowDriver.calls(flow.effects).last?.inputs == ["device_code": "dc_1"])
         flow.answer(.withdrawSocialDevice, .success(CallOutput()), effects: ["save progress at start"], changes: ["call 2 removed"])

@@ -21,7 +21,7 @@ import Testing
                 session: session, effects: ["track screen_viewed", "save progress at home", "call load_account"],
                 changes: [
                     "call 1 = load_account (background)", "onboarding = complete", "phase = showing", "placeholder = p", "screen = home",
-                    "session = \(StoryState.describe(session))", "since = now",
+                    "session = \(StoryState.describe(session))", "since = now", "starts run removed",
                 ])
         }
         return flow
@@ -45,7 +45,7 @@ import Testing
                 "placeholder = p",
                 "screen = starting",
                 "since = now",
-                "started = now",
+                "started = now", "starts run removed",
             ])
         #expect(flow.screen == "starting")
         flow.answer(
@@ -60,7 +60,7 @@ import Testing
                 "context.idempotency_key.sign_in_anonymously removed",
                 "onboarding = complete",
                 "screen = home",
-                "session = u_guest guest complete",
+                "session = u_guest guest complete", "succeeded sign_in_anonymously = now",
             ])
         #expect(flow.screen == "home")
     }
@@ -78,7 +78,7 @@ import Testing
                 "placeholder = p",
                 "screen = starting",
                 "since = now",
-                "started = now",
+                "started = now", "starts run removed",
             ])
         let key = try #require(FlowDriver.calls(first).first?.idempotencyKey)
         let saved = try #require(flow.savedProgress)
@@ -94,7 +94,7 @@ import Testing
                 "placeholder = p",
                 "screen = starting",
                 "since = now",
-                "started = now-5s",
+                "started = now-5s", "starts run removed",
             ])
         #expect(relaunched.screen == "starting")
         #expect(FlowDriver.calls(again).first?.idempotencyKey == key, "the same intent: the service answers with the first guest")
@@ -114,7 +114,7 @@ import Testing
                 "placeholder = p",
                 "screen = starting",
                 "since = now",
-                "started = now",
+                "started = now", "starts run removed",
             ])
         let key = try #require(FlowDriver.calls(first).first?.idempotencyKey)
         let placeholder = flow.state.placeholderUserID
@@ -132,7 +132,7 @@ import Testing
                 "notes = RuckTracker could not reach its service, so your guest account is on this device for now. Log rucks as usual; they sync when the service answers.",
                 "onboarding = complete",
                 "screen = home",
-                "session = p guest complete on this device",
+                "session = p guest complete on this device", "succeeded sign_in_anonymously = now",
             ])
         #expect(flow.screen == "home")
         let guest = try #require(flow.state.session)
@@ -165,7 +165,7 @@ import Testing
                 "placeholder = p",
                 "screen = starting",
                 "since = now",
-                "started = now",
+                "started = now", "starts run removed",
             ])
         failed.fail(
             "server_error", effects: ["track screen_viewed"],
@@ -209,7 +209,7 @@ import Testing
                 "phase = showing",
                 "renewal due = now+60s",
                 "screen = home",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         #expect(expired.screen == "home")
         #expect(expired.state.session?.userID == "u_guest")
@@ -246,7 +246,7 @@ import Testing
                 "renewal due = now+60s",
                 "renewal held progress removed",
                 "screen = home",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         #expect(flow.screen == "home")
         #expect(flow.state.session?.userID == "u_guest")
@@ -276,7 +276,10 @@ import Testing
         let effects = flow.launch(
             session: named, progress: saved,
             effects: ["forget session", "forget progress", "track screen_viewed", "save progress at session_ended"],
-            changes: ["context.email = so@example.com", "phase = showing", "placeholder = p", "screen = session_ended", "since = now"])
+            changes: [
+                "context.email = so@example.com", "phase = showing", "placeholder = p", "screen = session_ended", "since = now",
+                "starts run removed",
+            ])
         #expect(flow.screen == "session_ended")
         #expect(flow.text("email") == "so@example.com", "filled in")
         #expect(flow.text("pro") == nil)
@@ -292,13 +295,15 @@ import Testing
     /// guest, the next ruck is typed on an empty form, not onto "2.3" and "12".
     @Test func aRuckKeptForAnAccountWhoseSessionEndedIsSaidAndNoLongerADraft() throws {
         var flow = story(session("u_named", anonymous: false))
-        flow.press("Log a Ruck", effects: ["track screen_viewed", "save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
+        flow.press(
+            "Log a Ruck", effects: ["track screen_viewed", "save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
         flow.type("2.3", into: "distance_km", effects: [], changes: ["context.distance_km = 2.3", "edited = now"])
         flow.type("12", into: "duration_min", effects: ["save progress at log_ruck"], changes: ["context.duration_min = 12", "focus = 1"])
         flow.press(
             "Save", effects: ["save progress at log_ruck", "save progress at log_ruck", "call log_ruck"],
             changes: [
-                "call 2 = log_ruck (user's, from log_ruck), keyed", "context.idempotency_key.log_ruck = p-1800000000000-2", "edited removed",
+                "call 2 = log_ruck (user's, from log_ruck), keyed", "context.idempotency_key.log_ruck = p-1800000000000-2",
+                "edited removed",
                 "focus = 2",
             ])
         let kept = KeptWork(values: ["distance_km": .text(""), "duration_min": .text("")], note: "Your ruck is kept for your account.")
@@ -318,22 +323,28 @@ import Testing
         #expect(flow.shown.notes == ["Your ruck is kept for your account."], "said where they log in again")
         flow.press(
             "Continue as Guest",
-            effects: ["save progress at session_ended", "track screen_viewed", "save progress at session_ended", "call sign_in_anonymously"],
+            effects: [
+                "save progress at session_ended", "track screen_viewed", "save progress at session_ended", "call sign_in_anonymously",
+            ],
             changes: [
-                "call 4 = sign_in_anonymously (user's, from starting), keyed", "context.idempotency_key.sign_in_anonymously = p-1800000000000-4",
+                "call 4 = sign_in_anonymously (user's, from starting), keyed",
+                "context.idempotency_key.sign_in_anonymously = p-1800000000000-4",
                 "history = session_ended", "notes removed", "screen = starting", "started = now",
             ])
         flow.answer(
             .success(CallOutput(session: session("u_new"))),
             effects: [
-                "backfill analytics for u_new", "track screen_viewed", "save session u_new", "track onboarding_complete", "save progress at home",
+                "backfill analytics for u_new", "track screen_viewed", "save session u_new", "track onboarding_complete",
+                "save progress at home",
                 "call load_account",
             ],
             changes: [
-                "call 4 removed", "call 5 = load_account (background)", "context.idempotency_key.sign_in_anonymously removed", "history removed",
-                "onboarding = complete", "screen = home", "session = u_new guest complete",
+                "call 4 removed", "call 5 = load_account (background)", "context.idempotency_key.sign_in_anonymously removed",
+                "history removed",
+                "onboarding = complete", "screen = home", "session = u_new guest complete", "succeeded sign_in_anonymously = now",
             ])
-        flow.press("Log a Ruck", effects: ["track screen_viewed", "save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
+        flow.press(
+            "Log a Ruck", effects: ["track screen_viewed", "save progress at log_ruck"], changes: ["history = home", "screen = log_ruck"])
         #expect(flow.text("distance_km") == "" && flow.text("duration_min") == "", "the guest's form starts empty")
     }
 
@@ -351,7 +362,7 @@ import Testing
                 "placeholder = p",
                 "screen = home",
                 "session = u_guest guest complete",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         let named = session(anonymous: false)
         let effects = flow.answer(
@@ -412,7 +423,7 @@ import Testing
                 "history = confirm_sign_out",
                 "message = notice: Signed out. You're now using a new guest account.",
                 "screen = home",
-                "session = u_new_guest guest complete",
+                "session = u_new_guest guest complete", "succeeded sign_out = now",
             ])
         #expect(flow.screen == "home")
         #expect(flow.state.session?.userID == "u_new_guest")
@@ -497,7 +508,7 @@ import Testing
                 "focus = 0",
                 "history = home › guest_profile › add_email",
                 "screen = linked",
-                "session = u_guest named complete",
+                "session = u_guest named complete", "succeeded link_email = now",
             ])
         #expect(flow.screen == "linked")
         #expect(flow.state.session?.userID == "u_guest")
@@ -589,7 +600,10 @@ import Testing
         guest.press("Buy Pro (simulated)", effects: ["call purchase_pro"], changes: ["call 2 = purchase_pro (user's, from pro_offer)"])
         guest.answer(
             .success(CallOutput(values: ["pro": .text("true")])), effects: ["track screen_viewed", "save progress at post_purchase_guest"],
-            changes: ["call 2 removed", "context.pro = true", "history = home › pro_offer", "screen = post_purchase_guest"])
+            changes: [
+                "call 2 removed", "context.pro = true", "history = home › pro_offer", "screen = post_purchase_guest",
+                "succeeded purchase_pro = now",
+            ])
         #expect(guest.screen == "post_purchase_guest")
         #expect(guest.shown.body.contains("Add an email to secure your premium subscription:"))
         #expect(!guest.shown.body.hasSuffix("..."), "whole sentences, not the spec's elision")
@@ -605,7 +619,7 @@ import Testing
                 "placeholder = p",
                 "screen = post_purchase_guest",
                 "session = u_guest guest complete",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         #expect(relaunched.screen == "post_purchase_guest")
         guest.press(
@@ -621,7 +635,10 @@ import Testing
         member.answer(
             .success(CallOutput(values: ["pro": .text("true")])),
             effects: ["track screen_viewed", "save progress at post_purchase_member"],
-            changes: ["call 2 removed", "context.pro = true", "history = home › pro_offer", "screen = post_purchase_member"])
+            changes: [
+                "call 2 removed", "context.pro = true", "history = home › pro_offer", "screen = post_purchase_member",
+                "succeeded purchase_pro = now",
+            ])
         #expect(member.screen == "post_purchase_member")
         #expect(member.shown.body.contains("every device you sign in on"))
     }
@@ -734,7 +751,10 @@ import Testing
             changes: ["call 4 = set_username (user's, from set_username)", "edited removed", "focus = 1"])
         flow.answer(
             .success(CallOutput(values: ["username": .text("Rucky")])), effects: ["track screen_viewed", "save progress at guest_profile"],
-            changes: ["call 4 removed", "focus = 0", "history = home", "message = notice: Username saved.", "screen = guest_profile"])
+            changes: [
+                "call 4 removed", "focus = 0", "history = home", "message = notice: Username saved.", "screen = guest_profile",
+                "succeeded set_username = now",
+            ])
         #expect(flow.screen == "guest_profile")
         #expect(flow.state.message == .notice("Username saved."))
     }

@@ -9,7 +9,7 @@ import Testing
         var flow = FlowDriver("oklah")
         flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now", "starts run removed"])
         let note = "Onboard could not save its state (disk full). Your progress may not survive a restart."
         flow.send(
             .storageFailed(note), effects: [],
@@ -42,7 +42,7 @@ import Testing
         var flow = FlowDriver("oklah")
         flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now", "starts run removed"])
         flow.press(
             "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
@@ -118,7 +118,7 @@ import Testing
                 "placeholder = p",
                 "screen = home",
                 "session = u_1 guest complete",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         let renewed = session(expiresIn: 86_400, token: "at2")
         let sent = flow.answer(
@@ -151,7 +151,7 @@ import Testing
         var flow = FlowDriver("oklah", now: Self.start)
         flow.launch(
             effects: ["track onboarding_start", "track screen_viewed", "save progress at privacy"],
-            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = privacy", "since = now", "started = now", "starts run removed"])
         flow.press(
             "Start", effects: ["track screen_viewed", "save progress at privacy", "call sign_in_anonymously"],
             changes: [
@@ -169,7 +169,7 @@ import Testing
                 "context.name_options = [A B, C D, E F]",
                 "history removed",
                 "screen = pick_name",
-                "session = u_1 guest",
+                "session = u_1 guest", "succeeded sign_in_anonymously = now",
             ])
         // Choosing a name needs the session, which is about to expire.
         flow.key(
@@ -213,7 +213,7 @@ import Testing
             changes: [
                 "call 1 = motivation (background), held", "call 2 = refresh_session (renewal)", "context.display_name = Sunny Otter",
                 "onboarding = complete", "phase = showing", "placeholder = p", "screen = home", "session = u_1 guest complete",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         flow.answer(
             .refreshSession, .failure(ServiceFailure(code: "network", message: "down")), effects: [],
@@ -239,7 +239,7 @@ import Testing
                 "placeholder = p",
                 "screen = home",
                 "session = u_1 guest complete",
-                "since = now",
+                "since = now", "starts run removed",
             ])
         flow.answer(
             .refreshSession, .failure(ServiceFailure(code: "unauthorized", message: "revoked")),

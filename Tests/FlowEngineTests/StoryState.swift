@@ -6,6 +6,23 @@ import ScreenTable
 /// read against the step's `now` ("now", "now+30s"), so a helper used from stories that
 /// start at different instants states the same change.
 enum StoryState {
+    /// The stored properties `lines` reads (`StoryStateGuardTests` holds this to the state).
+    static let projected: Set<String> = [
+        "phase", "navigation.screenID", "navigation.history", "navigation.since", "context", "message", "pressedWhileCooling", "warnings",
+        "startsRun", "notes", "storageProblems",
+        "account.session", "account.onboardingComplete", "account.forcedByJump", "account.startedAt", "account.placeholderUserID",
+        "account.utcOffset",
+        "form.focus", "form.errors", "form.cursor", "form.killed", "form.typingNumber", "form.typedDigits", "form.revealed",
+        "form.editedAt",
+        "checklist.tasks", "checklist.startedAt", "renewal.dueAt", "renewal.heldProgress", "renewal.stillDue",
+        "calls.entries", "calls.lastFailure", "calls.retries", "calls.silentRetryUsed", "calls.poll", "calls.lastSucceeded",
+        "calls.pollEnded",
+    ]
+    /// Stored properties a story need not state, and why.
+    static let unstated: [String: String] = [
+        "calls.nextID": "the next call's id: each call's entry is stated under its id"
+    ]
+
     static func lines(_ state: FlowState, now: Int64) -> [String: String] {
         var lines: [String: String] = [:]
         func time(_ ms: Int64?) -> String? {
@@ -35,6 +52,7 @@ enum StoryState {
         put("warnings", state.warnings.isEmpty ? nil : state.warnings.joined(separator: " | "))
         put("notes", state.notes.isEmpty ? nil : state.notes.joined(separator: " | "))
         put("storage problems", state.storageProblems.isEmpty ? nil : state.storageProblems.joined(separator: " | "))
+        put("starts run", state.startsRun ? "yes" : nil)
 
         let account = state.account
         put("session", account.session.map(describe))
@@ -66,6 +84,8 @@ enum StoryState {
         put("last failure", calls.lastFailure.map { "\($0.screen)" })
         put("retries", calls.retries == 0 ? nil : "\(calls.retries)")
         put("silent retry used", calls.silentRetryUsed ? "yes" : nil)
+        for (operation, at) in calls.lastSucceeded { put("succeeded \(operation.rawValue)", time(at)) }
+        put("poll ended", calls.pollEnded)
         put("poll", calls.poll.map { "\($0.screen) every \($0.interval)s, " + (time($0.dueAt).map { "due " + $0 } ?? "out") })
         return lines
     }

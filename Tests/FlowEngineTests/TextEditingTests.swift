@@ -68,7 +68,7 @@ import Testing
         var driver = FlowDriver("babybasics")
         driver.launch(
             effects: ["track screen_viewed", "save progress at server"],
-            changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now", "starts run removed"])
         driver.focus("server_url", effects: [], changes: [])
         driver.send(
             .intent(.setValue(.text("https://baby.exmple.org"))), effects: [],
@@ -107,7 +107,10 @@ import Testing
         var driver = FlowDriver(flow: try FlowLoader.load(yaml: yaml, file: "born.yaml").get())
         driver.launch(
             effects: ["save progress at ask"],
-            changes: ["context.born = 2026-11-22", "phase = showing", "placeholder = p", "screen = ask", "since = now", "started = now"])
+            changes: [
+                "context.born = 2026-11-22", "phase = showing", "placeholder = p", "screen = ask", "since = now", "started = now",
+                "starts run removed",
+            ])
         driver.type("2", effects: [], changes: ["context.born = 2", "edited = now", "typing number = born"])
         #expect(driver.text("born") == "2", "the first digit replaces today, as before")
         driver.key(.edit(.deleteToStart), effects: [], changes: ["context.born = "])
@@ -124,14 +127,14 @@ import Testing
         var driver = FlowDriver("babybasics")
         driver.launch(
             effects: ["track screen_viewed", "save progress at server"],
-            changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = server", "since = now", "started = now", "starts run removed"])
         driver.type("mock://local", into: "server_url", effects: [], changes: ["context.server_url = mock://local", "edited = now"])
         driver.press(
             "Continue", effects: ["save progress at server", "call connect_server"],
             changes: ["call 1 = connect_server (user's, from server)", "edited removed", "focus = 1"])
         driver.answer(
             .success(CallOutput()), effects: ["track screen_viewed", "save progress at auth"],
-            changes: ["call 1 removed", "focus = 0", "history = server", "screen = auth"])
+            changes: ["call 1 removed", "focus = 0", "history = server", "screen = auth", "succeeded connect_server = now"])
         driver.press(
             "Create Account", effects: ["track screen_viewed", "save progress at register"],
             changes: ["history = server › auth", "screen = register"])
@@ -157,7 +160,7 @@ import Testing
         var driver = FlowDriver("abby")
         driver.launch(
             effects: ["save progress at consent"],
-            changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now"])
+            changes: ["phase = showing", "placeholder = p", "screen = consent", "since = now", "started = now", "starts run removed"])
         driver.press(
             "Agree and Continue",
             effects: ["track screen_viewed", "track auth_method_viewed", "track onboarding_step_viewed", "save progress at method"],
