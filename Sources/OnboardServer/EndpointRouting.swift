@@ -1,8 +1,9 @@
 import Hummingbird
 import ServiceAPI
 
-extension RouterGroup {
-    /// Routes one of the service's declared endpoints.
+extension RouterMethods {
+    /// Routes one of the service's declared endpoints (on a router, a group or a
+    /// `RouteCollection`).
     @discardableResult
     func on(_ endpoint: Endpoint, use handler: @Sendable @escaping (Request, Context) async throws -> some ResponseGenerator) -> Self {
         let method: HTTPRequest.Method = switch endpoint.method {

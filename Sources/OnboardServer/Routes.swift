@@ -33,20 +33,7 @@ struct Routes {
             JSONReply(try await Wire.ContentCall(kind: "motivation").serve(on: service, as: try caller(request, context)))
         }
 
-        api.on(.adminFunnel) { request, context in
-            try await service.admitAdminAttempt(from: context.clientAddress, presentsToken: request.headers[.authorization] != nil) {
-                try AdminToken.check(request, against: adminToken)
-            }
-            let query = request.uri.queryParameters
-            guard let flow = query["flow"].map(String.init), !flow.isEmpty else {
-                throw ServiceError(.invalidInput, "Name the flow: /api/v1/admin/funnel?flow=oklah&since=7d.")
-            }
-            let sinceText = query["since"].map(String.init) ?? "7d"
-            guard let since = Funnel.since(sinceText, now: clock.now() * 1000) else {
-                throw ServiceError(.invalidInput, "since must be like 7d, 24h, 90m or 2026-11-01T00:00:00Z, not '\(sinceText)'.")
-            }
-            return JSONReply(try await service.funnel(flow: flow, since: since, byVersion: query["by"] == "version"))
-        }
+        api.addRoutes(AdminRoutes(service: service, clock: clock, adminToken: adminToken).collection)
 
         if !identityProviders.isEmpty {
             DevicePage(
@@ -57,45 +44,7 @@ struct Routes {
         guard dev else { return }
         DevelopmentProvider(service: service, origin: { origin($0) }).register(on: router)
         // QA controls: off unless the server runs with --dev (ASVS 14.3.2).
-        api.on(Wire.OutboxCall.endpoint) { _, _ in JSONReply(try await service.outbox()) }
-        api.on(Wire.ResetCall.endpoint) { request, _ in
-            try UnsupportedBodyType.check(request, is: UnsupportedBodyType.json)
-            // The shared QA settings (clock, faults) go with the rest.
-            try await service.reset()
-            clock.offsetSeconds = 0
-            return JSONReply(Wire.Empty())
-        }
-        api.on(Wire.ConfigOverride.endpoint) { request, context in
-            let body = try await request.decode(as: Wire.ConfigOverride.self, context: context)
-            service.overrideConfig(body.values)
-            return JSONReply(try await service.appConfig())
-        }
-        api.on(Wire.ClockRequest.endpoint) { request, context in
-            let body = try await request.decode(as: Wire.ClockRequest.self, context: context)
-            guard ClockOffset.isAllowed(body.offsetSeconds) else {
-                throw ServiceError(.invalidInput, "offset_seconds must be between -\(ClockOffset.limitSeconds) and \(ClockOffset.limitSeconds) (100 years either way).")
-            }
-            // In the store, so every instance on it moves: each reads it per request.
-            try await service.setQAClockOffset(body.offsetSeconds)
-            clock.offsetSeconds = body.offsetSeconds
-            return JSONReply(Wire.ClockRequest(offsetSeconds: body.offsetSeconds))
-        }
-        api.on(Wire.FaultsRequest.endpoint) { request, context in
-            let body = try await request.decode(as: Wire.FaultsRequest.self, context: context)
-            var parsed: [Fault] = []
-            for name in body.faults {
-                let known = Fault.kinds.filter { $0 != "forged-id-token" && $0 != "timeout" }
-                guard let fault = Fault(argument: name), fault != .forgedIDToken, fault != .timeout else {
-                    // A forged token is made on the client's side (`onboard --fault forged-id-token`),
-                    // and a timeout is the client's clock running out (`onboard --fault timeout`).
-                    throw ServiceError(.invalidInput, "Unknown fault '\(name)'; known: \(known.joined(separator: ", ")).")
-                }
-                parsed.append(fault)
-            }
-            // In the store, as the clock is: every instance on it injects them.
-            try await service.setQAFaults(SharedFaults.settings(parsed))
-            return JSONReply(Wire.FaultsRequest(faults: parsed.map(\.description)))
-        }
+        api.addRoutes(QAControlRoutes(service: service, clock: clock).collection)
     }
 
     /// For machines (a load balancer, an orchestrator), beside the clients'
