@@ -148,7 +148,7 @@ let package = Package(
         .target(
             name: "TerminalUI",
             dependencies: [
-                "ScreenTable", "FlowEngine", "CivilCalendar", "InputRules", "TextWidth", "Installation", "QRCode",
+                "ScreenTable", "FlowEngine", "CivilCalendar", "InputRules", "TextWidth", "QRCode",
                 .product(name: "Yams", package: "Yams"),
             ],
             resources: [.copy("Themes")]
@@ -258,7 +258,7 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable", "TestSupport"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "FlowEngine", "ScreenTable", "Installation", "TestSupport"]),
+        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "FlowEngine", "ScreenTable", "Installation", "TerminalUI", "TestSupport"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "PtyShim", "TerminalUI"]),
         .testTarget(
             name: "ContractTests",

@@ -1,5 +1,4 @@
 import Foundation
-import Installation
 import Yams
 
 /// Styles per role. Colours are terminal colour numbers (0–255) or the eight names;
@@ -48,45 +47,11 @@ public struct Theme: Equatable, Sendable {
     public static let colourNames = ["black": 0, "red": 1, "green": 2, "yellow": 3, "blue": 4, "magenta": 5, "cyan": 6, "white": 7]
 }
 
-/// Finds and reads theme files: built in (package resources), the user's own in
-/// `$XDG_CONFIG_HOME/onboard/themes/NAME.yaml`, or a path.
+/// The built-in themes, and a theme file's text read into a `Theme`. Where theme files are
+/// (the user's folder, a path) is the runtime's business (`ThemeFiles`): the renderer
+/// knows no file system.
 public enum Themes {
     public static let builtinNames = ["default", "light", "dark", "high-contrast", "mono"]
-
-    /// The user's theme folder.
-    public static func userFolder(environment: [String: String]) -> String {
-        ConfigFolder.path(environment: environment) + "/themes"
-    }
-
-    /// Every theme name on offer: built in, then the user's.
-    public static func available(environment: [String: String]) -> [String] {
-        let own = ((try? FileManager.default.contentsOfDirectory(atPath: userFolder(environment: environment))) ?? [])
-            .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
-        return builtinNames + own.filter { !builtinNames.contains($0) }
-    }
-
-    /// `NAME` of a built-in or user theme, or a path to a theme file. `NO_COLOR` forces mono.
-    public static func load(_ nameOrPath: String?, environment: [String: String]) throws -> Theme {
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
-            return try builtin("mono")
-        }
-        let choice = nameOrPath ?? "default"
-        if builtinNames.contains(choice) { return try builtin(choice) }
-        guard let path = file(choice, environment: environment) else {
-            throw ThemeError(message: "no theme named '\(choice)' (available: \(available(environment: environment).joined(separator: ", "))), and no such file")
-        }
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        return try parse(text, file: path)
-    }
-
-    /// The file a theme choice reads (the user's own `NAME.yaml`, or a path); nil for a
-    /// built-in theme or when there is no such file.
-    public static func file(_ nameOrPath: String, environment: [String: String]) -> String? {
-        if builtinNames.contains(nameOrPath) { return nil }
-        let own = userFolder(environment: environment) + "/\(nameOrPath).yaml"
-        let path = FileManager.default.fileExists(atPath: own) ? own : nameOrPath
-        return FileManager.default.fileExists(atPath: path) ? path : nil
-    }
 
     /// A built-in theme, from its compiled form (`CompiledThemes`, generated from the YAML
     /// and checked against it by the tests): no resource lookup, no parse at launch.
@@ -150,4 +115,8 @@ public enum Themes {
 public struct ThemeError: Error, CustomStringConvertible, Sendable {
     public var message: String
     public var description: String { message }
+
+    public init(message: String) {
+        self.message = message
+    }
 }

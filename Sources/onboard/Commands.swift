@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowEngine
 import Foundation
 import Installation
+import OnboardRuntime
 import ScreenTable
 import TerminalUI
 
@@ -45,7 +46,7 @@ struct Run: ParsableCommand {
     @OptionGroup var options: RunOptions
 
     func validate() throws {
-        if options.watch, flowFile == nil, options.theme.flatMap({ Themes.file($0, environment: ProcessInfo.processInfo.environment) }) == nil {
+        if options.watch, flowFile == nil, options.theme.flatMap({ ThemeFiles.file($0, environment: ProcessInfo.processInfo.environment) }) == nil {
             throw ValidationError("--watch reloads a flow file (--flow FILE) or a theme file (--theme FILE); give one of them")
         }
     }
@@ -95,14 +96,14 @@ struct ThemesCommand: ParsableCommand {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         guard let theme else {
-            for name in Themes.available(environment: environment) { print(name) }
-            print("Your own: \(Themes.userFolder(environment: environment))/NAME.yaml")
+            for name in ThemeFiles.available(environment: environment) { print(name) }
+            print("Your own: \(ThemeFiles.userFolder(environment: environment))/NAME.yaml")
             return
         }
         let loaded: Theme
         do {
             // A preview shows the theme asked for, whatever NO_COLOR says.
-            loaded = try Themes.load(theme, environment: environment.filter { $0.key != "NO_COLOR" })
+            loaded = try ThemeFiles.load(theme, environment: environment.filter { $0.key != "NO_COLOR" })
         } catch {
             printError("onboard: \(error)")
             throw ExitCode(1)

@@ -38,7 +38,7 @@ struct GalleryCommand: ParsableCommand {
         let flow = try loadFlow(id: flow, file: flowFile)
         let theme: Theme
         do {
-            theme = try Themes.load(self.theme, environment: ProcessInfo.processInfo.environment)
+            theme = try ThemeFiles.load(self.theme, environment: ProcessInfo.processInfo.environment)
         } catch {
             printError("onboard gallery: \(error)")
             throw ExitCode(1)

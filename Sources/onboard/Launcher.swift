@@ -56,12 +56,12 @@ final class Launcher {
     /// The theme asked for, or the default with a warning on screen.
     func loadTheme() throws -> Theme {
         do {
-            return try Themes.load(options.theme, environment: environment)
+            return try ThemeFiles.load(options.theme, environment: environment)
         } catch {
             // Said on the screen too: stderr is hidden behind the onboarding screens.
             printError("onboard: theme: \(error); using the default theme")
             warnings.append("The theme could not be used (\(error)), so the default theme is shown.")
-            return try Themes.load(nil, environment: environment)
+            return try ThemeFiles.load(nil, environment: environment)
         }
     }
 
@@ -270,9 +270,9 @@ final class Launcher {
         guard options.watch else { return nil }
         let environment = self.environment
         let noColour = !(environment["NO_COLOR"] ?? "").isEmpty
-        let themeFile = noColour ? nil : options.theme.flatMap { Themes.file($0, environment: environment) }
+        let themeFile = noColour ? nil : options.theme.flatMap { ThemeFiles.file($0, environment: environment) }
         return LiveReload(flowPath: flowFile, themePath: themeFile) { path in
-            try Themes.load(path, environment: environment)
+            try ThemeFiles.load(path, environment: environment)
         }
     }
 

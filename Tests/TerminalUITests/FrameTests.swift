@@ -41,15 +41,6 @@ import Testing
         #expect(TextMetrics.truncate("short", to: 10) == "short")
     }
 
-    @Test func themesLoadFromTheBuildAndNoColorMeansMono() throws {
-        let theme = try Themes.load(nil, environment: [:])
-        #expect(theme.name == "default")
-        #expect(theme.usesColour)
-        let mono = try Themes.load("default", environment: ["NO_COLOR": "1"])
-        #expect(mono.name == "mono")
-        #expect(!mono.usesColour)
-    }
-
     @Test func aBrokenThemeNamesFileLineAndColumn() {
         #expect(throws: ThemeError.self) { try Themes.parse("name: x\nroles:\n  title: { fg: chartreuse }\n", file: "t.yaml") }
         do {

@@ -11,25 +11,6 @@ import Testing
         }
     }
 
-    @Test func usersAddTheirOwnThemesInTheConfigFolder() throws {
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-config-\(UUID().uuidString)").path
-        let folder = config + "/onboard/themes"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try "name: sunset\nroles:\n  title: { fg: 208, bold: true }\n".write(
-            toFile: folder + "/sunset.yaml", atomically: true, encoding: .utf8)
-        try "name: broken\nroles:\n  title: { fg: 300 }\n".write(toFile: folder + "/broken.yaml", atomically: true, encoding: .utf8)
-        let environment = ["XDG_CONFIG_HOME": config]
-        #expect(Themes.available(environment: environment).suffix(2) == ["broken", "sunset"])
-        let sunset = try Themes.load("sunset", environment: environment)
-        #expect(sunset.style(.title) == Theme.Style(foreground: 208, bold: true))
-        do {
-            _ = try Themes.load("broken", environment: environment)
-            Issue.record("a broken theme loaded")
-        } catch {
-            #expect("\(error)".hasPrefix(folder + "/broken.yaml:3:16: '300' is not a colour"))
-        }
-    }
-
     @Test func coloursFitTheTerminal() {
         #expect(ColourFitting.fit(208, available: 256) == 208)
         #expect(ColourFitting.fit(9, available: 8) == 1, "bright red -> red")
