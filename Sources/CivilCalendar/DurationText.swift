@@ -33,7 +33,7 @@ public enum DurationText {
             total = sum
             amount = ""
         }
-        guard amount.isEmpty else { return nil } // a number without its unit
+        guard amount.isEmpty else { return nil }  // a number without its unit
         return sign * total
     }
 }

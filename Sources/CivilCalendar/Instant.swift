@@ -21,7 +21,8 @@ public enum Instant {
         let inDay = (milliseconds % 86_400_000 + 86_400_000) % 86_400_000
         let seconds = inDay / 1000
         let date = CivilDate(milliseconds: milliseconds, utcOffset: 0)
-        return "\(date)T\(zeroPadded(seconds / 3600, 2)):\(zeroPadded(seconds / 60 % 60, 2)):\(zeroPadded(seconds % 60, 2)).\(zeroPadded(inDay % 1000, 3))Z"
+        return
+            "\(date)T\(zeroPadded(seconds / 3600, 2)):\(zeroPadded(seconds / 60 % 60, 2)):\(zeroPadded(seconds % 60, 2)).\(zeroPadded(inDay % 1000, 3))Z"
     }
 
     private static func isDigits(_ text: Substring) -> Bool { text.utf8.allSatisfy { (0x30...0x39).contains($0) } }

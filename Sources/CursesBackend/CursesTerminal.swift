@@ -105,7 +105,8 @@ public final class CursesTerminal {
                     x += 1
                 }
                 run.withUnsafeBufferPointer { buffer in
-                    onboard_draw_run(Int32(y), Int32(start), buffer.baseAddress, Int32(buffer.count), attributes[role] ?? 0, pairs[role] ?? 0)
+                    onboard_draw_run(
+                        Int32(y), Int32(start), buffer.baseAddress, Int32(buffer.count), attributes[role] ?? 0, pairs[role] ?? 0)
                 }
             }
         }
@@ -164,7 +165,7 @@ public final class CursesTerminal {
                 continue
             }
             if let key = Self.key(forCharacter: value) { keys.append(key) }
-            if keys.count > 4096 { break } // a huge paste is read over several turns
+            if keys.count > 4096 { break }  // a huge paste is read over several turns
         }
         decodeKeys()
         return inputs

@@ -7,7 +7,9 @@ public struct ListenAddress: Sendable, Equatable {
 
     /// nil when `text` is not HOST:PORT with a port from 0 to 65535.
     public init?(_ text: String) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+            return nil
+        }
         let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         guard !host.isEmpty else { return nil }
         (self.host, self.port) = (host, port)

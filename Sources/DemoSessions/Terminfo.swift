@@ -13,7 +13,8 @@ public enum Terminfo {
     public static func knows(_ term: String) -> Bool {
         guard let first = term.first, !term.contains("/"), first != ".", let code = first.asciiValue else { return false }
         let environment = ProcessInfo.processInfo.environment
-        let folders = [environment["TERMINFO"], environment["HOME"].map { $0 + "/.terminfo" }].compactMap { $0 }
+        let folders =
+            [environment["TERMINFO"], environment["HOME"].map { $0 + "/.terminfo" }].compactMap { $0 }
             + ["/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo", "/usr/lib/terminfo"]
         let subfolders = [String(first), String(format: "%02x", code)]
         return folders.contains { folder in

@@ -25,20 +25,24 @@ public struct CoverageMap: Sendable {
             for call in Self.calls(on: screen) {
                 for code in call.outcomes.keys.sorted(by: { Self.order($0) < Self.order($1) }) {
                     let reach = Reach.result(screen: screen.id, operation: call.operation.rawValue, code: code)
-                    results.append(Item(reach: reach, title: "\(call.operation.rawValue) on: \(code)", how: Self.cause(of: code, for: call)))
+                    results.append(
+                        Item(reach: reach, title: "\(call.operation.rawValue) on: \(code)", how: Self.cause(of: code, for: call)))
                 }
             }
         }
         let graph = FlowGraph(flow: flow)
         var items = flow.screens.map { screen in
-            Item(reach: .screen(screen.id), title: screen.title.isEmpty ? screen.id : screen.title, how: Self.way(to: screen.id, in: flow, graph, results: results))
+            Item(
+                reach: .screen(screen.id), title: screen.title.isEmpty ? screen.id : screen.title,
+                how: Self.way(to: screen.id, in: flow, graph, results: results))
         }
         items += results
         for screen in flow.screens {
             for field in screen.fields {
                 for rule in field.rules {
                     let reach = Reach.message(screen: screen.id, field: field.id, rule: rule.name.rawValue)
-                    items.append(Item(reach: reach, title: "\(field.label): \(rule.message)", how: Self.input(failing: rule, of: field, on: screen)))
+                    items.append(
+                        Item(reach: reach, title: "\(field.label): \(rule.message)", how: Self.input(failing: rule, of: field, on: screen)))
                 }
             }
         }
@@ -84,12 +88,15 @@ public struct CoverageMap: Sendable {
         var reported: [String: [String]] = [:]
         for operation in Operation.allCases { reported.merge(operation.deviceReports) { first, _ in first } }
         let tests = (source?.route ?? []).compactMap { branch -> (key: String, value: String, go: String)? in
-            guard let test = branch.when, test.name == .equals, !test.negated, let key = test.key, reported[key] != nil, let value = test.value else { return nil }
+            guard let test = branch.when, test.name == .equals, !test.negated, let key = test.key, reported[key] != nil,
+                let value = test.value
+            else { return nil }
             return (key, value, branch.go)
         }
         if let test = tests.first(where: { $0.go == screen }) { return "\(test.key)=\(test.value)" }
         guard let key = tests.first?.key, source?.route.last?.go == screen, source?.route.last?.when == nil,
-              let other = reported[key]?.first(where: { value in !tests.contains { $0.value == value } }) else { return nil }
+            let other = reported[key]?.first(where: { value in !tests.contains { $0.value == value } })
+        else { return nil }
         return "\(key)=\(other)"
     }
 
@@ -164,33 +171,35 @@ public struct CoverageMap: Sendable {
         let count = rule.count ?? 0
         // A slider or range never leaves its bounds: a rule at a bound cannot fail.
         if field.kind == .slider || field.kind == .range,
-           (rule.name == .minValue && count <= field.minimum) || (rule.name == .maxValue && count >= field.maximum) {
+            (rule.name == .minValue && count <= field.minimum) || (rule.name == .maxValue && count >= field.maximum)
+        {
             return "nothing: the widget keeps \(field.label) from \(field.minimum) to \(field.maximum)"
         }
         let other = screen.fields.first { $0.id == rule.field }?.label ?? rule.field ?? ""
-        let what = switch rule.name {
-        case .required: "leave it empty"
-        case .minLength: "type fewer than \(count) characters"
-        case .maxLength: "type more than \(count) characters"
-        case .email: "type an address with no @"
-        case .digits: "type fewer than \(count) digits"
-        case .matches: "type something other than \(other)"
-        case .positiveNumber: "type 0 or a word"
-        case .url: "type an address without http:// or https://"
-        case .date: "type a day that does not exist (2023-02-30)"
-        case .notFuture: "pick a day after today"
-        case .letters: "type a digit"
-        case .personName: "type a digit"
-        case .alphanumeric: "type a symbol such as !"
-        case .phone: "type 3 digits"
-        case .minAge: "pick a date less than \(count) years ago"
-        case .maxAge: "pick a date more than \(count) years ago"
-        case .minValue: "set it below \(count)"
-        case .maxValue: "type more than \(count)"
-        case .ordered: "put the low end above the high end"
-        case .minSelected: "pick fewer than \(count)"
-        case .notCommon: "type password1"
-        }
+        let what =
+            switch rule.name {
+            case .required: "leave it empty"
+            case .minLength: "type fewer than \(count) characters"
+            case .maxLength: "type more than \(count) characters"
+            case .email: "type an address with no @"
+            case .digits: "type fewer than \(count) digits"
+            case .matches: "type something other than \(other)"
+            case .positiveNumber: "type 0 or a word"
+            case .url: "type an address without http:// or https://"
+            case .date: "type a day that does not exist (2023-02-30)"
+            case .notFuture: "pick a day after today"
+            case .letters: "type a digit"
+            case .personName: "type a digit"
+            case .alphanumeric: "type a symbol such as !"
+            case .phone: "type 3 digits"
+            case .minAge: "pick a date less than \(count) years ago"
+            case .maxAge: "pick a date more than \(count) years ago"
+            case .minValue: "set it below \(count)"
+            case .maxValue: "type more than \(count)"
+            case .ordered: "put the low end above the high end"
+            case .minSelected: "pick fewer than \(count)"
+            case .notCommon: "type password1"
+            }
         return "on \(screen.id), \(field.label): \(what), then submit"
     }
 }

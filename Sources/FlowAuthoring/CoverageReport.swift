@@ -77,12 +77,16 @@ public struct CoverageReport: Sendable {
     /// `{flow, seen, total, items: [{id, kind, screen, title, how, seen}]}`.
     public func json() -> String {
         let items: [[String: Any]] = map.items.map { item in
-            let kind = switch item.reach {
-            case .screen: "screen"
-            case .result: "result"
-            case .message: "message"
-            }
-            return ["id": item.reach.id, "kind": kind, "screen": item.reach.screen, "title": item.title, "how": item.how, "seen": seen.contains(item.reach)]
+            let kind =
+                switch item.reach {
+                case .screen: "screen"
+                case .result: "result"
+                case .message: "message"
+                }
+            return [
+                "id": item.reach.id, "kind": kind, "screen": item.reach.screen, "title": item.title, "how": item.how,
+                "seen": seen.contains(item.reach),
+            ]
         }
         let object: [String: Any] = ["flow": map.flow.id, "seen": seenCount, "total": map.items.count, "items": items]
         let data = try! JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])

@@ -10,10 +10,11 @@ public enum FileSchema: String, Sendable, CaseIterable {
 
     /// The schema as pretty JSON with sorted keys: the same bytes every run, for a diff.
     public func json() -> String {
-        let object: [String: Any] = switch self {
-        case .flow: Self.flowSchema()
-        case .theme: Self.themeSchema()
-        }
+        let object: [String: Any] =
+            switch self {
+            case .flow: Self.flowSchema()
+            case .theme: Self.themeSchema()
+            }
         let data = try! JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
@@ -31,7 +32,8 @@ public enum FileSchema: String, Sendable, CaseIterable {
         return [
             "$schema": draft,
             "title": "Onboard flow file",
-            "description": "Screens, steps and service calls of one onboarding flow (onboard lint FILE checks the rest: screen ids, reachability, each kind's needs).",
+            "description":
+                "Screens, steps and service calls of one onboarding flow (onboard lint FILE checks the rest: screen ids, reachability, each kind's needs).",
             "$ref": "#/$defs/flow",
             "$defs": definitions,
         ]
@@ -96,10 +98,12 @@ public enum FileSchema: String, Sendable, CaseIterable {
     // MARK: Theme files
 
     static func themeSchema() -> [String: Any] {
-        let colour: [String: Any] = ["anyOf": [
-            ["type": "integer", "minimum": 0, "maximum": 255],
-            ["enum": ["default"] + Theme.colourNames.keys.sorted()],
-        ]]
+        let colour: [String: Any] = [
+            "anyOf": [
+                ["type": "integer", "minimum": 0, "maximum": 255],
+                ["enum": ["default"] + Theme.colourNames.keys.sorted()],
+            ]
+        ]
         var style: [String: Any] = [:]
         for key in Theme.styleKeys { style[key] = Theme.colourKeys.contains(key) ? colour : ["type": "boolean"] }
         return [

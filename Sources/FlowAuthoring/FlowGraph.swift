@@ -58,12 +58,15 @@ public struct FlowGraph: Sendable, Equatable {
         }
         var edges: [Edge] = [Edge(from: Self.launchID, to: flow.entry.firstLaunch, label: "first launch", style: .normal)]
         if let signedIn = flow.entry.signedIn { edges.append(Edge(from: Self.launchID, to: signedIn, label: "signed in", style: .normal)) }
-        if let signedOut = flow.entry.signedOut { edges.append(Edge(from: Self.launchID, to: signedOut, label: "session refused", style: .error)) }
+        if let signedOut = flow.entry.signedOut {
+            edges.append(Edge(from: Self.launchID, to: signedOut, label: "session refused", style: .error))
+        }
         if let ended = flow.entry.sessionEnded { edges.append(Edge(from: Self.launchID, to: ended, label: "session ended", style: .error)) }
         for screen in flow.screens { edges += Self.edges(of: screen) }
         self.edges = edges
         let used = Set(edges.map(\.to))
-        for (id, role) in [(Self.previousID, Node.Role.previous), (Self.failedCallID, .failedCall), (Self.quitID, .quit)] where used.contains(id) {
+        for (id, role) in [(Self.previousID, Node.Role.previous), (Self.failedCallID, .failedCall), (Self.quitID, .quit)]
+        where used.contains(id) {
             nodes.append(Node(id: id, title: String(id.dropFirst().dropLast()), role: role))
         }
         var known = Set(nodes.map(\.id))
@@ -158,4 +161,3 @@ public struct FlowGraph: Sendable, Equatable {
         (code == "success" ? 0 : code == "error" ? 2 : 1, code)
     }
 }
-

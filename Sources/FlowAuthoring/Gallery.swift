@@ -34,7 +34,8 @@ public struct Gallery: Sendable {
         entries = CoverageMap(flow: flow).items.map { item in
             let screen = flow.screen(item.reach.screen)
             var entry = Entry(
-                reach: item.reach, title: item.title, how: item.how, keys: driver.jumpKeys(to: item.reach.screen), location: screen?.location)
+                reach: item.reach, title: item.title, how: item.how, keys: driver.jumpKeys(to: item.reach.screen),
+                location: screen?.location)
             switch driver.reach(item.reach) {
             case .success(let view): entry.view = view
             case .failure(let why): entry.notDrawn = why.description
@@ -113,19 +114,25 @@ struct GalleryDriver {
             if !made(calls) { calls += self.calls(in: engine.reduce(&state, .tick, now: now + 60_000)) }
             guard let call = calls.last(where: { $0.operation.rawValue == operation }) else {
                 let errors = state.form.errors.values.sorted()
-                return .failure(NotDrawn("the engine made no \(operation) call from this screen" + (errors.isEmpty ? "" : " (\(errors.joined(separator: "; ")))")))
+                return .failure(
+                    NotDrawn(
+                        "the engine made no \(operation) call from this screen"
+                            + (errors.isEmpty ? "" : " (\(errors.joined(separator: "; ")))")))
             }
             let failure = ServiceFailure(code: code, message: "(the service's own words for \(code))")
             _ = engine.reduce(&state, .callFinished(id: call.id, result: .failure(failure)), now: now)
         case .message(_, let fieldID, let ruleName):
             guard let index = screen.fields.firstIndex(where: { $0.id == fieldID }),
-                  let rule = screen.fields[index].rules.first(where: { $0.name.rawValue == ruleName }) else {
+                let rule = screen.fields[index].rules.first(where: { $0.name.rawValue == ruleName })
+            else {
                 return .failure(NotDrawn("no rule \(ruleName) on \(fieldID)"))
             }
             let field = screen.fields[index]
             _ = fill(screen, &state)
             guard let broken = GalleryInputs.breaking(rule, of: field, in: state.context, today: today) else {
-                return .failure(NotDrawn("no value the field can hold breaks this rule first (\(CoverageMap.input(failing: rule, of: field, on: screen)))"))
+                return .failure(
+                    NotDrawn(
+                        "no value the field can hold breaks this rule first (\(CoverageMap.input(failing: rule, of: field, on: screen)))"))
             }
             _ = set(broken, field: index, on: screen, &state)
             if state.form.errors[fieldID] != rule.message {
@@ -133,7 +140,9 @@ struct GalleryDriver {
                 _ = press(calling: nil, on: screen, &state, at: now)
             }
             guard state.form.errors[fieldID] == rule.message else {
-                return .failure(NotDrawn("the message did not show for \(broken.text.map { $0.isEmpty ? "an empty value" : "'\($0)'" } ?? "none picked")"))
+                return .failure(
+                    NotDrawn(
+                        "the message did not show for \(broken.text.map { $0.isEmpty ? "an empty value" : "'\($0)'" } ?? "none picked")"))
             }
         }
         return .success(engine.view(of: state, now: now))
@@ -142,8 +151,10 @@ struct GalleryDriver {
     /// A session the service would have issued a moment ago.
     private func session(guest: Bool) -> Session {
         Session(
-            userID: guest ? "u_gallery_guest" : "u_gallery", accessToken: "gallery", accessExpiresAt: now / 1000 + 3600, refreshToken: "gallery",
-            refreshExpiresAt: guest ? nil : now / 1000 + 30 * 86_400, isAnonymous: guest, createdAt: now / 1000, lastAuthenticated: now / 1000,
+            userID: guest ? "u_gallery_guest" : "u_gallery", accessToken: "gallery", accessExpiresAt: now / 1000 + 3600,
+            refreshToken: "gallery",
+            refreshExpiresAt: guest ? nil : now / 1000 + 30 * 86_400, isAnonymous: guest, createdAt: now / 1000,
+            lastAuthenticated: now / 1000,
             onboardingComplete: true)
     }
 
@@ -159,12 +170,13 @@ struct GalleryDriver {
         for (index, field) in screen.fields.enumerated()
         where Validation.firstFailure(of: field, in: state.context, today: today) != nil {
             let values = state.context.compactMapValues(\.text)
-            let value: Value? = switch field.kind {
-            case .select: field.options.first.map(Value.text)
-            case .multi: field.options.first { $0 != field.exclusive }.map { .list([$0]) }
-            case .slider, .range: nil
-            default: GalleryInputs.valid(for: field, values: values, today: today).map(Value.text)
-            }
+            let value: Value? =
+                switch field.kind {
+                case .select: field.options.first.map(Value.text)
+                case .multi: field.options.first { $0 != field.exclusive }.map { .list([$0]) }
+                case .slider, .range: nil
+                default: GalleryInputs.valid(for: field, values: values, today: today).map(Value.text)
+                }
             if let value { calls += set(value, field: index, on: screen, &state) }
         }
         return calls
@@ -172,7 +184,8 @@ struct GalleryDriver {
 
     private func set(_ value: Value, field index: Int, on screen: Screen, _ state: inout FlowState) -> [CallRequest] {
         guard let focus = engine.focusables(of: screen, state).firstIndex(of: .field(index)) else { return [] }
-        return calls(in: engine.reduce(&state, .intent(.focus(focus)), now: now) + engine.reduce(&state, .intent(.setValue(value)), now: now))
+        return calls(
+            in: engine.reduce(&state, .intent(.focus(focus)), now: now) + engine.reduce(&state, .intent(.setValue(value)), now: now))
     }
 
     /// Presses the button that makes `operation`'s call (the first calling button when
@@ -182,7 +195,8 @@ struct GalleryDriver {
         // as a jump takes such guards as met.
         for action in screen.actions {
             guard case .call(let call) = action.step, call.operation.rawValue == operation, let test = action.when,
-                  test.name == .equals, !test.negated, let key = test.key, let value = test.value else { continue }
+                test.name == .equals, !test.negated, let key = test.key, let value = test.value
+            else { continue }
             state.context[key] = .text(value)
         }
         let items = engine.focusables(of: screen, state)
@@ -191,11 +205,12 @@ struct GalleryDriver {
             if case .call(let call) = screen.actions[index].step { return (focus, call) }
             return (focus, nil)
         }
-        let chosen = if let operation {
-            buttons.first { $0.call?.operation.rawValue == operation }
-        } else {
-            buttons.first { $0.call != nil } ?? buttons.first
-        }
+        let chosen =
+            if let operation {
+                buttons.first { $0.call?.operation.rawValue == operation }
+            } else {
+                buttons.first { $0.call != nil } ?? buttons.first
+            }
         guard let chosen else { return [] }
         var effects = engine.reduce(&state, .intent(.focus(chosen.focus)), now: time)
         effects += engine.reduce(&state, .intent(.activate), now: time)

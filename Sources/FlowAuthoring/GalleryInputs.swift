@@ -28,29 +28,31 @@ enum GalleryInputs {
     /// its bounds).
     static func breaking(_ rule: Rule, of field: Field, in context: [String: Value], today: CivilDate) -> Value? {
         let count = rule.count ?? 0
-        let tries: [Value] = switch rule.name {
-        case .required: field.kind == .multi ? [.list([])] : [.text("")]
-        case .minSelected: [.list([])]
-        case .minLength: [String(repeating: "a", count: max(0, count - 1)), String(repeating: "1", count: max(0, count - 1))].map(Value.text)
-        case .maxLength: [.text(String(repeating: "a", count: count + 1))]
-        case .email: [.text("no-at-sign")]
-        case .digits: [.text("12")]
-        case .matches: [.text("something else 9")]
-        case .positiveNumber: [.text("0"), .text("none")]
-        case .url: [.text("example.org")]
-        case .date: [.text("2023-02-30")]
-        case .notFuture: [.text("\(today.adding(days: 400))")]
-        case .letters: [.text("abc1")]
-        case .personName: [.text("Sam 1")]
-        case .alphanumeric: [.text("bad!")]
-        case .phone: [.text("123")]
-        case .minAge: [.text("\(today)")]
-        case .maxAge: [.text("1900-01-01")]
-        case .minValue: [.text("\(count - 1)")]
-        case .maxValue: [.text("\(count + 1)")]
-        case .ordered: []
-        case .notCommon: [.text("password1")]
-        }
+        let tries: [Value] =
+            switch rule.name {
+            case .required: field.kind == .multi ? [.list([])] : [.text("")]
+            case .minSelected: [.list([])]
+            case .minLength:
+                [String(repeating: "a", count: max(0, count - 1)), String(repeating: "1", count: max(0, count - 1))].map(Value.text)
+            case .maxLength: [.text(String(repeating: "a", count: count + 1))]
+            case .email: [.text("no-at-sign")]
+            case .digits: [.text("12")]
+            case .matches: [.text("something else 9")]
+            case .positiveNumber: [.text("0"), .text("none")]
+            case .url: [.text("example.org")]
+            case .date: [.text("2023-02-30")]
+            case .notFuture: [.text("\(today.adding(days: 400))")]
+            case .letters: [.text("abc1")]
+            case .personName: [.text("Sam 1")]
+            case .alphanumeric: [.text("bad!")]
+            case .phone: [.text("123")]
+            case .minAge: [.text("\(today)")]
+            case .maxAge: [.text("1900-01-01")]
+            case .minValue: [.text("\(count - 1)")]
+            case .maxValue: [.text("\(count + 1)")]
+            case .ordered: []
+            case .notCommon: [.text("password1")]
+            }
         return tries.first { value in
             var trial = context
             trial[field.id] = value

@@ -13,7 +13,10 @@ public struct GalleryPage {
     /// The accessible mode's lines for a view.
     public let plainLines: (ScreenView) -> String
 
-    public init(gallery: Gallery, theme: Theme, sizes: [(width: Int, height: Int)] = [(80, 24), (40, 12)], plainLines: @escaping (ScreenView) -> String) {
+    public init(
+        gallery: Gallery, theme: Theme, sizes: [(width: Int, height: Int)] = [(80, 24), (40, 12)],
+        plainLines: @escaping (ScreenView) -> String
+    ) {
         self.gallery = gallery
         self.theme = theme
         self.sizes = sizes
@@ -83,7 +86,8 @@ public struct GalleryPage {
             let frame = renderer.render(view, width: size.width, height: size.height)
             text += "<figure><pre class=\"terminal\">\(cells(frame))</pre><figcaption>\(size.width)x\(size.height)</figcaption></figure>\n"
         }
-        text += "<figure><pre class=\"plain\">\(Self.escape(plainLines(view)))</pre><figcaption>plain lines (accessible mode)</figcaption></figure>\n"
+        text +=
+            "<figure><pre class=\"plain\">\(Self.escape(plainLines(view)))</pre><figcaption>plain lines (accessible mode)</figcaption></figure>\n"
         return text + "</div>\n</section>\n"
     }
 
@@ -100,7 +104,8 @@ public struct GalleryPage {
                     run += frame[x, y].text
                     x += 1
                 }
-                row += role == .background || role == .text ? Self.escape(run) : "<span class=\"\(role.rawValue)\">\(Self.escape(run))</span>"
+                row +=
+                    role == .background || role == .text ? Self.escape(run) : "<span class=\"\(role.rawValue)\">\(Self.escape(run))</span>"
             }
             rows.append(row)
         }
@@ -145,8 +150,10 @@ public struct GalleryPage {
 
     /// A terminal colour number (0-255) as xterm draws it.
     static func colour(_ number: Int) -> String {
-        let basic = ["#000000", "#cd0000", "#00cd00", "#cdcd00", "#4a6fe3", "#cd00cd", "#00cdcd", "#e5e5e5",
-                     "#7f7f7f", "#ff0000", "#00ff00", "#ffff00", "#5c5cff", "#ff00ff", "#00ffff", "#ffffff"]
+        let basic = [
+            "#000000", "#cd0000", "#00cd00", "#cdcd00", "#4a6fe3", "#cd00cd", "#00cdcd", "#e5e5e5",
+            "#7f7f7f", "#ff0000", "#00ff00", "#ffff00", "#5c5cff", "#ff00ff", "#00ffff", "#ffffff",
+        ]
         if number < 16 { return basic[max(0, number)] }
         if number >= 232 {
             let level = 8 + (number - 232) * 10
@@ -158,10 +165,11 @@ public struct GalleryPage {
     }
 
     private static func hex(_ red: Int, _ green: Int, _ blue: Int) -> String {
-        "#" + [red, green, blue].map { value in
-            let digits = String(value, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        "#"
+            + [red, green, blue].map { value in
+                let digits = String(value, radix: 16)
+                return digits.count == 1 ? "0" + digits : digits
+            }.joined()
     }
 
     static func escape(_ text: String) -> String {

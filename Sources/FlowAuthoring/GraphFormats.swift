@@ -45,12 +45,13 @@ extension FlowGraph {
         var lines = ["flowchart TD"]
         for node in nodes {
             let text = mermaidText(label(of: node, lineBreak: "\n")).replacing("\n", with: "<br/>")
-            let shape = switch node.role {
-            case .launch: "((\"\(text)\"))"
-            case .previous, .failedCall, .quit: "[/\"\(text)\"/]"
-            case .screen: "[\"\(text)\"]"
-            case .missing: "{{\"\(text)\"}}"
-            }
+            let shape =
+                switch node.role {
+                case .launch: "((\"\(text)\"))"
+                case .previous, .failedCall, .quit: "[/\"\(text)\"/]"
+                case .screen: "[\"\(text)\"]"
+                case .missing: "{{\"\(text)\"}}"
+                }
             lines.append("  \(id(node.id))\(shape)")
         }
         var errorLinks: [Int] = [], secondaryLinks: [Int] = []
@@ -67,7 +68,9 @@ extension FlowGraph {
         let unreachable = nodes.filter(\.unreachable).map { id($0.id) }
         if !errorScreens.isEmpty { lines.append("  class \(errorScreens.joined(separator: ",")) errorScreen") }
         if !unreachable.isEmpty { lines.append("  class \(unreachable.joined(separator: ",")) unreachable") }
-        if !errorLinks.isEmpty { lines.append("  linkStyle \(errorLinks.map(String.init).joined(separator: ",")) stroke:#b22222,color:#b22222") }
+        if !errorLinks.isEmpty {
+            lines.append("  linkStyle \(errorLinks.map(String.init).joined(separator: ",")) stroke:#b22222,color:#b22222")
+        }
         if !secondaryLinks.isEmpty { lines.append("  linkStyle \(secondaryLinks.map(String.init).joined(separator: ",")) stroke:#888888") }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -83,7 +86,8 @@ extension FlowGraph {
     }
 
     private func quoted(_ text: String) -> String {
-        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+        "\""
+            + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
             .replacing("\n", with: "\\n") + "\""
     }
 

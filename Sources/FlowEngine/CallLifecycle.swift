@@ -13,7 +13,8 @@ extension FlowEngine {
     /// Records a call in the table and sends it, or holds it while the session is renewed
     /// when its access token is about to expire. Returns its id.
     @discardableResult
-    func issue(_ operation: Operation, for purpose: CallTable.Purpose, _ state: inout FlowState, now: Int64, effects: inout [Effect]) -> Int {
+    func issue(_ operation: Operation, for purpose: CallTable.Purpose, _ state: inout FlowState, now: Int64, effects: inout [Effect]) -> Int
+    {
         let id = state.calls.add(operation, for: purpose)
         var inputs: [String: String] = [:]
         for key in operation.inputs { inputs[key] = state.context[key]?.text }
@@ -27,7 +28,8 @@ extension FlowEngine {
         request.idempotencyKey = idempotencyKey(for: request, &state, effects: &effects)
         state.calls.record(request)
         if operation.usesSession, let session = state.session, needsRenewal(session, now: now), state.renewal.dueAt == nil,
-           let entry = state.calls.entries[id] {
+            let entry = state.calls.entries[id]
+        {
             state.calls.hold(id, entry)
             renewForHeldCalls(&state, now: now, effects: &effects)
         } else {
@@ -78,7 +80,9 @@ extension FlowEngine {
             if let guest = guestOnThisDevice(after: result, of: entry, state, now: now) {
                 // The key now travels with the guest, to register it; this intent is done.
                 state.context[Self.idempotencyKeyName(entry.operation)] = nil
-                finishUserCall(call, from: origin, .success(CallOutput(session: guest, values: ["user_id": .text(guest.userID)])), &state, now: now, effects: &effects)
+                finishUserCall(
+                    call, from: origin, .success(CallOutput(session: guest, values: ["user_id": .text(guest.userID)])), &state, now: now,
+                    effects: &effects)
                 state.notes = flow.entry.offlineGuest.map { [$0] } ?? []
                 return
             }
@@ -87,7 +91,8 @@ extension FlowEngine {
             // Its failure does not count: the silent retry is still under way. Its
             // success does, and the retry's answer is then dropped.
             guard case .success = result, let retry = state.calls.remove(retryID),
-                  case .user(let call, let origin) = retry.purpose else { return }
+                case .user(let call, let origin) = retry.purpose
+            else { return }
             finishUserCall(call, from: origin, result, &state, now: now, effects: &effects)
         case .poll(let call, let screen):
             finishPoll(call, on: screen, result, &state, now: now, effects: &effects)
@@ -108,12 +113,17 @@ extension FlowEngine {
 
     /// The branch a result takes: its own code's, else the catch-all `error`'s.
     private func reached(_ code: String, of call: ServiceCall, from origin: FlowState.Origin, effects: inout [Effect]) {
-        guard let branch = call.outcomes[code] != nil ? code : (code != "success" && call.outcomes["error"] != nil ? "error" : nil) else { return }
+        guard let branch = call.outcomes[code] != nil ? code : (code != "success" && call.outcomes["error"] != nil ? "error" : nil) else {
+            return
+        }
         effects.append(.reached(.result(screen: origin.screen, operation: call.operation.rawValue, code: branch)))
     }
 
     /// The result of the call the user waited for.
-    private func finishUserCall(_ call: ServiceCall, from origin: FlowState.Origin, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+    private func finishUserCall(
+        _ call: ServiceCall, from origin: FlowState.Origin, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState,
+        now: Int64, effects: inout [Effect]
+    ) {
         switch result {
         case .success(let output) where output.signedOut:
             reached("success", of: call, from: origin, effects: &effects)
@@ -134,7 +144,10 @@ extension FlowEngine {
         }
     }
 
-    private func fail(_ call: ServiceCall, from origin: FlowState.Origin, _ failure: ServiceFailure, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+    private func fail(
+        _ call: ServiceCall, from origin: FlowState.Origin, _ failure: ServiceFailure, _ state: inout FlowState, now: Int64,
+        effects: inout [Effect]
+    ) {
         state.context["error_code"] = .text(failure.code)
         state.context["error_message"] = .text(failure.message)
         state.calls.lastFailure = origin
@@ -156,7 +169,8 @@ extension FlowEngine {
         reached(failure.code, of: call, from: origin, effects: &effects)
         let outcome = call.outcome(for: failure.code)
         if let outcome, let id = outcome.field, outcome.go == nil,
-           let index = currentScreen(state)?.fields.firstIndex(where: { $0.id == id }) {
+            let index = currentScreen(state)?.fields.firstIndex(where: { $0.id == id })
+        {
             // About one field: said under it, and focus goes there for the next try.
             state.form.errors[id] = outcome.message ?? failure.message
             state.form.focus = index
@@ -202,9 +216,10 @@ extension FlowEngine {
     /// Passwords and codes are dropped once the call they were typed for succeeded, so
     /// they neither linger in memory nor pre-fill the next form that uses the same key.
     private func forgetSecrets(typedOn origin: FlowState.Origin, _ state: inout FlowState) {
-        let screenID: String = switch origin {
-        case .arrival(let screen), .step(let screen, _): screen
-        }
+        let screenID: String =
+            switch origin {
+            case .arrival(let screen), .step(let screen, _): screen
+            }
         for field in flow.screen(screenID)?.fields ?? [] where secretKeys.contains(field.id) {
             state.context[field.id] = nil
         }
@@ -243,7 +258,8 @@ extension FlowEngine {
             state.calls.poll = timer
         }
         guard var timer = state.calls.poll, let due = timer.dueAt, state.phase == .showing,
-              timer.screen == state.screenID, let poll = currentScreen(state)?.poll else { return }
+            timer.screen == state.screenID, let poll = currentScreen(state)?.poll
+        else { return }
         if let until = poll.until.flatMap({ state.context[$0]?.text }).flatMap({ Int64($0) }), until <= now {
             let expired = ServiceFailure(code: ServiceError.Code.expiredToken.rawValue, message: "The code has expired.")
             finishPoll(poll.call, on: timer.screen, .failure(expired), &state, now: now, effects: &effects)
@@ -266,12 +282,17 @@ extension FlowEngine {
         for key in withdraw.inputs { state.context[key] = nil }
     }
 
-    func finishPoll(_ call: ServiceCall, on screen: String, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+    func finishPoll(
+        _ call: ServiceCall, on screen: String, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64,
+        effects: inout [Effect]
+    ) {
         guard state.screenID == screen, var timer = state.calls.poll, timer.screen == screen else { return }
         // Still waiting, or the service out of reach for a moment (ten minutes are long
         // on a train): ask again after an interval, unless the screen says otherwise.
         if case .failure(let failure) = result, call.outcomes[failure.code] == nil,
-           failure.isTransient || [ServiceError.Code.authorizationPending.rawValue, ServiceError.Code.slowDown.rawValue].contains(failure.code) {
+            failure.isTransient
+                || [ServiceError.Code.authorizationPending.rawValue, ServiceError.Code.slowDown.rawValue].contains(failure.code)
+        {
             if failure.code == ServiceError.Code.slowDown.rawValue { timer.interval += 5 }
             timer.dueAt = now + timer.interval * 1000
             state.calls.poll = timer

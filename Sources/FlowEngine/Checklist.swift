@@ -10,14 +10,17 @@ extension FlowEngine {
         startTask(0, of: screen, &state, now: now, effects: &effects)
     }
 
-    private func startTask(_ index: Int, of screen: Screen, attempt: Int = 1, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+    private func startTask(_ index: Int, of screen: Screen, attempt: Int = 1, _ state: inout FlowState, now: Int64, effects: inout [Effect])
+    {
         // A retry says which try it is (issue 32: a recovery on the third try was unseen).
         state.checklist.tasks[index] = .running(attempt > 1 ? "try \(attempt) of \(screen.tasks[index].retries + 1)" : nil)
         issue(screen.tasks[index].operation, for: .task(index: index, attempt: attempt), &state, now: now, effects: &effects)
     }
 
     /// A task's result.
-    func finishTask(_ call: TaskCall, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+    func finishTask(
+        _ call: TaskCall, _ result: Result<CallOutput, ServiceFailure>, _ state: inout FlowState, now: Int64, effects: inout [Effect]
+    ) {
         guard let screen = currentScreen(state), screen.kind == .checklist else { return }
         let task = screen.tasks[call.index]
         switch result {
@@ -55,14 +58,18 @@ extension FlowEngine {
         }
         if let report = screen.report {
             let duration = max(0, now - (state.checklist.startedAt ?? now))
-            track(report, with: ["duration_ms": .number(duration), "fallbacks": .number(Int64(fallbacks))], &state, now: now, effects: &effects)
+            track(
+                report, with: ["duration_ms": .number(duration), "fallbacks": .number(Int64(fallbacks))], &state, now: now,
+                effects: &effects)
         }
         state.form.focus = 0
     }
 
     /// Enter on a stopped checklist: the failed task again, then the rest.
     func retryChecklist(_ screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) -> Bool {
-        guard screen.kind == .checklist, let failed = state.checklist.tasks.firstIndex(where: { if case .failed = $0 { true } else { false } }) else { return false }
+        guard screen.kind == .checklist,
+            let failed = state.checklist.tasks.firstIndex(where: { if case .failed = $0 { true } else { false } })
+        else { return false }
         state.message = nil
         startTask(failed, of: screen, &state, now: now, effects: &effects)
         return true
@@ -70,11 +77,12 @@ extension FlowEngine {
 
     /// Whether every task has an outcome (the buttons show then).
     func checklistDone(_ state: FlowState) -> Bool {
-        state.calls.task == nil && !state.checklist.tasks.contains { status in
-            switch status {
-            case .waiting, .running, .failed: true
-            case .done, .fellBack: false
+        state.calls.task == nil
+            && !state.checklist.tasks.contains { status in
+                switch status {
+                case .waiting, .running, .failed: true
+                case .done, .fellBack: false
+                }
             }
-        }
     }
 }

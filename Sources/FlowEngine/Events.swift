@@ -152,7 +152,9 @@ public struct CallRequest: Equatable, Sendable {
     /// Calls that create or spend something: the same for every retry of one intent.
     public var idempotencyKey: String?
 
-    public init(id: Int, operation: Operation, session: Session?, inputs: [String: String], service: String? = nil, fields: [String: Value] = [:]) {
+    public init(
+        id: Int, operation: Operation, session: Session?, inputs: [String: String], service: String? = nil, fields: [String: Value] = [:]
+    ) {
         self.id = id
         self.operation = operation
         self.session = session
@@ -181,7 +183,8 @@ public struct AnalyticsRecord: Equatable, Sendable {
     public var properties: [String: Property]
 
     public init(
-        name: String, userID: String, anonymousID: String? = nil, screen: String? = nil, timestamp: Int64, properties: [String: Property] = [:]
+        name: String, userID: String, anonymousID: String? = nil, screen: String? = nil, timestamp: Int64,
+        properties: [String: Property] = [:]
     ) {
         self.name = name
         self.userID = userID

@@ -81,9 +81,12 @@ public struct FlowEngine: Sendable {
             if candidates.count > 1 {
                 // Several rules share the words: the one the value fails now.
                 let values = state.context.compactMapValues(\.text)
-                rule = candidates.first {
-                    !Validation.passes($0, value: values[field.id] ?? "", picked: state.context[field.id]?.list, values: values, today: today(now, state))
-                } ?? rule
+                rule =
+                    candidates.first {
+                        !Validation.passes(
+                            $0, value: values[field.id] ?? "", picked: state.context[field.id]?.list, values: values,
+                            today: today(now, state))
+                    } ?? rule
             }
             if let rule { effects.append(.reached(.message(screen: screen.id, field: field.id, rule: rule.name.rawValue))) }
         }
@@ -93,7 +96,9 @@ public struct FlowEngine: Sendable {
     /// the second holds all the first did, so one write is enough.
     static func oneProgressWriteInARow(_ effects: [Effect]) -> [Effect] {
         effects.indices.filter { index in
-            guard case .saveProgress = effects[index], index + 1 < effects.count, case .saveProgress = effects[index + 1] else { return true }
+            guard case .saveProgress = effects[index], index + 1 < effects.count, case .saveProgress = effects[index + 1] else {
+                return true
+            }
             return false
         }.map { effects[$0] }
     }

@@ -18,7 +18,8 @@ extension FlowEngine {
         switch intent {
         case .focusNext, .focusPrevious:
             guard !items.isEmpty else { return }
-            moveFocus(to: (state.form.focus + (intent == .focusNext ? 1 : items.count - 1)) % items.count, on: screen, &state, effects: &effects)
+            moveFocus(
+                to: (state.form.focus + (intent == .focusNext ? 1 : items.count - 1)) % items.count, on: screen, &state, effects: &effects)
         case .focus(let index):
             guard items.indices.contains(index), index != state.form.focus else { return }
             moveFocus(to: index, on: screen, &state, effects: &effects)
@@ -85,7 +86,9 @@ extension FlowEngine {
 
     /// Arrows, PgUp/PgDn, Home/End: a text field's cursor, a widget's value, or along a
     /// row of buttons.
-    private func move(_ intent: Intent, in field: Field?, focused: Focusable?, items: [Focusable], on screen: Screen, _ state: inout FlowState, now: Int64) {
+    private func move(
+        _ intent: Intent, in field: Field?, focused: Focusable?, items: [Focusable], on screen: Screen, _ state: inout FlowState, now: Int64
+    ) {
         if let field {
             // A field's own meaning wins: the cursor moves within a text, a widget's value changes.
             switch field.kind.behaviour.move(intent, in: field, &state, engine: self, today: today(now, state)) {
@@ -105,7 +108,9 @@ extension FlowEngine {
 
     /// Enter: submits from a form's last text field, moves on from another field, picks
     /// an option or presses a button.
-    private func activate(_ focused: Focusable?, items: [Focusable], on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+    private func activate(
+        _ focused: Focusable?, items: [Focusable], on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]
+    ) {
         switch focused {
         case .field(let index) where index == screen.fields.count - 1 && screen.fields[index].kind.editsAsText:
             // Enter in a form's last (or only) text field submits it, as huh and web
@@ -128,7 +133,8 @@ extension FlowEngine {
     /// Front ends without keys: a text field as if cleared and pasted, a widget as chosen.
     /// A whole answer, given at once (accessible mode): checked by every rule now, not as
     /// typed, so what is wrong with it is said before the next question.
-    private func setValue(_ value: Value, of field: Field, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+    private func setValue(_ value: Value, of field: Field, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect])
+    {
         state.form.errors[field.id] = nil
         let field = resolved(field, state)
         if field.kind == .multi, let alone = field.exclusive, let picked = value.list, picked.contains(alone), picked.count > 1 {
@@ -168,7 +174,8 @@ extension FlowEngine {
     /// A code field with every box filled presses the screen's first button.
     private func submitIfFull(_ field: Field, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         guard field.submitsWhenFull, (state.context[field.id]?.text ?? "").count == field.maxLength,
-              let action = screen.actions.first(where: { holds($0.when, state) }) else { return }
+            let action = screen.actions.first(where: { holds($0.when, state) })
+        else { return }
         press(action, on: screen, &state, now: now, effects: &effects)
     }
 
@@ -202,7 +209,9 @@ extension FlowEngine {
     }
 
     /// `validating: false` (a button that leads away) skips the form's rules.
-    private func run(_ step: Step, on screen: Screen, validating: Bool = true, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+    private func run(
+        _ step: Step, on screen: Screen, validating: Bool = true, _ state: inout FlowState, now: Int64, effects: inout [Effect]
+    ) {
         state.message = nil
         let valid = { (state: inout FlowState) in !validating || validate(screen, &state, now: now) }
         switch step {

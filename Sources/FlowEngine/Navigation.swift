@@ -142,8 +142,9 @@ extension FlowEngine {
         guard !reached.contains(id) else { return nil }
         // The guards in the way: those on steps out of what is reachable towards `id`.
         let leadsThere = Reachability.leadingTo(id, in: flow)
-        let needs = Set(blocked.filter { leadsThere.contains($0.to) && !reached.contains($0.to) }
-            .map { $0.guards.filter { !holds($0, state) }.map(\.text).joined(separator: " and ") })
+        let needs = Set(
+            blocked.filter { leadsThere.contains($0.to) && !reached.contains($0.to) }
+                .map { $0.guards.filter { !holds($0, state) }.map(\.text).joined(separator: " and ") })
         let reason = needs.isEmpty ? "" : " (it needs \(needs.sorted().joined(separator: ", or ")))"
         return "QA: the flow cannot reach \(id) in this state\(reason), so it was not opened."
     }
@@ -170,7 +171,9 @@ extension FlowEngine {
     private static func firstMatch(_ branches: [Branch], under guards: [Guard]) -> [(to: String, guards: [Guard])] {
         var earlier: [Guard] = []
         return branches.map { branch in
-            defer { if let when = branch.when { earlier.append(Guard(when.name, negated: !when.negated, key: when.key, value: when.value)) } }
+            defer {
+                if let when = branch.when { earlier.append(Guard(when.name, negated: !when.negated, key: when.key, value: when.value)) }
+            }
             return (branch.go, guards + earlier + (branch.when.map { [$0] } ?? []))
         }
     }
@@ -198,7 +201,9 @@ extension FlowEngine {
 
     func follow(_ outcome: Outcome?, _ state: inout FlowState, now: Int64, effects: inout [Effect], isError: Bool = false) {
         // An outcome's message may quote the context (`{error_message}`: the service's words).
-        let message = outcome?.message.map { Placeholders.fill($0, from: state.context) }.map { isError ? FlowState.Message.error($0) : .notice($0) }
+        let message = outcome?.message.map { Placeholders.fill($0, from: state.context) }.map {
+            isError ? FlowState.Message.error($0) : .notice($0)
+        }
         if outcome?.back == true, let screen = currentScreen(state), !state.history.isEmpty {
             goBack(from: screen, &state, message: message, now: now, effects: &effects)
         } else if let target = outcome?.go {

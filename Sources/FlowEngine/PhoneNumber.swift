@@ -33,7 +33,9 @@ public struct PhoneNumber: Equatable, Sendable {
         var number = Substring(digits)
         if number.hasPrefix("00" + code) { return String(withoutTrunk(number.dropFirst(2 + code.count))) }
         number = withoutTrunk(number)
-        if !plan.lengths.contains(number.count), number.hasPrefix(code), plan.lengths.contains(withoutTrunk(number.dropFirst(code.count)).count) {
+        if !plan.lengths.contains(number.count), number.hasPrefix(code),
+            plan.lengths.contains(withoutTrunk(number.dropFirst(code.count)).count)
+        {
             number = withoutTrunk(number.dropFirst(code.count))
         }
         return String(number)
@@ -50,7 +52,9 @@ public struct PhoneNumber: Equatable, Sendable {
         for option in [country] + options {
             guard let code = PhoneNumber(country: option, digits: "")?.countryCode, digits.hasPrefix(code) else { continue }
             var national = Substring(digits.dropFirst(code.count))
-            if let trunk = InputRules.numberingPlans[code]?.trunk, trunk == "0", national.hasPrefix(trunk) { national = national.dropFirst() }
+            if let trunk = InputRules.numberingPlans[code]?.trunk, trunk == "0", national.hasPrefix(trunk) {
+                national = national.dropFirst()
+            }
             return (option, String(national))
         }
         return (country, digits)
@@ -69,21 +73,21 @@ public struct PhoneNumber: Equatable, Sendable {
     /// the national significant number (without the trunk 0). The last group takes
     /// whatever is left.
     public static let groups: [String: [Int]] = [
-        "44": [4, 6], // 07700 900123
-        "353": [2, 3, 4], // 087 123 4567
-        "61": [3, 3, 3], // 0412 345 678
-        "64": [2, 3, 4], // 021 123 4567
-        "65": [4, 4], // 8123 4567
-        "91": [5, 5], // 98765 43210
-        "49": [4, 7], // 01512 3456789
-        "33": [1, 2, 2, 2, 2], // 06 12 34 56 78
-        "34": [3, 2, 2, 2], // 612 34 56 78
-        "39": [3, 3, 4], // 312 345 6789
-        "31": [1, 8], // 06 12345678
-        "81": [2, 4, 4], // 090 1234 5678
-        "52": [2, 4, 4], // 55 1234 5678
-        "55": [2, 5, 4], // 11 91234 5678
-        "27": [2, 3, 4], // 082 123 4567
+        "44": [4, 6],  // 07700 900123
+        "353": [2, 3, 4],  // 087 123 4567
+        "61": [3, 3, 3],  // 0412 345 678
+        "64": [2, 3, 4],  // 021 123 4567
+        "65": [4, 4],  // 8123 4567
+        "91": [5, 5],  // 98765 43210
+        "49": [4, 7],  // 01512 3456789
+        "33": [1, 2, 2, 2, 2],  // 06 12 34 56 78
+        "34": [3, 2, 2, 2],  // 612 34 56 78
+        "39": [3, 3, 4],  // 312 345 6789
+        "31": [1, 8],  // 06 12345678
+        "81": [2, 4, 4],  // 090 1234 5678
+        "52": [2, 4, 4],  // 55 1234 5678
+        "55": [2, 5, 4],  // 11 91234 5678
+        "27": [2, 3, 4],  // 082 123 4567
     ]
 
     /// The digits grouped as typed: `(555) 010-9999` in North America, else as the country

@@ -44,14 +44,18 @@ extension FlowEngine {
     func revalidate(_ field: Field, on screen: Screen, _ state: inout FlowState, now: Int64) {
         var values: [String: String] = [:]
         for each in screen.fields { values[each.id] = state.context[each.id]?.text ?? "" }
-        var judged: Set<Rule.Name> = [.email, .matches, .positiveNumber, .letters, .personName, .alphanumeric, .minValue, .maxValue, .ordered]
+        var judged: Set<Rule.Name> = [
+            .email, .matches, .positiveNumber, .letters, .personName, .alphanumeric, .minValue, .maxValue, .ordered,
+        ]
         // A password's length is judged as it is typed too, like its match (RuckTracker),
         // and whether it is one of the most common: the service's own rule, said at once.
         if field.kind == .password { judged.formUnion([.minLength, .notCommon]) }
         let dependents = screen.fields.filter { other in other.rules.contains { $0.name == .matches && $0.field == field.id } }
         for candidate in [field] + dependents where !(values[candidate.id] ?? "").isEmpty {
-            let live = Field(id: candidate.id, kind: candidate.kind, label: candidate.label, rules: candidate.rules.filter { judged.contains($0.name) })
-            state.form.errors[candidate.id] = Validation.firstFailure(of: live, values: values, today: today(now, state))
+            let live = Field(
+                id: candidate.id, kind: candidate.kind, label: candidate.label, rules: candidate.rules.filter { judged.contains($0.name) })
+            state.form.errors[candidate.id] =
+                Validation.firstFailure(of: live, values: values, today: today(now, state))
                 ?? Self.phoneTooLong(candidate, values)
         }
     }
@@ -60,8 +64,8 @@ extension FlowEngine {
     /// one may still be on its way): the `phone` rule's own message.
     static func phoneTooLong(_ field: Field, _ values: [String: String]) -> String? {
         guard field.kind == .phone, let rule = field.rules.first(where: { $0.name == .phone }),
-              let number = PhoneNumber(country: rule.field.flatMap { values[$0] } ?? "", digits: values[field.id] ?? ""),
-              let longest = InputRules.numberingPlans[number.countryCode]?.lengths.max(), number.national.count > longest
+            let number = PhoneNumber(country: rule.field.flatMap { values[$0] } ?? "", digits: values[field.id] ?? ""),
+            let longest = InputRules.numberingPlans[number.countryCode]?.lengths.max(), number.national.count > longest
         else { return nil }
         return rule.message
     }

@@ -59,12 +59,14 @@ extension FlowEngine {
             view.emptyItems = rows.isEmpty ? fill(screen.empty) : ""
         }
         // A recording shows no QR code of a masked value: dots would make a code of dots.
-        if let key = screen.qr, !pollEnded, !(masking && flow.maskedKeys.contains(key)), let text = state.context[key]?.text, !text.isEmpty {
+        if let key = screen.qr, !pollEnded, !(masking && flow.maskedKeys.contains(key)), let text = state.context[key]?.text, !text.isEmpty
+        {
             view.qr = text
         }
         view.message = state.message
         if let index = state.pressedWhileCooling, screen.actions.indices.contains(index),
-           let wait = cooldownLeft(screen.actions[index], state, now: now ?? state.screenSince) {
+            let wait = cooldownLeft(screen.actions[index], state, now: now ?? state.screenSince)
+        {
             view.message = .notice("You can do this in \(wait) s.")
         }
         view.canGoBack = screen.allowsBack && !state.history.isEmpty

@@ -63,8 +63,9 @@ extension FlowEngine {
     func enterFlow(_ state: inout FlowState, resumeAt progress: SavedProgress?, now: Int64, effects: inout [Effect]) {
         state.phase = .showing
         if flow.entry.resume, let progress, let screen = flow.screen(progress.screen), screen.resumable,
-           !state.onboardingComplete || screen.resumesAfterComplete,
-           state.session != nil || !progress.requiresSession {
+            !state.onboardingComplete || screen.resumesAfterComplete,
+            state.session != nil || !progress.requiresSession
+        {
             let target = screen.resumeAt ?? screen.id
             resumeHistory(progress.history, upTo: target, &state)
             arrive(at: target, &state, now: now, effects: &effects)
@@ -98,10 +99,14 @@ extension FlowEngine {
     /// Drops the session and progress and lands where a signed-out user starts, keeping
     /// the answers that belong to the device (consent, the server address) unless the
     /// user logged out, which forgets everything.
-    func signOut(_ state: inout FlowState, keepingDeviceAnswers: Bool = true, landingAt ended: Screen? = nil, now: Int64, effects: inout [Effect]) {
+    func signOut(
+        _ state: inout FlowState, keepingDeviceAnswers: Bool = true, landingAt ended: Screen? = nil, now: Int64, effects: inout [Effect]
+    ) {
         // A sign-out under way keeps its key: its guest may already be made (see
         // `idempotencyKey(for:)`).
-        var kept = keepingDeviceAnswers ? Set([flow.serviceURLKey, flow.analytics.consentKey, Self.idempotencyKeyName(.signOut)].compactMap { $0 }) : []
+        var kept =
+            keepingDeviceAnswers
+            ? Set([flow.serviceURLKey, flow.analytics.consentKey, Self.idempotencyKeyName(.signOut)].compactMap { $0 }) : []
         // Asked to log in again: the same person, so what they signed in with and what
         // they had typed into any form (a ruck, a baby; never a password or code) stays,
         // for after they are back. What the account's service said (Pro, its rucks) goes.

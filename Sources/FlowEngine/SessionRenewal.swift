@@ -95,7 +95,9 @@ extension FlowEngine {
     /// device, for this guest); they are not renewed for again while the retry waits.
     private func keepGuest(_ state: inout FlowState, onLaunch: Bool, now: Int64, effects: inout [Effect]) {
         state.renewal.dueAt = now + Self.renewalRetryDelay
-        state.notes = ["Your guest session could not be renewed just now. Everything on this device is kept, and \(flow.title) will try again."]
+        state.notes = [
+            "Your guest session could not be renewed just now. Everything on this device is kept, and \(flow.title) will try again."
+        ]
         for var request in state.calls.releaseHeld() {
             request.session = state.session
             effects.append(.call(request))
@@ -107,9 +109,12 @@ extension FlowEngine {
     /// `offline_guest`) starts as a guest on this device: the install's placeholder id and
     /// the call's own idempotency key, under which the runner registers it once the
     /// service answers. nil: the failure stands.
-    func guestOnThisDevice(after result: Result<CallOutput, ServiceFailure>, of entry: CallTable.Entry, _ state: FlowState, now: Int64) -> Session? {
+    func guestOnThisDevice(
+        after result: Result<CallOutput, ServiceFailure>, of entry: CallTable.Entry, _ state: FlowState, now: Int64
+    ) -> Session? {
         guard flow.entry.offlineGuest != nil, entry.operation == .signInAnonymously, state.session == nil,
-              case .failure(let failure) = result, failure.isUnreachable, let key = entry.request?.idempotencyKey else { return nil }
+            case .failure(let failure) = result, failure.isUnreachable, let key = entry.request?.idempotencyKey
+        else { return nil }
         return .onThisDevice(userID: state.placeholderUserID, registrationKey: key, now: now)
     }
 }

@@ -54,9 +54,12 @@ public enum Validation {
             return trimmed.allSatisfy { $0.isLetter || $0.isASCIIDigit || $0 == " " }
         case .phone:
             guard !trimmed.isEmpty else { return true }
-            guard (4...14).contains(trimmed.filter(\.isASCIIDigit).count), trimmed.allSatisfy({ $0.isASCIIDigit || " -.()".contains($0) }) else { return false }
+            guard (4...14).contains(trimmed.filter(\.isASCIIDigit).count), trimmed.allSatisfy({ $0.isASCIIDigit || " -.()".contains($0) })
+            else { return false }
             // With its country: a number the service will take, by the service's own rule.
-            guard let country = rule.field.flatMap({ values[$0] }), let number = PhoneNumber(country: country, digits: trimmed) else { return true }
+            guard let country = rule.field.flatMap({ values[$0] }), let number = PhoneNumber(country: country, digits: trimmed) else {
+                return true
+            }
             return InputRules.e164(number.e164) != nil
         case .minAge, .maxAge:
             guard let date = CivilDate(trimmed), let today else { return true }
@@ -94,7 +97,8 @@ public enum Validation {
     static func plainDecimal(_ text: String) -> Double? {
         let points = text.filter { $0 == "." }.count
         guard points <= 1, text.contains(where: \.isASCIIDigit),
-              text.allSatisfy({ $0.isASCIIDigit || $0 == "." }) else { return nil }
+            text.allSatisfy({ $0.isASCIIDigit || $0 == "." })
+        else { return nil }
         return Double(text.hasPrefix(".") ? "0" + text : text)
     }
 }

@@ -96,7 +96,9 @@ extension String {
         guard let first = first, first.isLetter else { return false }
         return allSatisfy { character in
             character.isLetter || character == " " || "-'’.‐".contains(character)
-                || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .nonspacingMark || $0.properties.generalCategory == .spacingMark }
+                || character.unicodeScalars.allSatisfy {
+                    $0.properties.generalCategory == .nonspacingMark || $0.properties.generalCategory == .spacingMark
+                }
         }
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// `$XDG_CONFIG_HOME/onboard`, else `~/.config/onboard`.
 public enum ConfigFolder {
     public static func path(environment: [String: String]) -> String {
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let config =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
         return config + "/onboard"
     }

@@ -25,7 +25,10 @@ public enum ThemeFiles {
         let choice = nameOrPath ?? "default"
         if Themes.builtinNames.contains(choice) { return try Themes.builtin(choice) }
         guard let path = file(choice, environment: environment) else {
-            throw ThemeError(message: "no theme named '\(choice)' (available: \(available(environment: environment).joined(separator: ", "))), and no such file")
+            throw ThemeError(
+                message:
+                    "no theme named '\(choice)' (available: \(available(environment: environment).joined(separator: ", "))), and no such file"
+            )
         }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         return try Themes.parse(text, file: path)

@@ -24,15 +24,18 @@ struct AccessLogMiddleware: RouterMiddleware {
         response.headers[Self.requestIDHeader] = id
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("request", metadata: [
-            "method": .string(request.method.rawValue),
-            // A route asked with another method is that route; a path no route has is the
-            // client's own text: inert, on one line.
-            "path": .string(context.matchedRoute ?? routes.template(of: request.uri.path) ?? request.uri.path.madeInert(keepingNewlines: false)),
-            "status": .stringConvertible(response.status.code),
-            "duration_ms": .stringConvertible((milliseconds * 10).rounded() / 10),
-            "request_id": .string(id),
-        ])
+        context.logger.info(
+            "request",
+            metadata: [
+                "method": .string(request.method.rawValue),
+                // A route asked with another method is that route; a path no route has is the
+                // client's own text: inert, on one line.
+                "path": .string(
+                    context.matchedRoute ?? routes.template(of: request.uri.path) ?? request.uri.path.madeInert(keepingNewlines: false)),
+                "status": .stringConvertible(response.status.code),
+                "duration_ms": .stringConvertible((milliseconds * 10).rounded() / 10),
+                "request_id": .string(id),
+            ])
         return response
     }
 

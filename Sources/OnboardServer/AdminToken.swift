@@ -12,7 +12,8 @@ public enum AdminToken {
 
     static func check(_ request: Request, against expected: String?) throws {
         guard let expected else {
-            throw ServiceError(.unauthorized, "The reports are off: onboard-server was started without --admin-token-file or ONBOARD_ADMIN_TOKEN.")
+            throw ServiceError(
+                .unauthorized, "The reports are off: onboard-server was started without --admin-token-file or ONBOARD_ADMIN_TOKEN.")
         }
         let header = request.headers[.authorization] ?? ""
         let given = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
@@ -37,7 +38,9 @@ public enum AdminToken {
             throw Unusable(description: "the admin token must be at least \(minimumLength) characters (try: openssl rand -hex 32)")
         }
         guard estimatedBits(token) >= minimumBits else {
-            throw Unusable(description: "the admin token looks guessable (few different characters, or a word repeated); make one with: openssl rand -hex 32")
+            throw Unusable(
+                description:
+                    "the admin token looks guessable (few different characters, or a word repeated); make one with: openssl rand -hex 32")
         }
         return token
     }

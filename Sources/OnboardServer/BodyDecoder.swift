@@ -36,11 +36,17 @@ struct BodyDecoder: RequestDecoder {
         case .keyNotFound(let key, let context):
             return "The field '\(field(context.codingPath, key))' is missing."
         case .dataCorrupted(let context):
-            guard context.codingPath.isEmpty else { return "The field '\(field(context.codingPath))' has a value this endpoint does not take." }
+            guard context.codingPath.isEmpty else {
+                return "The field '\(field(context.codingPath))' has a value this endpoint does not take."
+            }
             // Foundation says "not valid JSON" for a number that does not fit its field too
             // (1e300 or 1.5 for a whole number): JSON that parses is not called invalid.
-            guard let parsed = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { return "The request body is not valid JSON." }
-            if let key = (parsed as? [String: Any])?.sorted(by: { $0.key < $1.key }).first(where: { !isWholeNumber($0.value) && $0.value is NSNumber && !($0.value is Bool) })?.key {
+            guard let parsed = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
+                return "The request body is not valid JSON."
+            }
+            if let key = (parsed as? [String: Any])?.sorted(by: { $0.key < $1.key }).first(where: {
+                !isWholeNumber($0.value) && $0.value is NSNumber && !($0.value is Bool)
+            })?.key {
                 // The caller's own key, echoed: cut to a name's length, never a whole body back.
                 let name = key.count > 64 ? key.prefix(63) + "…" : key
                 return "The field '\(name)' must be a whole number between -9223372036854775808 and 9223372036854775807."

@@ -22,7 +22,9 @@ enum ClientSecretSigner {
     }
 
     /// `audience`: the issuer (Apple's is `https://appleid.apple.com`, the audience it asks for).
-    static func secret(teamID: String, keyID: String, privateKeyPEM: String, clientID: String, audience: String, now: Date) async throws -> String {
+    static func secret(
+        teamID: String, keyID: String, privateKeyPEM: String, clientID: String, audience: String, now: Date
+    ) async throws -> String {
         // Whole seconds: NumericDate as Apple (and Authlib) read it.
         let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let keys = JWTKeyCollection()

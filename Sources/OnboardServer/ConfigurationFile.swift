@@ -76,7 +76,9 @@ public struct ConfigurationFile {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw Problems(lines: ["\(path): no such file"]) }
         guard !isFolder.boolValue else { throw Problems(lines: ["\(path): is a folder, not a configuration file"]) }
-        guard let data = FileManager.default.contents(atPath: path) else { throw Problems(lines: ["\(path): cannot be read (not allowed)"]) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problems(lines: ["\(path): cannot be read (not allowed)"])
+        }
         let bytes = [UInt8](data)
         var decoder = UTF8()
         var iterator = bytes.makeIterator()
@@ -87,7 +89,9 @@ public struct ConfigurationFile {
             case .emptyInput: break decoding
             case .error:
                 let (line, column) = position(ofByte: offset, in: bytes)
-                throw Problems(lines: ["\(path):\(line):\(column): not UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true))); save the file as UTF-8"])
+                throw Problems(lines: [
+                    "\(path):\(line):\(column): not UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true))); save the file as UTF-8"
+                ])
             }
         }
         return String(decoding: bytes, as: UTF8.self)
@@ -117,9 +121,13 @@ public struct ConfigurationFile {
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             let indent = String(repeating: " ", count: max(context.mark.column - 1, 0))
             return duplicates.sorted().map { key in
-                let written = lines.indices.filter { lines[$0].hasPrefix(indent + key) && lines[$0].dropFirst(indent.count + key.count).drop(while: { $0 == " " }).hasPrefix(":") }
+                let written = lines.indices.filter {
+                    lines[$0].hasPrefix(indent + key)
+                        && lines[$0].dropFirst(indent.count + key.count).drop(while: { $0 == " " }).hasPrefix(":")
+                }
                 guard written.count >= 2 else { return "\(path):\(context.mark.line):\(context.mark.column): \(key) is set twice" }
-                return "\(path):\(written[1] + 1):\(indent.count + 1): \(key) is set twice; the first is at \(path):\(written[0] + 1):\(indent.count + 1)"
+                return
+                    "\(path):\(written[1] + 1):\(indent.count + 1): \(key) is set twice; the first is at \(path):\(written[0] + 1):\(indent.count + 1)"
             }
         default:
             return ["\(path): not YAML: \(error)"]

@@ -21,7 +21,10 @@ struct SharedQAMiddleware: RouterMiddleware {
         if !path.hasPrefix(Endpoint.root + "/dev/") {
             let faults = SharedFaults.faults(in: settings)
             let endpoint = path == Endpoint.refresh.address ? Endpoint.refresh : nil
-            if !faults.isEmpty, let failure = await FaultSwitchboard.failure(for: endpoint, faults: faults, tally: SharedFaults(service: service, faults: faults)) {
+            if !faults.isEmpty,
+                let failure = await FaultSwitchboard.failure(
+                    for: endpoint, faults: faults, tally: SharedFaults(service: service, faults: faults))
+            {
                 throw failure
             }
         }

@@ -65,7 +65,8 @@ struct DevelopmentProvider {
                 "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["ES256"],
                 "scopes_supported": ["openid", "email", "profile"], "grant_types_supported": ["authorization_code"],
                 "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic"],
-                "code_challenge_methods_supported": ["S256"], "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nonce", "email", "email_verified", "name"],
+                "code_challenge_methods_supported": ["S256"],
+                "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nonce", "email", "email_verified", "name"],
             ])
         }
         idp.get("jwks") { _, _ in Self.json(service.developmentJWKS) }
@@ -126,26 +127,30 @@ struct DevelopmentProvider {
         }
         guard asked.grantType == "authorization_code" else { return Self.oauthError("unsupported_grant_type") }
         guard let sealed = asked.code, let grant = service.unsealFromBrowser(sealed, as: Grant.self, purpose: "dev-idp code"),
-              grant.expiresAt > Self.now(), grant.clientID == client.id, grant.redirectURI == asked.redirectURI,
-              let verifier = asked.codeVerifier, OpenIDRelyingParty.challenge(for: verifier) == grant.challenge,
-              let issuer = issuer(request)
+            grant.expiresAt > Self.now(), grant.clientID == client.id, grant.redirectURI == asked.redirectURI,
+            let verifier = asked.codeVerifier, OpenIDRelyingParty.challenge(for: verifier) == grant.challenge,
+            let issuer = issuer(request)
         else { return Self.oauthError("invalid_grant") }
         let now = Self.now()
         let idToken = try await service.developmentIDToken(
             DevelopmentIDClaims(
                 issuer: issuer, subject: grant.subject, audience: grant.clientID, issuedAt: now, lifetime: Self.tokenLifetime,
                 nonce: grant.nonce, email: grant.email, name: grant.name))
-        return Self.json(["access_token": "dev_" + UUID().uuidString, "token_type": "Bearer", "expires_in": Self.tokenLifetime, "id_token": idToken])
+        return Self.json([
+            "access_token": "dev_" + UUID().uuidString, "token_type": "Bearer", "expires_in": Self.tokenLifetime, "id_token": idToken,
+        ])
     }
 
     /// Whatever makes the request unanswerable by redirect (RFC 6749 §4.1.2.1: a wrong
     /// client or redirect address is never redirected to) or refused as it stands.
     static func problem(with asked: AuthorizationRequest, issuer: String?) -> Response? {
         guard asked.clientID == IdentityProvider.developmentClient.id else {
-            return HTMLPage.response("<h1>Unknown application</h1><p>This sign-in was not asked for by a known application.</p>", status: .badRequest)
+            return HTMLPage.response(
+                "<h1>Unknown application</h1><p>This sign-in was not asked for by a known application.</p>", status: .badRequest)
         }
         guard let redirect = asked.redirectURI, let issuer, Self.isRegistered(redirect: redirect, issuer: issuer) else {
-            return HTMLPage.response("<h1>Wrong return address</h1><p>The application's return address is not registered.</p>", status: .badRequest)
+            return HTMLPage.response(
+                "<h1>Wrong return address</h1><p>The application's return address is not registered.</p>", status: .badRequest)
         }
         guard asked.responseType == "code", (asked.scope ?? "").split(separator: " ").contains("openid") else {
             return answer(to: redirect, ["error": "unsupported_response_type", "state": asked.state], mode: asked.responseMode)
@@ -199,16 +204,19 @@ struct DevelopmentProvider {
         // The origin only: a registered address is checked, but a path's characters have
         // no place in a policy header.
         let origin = HTMLPage.origin(of: redirect) ?? "'none'"
-        response.headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; form-action \(origin); frame-ancestors 'none'"
+        response.headers[.contentSecurityPolicy] =
+            "default-src 'none'; style-src 'unsafe-inline'; form-action \(origin); frame-ancestors 'none'"
         return response
     }
 
     static func signInPage(_ asked: AuthorizationRequest, error: String? = nil) -> String {
         let carried = [
-            ("response_type", asked.responseType), ("client_id", asked.clientID), ("redirect_uri", asked.redirectURI), ("scope", asked.scope),
+            ("response_type", asked.responseType), ("client_id", asked.clientID), ("redirect_uri", asked.redirectURI),
+            ("scope", asked.scope),
             ("state", asked.state), ("nonce", asked.nonce), ("code_challenge", asked.codeChallenge),
             ("code_challenge_method", asked.codeChallengeMethod), ("response_mode", asked.responseMode),
-        ].compactMap { name, value in value.map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTMLPage.escaped($0))\">" } }.joined(separator: "\n")
+        ].compactMap { name, value in value.map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTMLPage.escaped($0))\">" } }.joined(
+            separator: "\n")
         let personas = personas.map { name, email in
             "<button type=\"submit\" name=\"persona\" value=\"\(HTMLPage.escaped(email))\">\(HTMLPage.escaped(name)) (\(HTMLPage.escaped(email)))</button><br>"
         }.joined(separator: "\n")
@@ -229,8 +237,8 @@ struct DevelopmentProvider {
 
     static func basicCredentials(_ request: Request) -> (id: String, secret: String)? {
         guard let header = request.headers[.authorization], header.hasPrefix("Basic "),
-              let data = Data(base64Encoded: String(header.dropFirst(6))), let pair = String(data: data, encoding: .utf8),
-              let colon = pair.firstIndex(of: ":")
+            let data = Data(base64Encoded: String(header.dropFirst(6))), let pair = String(data: data, encoding: .utf8),
+            let colon = pair.firstIndex(of: ":")
         else { return nil }
         let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
         return (decode(pair[..<colon]), decode(pair[pair.index(after: colon)...]))

@@ -24,9 +24,11 @@ struct DevicePage {
         origin: @escaping @Sendable (Request) -> String?, https: Bool
     ) {
         (self.service, self.providers, self.relyingParty, self.origin, self.https) = (service, providers, relyingParty, origin, https)
-        providerOrigins = Set(providers.values.filter { !$0.isDevelopment }.compactMap { provider in
-            HTMLPage.origin(of: provider.oauth?.authorization ?? provider.issuer)
-        }).sorted()
+        providerOrigins = Set(
+            providers.values.filter { !$0.isDevelopment }.compactMap { provider in
+                HTMLPage.origin(of: provider.oauth?.authorization ?? provider.issuer)
+            }
+        ).sorted()
     }
 
     /// What `state` carries through the provider and back, sealed (`BrowserSeals`): the
@@ -103,12 +105,16 @@ struct DevicePage {
         let grant: PendingDeviceGrant
         do {
             guard let found = try await service.pendingDeviceSignIn(userCode: code, client: context.clientAddress) else {
-                return page(Self.codeForm(code, error: "That code is not right, or it has expired. Check the code in your terminal."), status: .badRequest)
+                return page(
+                    Self.codeForm(code, error: "That code is not right, or it has expired. Check the code in your terminal."),
+                    status: .badRequest)
             }
             grant = found
         } catch let error as ServiceError {
             // A 429 says when to try again, as the API's do.
-            return page(Self.codeForm(code, error: error.message), status: HTTPResponse.Status(code: error.code.httpStatus), retryAfter: error.retryAfter)
+            return page(
+                Self.codeForm(code, error: error.message), status: HTTPResponse.Status(code: error.code.httpStatus),
+                retryAfter: error.retryAfter)
         }
         let browser = Self.random()
         let state = ConfirmationState(userCode: code, browser: Self.hash(browser), expiresAt: grant.expiresAt)
@@ -126,7 +132,8 @@ struct DevicePage {
         func refused(_ why: String) -> Response {
             service.recordProviderRefusal(provider: "device page", reason: why, address: context.clientAddress, userCode: form.userCode)
             return page(
-                Self.codeForm("", error: "This sign-in can only be confirmed on this server's own page. Enter the code from your terminal here."),
+                Self.codeForm(
+                    "", error: "This sign-in can only be confirmed on this server's own page. Enter the code from your terminal here."),
                 status: .forbidden)
         }
         if let site = request.headers[HTTPFields.Element.Name("Sec-Fetch-Site")!], site != "same-origin" {
@@ -134,12 +141,13 @@ struct DevicePage {
         }
         if let sentFrom = request.headers[.origin], sentFrom != origin(request) { return refused("a confirmation sent from \(sentFrom)") }
         guard let sealed = form.confirmation,
-              let state = service.unsealFromBrowser(sealed, as: ConfirmationState.self, purpose: "device sign-in confirmation"),
-              state.userCode == form.userCode, state.expiresAt > service.clock.now(),
-              let browser = request.cookies[Self.cookie(for: state)]?.value, Self.hash(browser) == state.browser
+            let state = service.unsealFromBrowser(sealed, as: ConfirmationState.self, purpose: "device sign-in confirmation"),
+            state.userCode == form.userCode, state.expiresAt > service.clock.now(),
+            let browser = request.cookies[Self.cookie(for: state)]?.value, Self.hash(browser) == state.browser
         else { return refused("a confirmation without its page's cookie, altered or expired") }
         guard let grant = try await service.pendingDeviceSignIn(confirmed: state.userCode) else {
-            return page(Self.codeForm("", error: "That code has expired or was already used. Start again in your terminal."), status: .badRequest)
+            return page(
+                Self.codeForm("", error: "That code has expired or was already used. Start again in your terminal."), status: .badRequest)
         }
         return try await sendToProvider(code: state.userCode, provider: grant.provider, request, context)
     }
@@ -151,7 +159,8 @@ struct DevicePage {
         }
         if provider.isDevelopment, !OwnAddresses.contains(authority: request.head.authority ?? "") {
             return page(
-                Self.codeForm(code, error: "The development sign-in works on this server's own address only: open the address your terminal shows."),
+                Self.codeForm(
+                    code, error: "The development sign-in works on this server's own address only: open the address your terminal shows."),
                 status: .badRequest)
         }
         let browser = Self.random()
@@ -168,7 +177,8 @@ struct DevicePage {
         } catch {
             service.recordProviderRefusal(provider: name, reason: "\(error)", address: context.clientAddress, userCode: code)
             return page(
-                Self.codeForm(code, error: "\(SocialProvider.displayName(name)) cannot be reached just now. Try again in a moment."), status: .badGateway)
+                Self.codeForm(code, error: "\(SocialProvider.displayName(name)) cannot be reached just now. Try again in a moment."),
+                status: .badGateway)
         }
         // Apple posts its answer from its own site: only a SameSite=None cookie goes with it.
         let crossSite = provider.responseMode == "form_post" && https
@@ -181,8 +191,9 @@ struct DevicePage {
     /// token, checked, whose identity approves it.
     private func callback(_ answer: CallbackForm, _ request: Request, _ context: APIContext) async throws -> Response {
         let failed = "This sign-in could not be finished. Start again in your terminal."
-        guard let sealed = answer.state, let state = service.unsealFromBrowser(sealed, as: SignInState.self, purpose: "device sign-in state"),
-              state.expiresAt > service.clock.now()
+        guard let sealed = answer.state,
+            let state = service.unsealFromBrowser(sealed, as: SignInState.self, purpose: "device sign-in state"),
+            state.expiresAt > service.clock.now()
         else { return page(Self.codeForm("", error: failed), status: .badRequest) }
         guard let browser = request.cookies[Self.cookie(for: state)]?.value, Self.hash(browser) == state.browser else {
             return page(Self.codeForm("", error: "Open the sign-in in the same browser you entered the code in."), status: .badRequest)
@@ -210,12 +221,15 @@ struct DevicePage {
             identity = try await relyingParty.identity(
                 tokens, provider: provider, issuer: state.issuer, nonce: state.nonce, now: Date().timeIntervalSince1970)
         } catch {
-            service.recordProviderRefusal(provider: state.provider, reason: "\(error)", address: context.clientAddress, userCode: state.userCode)
+            service.recordProviderRefusal(
+                provider: state.provider, reason: "\(error)", address: context.clientAddress, userCode: state.userCode)
             return page(
-                Self.codeForm("", error: "Sign in with \(name) could not be verified. Start again in your terminal."), status: .unauthorized)
+                Self.codeForm("", error: "Sign in with \(name) could not be verified. Start again in your terminal."), status: .unauthorized
+            )
         }
         guard try await service.finishDeviceSignIn(userCode: state.userCode, identity: identity) else {
-            return page(Self.codeForm("", error: "That code has expired or was already used. Start again in your terminal."), status: .badRequest)
+            return page(
+                Self.codeForm("", error: "That code has expired or was already used. Start again in your terminal."), status: .badRequest)
         }
         return HTMLPage.redirect(to: "/device/signed-in")
     }

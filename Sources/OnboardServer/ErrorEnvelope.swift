@@ -30,7 +30,8 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         } catch let error as HTTPError {
             return Self.response(for: Self.translate(error))
         } catch let error as any HTTPResponseError {
-            return Self.response(for: ServiceError(.invalidInput, "The request was not accepted (HTTP \(error.status.code))."), status: error.status)
+            return Self.response(
+                for: ServiceError(.invalidInput, "The request was not accepted (HTTP \(error.status.code))."), status: error.status)
         } catch let error as DecodingError {
             return Self.response(for: ServiceError(.invalidInput, BodyDecoder.explain(error)))
         } catch {

@@ -33,7 +33,8 @@ enum HTMLPage {
         // Forms post to this server, or (the development provider's answer) go on to the
         // address the relying party registered, by a redirect.
         let targets = (["'self'"] + formTargets).joined(separator: " ")
-        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; form-action \(targets); frame-ancestors 'none'; base-uri 'none'"
+        headers[.contentSecurityPolicy] =
+            "default-src 'none'; style-src 'unsafe-inline'; form-action \(targets); frame-ancestors 'none'; base-uri 'none'"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 

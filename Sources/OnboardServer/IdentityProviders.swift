@@ -55,7 +55,9 @@ public struct IdentityProvider: Sendable, Equatable {
             (issuer, clientID, clientSecret, scopes, responseMode, oauth)
     }
 
-    public init(issuer: String, clientID: String, clientSecret: String, scopes: [String] = ["openid", "email"], responseMode: String? = nil) {
+    public init(
+        issuer: String, clientID: String, clientSecret: String, scopes: [String] = ["openid", "email"], responseMode: String? = nil
+    ) {
         self.init(issuer: issuer, clientID: clientID, clientSecret: .fixed(clientSecret), scopes: scopes, responseMode: responseMode)
     }
 
@@ -87,11 +89,14 @@ public enum IdentityProvidersFile {
     }
 
     static let keys: Set = [
-        "issuer", "client_id", "client_secret_env", "client_secret_file", "scopes", "response_mode", "team_id", "key_id", "private_key_file",
+        "issuer", "client_id", "client_secret_env", "client_secret_file", "scopes", "response_mode", "team_id", "key_id",
+        "private_key_file",
         "authorization_endpoint", "token_endpoint", "userinfo_endpoint", "email_verified",
     ]
 
-    public static func load(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(Problem) -> [String: IdentityProvider] {
+    public static func load(
+        _ path: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(Problem) -> [String: IdentityProvider] {
         let text: String
         do { text = try ConfigurationFile.readText(path) } catch { throw Problem(lines: error.lines) }
         let document: Node?
@@ -107,7 +112,9 @@ public enum IdentityProvidersFile {
     /// The providers of a YAML mapping: this file's, or the `identity_providers` table of
     /// the server's configuration file (`within` names it before each provider). A path
     /// in it is relative to `file`'s folder.
-    public static func providers(_ document: Node, file: String, within: String, environment: [String: String]) throws(Problem)
+    public static func providers(
+        _ document: Node, file: String, within: String, environment: [String: String]
+    ) throws(Problem)
         -> [String: IdentityProvider]
     {
         var providers: [String: IdentityProvider] = [:]
@@ -199,10 +206,13 @@ public enum IdentityProvidersFile {
             let scopes = values["scopes"]?.sequence.map { $0.compactMap(\.string) }
             if values["authorization_endpoint"] != nil {
                 // Plain OAuth 2.0 (Facebook): no discovery, the identity from its user-info endpoint.
-                let (authorization, token, userInfo) = (address("authorization_endpoint"), address("token_endpoint"), address("userinfo_endpoint"))
+                let (authorization, token, userInfo) = (
+                    address("authorization_endpoint"), address("token_endpoint"), address("userinfo_endpoint")
+                )
                 guard let clientID, let secret, let authorization, let token, let userInfo, problems.isEmpty else { return nil }
                 let endpoints = IdentityProvider.OAuthEndpoints(
-                    authorization: authorization, token: token, userInfo: userInfo, emailIsVerified: values["email_verified"]?.bool ?? false)
+                    authorization: authorization, token: token, userInfo: userInfo, emailIsVerified: values["email_verified"]?.bool ?? false
+                )
                 return IdentityProvider(
                     issuer: authorization, clientID: clientID, clientSecret: secret, scopes: scopes ?? ["email"],
                     responseMode: mode == "query" ? nil : mode, oauth: endpoints)
@@ -211,7 +221,8 @@ public enum IdentityProvidersFile {
             let issuer = address("issuer")
             guard let clientID, let secret, let issuer, problems.isEmpty else { return nil }
             return IdentityProvider(
-                issuer: issuer, clientID: clientID, clientSecret: secret, scopes: scopes ?? ["openid", "email"], responseMode: mode == "query" ? nil : mode)
+                issuer: issuer, clientID: clientID, clientSecret: secret, scopes: scopes ?? ["openid", "email"],
+                responseMode: mode == "query" ? nil : mode)
         }
 
         /// From the environment, a file, or (Apple) a key the server signs with.
@@ -229,7 +240,9 @@ public enum IdentityProvidersFile {
             if let team = text("team_id"), let key = text("key_id"), values["private_key_file"] != nil {
                 guard let pem = secretFile("private_key_file") else { return nil }
                 guard ClientSecretSigner.isUsable(pem) else {
-                    problem("\(SettingLayers.resolve(text("private_key_file") ?? "", besideFile: file)) is not an ES256 (P-256) private key in PEM", at: "private_key_file")
+                    problem(
+                        "\(SettingLayers.resolve(text("private_key_file") ?? "", besideFile: file)) is not an ES256 (P-256) private key in PEM",
+                        at: "private_key_file")
                     return nil
                 }
                 return .signed(teamID: team, keyID: key, privateKeyPEM: pem)

@@ -37,7 +37,9 @@ public struct JSONLogHandler: LogHandler {
             "message": message,
         ]
         object.merge(fields) { _, field in field }
-        guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return Data() }
+        guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return Data()
+        }
         line.append(0x0A)
         return line
     }

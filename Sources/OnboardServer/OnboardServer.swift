@@ -86,7 +86,8 @@ public enum OnboardServer {
         let service = try await openService(configuration, settings: settings, clock: clock, logger: logger)
         let routes = Routes(
             service: service, clock: clock, dev: configuration.dev, openAPI: openAPIDocument,
-            scheme: configuration.tlsCertificate == nil ? "http" : "https", identityProviders: providers, adminToken: configuration.adminToken,
+            scheme: configuration.tlsCertificate == nil ? "http" : "https", identityProviders: providers,
+            adminToken: configuration.adminToken,
             publicAddress: configuration.publicAddress)
         let router = Router(context: APIContext.self)
         // Middleware wraps only the routes added after it, so the table of methods is
@@ -121,11 +122,12 @@ public enum OnboardServer {
         } else {
             server = .http1(configuration: http1)
         }
-        let metrics: [any Service] = configuration.metrics.map { metrics in
-            let application = ServerMetrics.application(
-                registry: metrics.registry, host: metrics.host, port: metrics.port, logger: logger, onReady: onMetricsReady)
-            return [ServerMetrics.Listener(application: application, address: "\(metrics.host):\(metrics.port)", logger: logger)]
-        } ?? []
+        let metrics: [any Service] =
+            configuration.metrics.map { metrics in
+                let application = ServerMetrics.application(
+                    registry: metrics.registry, host: metrics.host, port: metrics.port, logger: logger, onReady: onMetricsReady)
+                return [ServerMetrics.Listener(application: application, address: "\(metrics.host):\(metrics.port)", logger: logger)]
+            } ?? []
         return Application(
             router: router,
             server: server,
@@ -151,14 +153,17 @@ public enum OnboardServer {
     ) async throws -> OnboardService {
         if let location = configuration.postgres {
             let store = try await openPostgres(location, wait: configuration.databaseWait, logger: logger)
-            return try OnboardService(store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: settings, securityLog: logger)
+            return try OnboardService(
+                store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: settings, securityLog: logger)
         }
         do {
             return try OnboardService(
                 database: ServiceDatabase.open(path: configuration.databasePath), clock: clock, settings: settings, securityLog: logger)
         } catch {
             let folder = (configuration.databasePath as NSString).deletingLastPathComponent
-            let reason = !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) ? "its folder \(folder) does not exist" : Self.reason(error)
+            let reason =
+                !folder.isEmpty && !FileManager.default.fileExists(atPath: folder)
+                ? "its folder \(folder) does not exist" : Self.reason(error)
             throw DatabaseUnavailable(description: "onboard-server: cannot use the database at \(configuration.databasePath): \(reason)")
         }
     }
@@ -223,7 +228,8 @@ public enum OnboardServer {
     /// The API description, served at `/api/v1/openapi.yaml` and kept in the repo.
     public static var openAPIDocument: Data {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),
-              let data = try? Data(contentsOf: url) else { return Data() }
+            let data = try? Data(contentsOf: url)
+        else { return Data() }
         return data
     }
 }

@@ -115,9 +115,12 @@ final class OpenIDRelyingParty: Sendable {
 
     /// The code exchanged at the token endpoint (Core §3.1.3), the client authenticated
     /// as the provider says it accepts: `client_secret_post`, else `client_secret_basic`.
-    func exchange(_ provider: IdentityProvider, issuer: String, code: String, redirectURI: String, verifier: String) async throws -> Tokens {
+    func exchange(_ provider: IdentityProvider, issuer: String, code: String, redirectURI: String, verifier: String) async throws -> Tokens
+    {
         let document = provider.oauth == nil ? try await discovery(issuer: issuer) : nil
-        var form: [(String, String)] = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)]
+        var form: [(String, String)] = [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier),
+        ]
         var request = HTTPClientRequest(url: provider.oauth?.token ?? document?.tokenEndpoint ?? "")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -156,7 +159,7 @@ final class OpenIDRelyingParty: Sendable {
         let body = try await response.body.collect(upTo: 256 * 1024)
         struct Person: Decodable { var id: String?; var sub: String?; var email: String? }
         guard response.status == .ok, let person = try? JSONDecoder().decode(Person.self, from: Data(buffer: body)),
-              let subject = person.id ?? person.sub, !subject.isEmpty, subject.count <= 255
+            let subject = person.id ?? person.sub, !subject.isEmpty, subject.count <= 255
         else { throw Refusal(description: "the user-info endpoint answered \(response.status.code) with no one") }
         return DeviceIdentity(subject: subject, email: endpoints.emailIsVerified ? person.email : nil)
     }
@@ -166,14 +169,17 @@ final class OpenIDRelyingParty: Sendable {
         switch provider.clientSecret {
         case .fixed(let secret): return secret
         case .signed(let team, let key, let pem):
-            return try await ClientSecretSigner.secret(teamID: team, keyID: key, privateKeyPEM: pem, clientID: provider.clientID, audience: issuer, now: Date())
+            return try await ClientSecretSigner.secret(
+                teamID: team, keyID: key, privateKeyPEM: pem, clientID: provider.clientID, audience: issuer, now: Date())
         }
     }
 
     /// The identity an ID token vouches for, after every check of Core §3.1.3.7: a
     /// signature by the issuer's published key with an allowed algorithm, the issuer,
     /// this client as audience, unexpired, freshly issued, and the nonce this sign-in sent.
-    func verifiedIdentity(_ token: String, provider: IdentityProvider, issuer: String, nonce: String, now: Double) async throws -> DeviceIdentity {
+    func verifiedIdentity(
+        _ token: String, provider: IdentityProvider, issuer: String, nonce: String, now: Double
+    ) async throws -> DeviceIdentity {
         let header = try Self.header(of: token)
         guard let algorithm = header["alg"] as? String, Self.allowedAlgorithms.contains(algorithm) else {
             throw Refusal(description: "signed with \(header["alg"] ?? "nothing"), not RS256 or ES256")
@@ -181,10 +187,16 @@ final class OpenIDRelyingParty: Sendable {
         let document = try await discovery(issuer: issuer)
         let claims = try await verifiedClaims(token, kid: header["kid"] as? String, jwksURI: document.jwksURI, issuer: issuer)
         guard claims.iss == issuer else { throw Refusal(description: "issued by \(claims.iss), not \(issuer)") }
-        guard claims.aud.value.contains(provider.clientID) else { throw Refusal(description: "for audience \(claims.aud.value), not this client") }
-        if claims.aud.value.count > 1, claims.azp != provider.clientID { throw Refusal(description: "several audiences and not authorised for this client") }
+        guard claims.aud.value.contains(provider.clientID) else {
+            throw Refusal(description: "for audience \(claims.aud.value), not this client")
+        }
+        if claims.aud.value.count > 1, claims.azp != provider.clientID {
+            throw Refusal(description: "several audiences and not authorised for this client")
+        }
         guard claims.exp > now else { throw Refusal(description: "expired") }
-        guard claims.iat <= now + Self.clockSkew, claims.iat > now - Self.freshness else { throw Refusal(description: "not issued just now") }
+        guard claims.iat <= now + Self.clockSkew, claims.iat > now - Self.freshness else {
+            throw Refusal(description: "not issued just now")
+        }
         guard let said = claims.nonce, !nonce.isEmpty, said == nonce else { throw Refusal(description: "for another sign-in (nonce)") }
         guard !claims.sub.isEmpty, claims.sub.count <= 255 else { throw Refusal(description: "no subject") }
         // An address the provider has not checked is not the person's to claim.
@@ -206,7 +218,9 @@ final class OpenIDRelyingParty: Sendable {
     }
 
     private func keys(_ jwksURI: String, issuer: String, fresh: Bool) async throws -> (collection: JWTKeyCollection, ids: Set<String>) {
-        if !fresh, let cached = keySets.withLock({ $0[issuer] }), cached.fetchedAt.timeIntervalSinceNow > -3600 { return (cached.0, cached.ids) }
+        if !fresh, let cached = keySets.withLock({ $0[issuer] }), cached.fetchedAt.timeIntervalSinceNow > -3600 {
+            return (cached.0, cached.ids)
+        }
         let jwks = try await getJSON(jwksURI, as: JWKS.self)
         let collection = JWTKeyCollection()
         var ids: Set<String> = []
@@ -232,7 +246,7 @@ final class OpenIDRelyingParty: Sendable {
     /// The JOSE header of a compact JWS, unverified (to check its `alg` first).
     static func header(of token: String) throws -> [String: Any] {
         guard let part = token.split(separator: ".", omittingEmptySubsequences: false).first, let data = Base64URL.decode(String(part)),
-              let header = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let header = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { throw Refusal(description: "not a signed token") }
         return header
     }

@@ -15,7 +15,7 @@ public struct PublicAddress: Sendable, Equatable {
     public init?(_ text: String) {
         let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = url.host, !host.isEmpty, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+            let host = url.host, !host.isEmpty, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
         else { return nil }
         authority = (host + (url.port.map { ":\($0)" } ?? "")).lowercased()
         origin = scheme + "://" + authority
@@ -36,7 +36,8 @@ struct PublicAddressMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard address.serves(request.head.authority ?? "") else {
             return ErrorEnvelopeMiddleware.response(
-                for: ServiceError(.invalidInput, "This server is \(address.origin); the request named another host."), status: .misdirectedRequest)
+                for: ServiceError(.invalidInput, "This server is \(address.origin); the request named another host."),
+                status: .misdirectedRequest)
         }
         return try await next(request, context)
     }

@@ -28,7 +28,9 @@ struct QAControlRoutes {
         routes.on(Wire.ClockRequest.endpoint) { request, context in
             let body = try await request.decode(as: Wire.ClockRequest.self, context: context)
             guard ClockOffset.isAllowed(body.offsetSeconds) else {
-                throw ServiceError(.invalidInput, "offset_seconds must be between -\(ClockOffset.limitSeconds) and \(ClockOffset.limitSeconds) (100 years either way).")
+                throw ServiceError(
+                    .invalidInput,
+                    "offset_seconds must be between -\(ClockOffset.limitSeconds) and \(ClockOffset.limitSeconds) (100 years either way).")
             }
             // In the store, so every instance on it moves: each reads it per request.
             try await service.setQAClockOffset(body.offsetSeconds)

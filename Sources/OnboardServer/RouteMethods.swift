@@ -28,7 +28,8 @@ struct RouteMethods: Sendable {
     private func matching(_ path: String) -> [(pattern: [Substring], method: HTTPRequest.Method, template: String)] {
         let parts = path.split(separator: "/")
         return routes.filter { route in
-            route.pattern.count == parts.count && zip(route.pattern, parts).allSatisfy { pattern, part in pattern.hasPrefix("{") || pattern == part }
+            route.pattern.count == parts.count
+                && zip(route.pattern, parts).allSatisfy { pattern, part in pattern.hasPrefix("{") || pattern == part }
         }
     }
 }

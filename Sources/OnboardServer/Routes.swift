@@ -67,7 +67,8 @@ struct Routes {
         api.on(Call.endpoint) { request, context in
             let caller = try caller(request, context)
             if Call.endpoint.needsSession { _ = try caller.accessToken() }
-            var call = Call.endpoint.method == .get
+            var call =
+                Call.endpoint.method == .get
                 ? try JSONDecoder().decode(Call.self, from: Data("{}".utf8))
                 : try await request.decode(as: Call.self, context: context)
             if let name = Call.endpoint.parameterName { call.pathParameter = try context.parameters.require(name) }
@@ -81,7 +82,7 @@ struct Routes {
     func origin(_ request: Request) -> String? {
         if let publicAddress { return publicAddress.origin }
         guard let host = request.head.authority, !host.isEmpty, host.count <= 255,
-              host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
+            host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
         else { return nil }
         return "\(scheme)://\(host)"
     }

@@ -56,7 +56,9 @@ public enum ServerMetrics {
             } catch {
                 logger.error(
                     "metrics",
-                    metadata: ["outcome": "no /metrics: cannot listen on \(address) (\(error)); give --metrics-address another port, or off"])
+                    metadata: [
+                        "outcome": "no /metrics: cannot listen on \(address) (\(error)); give --metrics-address another port, or off"
+                    ])
                 try? await gracefulShutdown()
             }
         }
@@ -87,7 +89,8 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         // client chooses them, and a label is never a client's choice.
         let method = Self.methods.contains(request.method.rawValue) ? request.method.rawValue : "other"
         let status = response.status.code
-        Counter(label: "onboard_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))]).increment()
+        Counter(label: "onboard_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))])
+            .increment()
         Timer(label: "onboard_http_request_duration_seconds", dimensions: [("route", route), ("method", method)])
             .record(duration: ContinuousClock.now - started)
         if let signIn = ServerMetrics.signIns[route], let outcome = Self.outcome(status, method: signIn) {

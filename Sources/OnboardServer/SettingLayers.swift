@@ -144,7 +144,9 @@ public struct SettingLayers {
     /// The file's value as YAML, for a setting that may be a table there (the identity
     /// providers, written in place).
     public func table(_ name: SettingName, flag: String?) -> Given<Node>? {
-        guard flag == nil, environment[name.variable]?.isEmpty ?? true, let (node, place) = fromFile(name), node.mapping != nil else { return nil }
+        guard flag == nil, environment[name.variable]?.isEmpty ?? true, let (node, place) = fromFile(name), node.mapping != nil else {
+            return nil
+        }
         return Given(value: node, source: .file, place: place)
     }
 

@@ -29,11 +29,16 @@ extension OnboardService {
     ) async throws -> AnonymousSignIn {
         let replay = { (first: AnonymousSignIn) async throws -> AnonymousSignIn in
             guard idempotencyProof != nil else {
-                throw ServiceError(.conflict, "This guest was already made for this Idempotency-Key. Without the device's proof it is not signed in again: use a new key.")
+                throw ServiceError(
+                    .conflict,
+                    "This guest was already made for this Idempotency-Key. Without the device's proof it is not signed in again: use a new key."
+                )
             }
             return AnonymousSignIn(session: try await self.reissued(first.session, policy: policy), nameOptions: first.nameOptions)
         }
-        return try await idempotent(idempotencyKey, operation: "sign_in_anonymously", request: ["proof": idempotencyProof ?? "", "flow": flow ?? ""], replay: replay) {
+        return try await idempotent(
+            idempotencyKey, operation: "sign_in_anonymously", request: ["proof": idempotencyProof ?? "", "flow": flow ?? ""], replay: replay
+        ) {
             let now = clock.now()
             try await limit("sign-in", address: client, settings.signInPerAddress, now: now)
             let userID = Secrets.userID(forIdempotencyKey: idempotencyKey)
@@ -79,7 +84,9 @@ extension OnboardService {
             let name = name.trimmingWhitespace
             guard !name.isEmpty else { throw ServiceError(.invalidInput, "Please enter your name.") }
             // Shown on other people's screens (a shared baby): no terminal commands in it.
-            guard !name.hasControlOrBidi else { throw ServiceError(.invalidInput, "Your name cannot hold control or text-direction characters.") }
+            guard !name.hasControlOrBidi else {
+                throw ServiceError(.invalidInput, "Your name cannot hold control or text-direction characters.")
+            }
             // Baby Basics: a name is 1 to 100 characters; the service holds the rule too.
             guard name.count <= 100 else { throw ServiceError(.invalidInput, "Your name can be at most 100 characters.") }
             let hash = try Self.hashPassword(password, cost: settings.bcryptCost)
@@ -92,7 +99,8 @@ extension OnboardService {
             // commit and the stored result): the account this key made, if the password
             // is the one it was made with, gets a new session instead of "email taken".
             if let account = try await store.credentials(email: email), account.userID == userID,
-               let stored = account.passwordHash, Bcrypt.verify(password, hash: stored) {
+                let stored = account.passwordHash, Bcrypt.verify(password, hash: stored)
+            {
                 return knownDevice(try await issue(userID: userID, createdAt: account.createdAt, isAnonymous: false, policy: policy))
             }
             throw Self.emailTaken
@@ -106,7 +114,8 @@ extension OnboardService {
     /// yes to bringing them (`bring`): each list's items are added to the account's in
     /// the same step, and the guest's list goes.
     public func login(
-        email: String, password: String, policy: TokenPolicy, client: String = "local", guestAccessToken: String? = nil, deviceToken: String? = nil,
+        email: String, password: String, policy: TokenPolicy, client: String = "local", guestAccessToken: String? = nil,
+        deviceToken: String? = nil,
         bring: [String] = []
     ) async throws -> IssuedSession {
         guard bring.count <= 8 else { throw ServiceError(.invalidInput, "At most 8 records can be brought along.") }
@@ -125,12 +134,16 @@ extension OnboardService {
         // Kept on disk: the email only as a hash (a sealed mock keeps no email in clear).
         let failures = device.map { "login-failures:device:\($0)" } ?? "login-failures:" + Secrets.hash("login-failures:" + email)
         if let wait = try await store.hitLockout(failures, settings.loginFailuresPerAccount, now: now) {
-            record(.loginLocked, account: account?.userID ?? Self.logName(email: email), address: client, outcome: "refused for \(wait) s\(device == nil ? "" : " (a known device)")")
+            record(
+                .loginLocked, account: account?.userID ?? Self.logName(email: email), address: client,
+                outcome: "refused for \(wait) s\(device == nil ? "" : " (a known device)")")
             throw Self.tooMany(wait)
         }
         let matches = Bcrypt.verify(password, hash: account?.passwordHash ?? Self.decoyHash)
         guard let account, account.passwordHash != nil, matches else {
-            record(.loginFailed, account: account?.userID ?? Self.logName(email: email), address: client, outcome: "refused: wrong email or password")
+            record(
+                .loginFailed, account: account?.userID ?? Self.logName(email: email), address: client,
+                outcome: "refused: wrong email or password")
             throw Self.invalidCredentials
         }
         try await store.releaseLockout(failures, settings.loginFailuresPerAccount, now: now)
@@ -148,9 +161,13 @@ extension OnboardService {
 
     /// Adds an email and password to an anonymous account; the user id stays the same,
     /// and the new session is no longer anonymous.
-    public func linkEmail(accessToken: String, email: String, password: String, policy: TokenPolicy, idempotencyKey: String? = nil) async throws -> IssuedSession {
+    public func linkEmail(
+        accessToken: String, email: String, password: String, policy: TokenPolicy, idempotencyKey: String? = nil
+    ) async throws -> IssuedSession {
         let (userID, _) = try await authenticate(accessToken)
-        return try await idempotent(idempotencyKey, operation: "link_email", caller: userID, request: ["email": email, "password": password]) {
+        return try await idempotent(
+            idempotencyKey, operation: "link_email", caller: userID, request: ["email": email, "password": password]
+        ) {
             let email = try Self.normalised(email)
             let hash = try Self.hashPassword(password, cost: settings.bcryptCost)
             let createdAt: Int64
@@ -177,7 +194,8 @@ extension OnboardService {
 
     // MARK: Helpers
 
-    static let commonPassword = ServiceError(.invalidInput, "This password is one of the most common, so it would be guessed first. Please choose another.")
+    static let commonPassword = ServiceError(
+        .invalidInput, "This password is one of the most common, so it would be guessed first. Please choose another.")
 
     static func hashPassword(_ password: String, cost: Int) throws -> String {
         guard password.count >= 8 else {

@@ -19,7 +19,8 @@ extension OnboardService {
         // metrics and the log when it bites.
         try await limit("events-address", key: client, settings.eventsPerAddress, weight: rows.count, now: now, address: client)
         try await limit(
-            "event-bytes-address", key: client, settings.eventBytesPerAddress, weight: rows.reduce(0) { $0 + $1.storedBytes }, now: now, address: client)
+            "event-bytes-address", key: client, settings.eventBytesPerAddress, weight: rows.reduce(0) { $0 + $1.storedBytes }, now: now,
+            address: client)
         for (run, count) in Dictionary(rows.map { ($0.anonymousID, 1) }, uniquingKeysWith: +).sorted(by: { $0.key < $1.key }) {
             try await limit("events-run", key: run, settings.eventsPerRun, weight: count, now: now)
         }
@@ -32,7 +33,9 @@ extension OnboardService {
     /// placeholder (a random UUID that never leaves the device but in its own events) is
     /// what entitles a caller to it.
     public func forgetEvents(anonymousID: String, accessToken: String?, client: String = "local") async throws -> Wire.EventsForgotten {
-        guard StoredEvent.isIdentifier(anonymousID) else { throw ServiceError(.invalidInput, "anonymous_id is not an identifier this service issues or accepts.") }
+        guard StoredEvent.isIdentifier(anonymousID) else {
+            throw ServiceError(.invalidInput, "anonymous_id is not an identifier this service issues or accepts.")
+        }
         try await limit("events-forget", address: client, settings.forgetsPerAddress, now: clock.now())
         var userID: String?
         if let accessToken { userID = try await authenticate(accessToken).userID }
@@ -68,7 +71,9 @@ public struct StoredEvent: Sendable, Equatable {
     public var properties: String
 
     /// About what the row takes in the store: its properties, and its other columns.
-    var storedBytes: Int { properties.utf8.count + id.utf8.count + flow.utf8.count + event.utf8.count + userID.utf8.count + anonymousID.utf8.count + 64 }
+    var storedBytes: Int {
+        properties.utf8.count + id.utf8.count + flow.utf8.count + event.utf8.count + userID.utf8.count + anonymousID.utf8.count + 64
+    }
 
     /// The property the funnel splits by: the remote config's flow version.
     public static let versionProperty = "onboarding_flow_version"
@@ -96,16 +101,21 @@ public struct StoredEvent: Sendable, Equatable {
             switch value {
             // Counted in Unicode scalars, as the document's maxLength is.
             case .text(let text):
-                guard text.unicodeScalars.count <= Self.maximumText, !text.contains(where: \.isNewline) else { throw refuse("\(key) is too long") }
+                guard text.unicodeScalars.count <= Self.maximumText, !text.contains(where: \.isNewline) else {
+                    throw refuse("\(key) is too long")
+                }
                 // What an operator's terminal shows (`onboard-server funnel`): never a
                 // character it would act on or reorder, the rule for every name.
                 guard !text.hasControlOrBidi else { throw refuse("\(key) holds a control or text-direction character") }
-            case .number(let number): guard number.isFinite, abs(number) < 1e15 else { throw refuse("\(key) is not a number this service keeps") }
+            case .number(let number):
+                guard number.isFinite, abs(number) < 1e15 else { throw refuse("\(key) is not a number this service keeps") }
             case .flag: break
             case .list: throw refuse("\(key): lists are not kept")
             }
         }
-        func whole(_ key: String) -> Int64? { if case .number(let number)? = event.properties[key] { Int64(exactly: number.rounded()) } else { nil } }
+        func whole(_ key: String) -> Int64? {
+            if case .number(let number)? = event.properties[key] { Int64(exactly: number.rounded()) } else { nil }
+        }
         func text(_ key: String) -> String? { if case .text(let text)? = event.properties[key] { text } else { nil } }
         id = event.id.lowercased()
         (flow, self.event, screen, userID, anonymousID) = (event.flow, event.event, event.screen, event.userID, event.anonymousID)
@@ -121,21 +131,25 @@ public struct StoredEvent: Sendable, Equatable {
     }
 
     static func isName(_ text: String, allowingDash: Bool = false) -> Bool {
-        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
-            (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x5F || (allowingDash && byte == 0x2D)
-        }
+        (1...64).contains(text.utf8.count)
+            && text.utf8.allSatisfy { byte in
+                (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x5F || (allowingDash && byte == 0x2D)
+            }
     }
 
     static func isIdentifier(_ text: String) -> Bool {
-        (1...128).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
-            (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x5F || byte == 0x2D
-        }
+        (1...128).contains(text.utf8.count)
+            && text.utf8.allSatisfy { byte in
+                (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x5F || byte == 0x2D
+            }
     }
 
     static func isVersion(_ text: String) -> Bool {
-        (1...32).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte) || [0x2E, 0x2D, 0x2B].contains(byte)
-        }
+        (1...32).contains(text.utf8.count)
+            && text.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte)
+                    || [0x2E, 0x2D, 0x2B].contains(byte)
+            }
     }
 }
 

@@ -33,7 +33,7 @@ extension OnboardService {
     /// another purpose.
     public func unsealFromBrowser<Value: Decodable>(_ text: String, as type: Value.Type, purpose: String) -> Value? {
         guard text.count <= 8192, let combined = Base64URL.decode(text), let box = try? AES.GCM.SealedBox(combined: combined),
-              let plain = try? AES.GCM.open(box, using: browserKey, authenticating: Array(purpose.utf8))
+            let plain = try? AES.GCM.open(box, using: browserKey, authenticating: Array(purpose.utf8))
         else { return nil }
         return try? JSONDecoder().decode(type, from: plain)
     }

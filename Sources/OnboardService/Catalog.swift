@@ -1,7 +1,6 @@
 import Foundation
 import ServiceAPI
 
-
 /// App configuration (validation limits, feature switches) and content libraries.
 extension OnboardService {
     /// The values clients validate against (ABBY) and MIGA's remote-config keys.
@@ -31,7 +30,9 @@ extension OnboardService {
         case "motivation":
             return WordLibrary.motivations.enumerated().map { ContentEntry(id: "m\($0.offset + 1)", title: "Motivation", body: $0.element) }
         case "mindfulness":
-            return WordLibrary.mindfulness.enumerated().map { ContentEntry(id: "p\($0.offset + 1)", title: $0.element.0, body: $0.element.1) }
+            return WordLibrary.mindfulness.enumerated().map {
+                ContentEntry(id: "p\($0.offset + 1)", title: $0.element.0, body: $0.element.1)
+            }
         default:
             throw ServiceError(.notFound, "There is no content of kind '\(kind)'.")
         }
@@ -45,7 +46,8 @@ extension OnboardService {
         let (userID, _) = try await authenticate(accessToken)
         // Bound to the record, not its value: a retry after a lost reply reads the list
         // again and writes what it finds, which may differ; the key is the caller's own.
-        _ = try await idempotent(idempotencyKey, operation: "put_record", caller: userID, request: ["key": key]) { () async throws -> RecordWritten in
+        _ = try await idempotent(idempotencyKey, operation: "put_record", caller: userID, request: ["key": key]) {
+            () async throws -> RecordWritten in
             try await writeRecord(userID: userID, key: key, value: value)
             return RecordWritten()
         }
@@ -61,7 +63,8 @@ extension OnboardService {
         // Bound to the record, not the item: a retry of one Save (whose entry may carry a
         // later stamp) replays the first answer and adds nothing.
         return try await idempotent(idempotencyKey, operation: "add_record_item", caller: userID, request: ["key": key]) {
-            Wire.RecordItems(items: try await store.addRecordItem(item, key: key, for: userID, maximumBytes: Self.recordBytes, now: clock.now()))
+            Wire.RecordItems(
+                items: try await store.addRecordItem(item, key: key, for: userID, maximumBytes: Self.recordBytes, now: clock.now()))
         }.items
     }
 
@@ -83,7 +86,9 @@ extension OnboardService {
     private func writeRecord(userID: String, key: String, value: FieldValue) async throws {
         let now = clock.now()
         try Self.checkRecordKey(key)
-        guard try JSONEncoder().encode(value).count <= Self.recordBytes else { throw ServiceError(.invalidInput, "The record is too large.") }
+        guard try JSONEncoder().encode(value).count <= Self.recordBytes else {
+            throw ServiceError(.invalidInput, "The record is too large.")
+        }
         try await store.putRecord(value, key: key, for: userID, now: now)
     }
 

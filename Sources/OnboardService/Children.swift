@@ -2,9 +2,6 @@ import CivilCalendar
 import InputRules
 import ServiceAPI
 
-
-
-
 /// Baby Basics: children, and invites that share a child with another account. Invite
 /// codes are long and random, stored hashed, single use (one conditional UPDATE, so two
 /// racing redemptions cannot both win) and expire; unknown, used and expired codes get
@@ -14,12 +11,16 @@ extension OnboardService {
 
     public func addChild(accessToken: String, name: String, birthDate: String?, idempotencyKey: String? = nil) async throws -> Child {
         let (userID, _) = try await authenticate(accessToken)
-        return try await idempotent(idempotencyKey, operation: "add_child", caller: userID, request: ["name": name, "birth_date": birthDate ?? ""]) {
+        return try await idempotent(
+            idempotencyKey, operation: "add_child", caller: userID, request: ["name": name, "birth_date": birthDate ?? ""]
+        ) {
             let now = clock.now()
             let name = name.trimmingWhitespace
             guard (1...100).contains(name.count) else { throw ServiceError(.invalidInput, "Please enter your baby's name.") }
             // Shown to every member the child is shared with.
-            guard !name.hasControlOrBidi else { throw ServiceError(.invalidInput, "The name cannot hold control or text-direction characters.") }
+            guard !name.hasControlOrBidi else {
+                throw ServiceError(.invalidInput, "The name cannot hold control or text-direction characters.")
+            }
             if let birthDate, !Self.isDate(birthDate) {
                 throw ServiceError(.invalidInput, "Please enter the date of birth as YYYY-MM-DD.")
             }
@@ -45,13 +46,17 @@ extension OnboardService {
             let code = Secrets.randomHex(bytes: 16)
             let expiresAt = now + settings.inviteLifetime
             let outbox = settings.keepsOutbox ? OutboxEntry(kind: "invite", destination: childID, code: code, createdAt: now) : nil
-            guard try await store.createInvite(codeHash: Secrets.hash(code), childID: childID, by: userID, now: now, expiresAt: expiresAt, outbox: outbox)
+            guard
+                try await store.createInvite(
+                    codeHash: Secrets.hash(code), childID: childID, by: userID, now: now, expiresAt: expiresAt, outbox: outbox)
             else { throw ServiceError(.notFound, "There is no such child on your account.") }
             return Invite(code: code, expiresAt: expiresAt)
         }
     }
 
-    public func acceptInvite(accessToken: String, code: String, client: String = "local", idempotencyKey: String? = nil) async throws -> InviteAcceptance {
+    public func acceptInvite(
+        accessToken: String, code: String, client: String = "local", idempotencyKey: String? = nil
+    ) async throws -> InviteAcceptance {
         // A replay answers from what is stored, so with a key the session is checked
         // first; without one, its check rides with the rate-limit count (one round trip).
         let claims = try await accessTokens.verify(accessToken, now: clock.now())
@@ -68,7 +73,8 @@ extension OnboardService {
                 // The inviter (or anyone already sharing the baby) spends nothing: the code
                 // stays good for the person it was made for.
                 if let name = try await store.childAlreadyTracked(inviteCodeHash: hash, by: userID, now: now) {
-                    throw ServiceError(.conflict, "You already track \(name). This invite was not used: it still works for the person you meant it for.")
+                    throw ServiceError(
+                        .conflict, "You already track \(name). This invite was not used: it still works for the person you meant it for.")
                 }
                 throw Self.invalidInvite
             }

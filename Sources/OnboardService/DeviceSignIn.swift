@@ -18,15 +18,18 @@ extension OnboardService {
 
     public func startDeviceSignIn(provider: String, client: String, origin: String?) async throws -> DeviceAuthorization {
         let provider = try Self.knownProvider(provider)
-        guard settings.mockIdentityProvider || settings.brokeredProviders.contains(provider) else { throw SocialProvider.unavailable(provider) }
+        guard settings.mockIdentityProvider || settings.brokeredProviders.contains(provider) else {
+            throw SocialProvider.unavailable(provider)
+        }
         let now = clock.now()
         try await limit("sign-in", address: client, settings.signInPerAddress, now: now)
         let deviceCode = Secrets.token(prefix: "dc_")
         // SystemRandomNumberGenerator: the kernel's CSPRNG.
         let userCode = String((0..<8).map { _ in Self.userCodeAlphabet[Int.random(in: Self.userCodeAlphabet.indices)] })
-        try await store.createDeviceGrant(NewDeviceGrant(
-            deviceCodeHash: Secrets.hash(deviceCode), userCode: userCode, provider: provider, createdAt: now,
-            expiresAt: now + settings.deviceCodeLifetime, interval: settings.devicePollInterval, requestedFrom: client))
+        try await store.createDeviceGrant(
+            NewDeviceGrant(
+                deviceCodeHash: Secrets.hash(deviceCode), userCode: userCode, provider: provider, createdAt: now,
+                expiresAt: now + settings.deviceCodeLifetime, interval: settings.devicePollInterval, requestedFrom: client))
         let base = origin ?? "mock://local"
         let shown = Self.displayed(userCode)
         // For a QR code (RFC 8628 §3.3.1): upper case with the code in the path, every
@@ -55,11 +58,13 @@ extension OnboardService {
         case .approved(let provider, let identity, let expiresAt):
             let refresh = newRefreshToken(for: Secrets.userID(), policy: policy)
             // The grant is spent already; its id also spends like an ID token's would.
-            guard let user = try await store.socialUser(
-                tokenID: "device:" + hash, tokenExpiry: expiresAt, provider: provider, subject: identity.subject, email: identity.email,
-                now: now, token: refresh.record)
+            guard
+                let user = try await store.socialUser(
+                    tokenID: "device:" + hash, tokenExpiry: expiresAt, provider: provider, subject: identity.subject, email: identity.email,
+                    now: now, token: refresh.record)
             else { throw Self.deviceCodeExpired }
-            let session = try await session((refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
+            let session = try await session(
+                (refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
             return SignIn(session: session, isNewUser: user.isNew)
         }
     }

@@ -12,7 +12,8 @@ struct DeviceTokens: Sendable {
     private static let version = "dt1"
 
     init(secret: [UInt8]) {
-        key = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: secret), info: Array("onboard device tokens".utf8), outputByteCount: 32)
+        key = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: secret), info: Array("onboard device tokens".utf8), outputByteCount: 32)
     }
 
     /// A new token for a device that just signed in as `userID`.
@@ -26,7 +27,8 @@ struct DeviceTokens: Sendable {
     func device(in token: String, for userID: String) -> String? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard token.utf8.count <= 200, parts.count == 4, parts[0] == Self.version, parts[1] == userID,
-              let mac = Data(base64Encoded: String(parts[3])) else { return nil }
+            let mac = Data(base64Encoded: String(parts[3]))
+        else { return nil }
         let body = parts[0...2].joined(separator: ".")
         guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Array(body.utf8), using: key) else { return nil }
         return String(parts[2])

@@ -180,7 +180,9 @@ public enum Funnel {
         report.completionRate = rate(report.completed, report.started)
         report.timeToComplete = FunnelReport.Timing(completions)
         report.withinTarget = completions.filter { $0 < targetMilliseconds }.count
-        let order = names.indices.filter { reached[$0] > 0 }.sorted { (usualPlace(places[$0]), names[$0]) < (usualPlace(places[$1]), names[$1]) }
+        let order = names.indices.filter { reached[$0] > 0 }.sorted {
+            (usualPlace(places[$0]), names[$0]) < (usualPlace(places[$1]), names[$1])
+        }
         report.steps = order.map { screen in
             var step = FunnelReport.Step(screen: names[screen])
             (step.reached, step.dropped, step.wentOn) = (reached[screen], dropped[screen], reached[screen] - dropped[screen])

@@ -17,7 +17,8 @@ public enum FunnelText {
             lines.append(
                 [
                     step.screen, "\(step.reached)", "\(step.wentOn)", "\(step.dropped)", "\(step.reachedRate)", "\(step.dropRate)",
-                    step.timeOnScreen.map { "\($0.medianMilliseconds)" } ?? "", step.timeOnScreen.map { "\($0.p90Milliseconds)" } ?? "", errors,
+                    step.timeOnScreen.map { "\($0.medianMilliseconds)" } ?? "", step.timeOnScreen.map { "\($0.p90Milliseconds)" } ?? "",
+                    errors,
                     "\(step.retries)",
                 ].joined(separator: ","))
         }
@@ -39,8 +40,10 @@ public enum FunnelText {
             let errors = step.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             lines.append(
                 row(
-                    step.screen, "\(step.reached) \(percent(step.reachedRate))", "\(step.wentOn)", "\(step.dropped) \(percent(step.dropRate))",
-                    step.timeOnScreen.map { clock($0.medianMilliseconds) } ?? "-", step.timeOnScreen.map { clock($0.p90Milliseconds) } ?? "-",
+                    step.screen, "\(step.reached) \(percent(step.reachedRate))", "\(step.wentOn)",
+                    "\(step.dropped) \(percent(step.dropRate))",
+                    step.timeOnScreen.map { clock($0.medianMilliseconds) } ?? "-",
+                    step.timeOnScreen.map { clock($0.p90Milliseconds) } ?? "-",
                     errors.isEmpty ? "-" : errors, "\(step.retries)"))
         }
         if report.steps.isEmpty { lines.append("(no one reached a screen in this window)") }
@@ -76,7 +79,9 @@ public enum FunnelText {
 
     private static func row(_ columns: String...) -> String {
         let widths = [18, 13, 8, 12, 12, 7, 0, 0]
-        return zip(columns, widths).map { column, width in column.padding(toLength: max(width, column.count + 1), withPad: " ", startingAt: 0) }
-            .joined().trimmingCharacters(in: .whitespaces)
+        return zip(columns, widths).map { column, width in
+            column.padding(toLength: max(width, column.count + 1), withPad: " ", startingAt: 0)
+        }
+        .joined().trimmingCharacters(in: .whitespaces)
     }
 }

@@ -46,8 +46,9 @@ extension OnboardService {
                 return try await runClaimed(id, sealing: sealing, work)
             case .finished(let sealed):
                 guard let box = try? AES.GCM.SealedBox(combined: sealed),
-                      let opened = try? AES.GCM.open(box, using: sealing),
-                      let result = try? JSONDecoder().decode(T.self, from: opened) else {
+                    let opened = try? AES.GCM.open(box, using: sealing),
+                    let result = try? JSONDecoder().decode(T.self, from: opened)
+                else {
                     throw ServiceError(.serverError, "The stored result of this request cannot be read.")
                 }
                 Counter(label: "onboard_idempotent_replays_total", dimensions: [("operation", operation)]).increment()
@@ -60,7 +61,9 @@ extension OnboardService {
                 try await Task.sleep(for: .milliseconds(50))
             case .otherRequest:
                 record(.idempotencyKeyReused, account: caller, outcome: "refused: \(operation) with another request")
-                throw ServiceError(.idempotencyKeyReused, "This Idempotency-Key was already used for a different request. Use a new key for a new request.")
+                throw ServiceError(
+                    .idempotencyKeyReused, "This Idempotency-Key was already used for a different request. Use a new key for a new request."
+                )
             }
         }
     }
@@ -70,7 +73,8 @@ extension OnboardService {
     static func requestHash(key: String, operation: String, caller: String?, request: [String: String]) -> String {
         let fields = request.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let text = ([operation, caller ?? ""] + fields).joined(separator: "\u{1F}")
-        let mac = HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: SymmetricKey(data: SHA256.hash(data: Array(("idempotency-request:" + key).utf8))))
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Array(text.utf8), using: SymmetricKey(data: SHA256.hash(data: Array(("idempotency-request:" + key).utf8))))
         return mac.map { String(format: "%02x", $0) }.joined()
     }
 

@@ -57,7 +57,8 @@ public final class MockIdentityProvider: Sendable {
     func issue(provider: String, subject: String, email: String?, audience: String, nonce: String, now: Int64) async throws -> String {
         let claims = IdentityClaims(
             iss: IssuerClaim(value: Self.issuer(provider)), sub: SubjectClaim(value: subject),
-            aud: AudienceClaim(value: audience), exp: ExpirationClaim(value: Date(timeIntervalSince1970: TimeInterval(now + Self.tokenLifetime))),
+            aud: AudienceClaim(value: audience),
+            exp: ExpirationClaim(value: Date(timeIntervalSince1970: TimeInterval(now + Self.tokenLifetime))),
             iat: IssuedAtClaim(value: Date(timeIntervalSince1970: TimeInterval(now))),
             jti: IDClaim(value: Secrets.randomHex(bytes: 16)), nonce: nonce, email: email)
         try await prepare()
@@ -106,7 +107,9 @@ public struct DevelopmentIDClaims: JWTPayload {
 
     enum CodingKeys: String, CodingKey { case iss, sub, aud, exp, iat, nonce, email, emailVerified = "email_verified", name }
 
-    public init(issuer: String, subject: String, audience: String, issuedAt: Int64, lifetime: Int64, nonce: String?, email: String?, name: String?) {
+    public init(
+        issuer: String, subject: String, audience: String, issuedAt: Int64, lifetime: Int64, nonce: String?, email: String?, name: String?
+    ) {
         iss = IssuerClaim(value: issuer)
         sub = SubjectClaim(value: subject)
         aud = AudienceClaim(value: audience)

@@ -60,7 +60,8 @@ public final class OnboardService: Sendable {
     public func refresh(refreshToken: String) async throws -> IssuedSession {
         let successor = Secrets.token(prefix: "rt_")
         switch try await store.rotateRefreshToken(
-            hash: Secrets.hash(refreshToken), now: clock.now(), grace: settings.refreshGrace, successorHash: Secrets.hash(successor)) {
+            hash: Secrets.hash(refreshToken), now: clock.now(), grace: settings.refreshGrace, successorHash: Secrets.hash(successor))
+        {
         case .rejected:
             throw ServiceError.sessionRejected
         case .reused(let userID):
@@ -96,7 +97,9 @@ public final class OnboardService: Sendable {
     /// A new refresh token for `userID` in a new family, not yet stored.
     func newRefreshToken(for userID: String, policy: TokenPolicy) -> (token: String, record: NewRefreshToken) {
         let token = Secrets.token(prefix: "rt_")
-        return (token, NewRefreshToken(hash: Secrets.hash(token), userID: userID, family: Secrets.familyID(), now: clock.now(), policy: policy))
+        return (
+            token, NewRefreshToken(hash: Secrets.hash(token), userID: userID, family: Secrets.familyID(), now: clock.now(), policy: policy)
+        )
     }
 
     /// Stores a new refresh token and signs an access token (a login: the account exists).
@@ -134,7 +137,9 @@ public final class OnboardService: Sendable {
         let keys = checks.map { "\($0.name):\($0.address ?? $0.account ?? "")" }
         let waits: [Int64?]
         if let liveSession {
-            guard let counted = try await store.hitRateLimits(keys, rule, now: now, forLiveSession: liveSession.sub.value, family: liveSession.fid)
+            guard
+                let counted = try await store.hitRateLimits(
+                    keys, rule, now: now, forLiveSession: liveSession.sub.value, family: liveSession.fid)
             else { throw ServiceError.sessionRejected }
             waits = counted
         } else {

@@ -21,10 +21,13 @@ extension OnboardService {
         let now = clock.now()
         let phone = try Self.e164(phone)
         let code = sixDigits(Int.random(in: 0...999_999))
-        let stored = PhoneCode(phone: phone, hash: codeHash(phone: phone, code: code), sentAt: now, expiresAt: now + settings.smsCodeLifetime)
+        let stored = PhoneCode(
+            phone: phone, hash: codeHash(phone: phone, code: code), sentAt: now, expiresAt: now + settings.smsCodeLifetime)
         let outbox = settings.keepsOutbox ? OutboxEntry(kind: "sms", destination: phone, code: code, createdAt: now) : nil
         switch try await store.storePhoneCode(
-            stored, resendAfter: settings.smsResendAfter, limit: RateLimitHit(key: "sms:\(client)", rule: settings.smsPerAddress), outbox: outbox) {
+            stored, resendAfter: settings.smsResendAfter, limit: RateLimitHit(key: "sms:\(client)", rule: settings.smsPerAddress),
+            outbox: outbox)
+        {
         case .stored:
             return PhoneCodeSent(phone: phone, expiresIn: settings.smsCodeLifetime, resendAfter: settings.smsResendAfter)
         case .resendIn(let wait):
@@ -35,7 +38,8 @@ extension OnboardService {
     }
 
     public func verifyPhoneCode(
-        phone: String, code: String, policy: TokenPolicy, flow: String? = nil, idempotencyKey: String? = nil, idempotencyProof: String? = nil
+        phone: String, code: String, policy: TokenPolicy, flow: String? = nil, idempotencyKey: String? = nil,
+        idempotencyProof: String? = nil
     ) async throws -> SignIn {
         try await idempotent(
             idempotencyKey, operation: "verify_phone_code",
@@ -47,7 +51,9 @@ extension OnboardService {
             let hashed = codeHash(phone: phone, code: code.trimmingWhitespace)
             let user: SignedInUser
             let refresh = newRefreshToken(for: Secrets.userID(), policy: policy)
-            switch try await store.spendPhoneCode(phone: phone, codeHash: hashed, now: now, maximumAttempts: settings.smsAttempts, token: refresh.record) {
+            switch try await store.spendPhoneCode(
+                phone: phone, codeHash: hashed, now: now, maximumAttempts: settings.smsAttempts, token: refresh.record)
+            {
             case .signedIn(let signedIn): user = signedIn
             case .noCode: throw ServiceError(.notFound, "Request a code first.")
             case .tooManyAttempts, .wrong(attemptsLeft: 0):
@@ -56,7 +62,8 @@ extension OnboardService {
             case .expired: throw ServiceError(.invalidInput, "This code has expired. Request a new one.")
             case .wrong(let left): throw ServiceError(.invalidInput, "That code is not right. \(left) \(left == 1 ? "try" : "tries") left.")
             }
-            let session = try await session((refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
+            let session = try await session(
+                (refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
             return SignIn(session: session, isNewUser: user.isNew)
         }
     }

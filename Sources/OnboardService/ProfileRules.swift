@@ -13,7 +13,9 @@ enum ProfileRules {
     /// that look alike are alike (`Ruck  Walker` is `Ruck Walker`, and taken with it).
     static func normalised(_ fields: [String: FieldValue]) -> [String: FieldValue] {
         fields.reduce(into: fields) { result, field in
-            if ["full_name", "display_name"].contains(field.key), case .text(let name) = field.value { result[field.key] = .text(name.collapsingWhitespace) }
+            if ["full_name", "display_name"].contains(field.key), case .text(let name) = field.value {
+                result[field.key] = .text(name.collapsingWhitespace)
+            }
         }
     }
 

@@ -106,12 +106,14 @@ extension Wire.PhoneRequest: ServedCall {
 extension Wire.PhoneVerifyRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> SignIn {
         try await service.verifyPhoneCode(
-            phone: phone, code: code, policy: .named, flow: flow, idempotencyKey: caller.idempotencyKey, idempotencyProof: caller.idempotencyProof)
+            phone: phone, code: code, policy: .named, flow: flow, idempotencyKey: caller.idempotencyKey,
+            idempotencyProof: caller.idempotencyProof)
     }
 }
 extension Wire.IdentityTokenRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> Wire.IdentityToken {
-        Wire.IdentityToken(idToken: try await service.mockIdentityToken(provider: provider, account: account, audience: audience, nonce: nonce))
+        Wire.IdentityToken(
+            idToken: try await service.mockIdentityToken(provider: provider, account: account, audience: audience, nonce: nonce))
     }
 }
 extension Wire.SocialRequest: ServedCall {
@@ -166,7 +168,8 @@ extension Wire.ProfileRequest: ServedCall {
 }
 extension Wire.ChildRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> Child {
-        try await service.addChild(accessToken: try caller.accessToken(), name: name, birthDate: birthDate, idempotencyKey: caller.idempotencyKey)
+        try await service.addChild(
+            accessToken: try caller.accessToken(), name: name, birthDate: birthDate, idempotencyKey: caller.idempotencyKey)
     }
 }
 extension Wire.ChildrenCall: ServedCall {
@@ -181,7 +184,8 @@ extension Wire.InviteRequest: ServedCall {
 }
 extension Wire.AcceptRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> InviteAcceptance {
-        try await service.acceptInvite(accessToken: try caller.accessToken(), code: code, client: caller.client, idempotencyKey: caller.idempotencyKey)
+        try await service.acceptInvite(
+            accessToken: try caller.accessToken(), code: code, client: caller.client, idempotencyKey: caller.idempotencyKey)
     }
 }
 extension Wire.RecordRequest: ServedCall {
@@ -192,8 +196,9 @@ extension Wire.RecordRequest: ServedCall {
 }
 extension Wire.RecordItemRequest: ServedCall {
     public func serve(on service: OnboardService, as caller: Caller) async throws -> Wire.RecordItems {
-        Wire.RecordItems(items: try await service.addRecordItem(
-            accessToken: try caller.accessToken(), key: key, item: item, idempotencyKey: caller.idempotencyKey))
+        Wire.RecordItems(
+            items: try await service.addRecordItem(
+                accessToken: try caller.accessToken(), key: key, item: item, idempotencyKey: caller.idempotencyKey))
     }
 }
 extension Wire.RecordsCall: ServedCall {

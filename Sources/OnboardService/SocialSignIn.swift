@@ -21,7 +21,8 @@ extension OnboardService {
         guard !nonce.isEmpty, nonce.unicodeScalars.count <= 128 else { throw ServiceError(.invalidInput, "A sign-in needs a nonce.") }
         let email = try? Self.normalised(account)
         return try await identityProvider.issue(
-            provider: provider, subject: Self.mockSubject(provider: provider, account: account), email: email, audience: audience, nonce: nonce,
+            provider: provider, subject: Self.mockSubject(provider: provider, account: account), email: email, audience: audience,
+            nonce: nonce,
             now: clock.now())
     }
 
@@ -44,14 +45,16 @@ extension OnboardService {
             let subject = claims.sub.value
             let email = claims.email
             let refresh = newRefreshToken(for: Secrets.userID(), policy: policy)
-            guard let user = try await store.socialUser(
-                tokenID: claims.jti.value, tokenExpiry: Int64(claims.exp.value.timeIntervalSince1970), provider: provider,
-                subject: subject, email: email, now: now, token: refresh.record)
-            else { // accepted once: a replayed token is refused
+            guard
+                let user = try await store.socialUser(
+                    tokenID: claims.jti.value, tokenExpiry: Int64(claims.exp.value.timeIntervalSince1970), provider: provider,
+                    subject: subject, email: email, now: now, token: refresh.record)
+            else {  // accepted once: a replayed token is refused
                 record(.socialTokenRefused, account: subject, outcome: "refused: \(provider) ID token used before")
                 throw refused
             }
-            let session = try await session((refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
+            let session = try await session(
+                (refresh.token, refresh.record.granted(to: user.userID)), createdAt: user.createdAt, isAnonymous: false)
             return SignIn(session: session, isNewUser: user.isNew)
         }
     }
@@ -60,10 +63,10 @@ extension OnboardService {
     /// app and `nonce` and it has not expired; refused (and recorded) otherwise.
     func verifiedMockClaims(provider: String, idToken: String, nonce: String, now: Int64) async throws -> IdentityClaims {
         guard let claims = await identityProvider.verifiedClaims(idToken),
-              claims.iss.value == MockIdentityProvider.issuer(provider),
-              claims.aud.value.contains(MockIdentityProvider.audience),
-              Int64(claims.exp.value.timeIntervalSince1970) > now,
-              !nonce.isEmpty, claims.nonce == nonce
+            claims.iss.value == MockIdentityProvider.issuer(provider),
+            claims.aud.value.contains(MockIdentityProvider.audience),
+            Int64(claims.exp.value.timeIntervalSince1970) > now,
+            !nonce.isEmpty, claims.nonce == nonce
         else {
             record(.socialTokenRefused, outcome: "refused: \(provider) ID token not genuine, expired or for another nonce")
             throw Self.unverified(provider)

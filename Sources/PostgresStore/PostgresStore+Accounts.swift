@@ -34,16 +34,21 @@ extension PostgresStore {
         try await transaction { db in
             guard try await db.first("SELECT is_anonymous FROM users WHERE id = \(userID)", as: Bool.self, logger: self.logger) == true
             else { throw ServiceError(.conflict, "This Idempotency-Key was already used for another account.") }
-            try await db.query("UPDATE refresh_tokens SET revoked_at = \(now) WHERE user_id = \(userID) AND revoked_at IS NULL", logger: self.logger)
+            try await db.query(
+                "UPDATE refresh_tokens SET revoked_at = \(now) WHERE user_id = \(userID) AND revoked_at IS NULL", logger: self.logger)
             try await Self.insert(token, db, self.logger)
-            let offered = try await db.all("SELECT name FROM name_offers WHERE user_id = \(userID) ORDER BY offered_order", as: String.self, logger: self.logger)
+            let offered = try await db.all(
+                "SELECT name FROM name_offers WHERE user_id = \(userID) ORDER BY offered_order", as: String.self, logger: self.logger)
             guard offered.count < names.count else { return offered }
-            return try await Self.reserveNames(NameReservation(count: names.count, reserved: offered), for: userID, at: now, db, self.logger)
+            return try await Self.reserveNames(
+                NameReservation(count: names.count, reserved: offered), for: userID, at: now, db, self.logger)
         }
     }
 
     /// The rest of `reservation`'s names for `userID`, one INSERT each; all it reserved.
-    static func reserveNames(_ reservation: NameReservation, for userID: String, at now: Int64, _ db: PostgresConnection, _ logger: Logger)
+    static func reserveNames(
+        _ reservation: NameReservation, for userID: String, at now: Int64, _ db: PostgresConnection, _ logger: Logger
+    )
         async throws -> [String]
     {
         var reservation = reservation
@@ -58,7 +63,10 @@ extension PostgresStore {
 
     public func chooseOfferedName(_ name: String, for userID: String) async throws -> ProfileRow? {
         try await transaction { db in
-            guard try await db.first("SELECT name FROM name_offers WHERE name = \(name) AND user_id = \(userID)", as: String.self, logger: self.logger) != nil
+            guard
+                try await db.first(
+                    "SELECT name FROM name_offers WHERE name = \(name) AND user_id = \(userID)", as: String.self, logger: self.logger)
+                    != nil
             else { return nil }
             try await db.query(
                 "UPDATE users SET display_name = \(name), display_key = \(NameKey.of(name)), onboarding_complete = TRUE WHERE id = \(userID)",
@@ -70,18 +78,23 @@ extension PostgresStore {
     public func sessionIsLive(userID: String, family: String?) async throws -> Bool {
         try await statement { db in
             var live = false
-            for try await row in try await db.execute(LiveSessionStatement(userID: userID, family: family), logger: self.logger) { live = row }
+            for try await row in try await db.execute(LiveSessionStatement(userID: userID, family: family), logger: self.logger) {
+                live = row
+            }
             return live
         }
     }
 
-    public func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String, token: NewRefreshToken) async throws -> Bool {
+    public func createAccount(
+        _ userID: String, at now: Int64, email: String, passwordHash: String, name: String, token: NewRefreshToken
+    ) async throws -> Bool {
         try await transaction { db in
-            let created = try await db.first(
-                """
-                INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name, display_key)
-                VALUES (\(userID), \(now), FALSE, \(email), \(passwordHash), \(name), \(NameKey.of(name))) ON CONFLICT DO NOTHING RETURNING id
-                """, as: String.self, logger: self.logger) != nil
+            let created =
+                try await db.first(
+                    """
+                    INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name, display_key)
+                    VALUES (\(userID), \(now), FALSE, \(email), \(passwordHash), \(name), \(NameKey.of(name))) ON CONFLICT DO NOTHING RETURNING id
+                    """, as: String.self, logger: self.logger) != nil
             if created { try await Self.insert(token, db, self.logger) }
             return created
         }
@@ -105,7 +118,9 @@ extension PostgresStore {
             for try await row in rows.decode((Int64, Bool).self) { found = row }
             guard let (createdAt, anonymous) = found else { return .noSuchUser }
             guard anonymous else { return .alreadyNamed }
-            if try await db.first("SELECT 1 FROM users WHERE email = \(email)", as: Int32.self, logger: self.logger) != nil { return .emailTaken }
+            if try await db.first("SELECT 1 FROM users WHERE email = \(email)", as: Int32.self, logger: self.logger) != nil {
+                return .emailTaken
+            }
             try await db.query(
                 "UPDATE users SET email = \(email), password_hash = \(passwordHash), is_anonymous = FALSE WHERE id = \(userID)",
                 logger: self.logger)
@@ -120,25 +135,33 @@ extension PostgresStore {
         }
     }
 
-    public func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, token: NewRefreshToken) async throws -> SignedInUser? {
+    public func socialUser(
+        tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, token: NewRefreshToken
+    ) async throws -> SignedInUser? {
         try await transaction { db in
             try await db.query("DELETE FROM used_id_tokens WHERE expires_at < \(now)", logger: self.logger)
             // Accepted once, by whichever instance gets there first.
-            guard try await db.first(
-                "INSERT INTO used_id_tokens (token_id, expires_at) VALUES (\(tokenID), \(tokenExpiry)) ON CONFLICT DO NOTHING RETURNING token_id",
-                as: String.self, logger: self.logger) != nil
+            guard
+                try await db.first(
+                    "INSERT INTO used_id_tokens (token_id, expires_at) VALUES (\(tokenID), \(tokenExpiry)) ON CONFLICT DO NOTHING RETURNING token_id",
+                    as: String.self, logger: self.logger) != nil
             else { return nil }
             let existing = try await db.query(
                 "SELECT id, created_at FROM users WHERE auth_provider = \(provider) AND provider_subject = \(subject)", logger: self.logger)
             var found: SignedInUser?
-            for try await (id, createdAt) in existing.decode((String, Int64).self) { found = SignedInUser(userID: id, createdAt: createdAt, isNew: false) }
+            for try await (id, createdAt) in existing.decode((String, Int64).self) {
+                found = SignedInUser(userID: id, createdAt: createdAt, isNew: false)
+            }
             if let found {
                 try await Self.insert(token.granted(to: found.userID), db, self.logger)
                 return found
             }
             let userID = token.userID
             // The provider's email is kept unless another account already has it.
-            let emailFree = try await email.asyncMap { try await db.first("SELECT 1 FROM users WHERE email = \($0)", as: Int32.self, logger: self.logger) == nil } ?? false
+            let emailFree =
+                try await email.asyncMap {
+                    try await db.first("SELECT 1 FROM users WHERE email = \($0)", as: Int32.self, logger: self.logger) == nil
+                } ?? false
             try await db.query(
                 """
                 INSERT INTO users (id, created_at, is_anonymous, email, auth_provider, provider_subject)

@@ -93,7 +93,9 @@ private struct EventRecord: Encodable {
     init(_ event: StoredEvent) {
         (id, flow, self.event, screen, screen_index) = (event.id, event.flow, event.event, event.screen, event.screenIndex)
         (user_id, anonymous_id, occurred_at_ms, received_at) = (event.userID, event.anonymousID, event.occurredAt, event.receivedAt)
-        (app_version, error_code, attempt_number, duration_ms) = (event.appVersion, event.errorCode, event.attemptNumber, event.durationMilliseconds)
+        (app_version, error_code, attempt_number, duration_ms) = (
+            event.appVersion, event.errorCode, event.attemptNumber, event.durationMilliseconds
+        )
         (variant, properties) = (event.version, event.properties)
         starts_run = event.startsRun ? true : nil
     }

@@ -72,9 +72,11 @@ extension PostgresStore {
             }
             let next = status == "pending" ? "pending" : "spent"
             try await db.query(
-                "UPDATE device_grants SET polled_at = \(now), status = \(next) WHERE device_code_hash = \(deviceCodeHash)", logger: self.logger)
+                "UPDATE device_grants SET polled_at = \(now), status = \(next) WHERE device_code_hash = \(deviceCodeHash)",
+                logger: self.logger)
             switch status {
-            case "approved": return .approved(provider: provider, identity: DeviceIdentity(subject: subject ?? "", email: email), expiresAt: expiresAt)
+            case "approved":
+                return .approved(provider: provider, identity: DeviceIdentity(subject: subject ?? "", email: email), expiresAt: expiresAt)
             case "denied": return .denied
             default: return .pending
             }

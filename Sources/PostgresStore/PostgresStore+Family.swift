@@ -28,10 +28,14 @@ extension PostgresStore {
         }
     }
 
-    public func createInvite(codeHash: String, childID: String, by userID: String, now: Int64, expiresAt: Int64, outbox: OutboxEntry?) async throws -> Bool {
+    public func createInvite(
+        codeHash: String, childID: String, by userID: String, now: Int64, expiresAt: Int64, outbox: OutboxEntry?
+    ) async throws -> Bool {
         try await transaction { db in
-            guard try await db.first(
-                "SELECT 1 FROM child_members WHERE child_id = \(childID) AND user_id = \(userID)", as: Int32.self, logger: self.logger) != nil
+            guard
+                try await db.first(
+                    "SELECT 1 FROM child_members WHERE child_id = \(childID) AND user_id = \(userID)", as: Int32.self, logger: self.logger)
+                    != nil
             else { return false }
             try await db.query(
                 "INSERT INTO invites (code_hash, child_id, created_by, created_at, expires_at) VALUES (\(codeHash), \(childID), \(userID), \(now), \(expiresAt))",
@@ -47,7 +51,9 @@ extension PostgresStore {
         // child again), the membership, and what the answer shows, in one round trip.
         try await statement { db in
             var accepted: InviteRedemption?
-            for try await row in try await db.execute(InviteRedemptionStatement(now: now, userID: userID, codeHash: codeHash), logger: self.logger) {
+            for try await row in try await db.execute(
+                InviteRedemptionStatement(now: now, userID: userID, codeHash: codeHash), logger: self.logger)
+            {
                 accepted = row
             }
             return accepted

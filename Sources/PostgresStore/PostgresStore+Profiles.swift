@@ -10,7 +10,9 @@ extension PostgresStore {
         try await transaction { db in try await Self.profile(of: userID, db, self.logger) }
     }
 
-    public func updateProfile(of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64) async throws -> ProfileUpdate {
+    public func updateProfile(
+        of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64
+    ) async throws -> ProfileUpdate {
         try await transaction(onUniqueViolation: ProfileUpdate.displayNameTaken) { db in
             // The user's row locked: two saves of one profile merge one after the other.
             try await db.query("SELECT 1 FROM users WHERE id = \(userID) FOR UPDATE", logger: self.logger)
@@ -92,7 +94,8 @@ extension PostgresStore {
                     stored = try RecordListAppend.adding(item, to: stored, maximumBytes: maximumBytes).json
                 }
                 try await db.query(
-                    "UPDATE records SET value = \(stored ?? "[]"), updated_at = \(now) WHERE user_id = \(to) AND key = \(key)", logger: self.logger)
+                    "UPDATE records SET value = \(stored ?? "[]"), updated_at = \(now) WHERE user_id = \(to) AND key = \(key)",
+                    logger: self.logger)
                 try await db.query("DELETE FROM records WHERE user_id = \(from) AND key = \(key)", logger: self.logger)
             }
         }
@@ -129,8 +132,11 @@ extension PostgresStore {
             FROM users WHERE id = \(userID)
             """, logger: logger)
         var found: ProfileRow?
-        for try await (displayName, name, email, phone, anonymous, fields) in rows.decode((String?, String?, String?, String?, Bool, String?).self) {
-            found = ProfileRow(userID: userID, displayName: displayName, name: name, email: email, phone: phone, isAnonymous: anonymous, fields: fields)
+        for try await (displayName, name, email, phone, anonymous, fields) in rows.decode(
+            (String?, String?, String?, String?, Bool, String?).self)
+        {
+            found = ProfileRow(
+                userID: userID, displayName: displayName, name: name, email: email, phone: phone, isAnonymous: anonymous, fields: fields)
         }
         guard var profile = found else { throw ServiceError.sessionRejected }
         // Only once the rows above are read to the end: a query started while another's

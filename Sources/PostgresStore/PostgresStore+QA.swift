@@ -23,7 +23,9 @@ extension PostgresStore {
     public func qaSettings() async throws -> [String: Int64] {
         try await statement { db in
             var settings: [String: Int64] = [:]
-            for try await (name, value) in try await db.query("SELECT name, value FROM qa_settings", logger: self.logger).decode((String, Int64).self) {
+            for try await (name, value) in try await db.query("SELECT name, value FROM qa_settings", logger: self.logger).decode(
+                (String, Int64).self)
+            {
                 settings[name] = value
             }
             return settings
@@ -42,13 +44,15 @@ extension PostgresStore {
     public func countDownQASetting(_ name: String) async throws -> Bool {
         try await statement { db in
             try await db.first(
-                "UPDATE qa_settings SET value = value - 1 WHERE name = \(name) AND value > 0 RETURNING value", as: Int64.self, logger: self.logger) != nil
+                "UPDATE qa_settings SET value = value - 1 WHERE name = \(name) AND value > 0 RETURNING value", as: Int64.self,
+                logger: self.logger) != nil
         }
     }
 
     public func flipQASetting(_ name: String) async throws -> Bool {
         try await statement { db in
-            try await db.first("UPDATE qa_settings SET value = 1 - value WHERE name = \(name) RETURNING value", as: Int64.self, logger: self.logger) == 1
+            try await db.first(
+                "UPDATE qa_settings SET value = 1 - value WHERE name = \(name) RETURNING value", as: Int64.self, logger: self.logger) == 1
         }
     }
 
@@ -62,8 +66,10 @@ extension PostgresStore {
 
     public func reset() async throws {
         try await transaction { db in
-            for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers",
-                          "outbox", "used_id_tokens", "idempotency", "rate_limits", "lockouts", "qa_settings", "users"] {
+            for table in [
+                "records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers",
+                "outbox", "used_id_tokens", "idempotency", "rate_limits", "lockouts", "qa_settings", "users",
+            ] {
                 try await db.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table)"), logger: self.logger)
             }
         }

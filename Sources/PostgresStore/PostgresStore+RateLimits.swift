@@ -21,7 +21,9 @@ extension PostgresStore {
         return try await statement { db in try await Self.hit(keys, rule, now: now, db, self.logger) }
     }
 
-    public func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64, forLiveSession userID: String, family: String?) async throws
+    public func hitRateLimits(
+        _ keys: [String], _ rule: RateLimit, now: Int64, forLiveSession userID: String, family: String?
+    ) async throws
         -> [Int64?]?
     {
         // The session's check and the counts in one statement: one round trip where two were.
@@ -83,7 +85,9 @@ extension PostgresStore {
     /// not counted: the count stops at limit + 1, which marks the window as over.
     static func hit(_ keys: [String], _ rule: RateLimit, now: Int64, _ db: PostgresConnection, _ logger: Logger) async throws -> [Int64?] {
         var counted: [String: (start: Int64, count: Int32)] = [:]
-        for try await (key, start, count) in try await db.execute(RateLimitStatement(sortedKeys: keys.sorted(), now: now, rule: rule), logger: logger) {
+        for try await (key, start, count) in try await db.execute(
+            RateLimitStatement(sortedKeys: keys.sorted(), now: now, rule: rule), logger: logger)
+        {
             counted[key] = (start, count)
         }
         return waits(keys, counted, rule, now: now)

@@ -28,10 +28,12 @@ extension PostgresStore {
             if revokedAt != nil || (expiresAt.map { $0 <= now } ?? false) { return .rejected }
             if let rotatedAt, now - rotatedAt > grace {
                 // Reuse of a rotated token: assume it leaked, end every session of the family.
-                try await db.query("UPDATE refresh_tokens SET revoked_at = \(now) WHERE family_id = \(family) AND revoked_at IS NULL", logger: self.logger)
+                try await db.query(
+                    "UPDATE refresh_tokens SET revoked_at = \(now) WHERE family_id = \(family) AND revoked_at IS NULL", logger: self.logger)
                 return .reused(userID: userID)
             }
-            try await db.query("UPDATE refresh_tokens SET rotated_at = COALESCE(rotated_at, \(now)) WHERE token_hash = \(hash)", logger: self.logger)
+            try await db.query(
+                "UPDATE refresh_tokens SET rotated_at = COALESCE(rotated_at, \(now)) WHERE token_hash = \(hash)", logger: self.logger)
             let policy = TokenPolicy(accessLifetime: accessLifetime, refreshLifetime: refreshLifetime)
             let successor = NewRefreshToken(hash: successorHash, userID: userID, family: family, now: now, policy: policy)
             try await Self.insert(successor, db, self.logger)

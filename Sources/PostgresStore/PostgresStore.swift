@@ -141,7 +141,8 @@ public final class PostgresStore: ServiceStore {
 
     public func storedKey(named name: String, fresh: [UInt8]) async throws -> [UInt8] {
         try await transaction { db in
-            try await db.query("INSERT INTO service_keys (name, secret) VALUES (\(name), \(Data(fresh))) ON CONFLICT DO NOTHING", logger: self.logger)
+            try await db.query(
+                "INSERT INTO service_keys (name, secret) VALUES (\(name), \(Data(fresh))) ON CONFLICT DO NOTHING", logger: self.logger)
             let stored = try await db.first("SELECT secret FROM service_keys WHERE name = \(name)", as: Data.self, logger: self.logger)
             return [UInt8](stored ?? Data(fresh))
         }

@@ -187,8 +187,10 @@ struct InviteRedemptionStatement: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        let (id, name, birthDate, sharerName, displayName, email) = try row.decode((String, String, String?, String?, String?, String?).self)
+        let (id, name, birthDate, sharerName, displayName, email) = try row.decode(
+            (String, String, String?, String?, String?, String?).self)
         return InviteRedemption(
-            child: Child(id: id, name: name, birthDate: birthDate), sharerName: sharerName, sharerDisplayName: displayName, sharerEmail: email)
+            child: Child(id: id, name: name, birthDate: birthDate), sharerName: sharerName, sharerDisplayName: displayName,
+            sharerEmail: email)
     }
 }

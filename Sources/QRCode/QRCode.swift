@@ -26,7 +26,9 @@ public struct QRCode: Sendable, Equatable {
     public struct TooLong: Error, Sendable {}
 
     /// The code for `text`. `version` and `mask` fixed for tests; nil chooses them.
-    public init(_ text: String, errorCorrection: ErrorCorrection = .medium, version fixedVersion: Int? = nil, mask fixedMask: Int? = nil) throws {
+    public init(
+        _ text: String, errorCorrection: ErrorCorrection = .medium, version fixedVersion: Int? = nil, mask fixedMask: Int? = nil
+    ) throws {
         let segment = Segment(text)
         var chosen: Int?
         for version in (fixedVersion.map { $0...$0 } ?? 1...40) {
@@ -68,7 +70,7 @@ public struct QRCode: Sendable, Equatable {
                 drawFormatBits(candidate)
                 let penalty = penaltyScore()
                 if penalty < best.penalty { best = (candidate, penalty) }
-                applyMask(candidate) // undone: a mask is its own inverse
+                applyMask(candidate)  // undone: a mask is its own inverse
             }
             mask = best.mask
         }
@@ -106,7 +108,7 @@ public struct QRCode: Sendable, Equatable {
                 }
             }
         }
-        drawFormatBits(0) // reserved now, drawn for real once the mask is chosen
+        drawFormatBits(0)  // reserved now, drawn for real once the mask is chosen
         drawVersion()
     }
 
@@ -123,7 +125,7 @@ public struct QRCode: Sendable, Equatable {
         for i in 9..<15 { setFunction(14 - i, 8, bit(i)) }
         for i in 0..<8 { setFunction(size - 1 - i, 8, bit(i)) }
         for i in 8..<15 { setFunction(8, size - 15 + i, bit(i)) }
-        setFunction(8, size - 8, true) // the dark module
+        setFunction(8, size - 8, true)  // the dark module
     }
 
     private mutating func drawVersion() {
@@ -160,7 +162,7 @@ public struct QRCode: Sendable, Equatable {
         var i = 0
         var right = size - 1
         while right >= 1 {
-            if right == 6 { right = 5 } // the vertical timing pattern
+            if right == 6 { right = 5 }  // the vertical timing pattern
             for vertical in 0..<size {
                 for j in 0..<2 {
                     let x = right - j
@@ -179,16 +181,17 @@ public struct QRCode: Sendable, Equatable {
     private mutating func applyMask(_ mask: Int) {
         for y in 0..<size {
             for x in 0..<size where !isFunction[y][x] {
-                let invert = switch mask {
-                case 0: (x + y) % 2 == 0
-                case 1: y % 2 == 0
-                case 2: x % 3 == 0
-                case 3: (x + y) % 3 == 0
-                case 4: (x / 3 + y / 2) % 2 == 0
-                case 5: x * y % 2 + x * y % 3 == 0
-                case 6: (x * y % 2 + x * y % 3) % 2 == 0
-                default: ((x + y) % 2 + x * y % 3) % 2 == 0
-                }
+                let invert =
+                    switch mask {
+                    case 0: (x + y) % 2 == 0
+                    case 1: y % 2 == 0
+                    case 2: x % 3 == 0
+                    case 3: (x + y) % 3 == 0
+                    case 4: (x / 3 + y / 2) % 2 == 0
+                    case 5: x * y % 2 + x * y % 3 == 0
+                    case 6: (x * y % 2 + x * y % 3) % 2 == 0
+                    default: ((x + y) % 2 + x * y % 3) % 2 == 0
+                    }
                 if invert { modules[y][x].toggle() }
             }
         }

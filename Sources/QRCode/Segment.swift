@@ -40,7 +40,7 @@ struct Segment {
         append(alphanumeric ? 0b0010 : 0b0100, 4)
         append(count, countBits(version))
         if alphanumeric {
-            let values = characters.compactMap { Self.alphanumerics.firstIndex(of: $0) } // all there: `alphanumeric`
+            let values = characters.compactMap { Self.alphanumerics.firstIndex(of: $0) }  // all there: `alphanumeric`
             var i = 0
             while i + 1 < values.count {
                 append(values[i] * 45 + values[i + 1], 11)

@@ -75,7 +75,7 @@ final class Checkpointer: Sendable {
         configuration.label = "checkpointer"
         configuration.busyMode = .immediateError
         guard let connection = try? DatabaseQueue(path: path, configuration: configuration),
-              (try? writer.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.writerMark)")) != nil
+            (try? writer.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.writerMark)")) != nil
         else {
             state.withLock { $0.unavailable = true }
             return nil

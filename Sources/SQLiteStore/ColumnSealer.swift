@@ -72,8 +72,14 @@ public final class ColumnSealer: Sendable {
 
     /// The three functions on a connection: sealing with this sealer's key.
     func register(in db: Database) {
-        db.add(function: DatabaseFunction("seal", argumentCount: 1, pure: false) { [self] in try text($0[0]) { try seal($0, deterministic: false) } })
-        db.add(function: DatabaseFunction("seal_key", argumentCount: 1, pure: true) { [self] in try text($0[0]) { try seal($0, deterministic: true) } })
+        db.add(
+            function: DatabaseFunction("seal", argumentCount: 1, pure: false) { [self] in
+                try text($0[0]) { try seal($0, deterministic: false) }
+            })
+        db.add(
+            function: DatabaseFunction("seal_key", argumentCount: 1, pure: true) { [self] in
+                try text($0[0]) { try seal($0, deterministic: true) }
+            })
         db.add(function: DatabaseFunction("unseal", argumentCount: 1, pure: true) { [self] in try text($0[0]) { try open($0) } })
     }
 
@@ -109,15 +115,16 @@ public final class ColumnSealer: Sendable {
                 guard (try? self.open(String(decoding: check, as: UTF8.self))) == Self.checkText else { throw ForeignKey(path: path) }
                 return false
             }
-            try db.execute(sql: """
-                UPDATE users SET email = seal_key(email), phone = seal_key(phone), display_name = seal_key(display_name), name = seal(name),
-                    display_key = seal_key(display_key);
-                UPDATE phone_codes SET phone = seal_key(phone);
-                UPDATE profiles SET data = seal(data);
-                UPDATE children SET name = seal(name), birth_date = seal(birth_date);
-                UPDATE records SET value = seal(value);
-                UPDATE outbox SET destination = seal(destination);
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE users SET email = seal_key(email), phone = seal_key(phone), display_name = seal_key(display_name), name = seal(name),
+                        display_key = seal_key(display_key);
+                    UPDATE phone_codes SET phone = seal_key(phone);
+                    UPDATE profiles SET data = seal(data);
+                    UPDATE children SET name = seal(name), birth_date = seal(birth_date);
+                    UPDATE records SET value = seal(value);
+                    UPDATE outbox SET destination = seal(destination);
+                    """)
             try db.execute(
                 sql: "INSERT INTO service_keys (name, secret) VALUES (?, ?)",
                 arguments: [Self.checkName, Data(try self.seal(Self.checkText, deterministic: false).utf8)])

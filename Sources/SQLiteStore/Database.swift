@@ -48,7 +48,10 @@ public enum ServiceDatabase {
         if let sealer {
             try sealer.adopt(queue, path: path)
         } else if try queue.read(ColumnSealer.isSealed) {
-            throw ServiceError(.serverError, "\(path) is an embedded mock's file, its personal data sealed with its state folder's key: open it as that folder's mock (onboard --state-dir FOLDER).")
+            throw ServiceError(
+                .serverError,
+                "\(path) is an embedded mock's file, its personal data sealed with its state folder's key: open it as that folder's mock (onboard --state-dir FOLDER)."
+            )
         }
         return queue
     }
@@ -67,7 +70,6 @@ public enum ServiceDatabase {
         try migrator.migrate(queue)
         return queue
     }
-
 
     /// The keys kept in a database, made on first use.
     static func keys(in queue: DatabaseQueue) throws -> ServiceKeys {
@@ -89,7 +91,6 @@ public enum ServiceDatabase {
         }
     }
 }
-
 
 /// An exclusive `flock` on a file of its own, held while a database is made and migrated.
 private struct CreationLock {

@@ -55,7 +55,9 @@ final class GroupCommit: Sendable {
                         return .commit
                     }
                     // `inSavepoint` returns only once `body` has returned, so this holds.
-                    guard let value else { throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "A write's savepoint ended without it.") }
+                    guard let value else {
+                        throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "A write's savepoint ended without it.")
+                    }
                     return value
                 }
                 return { commitFailure in
@@ -108,7 +110,9 @@ final class GroupCommit: Sendable {
                     answers.append(write.run(db))
                     // SQLite rolled the whole transaction back (a full disk, an I/O
                     // error): what ran before is gone, what comes after has nowhere to run.
-                    guard db.isInsideTransaction else { throw DatabaseError(resultCode: .SQLITE_ABORT, message: "The transaction was rolled back.") }
+                    guard db.isInsideTransaction else {
+                        throw DatabaseError(resultCode: .SQLITE_ABORT, message: "The transaction was rolled back.")
+                    }
                 }
                 return .commit
             }

@@ -9,7 +9,9 @@ extension OnboardService {
         database: DatabaseQueue, clock: any ServiceClock = SystemClock(), settings: ServiceSettings = ServiceSettings(),
         securityLog: Logger = OnboardService.silent
     ) throws {
-        try self.init(store: SQLiteStore(database), keys: ServiceDatabase.keys(in: database), clock: clock, settings: settings, securityLog: securityLog)
+        try self.init(
+            store: SQLiteStore(database), keys: ServiceDatabase.keys(in: database), clock: clock, settings: settings,
+            securityLog: securityLog)
     }
 
     /// The outbox now, without waiting: the QA console reads it from the UI thread, and

@@ -15,14 +15,16 @@ extension SQLiteStore {
                 // The same idempotency key again, its first answer lost: the same guest, a new session.
                 guard try Bool.fetchOne(db, sql: "SELECT is_anonymous FROM users WHERE id = ?", arguments: [userID]) == true
                 else { throw ServiceError(.conflict, "This Idempotency-Key was already used for another account.") }
-                try db.execute(sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [now, userID])
+                try db.execute(
+                    sql: "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [now, userID])
                 try Self.insert(token, in: db)
                 return try String.fetchAll(db, sql: "SELECT name FROM name_offers WHERE user_id = ? ORDER BY rowid", arguments: [userID])
             }
             // Reserved service-wide: a name offered to one user is never offered to another.
             // One prepared INSERT per name tried: cheaper here than one statement over all
             // twelve candidates (measured; DECISIONS 42).
-            let offer = try db.cachedStatement(sql: "INSERT INTO name_offers (name, user_id, offered_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+            let offer = try db.cachedStatement(
+                sql: "INSERT INTO name_offers (name, user_id, offered_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
             var reservation = NameReservation(count: names.count, candidates: candidates)
             while let name = reservation.next() {
                 try offer.execute(arguments: [name, userID, now])
@@ -57,15 +59,18 @@ extension SQLiteStore {
         }
     }
 
-    public func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String, token: NewRefreshToken) async throws -> Bool {
+    public func createAccount(
+        _ userID: String, at now: Int64, email: String, passwordHash: String, name: String, token: NewRefreshToken
+    ) async throws -> Bool {
         try await write { db in
-            let created = try String.fetchOne(
-                db,
-                sql: """
-                    INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name, display_name, display_key)
-                    VALUES (?, ?, 0, seal_key(?), ?, seal(?), NULL, seal_key(?)) ON CONFLICT DO NOTHING RETURNING id
-                    """,
-                arguments: [userID, now, email, passwordHash, name, NameKey.of(name)]) != nil
+            let created =
+                try String.fetchOne(
+                    db,
+                    sql: """
+                        INSERT INTO users (id, created_at, is_anonymous, email, password_hash, name, display_name, display_key)
+                        VALUES (?, ?, 0, seal_key(?), ?, seal(?), NULL, seal_key(?)) ON CONFLICT DO NOTHING RETURNING id
+                        """,
+                    arguments: [userID, now, email, passwordHash, name, NameKey.of(name)]) != nil
             if created { try Self.insert(token, in: db) }
             return created
         }
@@ -91,14 +96,17 @@ extension SQLiteStore {
             // The guest's own sessions take a named account's lifetime: a
             // never-expiring guest token no longer stands for an account with a password.
             try db.execute(
-                sql: "UPDATE refresh_tokens SET refresh_lifetime = ?, expires_at = ? WHERE user_id = ? AND revoked_at IS NULL AND expires_at IS NULL",
+                sql:
+                    "UPDATE refresh_tokens SET refresh_lifetime = ?, expires_at = ? WHERE user_id = ? AND revoked_at IS NULL AND expires_at IS NULL",
                 arguments: [token.policy.refreshLifetime, token.expiresAt, userID])
             try Self.insert(token, in: db)
             return .linked(createdAt: row["created_at"])
         }
     }
 
-    public func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, token: NewRefreshToken) async throws -> SignedInUser? {
+    public func socialUser(
+        tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, token: NewRefreshToken
+    ) async throws -> SignedInUser? {
         try await write { db in
             // Accepted once: a replayed token (a stolen one, or a retried request) is refused.
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM used_id_tokens WHERE token_id = ?", arguments: [tokenID]) == nil
@@ -106,15 +114,20 @@ extension SQLiteStore {
             try db.execute(sql: "DELETE FROM used_id_tokens WHERE expires_at < ?", arguments: [now])
             try db.execute(sql: "INSERT INTO used_id_tokens (token_id, expires_at) VALUES (?, ?)", arguments: [tokenID, tokenExpiry])
             if let row = try Row.fetchOne(
-                db, sql: "SELECT id, created_at FROM users WHERE auth_provider = ? AND provider_subject = ?", arguments: [provider, subject]) {
+                db, sql: "SELECT id, created_at FROM users WHERE auth_provider = ? AND provider_subject = ?",
+                arguments: [provider, subject])
+            {
                 let user = SignedInUser(userID: row["id"], createdAt: row["created_at"], isNew: false)
                 try Self.insert(token.granted(to: user.userID), in: db)
                 return user
             }
             // The provider's email is kept unless another account already has it.
-            let emailFree = try email.map { try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = seal_key(?)", arguments: [$0]) == nil } ?? false
+            let emailFree =
+                try email.map { try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE email = seal_key(?)", arguments: [$0]) == nil }
+                ?? false
             try db.execute(
-                sql: "INSERT INTO users (id, created_at, is_anonymous, email, auth_provider, provider_subject) VALUES (?, ?, 0, seal_key(?), ?, ?)",
+                sql:
+                    "INSERT INTO users (id, created_at, is_anonymous, email, auth_provider, provider_subject) VALUES (?, ?, 0, seal_key(?), ?, ?)",
                 arguments: [token.userID, now, emailFree ? email : nil, provider, subject])
             try Self.insert(token, in: db)
             return SignedInUser(userID: token.userID, createdAt: now, isNew: true)

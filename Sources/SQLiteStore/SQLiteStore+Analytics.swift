@@ -48,7 +48,8 @@ extension SQLiteStore {
                 let person: String = row[0]
                 rows.append(
                     FunnelRow(
-                        person: Int64(person.hashValue), screen: row[1], screenIndex: row[2], occurredAt: row[3], errorCode: row[4], isRetry: row[5],
+                        person: Int64(person.hashValue), screen: row[1], screenIndex: row[2], occurredAt: row[3], errorCode: row[4],
+                        isRetry: row[5],
                         durationMilliseconds: row[6], version: row[7], startsRun: row[8]))
             }
             return rows

@@ -13,7 +13,10 @@ extension SQLiteStore {
                     INSERT INTO device_grants (device_code_hash, user_code, provider, created_at, expires_at, interval, requested_from)
                     VALUES (?, ?, ?, ?, ?, ?, seal(?))
                     """,
-                arguments: [grant.deviceCodeHash, grant.userCode, grant.provider, grant.createdAt, grant.expiresAt, grant.interval, grant.requestedFrom])
+                arguments: [
+                    grant.deviceCodeHash, grant.userCode, grant.provider, grant.createdAt, grant.expiresAt, grant.interval,
+                    grant.requestedFrom,
+                ])
         }
     }
 
@@ -27,7 +30,9 @@ extension SQLiteStore {
                     """,
                 arguments: [userCode, now]
             ).map {
-                PendingDeviceGrant(provider: $0["provider"], expiresAt: $0["expires_at"], createdAt: $0["created_at"], requestedFrom: $0["requested_from"] ?? "")
+                PendingDeviceGrant(
+                    provider: $0["provider"], expiresAt: $0["expires_at"], createdAt: $0["created_at"],
+                    requestedFrom: $0["requested_from"] ?? "")
             }
         }
     }
@@ -54,9 +59,12 @@ extension SQLiteStore {
 
     public func pollDeviceGrant(deviceCodeHash: String, now: Int64) async throws -> DeviceGrantPoll {
         try await write { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT provider, expires_at, interval, polled_at, status, subject, unseal(email) AS email FROM device_grants WHERE device_code_hash = ?",
-                arguments: [deviceCodeHash])
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT provider, expires_at, interval, polled_at, status, subject, unseal(email) AS email FROM device_grants WHERE device_code_hash = ?",
+                    arguments: [deviceCodeHash])
             else { return .unknown }
             let status: String = row["status"]
             let expiresAt: Int64 = row["expires_at"]
@@ -64,15 +72,18 @@ extension SQLiteStore {
             if let polled: Int64 = row["polled_at"], now - polled < row["interval"] {
                 let interval: Int64 = row["interval"] + 5
                 try db.execute(
-                    sql: "UPDATE device_grants SET polled_at = ?, interval = ? WHERE device_code_hash = ?", arguments: [now, interval, deviceCodeHash])
+                    sql: "UPDATE device_grants SET polled_at = ?, interval = ? WHERE device_code_hash = ?",
+                    arguments: [now, interval, deviceCodeHash])
                 return .slowDown(interval: interval)
             }
             let next = status == "pending" ? "pending" : "spent"
             try db.execute(
-                sql: "UPDATE device_grants SET polled_at = ?, status = ? WHERE device_code_hash = ?", arguments: [now, next, deviceCodeHash])
+                sql: "UPDATE device_grants SET polled_at = ?, status = ? WHERE device_code_hash = ?",
+                arguments: [now, next, deviceCodeHash])
             switch status {
             case "approved":
-                return .approved(provider: row["provider"], identity: DeviceIdentity(subject: row["subject"], email: row["email"]), expiresAt: expiresAt)
+                return .approved(
+                    provider: row["provider"], identity: DeviceIdentity(subject: row["subject"], email: row["email"]), expiresAt: expiresAt)
             case "denied": return .denied
             default: return .pending
             }

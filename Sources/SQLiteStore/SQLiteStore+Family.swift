@@ -17,15 +17,20 @@ extension SQLiteStore {
         try await read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT c.id, unseal(c.name) AS name, unseal(c.birth_date) AS birth_date FROM children c JOIN child_members m ON m.child_id = c.id WHERE m.user_id = ? ORDER BY c.created_at, c.id",
+                sql:
+                    "SELECT c.id, unseal(c.name) AS name, unseal(c.birth_date) AS birth_date FROM children c JOIN child_members m ON m.child_id = c.id WHERE m.user_id = ? ORDER BY c.created_at, c.id",
                 arguments: [userID]
             ).map { Child(id: $0["id"], name: $0["name"], birthDate: $0["birth_date"]) }
         }
     }
 
-    public func createInvite(codeHash: String, childID: String, by userID: String, now: Int64, expiresAt: Int64, outbox: OutboxEntry?) async throws -> Bool {
+    public func createInvite(
+        codeHash: String, childID: String, by userID: String, now: Int64, expiresAt: Int64, outbox: OutboxEntry?
+    ) async throws -> Bool {
         try await write { db in
-            let member = try Bool.fetchOne(db, sql: "SELECT 1 FROM child_members WHERE child_id = ? AND user_id = ?", arguments: [childID, userID]) ?? false
+            let member =
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM child_members WHERE child_id = ? AND user_id = ?", arguments: [childID, userID])
+                ?? false
             guard member else { return false }
             try db.execute(
                 sql: "INSERT INTO invites (code_hash, child_id, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
@@ -40,24 +45,31 @@ extension SQLiteStore {
             // One conditional UPDATE: two racing redemptions cannot both win. The winner
             // may redeem it again (a retry whose answer was lost) and gets the child again;
             // someone who already tracks the child spends nothing.
-            guard let row = try Row.fetchOne(
-                db,
-                sql: """
-                    UPDATE invites SET used_at = COALESCE(used_at, ?), used_by = ?
-                    WHERE code_hash = ? AND expires_at > ? AND (used_by = ? OR (used_at IS NULL AND NOT EXISTS (
-                        SELECT 1 FROM child_members WHERE child_id = invites.child_id AND user_id = ?)))
-                    RETURNING child_id, created_by
-                    """,
-                arguments: [now, userID, codeHash, now, userID, userID])
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        UPDATE invites SET used_at = COALESCE(used_at, ?), used_by = ?
+                        WHERE code_hash = ? AND expires_at > ? AND (used_by = ? OR (used_at IS NULL AND NOT EXISTS (
+                            SELECT 1 FROM child_members WHERE child_id = invites.child_id AND user_id = ?)))
+                        RETURNING child_id, created_by
+                        """,
+                    arguments: [now, userID, codeHash, now, userID, userID])
             else { return nil }
             let childID: String = row["child_id"]
             let grantedBy: String = row["created_by"]
             try db.execute(
                 sql: "INSERT INTO child_members (child_id, user_id, granted_by) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [childID, userID, grantedBy])
-            guard let child = try Row.fetchOne(db, sql: "SELECT id, unseal(name) AS name, unseal(birth_date) AS birth_date FROM children WHERE id = ?", arguments: [childID])
+            guard
+                let child = try Row.fetchOne(
+                    db, sql: "SELECT id, unseal(name) AS name, unseal(birth_date) AS birth_date FROM children WHERE id = ?",
+                    arguments: [childID])
             else { return nil }
-            let sharer = try Row.fetchOne(db, sql: "SELECT unseal(name) AS name, unseal(display_name) AS display_name, unseal(email) AS email FROM users WHERE id = ?", arguments: [grantedBy])
+            let sharer = try Row.fetchOne(
+                db,
+                sql: "SELECT unseal(name) AS name, unseal(display_name) AS display_name, unseal(email) AS email FROM users WHERE id = ?",
+                arguments: [grantedBy])
             return InviteRedemption(
                 child: Child(id: child["id"], name: child["name"], birthDate: child["birth_date"]),
                 sharerName: sharer?["name"], sharerDisplayName: sharer?["display_name"], sharerEmail: sharer?["email"])

@@ -6,11 +6,16 @@ import ServiceAPI
 /// Idempotency keys in SQLite.
 extension SQLiteStore {
     /// Forgets expired keys, then claims `id` or reports its state.
-    public func claimIdempotency(_ id: String, operation: String, request: String, now: Int64, window: Int64, wait: Int64) async throws -> IdempotencyClaim {
+    public func claimIdempotency(
+        _ id: String, operation: String, request: String, now: Int64, window: Int64, wait: Int64
+    ) async throws -> IdempotencyClaim {
         try await write { db in
             try db.execute(sql: "DELETE FROM idempotency WHERE created_at < ?", arguments: [now - window])
             let me = Int64(getpid())
-            guard let row = try Row.fetchOne(db, sql: "SELECT operation, request_hash, sealed, created_at, owner FROM idempotency WHERE id = ?", arguments: [id]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT operation, request_hash, sealed, created_at, owner FROM idempotency WHERE id = ?", arguments: [id])
+            else {
                 try db.execute(
                     sql: "INSERT INTO idempotency (id, operation, request_hash, created_at, owner) VALUES (?, ?, ?, ?, ?)",
                     arguments: [id, operation, request, now, me])

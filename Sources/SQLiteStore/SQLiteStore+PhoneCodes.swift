@@ -4,11 +4,15 @@ import ServiceAPI
 
 /// SMS codes in SQLite.
 extension SQLiteStore {
-    public func storePhoneCode(_ code: PhoneCode, resendAfter: Int64, limit: RateLimitHit, outbox: OutboxEntry?) async throws -> PhoneCodeStored {
+    public func storePhoneCode(
+        _ code: PhoneCode, resendAfter: Int64, limit: RateLimitHit, outbox: OutboxEntry?
+    ) async throws -> PhoneCodeStored {
         let limiter = self.limiter
         return try await write { db in
-            if let sentAt = try Int64.fetchOne(db, sql: "SELECT sent_at FROM phone_codes WHERE phone = seal_key(?)", arguments: [code.phone]),
-               code.sentAt - sentAt < resendAfter {
+            if let sentAt = try Int64.fetchOne(
+                db, sql: "SELECT sent_at FROM phone_codes WHERE phone = seal_key(?)", arguments: [code.phone]),
+                code.sentAt - sentAt < resendAfter
+            {
                 return .resendIn(resendAfter - (code.sentAt - sentAt))
             }
             if let wait = limiter.hit(limit.key, limit.rule, now: code.sentAt) { return .limited(wait) }
@@ -24,9 +28,13 @@ extension SQLiteStore {
         }
     }
 
-    public func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int, token: NewRefreshToken) async throws -> PhoneCodeOutcome {
+    public func spendPhoneCode(
+        phone: String, codeHash: String, now: Int64, maximumAttempts: Int, token: NewRefreshToken
+    ) async throws -> PhoneCodeOutcome {
         try await write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT code_hash, expires_at, attempts FROM phone_codes WHERE phone = seal_key(?)", arguments: [phone])
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT code_hash, expires_at, attempts FROM phone_codes WHERE phone = seal_key(?)", arguments: [phone])
             else { return .noCode }
             let attempts: Int = row["attempts"]
             if attempts >= maximumAttempts { return .tooManyAttempts }

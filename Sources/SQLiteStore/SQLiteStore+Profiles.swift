@@ -9,7 +9,9 @@ extension SQLiteStore {
         try await read { db in try Self.profile(of: userID, in: db) }
     }
 
-    public func updateProfile(of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64) async throws -> ProfileUpdate {
+    public func updateProfile(
+        of userID: String, with fields: [String: FieldValue], maximumBytes: Int, now: Int64
+    ) async throws -> ProfileUpdate {
         try await write { db in
             let stored = try String.fetchOne(db, sql: "SELECT unseal(data) FROM profiles WHERE user_id = ?", arguments: [userID])
             guard let change = try ProfileChange(merging: fields, into: stored, maximumBytes: maximumBytes) else { return .tooLarge }
@@ -17,23 +19,26 @@ extension SQLiteStore {
                 // Taken: a name another is shown by (their display name, else their name),
                 // compared as people read it (`NameKey`), or a name offered to another
                 // (OKLah's pool).
-                let taken = try Bool.fetchOne(
-                    db,
-                    sql: """
-                        SELECT 1 FROM users WHERE id != ?2 AND display_key = seal_key(?3)
-                        UNION ALL SELECT 1 FROM name_offers WHERE name = ?1 COLLATE NOCASE AND user_id != ?2
-                        LIMIT 1
-                        """,
-                    arguments: [displayName, userID, key]) ?? false
+                let taken =
+                    try Bool.fetchOne(
+                        db,
+                        sql: """
+                            SELECT 1 FROM users WHERE id != ?2 AND display_key = seal_key(?3)
+                            UNION ALL SELECT 1 FROM name_offers WHERE name = ?1 COLLATE NOCASE AND user_id != ?2
+                            LIMIT 1
+                            """,
+                        arguments: [displayName, userID, key]) ?? false
                 guard !taken else { return .displayNameTaken }
                 try db.execute(
-                    sql: "UPDATE users SET display_name = seal_key(?), display_key = seal_key(?) WHERE id = ?", arguments: [displayName, key, userID])
+                    sql: "UPDATE users SET display_name = seal_key(?), display_key = seal_key(?) WHERE id = ?",
+                    arguments: [displayName, key, userID])
             }
             if change.completesOnboarding {
                 try db.execute(sql: "UPDATE users SET onboarding_complete = 1 WHERE id = ?", arguments: [userID])
             }
             try db.execute(
-                sql: "INSERT INTO profiles (user_id, data, updated_at) VALUES (?, seal(?), ?) ON CONFLICT(user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
+                sql:
+                    "INSERT INTO profiles (user_id, data, updated_at) VALUES (?, seal(?), ?) ON CONFLICT(user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
                 arguments: [userID, change.json, now])
             return .updated(try Self.profile(of: userID, in: db))
         }
@@ -43,7 +48,8 @@ extension SQLiteStore {
         let data = try JSONEncoder().encode(value)
         try await write { db in
             try db.execute(
-                sql: "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, seal(?), ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                sql:
+                    "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, seal(?), ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
                 arguments: [userID, key, String(decoding: data, as: UTF8.self), now])
         }
     }
@@ -55,7 +61,8 @@ extension SQLiteStore {
             let list = try RecordListAppend.adding(item, to: stored, maximumBytes: maximumBytes)
             if list.changed {
                 try db.execute(
-                    sql: "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, seal(?), ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                    sql:
+                        "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, seal(?), ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
                     arguments: [userID, key, list.json, now])
             }
             return list.items
@@ -65,14 +72,18 @@ extension SQLiteStore {
     public func mergeRecordLists(_ keys: [String], from: String, to: String, maximumBytes: Int, now: Int64) async throws {
         try await write { db in
             for key in keys {
-                guard let theirs = try String.fetchOne(
-                    db, sql: "SELECT unseal(value) FROM records WHERE user_id = ? AND key = ?", arguments: [from, key]) else { continue }
-                var stored = try String.fetchOne(db, sql: "SELECT unseal(value) FROM records WHERE user_id = ? AND key = ?", arguments: [to, key])
+                guard
+                    let theirs = try String.fetchOne(
+                        db, sql: "SELECT unseal(value) FROM records WHERE user_id = ? AND key = ?", arguments: [from, key])
+                else { continue }
+                var stored = try String.fetchOne(
+                    db, sql: "SELECT unseal(value) FROM records WHERE user_id = ? AND key = ?", arguments: [to, key])
                 for item in RecordListAppend.items(of: theirs) {
                     stored = try RecordListAppend.adding(item, to: stored, maximumBytes: maximumBytes).json
                 }
                 try db.execute(
-                    sql: "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, seal(?), ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                    sql:
+                        "INSERT INTO records (user_id, key, value, updated_at) VALUES (?, ?, seal(?), ?) ON CONFLICT(user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
                     arguments: [to, key, stored ?? "[]", now])
                 try db.execute(sql: "DELETE FROM records WHERE user_id = ? AND key = ?", arguments: [from, key])
             }
@@ -105,17 +116,21 @@ extension SQLiteStore {
     }
 
     static func profile(of userID: String, in db: Database) throws -> ProfileRow {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT unseal(display_name) AS display_name, unseal(name) AS name, unseal(email) AS email, unseal(phone) AS phone, is_anonymous,
-                (SELECT unseal(data) FROM profiles WHERE user_id = users.id) AS data
-            FROM users WHERE id = ?
-            """, arguments: [userID])
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT unseal(display_name) AS display_name, unseal(name) AS name, unseal(email) AS email, unseal(phone) AS phone, is_anonymous,
+                        (SELECT unseal(data) FROM profiles WHERE user_id = users.id) AS data
+                    FROM users WHERE id = ?
+                    """, arguments: [userID])
         else { throw ServiceError.sessionRejected }
         var profile = ProfileRow(
             userID: userID, displayName: row["display_name"], name: row["name"], email: row["email"], phone: row["phone"],
             isAnonymous: row["is_anonymous"], fields: row["data"])
         if profile.wantsOfferedNames {
-            profile.offeredNames = try String.fetchAll(db, sql: "SELECT name FROM name_offers WHERE user_id = ? ORDER BY rowid", arguments: [userID])
+            profile.offeredNames = try String.fetchAll(
+                db, sql: "SELECT name FROM name_offers WHERE user_id = ? ORDER BY rowid", arguments: [userID])
         }
         return profile
     }

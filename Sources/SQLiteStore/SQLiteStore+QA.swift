@@ -21,7 +21,8 @@ extension SQLiteStore {
 
     public func qaSettings() async throws -> [String: Int64] {
         try await read { db in
-            try Dictionary(Row.fetchAll(db, sql: "SELECT name, value FROM qa_settings").map { ($0["name"], $0["value"]) }) { _, last in last }
+            try Dictionary(Row.fetchAll(db, sql: "SELECT name, value FROM qa_settings").map { ($0["name"], $0["value"]) }) { _, last in last
+            }
         }
     }
 
@@ -36,7 +37,8 @@ extension SQLiteStore {
 
     public func countDownQASetting(_ name: String) async throws -> Bool {
         try await write { db in
-            try Int64.fetchOne(db, sql: "UPDATE qa_settings SET value = value - 1 WHERE name = ? AND value > 0 RETURNING value", arguments: [name]) != nil
+            try Int64.fetchOne(
+                db, sql: "UPDATE qa_settings SET value = value - 1 WHERE name = ? AND value > 0 RETURNING value", arguments: [name]) != nil
         }
     }
 
@@ -56,7 +58,10 @@ extension SQLiteStore {
 
     public func reset() async throws {
         try await write { db in
-            for table in ["records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers", "outbox", "used_id_tokens", "idempotency", "lockouts", "qa_settings", "users"] {
+            for table in [
+                "records", "invites", "child_members", "children", "profiles", "phone_codes", "refresh_tokens", "name_offers", "outbox",
+                "used_id_tokens", "idempotency", "lockouts", "qa_settings", "users",
+            ] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }

@@ -33,7 +33,8 @@ extension SQLiteStore {
     public func releaseLockout(_ key: String, _ rule: RateLimit, now: Int64) async throws {
         try await write { db in
             try db.execute(
-                sql: "UPDATE lockouts SET count = count - 1 WHERE key = ? AND count > 0 AND ? - window_start < ?", arguments: [key, now, rule.window])
+                sql: "UPDATE lockouts SET count = count - 1 WHERE key = ? AND count > 0 AND ? - window_start < ?",
+                arguments: [key, now, rule.window])
         }
     }
 }

@@ -33,20 +33,24 @@ final class DemoSessionHandler: ChannelInboundHandler {
         switch event {
         case let request as SSHChannelRequestEvent.PseudoTerminalRequest:
             // A client that cannot tell its size (ssh -tt from a script) sends 0: 80x24.
-            terminal = (request.term, request.terminalRowHeight > 0 ? request.terminalRowHeight : 24,
-                        request.terminalCharacterWidth > 0 ? request.terminalCharacterWidth : 80)
+            terminal = (
+                request.term, request.terminalRowHeight > 0 ? request.terminalRowHeight : 24,
+                request.terminalCharacterWidth > 0 ? request.terminalCharacterWidth : 80
+            )
             reply(context, wanted: request.wantReply, success: true)
         case let request as SSHChannelRequestEvent.ShellRequest:
             start(context, wantReply: request.wantReply)
         case let request as SSHChannelRequestEvent.ExecRequest:
-            refuse(context, wantReply: request.wantReply, "This demo runs Onboard only. Connect without a command: ssh -p \(settings.port) demo@HOST")
+            refuse(
+                context, wantReply: request.wantReply,
+                "This demo runs Onboard only. Connect without a command: ssh -p \(settings.port) demo@HOST")
         case let request as SSHChannelRequestEvent.SubsystemRequest:
             refuse(context, wantReply: request.wantReply, "This demo runs Onboard only (no \(request.subsystem)).")
         case let request as SSHChannelRequestEvent.WindowChangeRequest:
             process?.resize(rows: max(1, request.terminalRowHeight), columns: max(1, request.terminalCharacterWidth))
             viewers?.resized(columns: max(1, request.terminalCharacterWidth), rows: max(1, request.terminalRowHeight))
         case let request as SSHChannelRequestEvent.EnvironmentRequest:
-            reply(context, wanted: request.wantReply, success: false) // the session's environment is the server's
+            reply(context, wanted: request.wantReply, success: false)  // the session's environment is the server's
         default:
             context.fireUserInboundEventTriggered(event)
         }
@@ -71,7 +75,8 @@ final class DemoSessionHandler: ChannelInboundHandler {
             return refuse(context, wantReply: wantReply, "Onboard needs a terminal: connect with ssh -t -p \(settings.port) demo@HOST")
         }
         guard registry.reserve() else {
-            return refuse(context, wantReply: wantReply, "Sorry, the demo is full (\(registry.limit) sessions). Please try again in a little while.")
+            return refuse(
+                context, wantReply: wantReply, "Sorry, the demo is full (\(registry.limit) sessions). Please try again in a little while.")
         }
         let folder = settings.stateFolder + "/ssh-sessions/" + UUID().uuidString.lowercased()
         let started: SessionProcess
@@ -84,10 +89,12 @@ final class DemoSessionHandler: ChannelInboundHandler {
             extra["ONBOARD_WATCH_LINK"] = watch.link(server, viewers.watchToken)
         }
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             started = try SessionProcess(
                 executable: settings.executable, arguments: settings.arguments + ["--state-dir", folder],
-                environment: SessionEnvironment.make(term: Terminfo.usable(terminal.term), connection: Self.connection(of: context.channel), extra: extra),
+                environment: SessionEnvironment.make(
+                    term: Terminfo.usable(terminal.term), connection: Self.connection(of: context.channel), extra: extra),
                 rows: terminal.rows, columns: terminal.columns)
         } catch {
             registry.ended(nil)
@@ -105,7 +112,9 @@ final class DemoSessionHandler: ChannelInboundHandler {
         let ssh = context.channel
         let pump = NIOPipeBootstrap(group: context.eventLoop)
             .channelInitializer { pty in
-                pty.eventLoop.makeCompletedFuture { try pty.pipeline.syncOperations.addHandler(TerminalToClient(ssh: ssh, viewers: viewers)) }
+                pty.eventLoop.makeCompletedFuture {
+                    try pty.pipeline.syncOperations.addHandler(TerminalToClient(ssh: ssh, viewers: viewers))
+                }
             }
             .takingOwnershipOfDescriptor(inputOutput: dup(started.leader))
         pump.assumeIsolated().whenSuccess { pty in

@@ -15,7 +15,11 @@ public enum BuiltinFlows {
     public static func load(_ id: String) throws -> Flow {
         if let flow = CompiledFlows.flow(id) { return flow }
         guard let url = url(for: id) else {
-            throw FlowFileError(problems: [Problem("no built-in flow named '\(id)'; built in: \(ids.joined(separator: ", "))", at: SourceLocation(file: id, line: 1, column: 1))])
+            throw FlowFileError(problems: [
+                Problem(
+                    "no built-in flow named '\(id)'; built in: \(ids.joined(separator: ", "))",
+                    at: SourceLocation(file: id, line: 1, column: 1))
+            ])
         }
         return try FlowFiles.load(url: url, displayName: "\(id).yaml")
     }
@@ -40,7 +44,9 @@ public enum FlowFiles {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw FlowFileError(problems: [Problem("cannot read the file: \(error.localizedDescription)", at: SourceLocation(file: name, line: 1, column: 1))])
+            throw FlowFileError(problems: [
+                Problem("cannot read the file: \(error.localizedDescription)", at: SourceLocation(file: name, line: 1, column: 1))
+            ])
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw FlowFileError(problems: [Problem("the file is not UTF-8 text", at: SourceLocation(file: name, line: 1, column: 1))])

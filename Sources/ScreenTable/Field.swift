@@ -97,7 +97,8 @@ public struct Rule: Sendable, Equatable {
         /// What the parameter must be, for the loader and linter.
         public var parameter: ParameterKind {
             switch self {
-            case .required, .email, .positiveNumber, .url, .date, .notFuture, .letters, .personName, .alphanumeric, .ordered, .notCommon: .none
+            case .required, .email, .positiveNumber, .url, .date, .notFuture, .letters, .personName, .alphanumeric, .ordered, .notCommon:
+                .none
             case .minLength, .maxLength, .digits, .minAge, .maxAge, .minValue, .maxValue, .minSelected: .count
             case .matches: .fieldID
             case .phone: .optionalFieldID

@@ -84,11 +84,15 @@ struct FlowReader {
         if let count = flow.stepCount {
             for screen in screens {
                 if let step = screen.step, !(1...max(1, count)).contains(step) {
-                    problems.append(Problem("screen '\(screen.id)' is step \(step), but the flow has \(count) steps", at: screen.location ?? start))
+                    problems.append(
+                        Problem("screen '\(screen.id)' is step \(step), but the flow has \(count) steps", at: screen.location ?? start))
                 }
             }
         } else if let numbered = screens.first(where: { $0.step != nil }) {
-            problems.append(Problem("screen '\(numbered.id)' has a 'step' but the flow does not say how many 'steps' it has", at: numbered.location ?? start))
+            problems.append(
+                Problem(
+                    "screen '\(numbered.id)' has a 'step' but the flow does not say how many 'steps' it has", at: numbered.location ?? start
+                ))
         }
         return flow
     }
@@ -110,7 +114,10 @@ struct FlowReader {
             for field in screen.fields {
                 for rule in field.rules where rule.name.parameter == .fieldID || rule.name.parameter == .optionalFieldID {
                     if let other = rule.field, !screen.fields.contains(where: { $0.id == other }) {
-                        problems.append(Problem("rule '\(rule.name.rawValue)' of field '\(field.id)' names unknown field '\(other)'", at: screen.location ?? start))
+                        problems.append(
+                            Problem(
+                                "rule '\(rule.name.rawValue)' of field '\(field.id)' names unknown field '\(other)'",
+                                at: screen.location ?? start))
                     }
                 }
             }
@@ -120,7 +127,8 @@ struct FlowReader {
         guard !earlierProblems, problems.isEmpty else { return }
         let reachable = Reachability.screens(from: flow)
         for screen in flow.screens where !reachable.contains(screen.id) {
-            problems.append(Problem("screen '\(screen.id)' is unreachable: no entry, action or outcome leads to it", at: screen.location ?? start))
+            problems.append(
+                Problem("screen '\(screen.id)' is unreachable: no entry, action or outcome leads to it", at: screen.location ?? start))
         }
     }
 }

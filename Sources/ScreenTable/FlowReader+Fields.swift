@@ -10,8 +10,13 @@ extension FlowReader {
         guard let label = requiredString(map, "label", in: "field '\(id)' of \(context)") else { return nil }
         var kind = Field.Kind.text
         if let text = string(map, "kind") {
-            if let known = Field.Kind(rawValue: text) { kind = known } else {
-                problems.append(Problem("unknown field kind '\(text)'; \(Suggestion.hint(for: text, known: Field.Kind.allCases.map(\.rawValue)))", at: map["kind"].map(location) ?? start))
+            if let known = Field.Kind(rawValue: text) {
+                kind = known
+            } else {
+                problems.append(
+                    Problem(
+                        "unknown field kind '\(text)'; \(Suggestion.hint(for: text, known: Field.Kind.allCases.map(\.rawValue)))",
+                        at: map["kind"].map(location) ?? start))
             }
         }
         var field = Field(id: id, kind: kind, label: label, placeholder: string(map, "placeholder") ?? "")
@@ -36,7 +41,9 @@ extension FlowReader {
         case .slider, .range:
             if field.minimum >= field.maximum { problems.append(Problem("field '\(id)' needs 'min' below 'max'", at: here)) }
         default:
-            if map["options"] != nil { problems.append(Problem("'options' belongs to select and multi fields, not \(kind.rawValue)", at: here)) }
+            if map["options"] != nil {
+                problems.append(Problem("'options' belongs to select and multi fields, not \(kind.rawValue)", at: here))
+            }
         }
         for ruleNode in map["rules"]?.sequence ?? [] {
             if let rule = readRule(ruleNode, field: id) { field.rules.append(rule) }
@@ -50,7 +57,10 @@ extension FlowReader {
         checkKeys(map, allowed: FilePart.rule.names, in: context)
         guard let nameText = requiredString(map, "rule", in: context) else { return nil }
         guard let name = Rule.Name(rawValue: nameText) else {
-            problems.append(Problem("unknown validation rule '\(nameText)'; \(Suggestion.hint(for: nameText, known: Rule.Name.allCases.map(\.rawValue)))", at: map["rule"].map(location) ?? start))
+            problems.append(
+                Problem(
+                    "unknown validation rule '\(nameText)'; \(Suggestion.hint(for: nameText, known: Rule.Name.allCases.map(\.rawValue)))",
+                    at: map["rule"].map(location) ?? start))
             return nil
         }
         guard let message = requiredString(map, "message", in: "rule '\(nameText)' of field '\(field)'") else { return nil }

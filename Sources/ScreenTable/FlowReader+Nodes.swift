@@ -16,7 +16,10 @@ extension FlowReader {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
             problems.append(Problem("not valid YAML: \(problem)", at: SourceLocation(file: file, line: mark.line, column: mark.column)))
         case let .duplicatedKeysInMapping(duplicates, context):
-            problems.append(Problem("duplicate keys: \(duplicates.joined(separator: ", "))", at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column)))
+            problems.append(
+                Problem(
+                    "duplicate keys: \(duplicates.joined(separator: ", "))",
+                    at: SourceLocation(file: file, line: context.mark.line, column: context.mark.column)))
         default:
             problems.append(Problem("not valid YAML: \(error)", at: start))
         }
@@ -32,7 +35,9 @@ extension FlowReader {
         for key in map.keys {
             guard let name = key.string else { continue }
             if !allowed.contains(name) {
-                problems.append(Problem("unknown key '\(name)' in \(context); \(Suggestion.hint(for: name, known: allowed.sorted()))", at: location(key)))
+                problems.append(
+                    Problem(
+                        "unknown key '\(name)' in \(context); \(Suggestion.hint(for: name, known: allowed.sorted()))", at: location(key)))
             }
         }
     }
@@ -95,7 +100,8 @@ extension FlowReader {
         let text = node.scalar?.string ?? ""
         if allowNever, text == "never" { return .some(nil) }
         guard let seconds = DurationText.seconds(text), seconds > 0 else {
-            problems.append(Problem("'\(text)' is not a duration like 15m, 24h or 30d\(allowNever ? " (or never)" : "")", at: location(node)))
+            problems.append(
+                Problem("'\(text)' is not a duration like 15m, 24h or 30d\(allowNever ? " (or never)" : "")", at: location(node)))
             return nil
         }
         return .some(seconds)

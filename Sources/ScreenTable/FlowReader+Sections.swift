@@ -59,7 +59,10 @@ extension FlowReader {
             for (key, value) in codeMap {
                 guard let code = key.string, let mapped = value.string else { continue }
                 if !ResultCode.serviceErrors.contains(code) {
-                    problems.append(Problem("unknown service error code '\(code)'; \(Suggestion.hint(for: code, known: ResultCode.serviceErrors.sorted()))", at: location(key)))
+                    problems.append(
+                        Problem(
+                            "unknown service error code '\(code)'; \(Suggestion.hint(for: code, known: ResultCode.serviceErrors.sorted()))",
+                            at: location(key)))
                 }
                 names.errorCodes[code] = mapped
             }
@@ -75,7 +78,10 @@ extension FlowReader {
         let context = "screen '\(id)'"
         guard let kindText = requiredString(map, "kind", in: context) else { return nil }
         guard let kind = Screen.Kind(rawValue: kindText) else {
-            problems.append(Problem("unknown screen kind '\(kindText)' in \(context); \(Suggestion.hint(for: kindText, known: Screen.Kind.allCases.map(\.rawValue)))", at: map["kind"].map(location) ?? start))
+            problems.append(
+                Problem(
+                    "unknown screen kind '\(kindText)' in \(context); \(Suggestion.hint(for: kindText, known: Screen.Kind.allCases.map(\.rawValue)))",
+                    at: map["kind"].map(location) ?? start))
             return nil
         }
         var screen = Screen(
@@ -93,7 +99,8 @@ extension FlowReader {
             checkKeys(poll, allowed: FilePart.poll.names, in: "the poll of \(context)")
             if let call = poll["call"], let made = readCall(operation: call, outcomes: poll["on"], in: "the poll of \(context)") {
                 screen.poll = Poll(
-                    call: made, every: string(poll, "every"), until: string(poll, "until"), withdraw: poll["withdraw"].flatMap { readOperation($0) })
+                    call: made, every: string(poll, "every"), until: string(poll, "until"),
+                    withdraw: poll["withdraw"].flatMap { readOperation($0) })
             } else if poll["call"] == nil {
                 problems.append(Problem("the poll of \(context) needs a 'call'", at: location(node)))
             }
@@ -151,7 +158,9 @@ extension FlowReader {
             break
         }
         if screen.kind != .progress, screen.call != nil {
-            problems.append(Problem("only progress screens make a call on arrival; use an action with 'call' in \(context)", at: location(map["call"]!)))
+            problems.append(
+                Problem("only progress screens make a call on arrival; use an action with 'call' in \(context)", at: location(map["call"]!))
+            )
         }
         if screen.kind != .checklist, map["tasks"] != nil {
             problems.append(Problem("'tasks' belongs to checklist screens, not \(context)", at: location(node)))

@@ -13,7 +13,9 @@ extension FlowReader {
         }
         var key: Character?
         if let keyText = string(map, "key") {
-            if keyText.count == 1 { key = keyText.first } else {
+            if keyText.count == 1 {
+                key = keyText.first
+            } else {
                 problems.append(Problem("'key' must be one character, not '\(keyText)'", at: location(map["key"]!)))
             }
         }
@@ -42,11 +44,13 @@ extension FlowReader {
         guard let map = mapping(node, "a task") else { return nil }
         checkKeys(map, allowed: FilePart.task.names, in: "a task of \(context)")
         guard let label = requiredString(map, "label", in: "a task of \(context)"),
-              let callNode = map["call"], let operation = readOperation(callNode) else {
+            let callNode = map["call"], let operation = readOperation(callNode)
+        else {
             if map["call"] == nil { problems.append(Problem("a task of \(context) needs a 'call'", at: location(node))) }
             return nil
         }
-        return ChecklistTask(label: label, operation: operation, retries: max(0, int(map, "retries") ?? 0), fallback: string(map, "fallback"))
+        return ChecklistTask(
+            label: label, operation: operation, retries: max(0, int(map, "retries") ?? 0), fallback: string(map, "fallback"))
     }
 
     mutating func readChoice(_ node: Node, in context: String) -> Choice? {
@@ -78,7 +82,8 @@ extension FlowReader {
         let kinds = FilePart.stepNames.filter { $0 != "on" && map[$0] != nil }
         guard kinds.count == 1, let kind = kinds.first else {
             let what = kinds.isEmpty ? "says nothing it does" : "says several things (\(kinds.joined(separator: ", ")))"
-            problems.append(Problem("\(context) \(what); give exactly one of go, back, call, retry, notice, quit, branch", at: location(node)))
+            problems.append(
+                Problem("\(context) \(what); give exactly one of go, back, call, retry, notice, quit, branch", at: location(node)))
             return nil
         }
         if kind != "call", let on = map["on"] {
@@ -103,15 +108,22 @@ extension FlowReader {
     mutating func readCall(operation node: Node, outcomes: Node?, in context: String) -> ServiceCall? {
         guard let operation = readOperation(node) else { return nil }
         guard let outcomes, let map = mapping(outcomes, "'on'") else {
-            problems.append(Problem("the call '\(operation.rawValue)' in \(context) needs 'on' with at least 'success'", at: location(node)))
+            problems.append(
+                Problem("the call '\(operation.rawValue)' in \(context) needs 'on' with at least 'success'", at: location(node)))
             return nil
         }
         var result: [String: Outcome] = [:]
         for (key, value) in map {
             guard let code = key.string else { continue }
             if !ResultCode.all.contains(code) {
-                problems.append(Problem("unknown result '\(code)'; " + (Suggestion.closest(to: code, in: ["success", "error"] + ResultCode.serviceErrors).map { "did you mean '\($0)'?" }
-                    ?? "use success, error, or one of: \(ResultCode.serviceErrors.sorted().joined(separator: ", "))"), at: location(key)))
+                problems.append(
+                    Problem(
+                        "unknown result '\(code)'; "
+                            + (Suggestion.closest(to: code, in: ["success", "error"] + ResultCode.serviceErrors).map {
+                                "did you mean '\($0)'?"
+                            }
+                                ?? "use success, error, or one of: \(ResultCode.serviceErrors.sorted().joined(separator: ", "))"),
+                        at: location(key)))
                 continue
             }
             if let target = value.string {
@@ -155,7 +167,10 @@ extension FlowReader {
     mutating func readGuard(_ node: Node) -> Guard? {
         guard let text = node.string, let parsed = Guard(text: text) else {
             let names = Guard.Name.allCases.filter { $0 != .equals }.map(\.rawValue).joined(separator: ", ")
-            problems.append(Problem("unknown guard '\(node.string ?? "")'; use one of \(names), optionally after 'not', or 'KEY == VALUE' / 'KEY != VALUE'", at: location(node)))
+            problems.append(
+                Problem(
+                    "unknown guard '\(node.string ?? "")'; use one of \(names), optionally after 'not', or 'KEY == VALUE' / 'KEY != VALUE'",
+                    at: location(node)))
             return nil
         }
         return parsed
@@ -167,7 +182,10 @@ extension FlowReader {
             return nil
         }
         guard let operation = Operation(rawValue: name) else {
-            problems.append(Problem("unknown operation '\(name)'; \(Suggestion.hint(for: name, known: Operation.allCases.map(\.rawValue)))", at: location(node)))
+            problems.append(
+                Problem(
+                    "unknown operation '\(name)'; \(Suggestion.hint(for: name, known: Operation.allCases.map(\.rawValue)))",
+                    at: location(node)))
             return nil
         }
         return operation

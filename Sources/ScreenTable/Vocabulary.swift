@@ -158,7 +158,8 @@ extension Operation {
         case .motivation: OperationTraits(session: .required, effect: .repeatable)
         case .loadAccount: OperationTraits(session: .required, effect: .repeatable)
         // What the list shows already, for a ruck kept on this device while offline.
-        case .logRuck: OperationTraits(session: .required, effect: .createsOrSpends, inputs: ["distance_km", "duration_min"], listInputs: ["rucks"])
+        case .logRuck:
+            OperationTraits(session: .required, effect: .createsOrSpends, inputs: ["distance_km", "duration_min"], listInputs: ["rucks"])
         case .linkEmail: OperationTraits(session: .required, effect: .createsOrSpends, inputs: ["email", "password"])
         case .logIn: OperationTraits(session: .none, effect: .repeatable, inputs: ["email", "password", "bring_rucks"])
         case .signOut: OperationTraits(session: .required, effect: .createsOrSpends)
@@ -174,12 +175,14 @@ extension Operation {
         case .verifyPhoneCode: OperationTraits(session: .none, effect: .createsOrSpends, inputs: ["phone_e164", "sms_code"])
         case .socialSignIn: OperationTraits(session: .none, effect: .createsOrSpends, inputs: ["provider", "social_account"])
         // The grant is single use on the service's side: no idempotency key needed.
-        case .startSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["provider"], deviceReports: ["browser": ["yes", "no"]])
+        case .startSocialDevice:
+            OperationTraits(session: .none, effect: .repeatable, inputs: ["provider"], deviceReports: ["browser": ["yes", "no"]])
         case .pollSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["device_code"])
         case .withdrawSocialDevice: OperationTraits(session: .none, effect: .repeatable, inputs: ["device_code"])
         // The grant is spent by the poll that follows; approving twice is refused.
-        case .approveSocialDevice: OperationTraits(
-            session: .none, effect: .repeatable, inputs: ["provider", "social_account", "user_code", "device_code"])
+        case .approveSocialDevice:
+            OperationTraits(
+                session: .none, effect: .repeatable, inputs: ["provider", "social_account", "user_code", "device_code"])
         case .openBrowser: OperationTraits(session: .none, effect: .repeatable, inputs: ["verification_uri_complete"])
         case .loadProfile: OperationTraits(session: .required, effect: .repeatable)
         case .saveProfile: OperationTraits(session: .required, effect: .repeatable)
@@ -189,11 +192,14 @@ extension Operation {
         case .fetchConfig: OperationTraits(session: .none, effect: .repeatable)
         case .preloadContent: OperationTraits(session: .none, effect: .repeatable)
         case .checkCompatibility:
-            OperationTraits(session: .none, effect: .repeatable, deviceReports: ["biometrics": ["face_id", "touch_id", "passcode", "none"]])
+            OperationTraits(
+                session: .none, effect: .repeatable, deviceReports: ["biometrics": ["face_id", "touch_id", "passcode", "none"]])
         case .validateHiding: OperationTraits(session: .none, effect: .repeatable)
         // MIGA's hub makes the guest a setup offline could not.
-        case .openHub: OperationTraits(
-            session: .none, effect: .createsOrSpends, inputs: ["hub_since", "hub_last", "readiness", "setup_mode"], listInputs: ["interests", "apps"])
+        case .openHub:
+            OperationTraits(
+                session: .none, effect: .createsOrSpends, inputs: ["hub_since", "hub_last", "readiness", "setup_mode"],
+                listInputs: ["interests", "apps"])
         }
     }
 }

@@ -24,7 +24,8 @@ public struct AnalyticsEvent: Codable, Sendable, Equatable {
     }
 
     public init(
-        id: String, event: String, flow: String, screen: String?, userID: String, anonymousID: String, timestamp: String, appVersion: String,
+        id: String, event: String, flow: String, screen: String?, userID: String, anonymousID: String, timestamp: String,
+        appVersion: String,
         properties: [String: FieldValue]
     ) {
         (self.id, self.event, self.flow, self.screen, self.userID, self.anonymousID) = (id, event, flow, screen, userID, anonymousID)

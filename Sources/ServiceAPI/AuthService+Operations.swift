@@ -21,8 +21,11 @@ extension AuthService {
     /// `guestAccessToken`: the guest this device leaves for the account, whose purchases
     /// follow the person to it (nil when no guest is signed in).
     /// `bring`: the guest's list records that go with it, with the person's yes.
-    public func login(flow: String, email: String, password: String, guestAccessToken: String? = nil, bring: [String] = []) async throws -> IssuedSession {
-        try await send(Wire.LoginRequest(flow: flow, email: email, password: password, bring: bring.isEmpty ? nil : bring), bearer: guestAccessToken)
+    public func login(
+        flow: String, email: String, password: String, guestAccessToken: String? = nil, bring: [String] = []
+    ) async throws -> IssuedSession {
+        try await send(
+            Wire.LoginRequest(flow: flow, email: email, password: password, bring: bring.isEmpty ? nil : bring), bearer: guestAccessToken)
     }
     public func linkEmail(flow: String, accessToken: String, email: String, password: String) async throws -> IssuedSession {
         try await send(Wire.LinkEmailRequest(flow: flow, email: email, password: password), bearer: accessToken)
@@ -35,7 +38,8 @@ extension AuthService {
     }
     /// The mock identity provider's consent screen, after Allow: a signed ID token.
     public func mockIdentityToken(provider: String, account: String, audience: String, nonce: String) async throws -> String {
-        try await send(Wire.IdentityTokenRequest(provider: provider, account: account, audience: audience, nonce: nonce), bearer: nil).idToken
+        try await send(Wire.IdentityTokenRequest(provider: provider, account: account, audience: audience, nonce: nonce), bearer: nil)
+            .idToken
     }
     public func socialSignIn(flow: String, provider: String, idToken: String, nonce: String) async throws -> SignIn {
         try await send(Wire.SocialRequest(flow: flow, provider: provider, idToken: idToken, nonce: nonce), bearer: nil)

@@ -16,7 +16,9 @@ public struct DeviceAuthorization: Codable, Sendable, Equatable {
         case verificationURIComplete = "verification_uri_complete", expiresIn = "expires_in", interval
     }
 
-    public init(deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String, expiresIn: Int64, interval: Int64) {
+    public init(
+        deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String, expiresIn: Int64, interval: Int64
+    ) {
         (self.deviceCode, self.userCode, self.verificationURI, self.verificationURIComplete, self.expiresIn, self.interval) =
             (deviceCode, userCode, verificationURI, verificationURIComplete, expiresIn, interval)
     }

@@ -14,7 +14,10 @@ public struct Profile: Equatable, Sendable, Codable {
         case userID = "user_id", displayName = "display_name", email, phone, isAnonymous = "is_anonymous", fields
     }
 
-    public init(userID: String, displayName: String?, email: String? = nil, phone: String? = nil, isAnonymous: Bool, fields: [String: FieldValue] = [:]) {
+    public init(
+        userID: String, displayName: String?, email: String? = nil, phone: String? = nil, isAnonymous: Bool,
+        fields: [String: FieldValue] = [:]
+    ) {
         self.userID = userID
         self.displayName = displayName
         self.email = email
@@ -33,10 +36,15 @@ public enum FieldValue: Equatable, Sendable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let flag = try? container.decode(Bool.self) { self = .flag(flag) }
-        else if let number = try? container.decode(Double.self) { self = .number(number) }
-        else if let text = try? container.decode(String.self) { self = .text(text) }
-        else { self = .list(try container.decode([String].self)) }
+        if let flag = try? container.decode(Bool.self) {
+            self = .flag(flag)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else if let text = try? container.decode(String.self) {
+            self = .text(text)
+        } else {
+            self = .list(try container.decode([String].self))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

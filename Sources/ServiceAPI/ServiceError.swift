@@ -28,7 +28,7 @@ public struct ServiceError: Error, Equatable, Sendable, Codable, CustomStringCon
             switch self {
             case .network, .timeout, .serverError, .rateLimited, .badResponse: true
             case .unauthorized, .invalidInput, .notFound, .conflict, .idempotencyKeyReused, .authorizationPending, .slowDown, .accessDenied,
-                 .expiredToken:
+                .expiredToken:
                 false
             }
         }

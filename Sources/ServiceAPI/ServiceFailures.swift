@@ -10,7 +10,8 @@ extension ServiceError {
     public static func insecureHandshake(_ base: String, reason: String) -> ServiceError {
         ServiceError(
             .network,
-            "The service at \(base) answered, but no secure (TLS) connection could be made (\(reason)). If it is an onboard-server started without --tls-cert, its address begins with http://.")
+            "The service at \(base) answered, but no secure (TLS) connection could be made (\(reason)). If it is an onboard-server started without --tls-cert, its address begins with http://."
+        )
     }
     public static func noAnswer(_ base: String) -> ServiceError {
         ServiceError(.timeout, "The service at \(base) did not answer in time.")

@@ -30,7 +30,7 @@ public final class FaultInjectingService: AuthServiceDecorator {
     public func send<Call: WireCall>(_ call: Call, bearer: String?) async throws -> Call.Answer {
         let answer = try await around(Call.endpoint) { try await base.send(call, bearer: bearer) }
         guard faults.contains(.forgedIDToken), let token = (answer as? Wire.IdentityToken)?.idToken,
-              let dot = token.lastIndex(of: "."), token.index(after: dot) < token.endIndex
+            let dot = token.lastIndex(of: "."), token.index(after: dot) < token.endIndex
         else { return answer }
         let first = token.index(after: dot)
         let forged = String(token[..<first]) + (token[first] == "A" ? "B" : "A") + String(token[token.index(after: first)...])

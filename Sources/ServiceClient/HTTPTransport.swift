@@ -22,11 +22,14 @@ public final class HTTPTransport: AuthService {
     /// `base` is `http(s)://host:port`. Plain HTTP to anything but this machine is
     /// refused unless `insecure`: passwords and tokens would cross the network in clear.
     public init(base: String, insecure: Bool = false, trustRoots: [String] = [], timeout: Duration = CallDeadlines.answer) throws {
-        guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), let host = url.host, ["http", "https"].contains(scheme) else {
+        guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), let host = url.host, ["http", "https"].contains(scheme)
+        else {
             throw AddressError(description: "'\(base)' is not a service address like http://127.0.0.1:8080 or https://example.org")
         }
         if scheme == "http", !insecure, !Loopback.contains(host) {
-            throw AddressError(description: "plain http:// to \(host) would send passwords and tokens unencrypted; use https://, or --insecure if you accept that")
+            throw AddressError(
+                description:
+                    "plain http:// to \(host) would send passwords and tokens unencrypted; use https://, or --insecure if you accept that")
         }
         baseURL = base.hasSuffix("/") ? String(base.dropLast()) : base
         timeoutMilliseconds = max(1000, timeout.wholeMilliseconds)
@@ -45,7 +48,8 @@ public final class HTTPTransport: AuthService {
             pem += text.hasSuffix("\n") ? text : text + "\n"
         }
         if paths.count == 1 { return paths[0] }
-        let combined = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-trust-\(getpid())-\(UUID().uuidString).pem").path
+        let combined = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-trust-\(getpid())-\(UUID().uuidString).pem")
+            .path
         try pem.write(toFile: combined, atomically: true, encoding: .utf8)
         return combined
     }
@@ -97,7 +101,9 @@ public final class HTTPTransport: AuthService {
     // MARK: The wire
 
     /// Calls `endpoint`; `parameter` fills its one `:name` path part, percent-encoded.
-    private func send<Reply: Decodable>(_ endpoint: Endpoint, parameter: String?, body payload: Data?, bearer: String?) async throws -> Reply {
+    private func send<Reply: Decodable>(
+        _ endpoint: Endpoint, parameter: String?, body payload: Data?, bearer: String?
+    ) async throws -> Reply {
         let path = endpoint.path.split(separator: "/").map { part in
             guard part.hasPrefix(":"), let parameter else { return String(part) }
             return parameter.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? parameter
@@ -127,8 +133,10 @@ public final class HTTPTransport: AuthService {
         let certificateFile = certificateFile, timeout = timeoutMilliseconds, base = baseURL
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Self.request(
-                    method: method, url: url, headers: headers, body: body, certificateFile: certificateFile, timeout: timeout, base: base))
+                continuation.resume(
+                    with: Self.request(
+                        method: method, url: url, headers: headers, body: body, certificateFile: certificateFile, timeout: timeout,
+                        base: base))
             }
         }
     }
@@ -171,10 +179,10 @@ public final class HTTPTransport: AuthService {
     /// ("Failed to connect to … port 1 after 0 ms: Couldn't connect to server").
     static func plainWords(curlCode: Int32) -> String? {
         switch curlCode {
-        case 6: "no computer has that name" // CURLE_COULDNT_RESOLVE_HOST
-        case 7: "nothing accepted the connection there" // CURLE_COULDNT_CONNECT
-        case 52: "it closed the connection without answering" // CURLE_GOT_NOTHING
-        case 55, 56: "the connection broke off" // CURLE_SEND_ERROR, CURLE_RECV_ERROR
+        case 6: "no computer has that name"  // CURLE_COULDNT_RESOLVE_HOST
+        case 7: "nothing accepted the connection there"  // CURLE_COULDNT_CONNECT
+        case 52: "it closed the connection without answering"  // CURLE_GOT_NOTHING
+        case 55, 56: "the connection broke off"  // CURLE_SEND_ERROR, CURLE_RECV_ERROR
         default: nil
         }
     }

@@ -11,7 +11,8 @@ public enum Suggestion {
     public static func closest(to name: String, in known: [String]) -> String? {
         let lowered = name.lowercased()
         let limit = min(3, max(1, lowered.count / 3))
-        return known
+        return
+            known
             .map { (word: $0, distance: distance(lowered, $0.lowercased())) }
             .filter { $0.distance <= limit }
             .min { ($0.distance, $0.word) < ($1.distance, $1.word) }?.word

@@ -3,12 +3,12 @@
 public enum ColourFitting {
     public static func fit(_ colour: Int, available: Int) -> Int {
         if colour < available { return colour }
-        if colour < 16 { return colour - 8 } // bright -> its normal colour
-        if colour >= 232 { return colour < 244 ? 0 : 7 } // grey ramp: black or white
+        if colour < 16 { return colour - 8 }  // bright -> its normal colour
+        if colour >= 232 { return colour < 244 ? 0 : 7 }  // grey ramp: black or white
         let cube = colour - 16
         let (red, green, blue) = (cube / 36, (cube / 6) % 6, cube % 6)
         let basic = (red >= 3 ? 1 : 0) | (green >= 3 ? 2 : 0) | (blue >= 3 ? 4 : 0)
-        if basic == 0, max(red, green, blue) >= 2 { return 8 < available ? 8 : 7 } // dim colour: grey
+        if basic == 0, max(red, green, blue) >= 2 { return 8 < available ? 8 : 7 }  // dim colour: grey
         return basic
     }
 }

@@ -90,7 +90,7 @@ enum EscapeSequence {
             let character = Character(read)
             switch value {
             case 0x24 where !parameters.isEmpty && parameters.allSatisfy(\.isASCIIDigit),
-                 0x40...0x7E:
+                0x40...0x7E:
                 return .sequence(length: index + 1 - start, csiMeaning(parameters, final: character))
             case 0x20...0x3F:
                 parameters.append(character)
@@ -137,12 +137,13 @@ enum EscapeSequence {
                 return codeKey(code).map { .key(Key.with($0, Key.Modifiers(xtermParameter: second ?? 1))) } ?? .ignored
             }
             guard let key = tildeKey(number) else { return .ignored }
-            let modifiers: Key.Modifiers = switch final {
-            case "$": .shift
-            case "^": .control
-            case "@": [.control, .shift]
-            default: Key.Modifiers(xtermParameter: second ?? 1)
-            }
+            let modifiers: Key.Modifiers =
+                switch final {
+                case "$": .shift
+                case "^": .control
+                case "@": [.control, .shift]
+                default: Key.Modifiers(xtermParameter: second ?? 1)
+                }
             return .key(Key.with(key, modifiers))
         case "u":
             // The fixterms / kitty form: CSI code ; modifier u
@@ -246,7 +247,8 @@ enum EscapeSequence {
     /// The byte a key stands for in a sequence: printable ASCII only.
     private static func scalar(_ key: Key) -> UnicodeScalar? {
         guard case .character(let character) = key, let scalar = character.unicodeScalars.first,
-              character.unicodeScalars.count == 1, (0x20...0x7E).contains(scalar.value) else { return nil }
+            character.unicodeScalars.count == 1, (0x20...0x7E).contains(scalar.value)
+        else { return nil }
         return scalar
     }
 }

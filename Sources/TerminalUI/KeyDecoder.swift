@@ -101,18 +101,19 @@ public struct KeyDecoder: Sendable {
         case .key(let key) where !inPaste:
             output.append(.key(key))
         default:
-            break // inside a paste, sequences are not text; elsewhere, ignored ones go
+            break  // inside a paste, sequences are not text; elsewhere, ignored ones go
         }
     }
 
     /// Keys inside a paste become its text; keys that are not text are dropped.
     private mutating func append(_ key: Key) {
-        let text: String? = switch key {
-        case .character(let character): String(character)
-        case .enter: "\n"
-        case .tab: "\t"
-        default: nil
-        }
+        let text: String? =
+            switch key {
+            case .character(let character): String(character)
+            case .enter: "\n"
+            case .tab: "\t"
+            default: nil
+            }
         guard let text, pastedCount < Self.pasteLimit else { return }
         pasted += text
         pastedCount += 1

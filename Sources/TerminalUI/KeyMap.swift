@@ -81,11 +81,12 @@ public enum KeyMap {
             let focusedIndex = view.fields.firstIndex(where: \.focused)
             if let index = focusedIndex {
                 for hint in view.fields[index].keyHints {
-                    let weight: Weight = switch hint.role {
-                    case .widget: .widget
-                    case .forward: .forward
-                    case .editing: .editing
-                    }
+                    let weight: Weight =
+                        switch hint.role {
+                        case .widget: .widget
+                        case .forward: .forward
+                        case .editing: .editing
+                        }
                     items.append((hint.keys, hint.meaning, weight))
                 }
             }
@@ -117,14 +118,19 @@ public enum KeyMap {
     /// keys, Tab. The key that moves the user forward and quit stay.
     public static func helpLine(for view: ScreenView, ascii: Bool, width: Int = .max) -> String {
         var items = weightedHelp(for: view).map { item in
-            let keys = ascii ? item.keys.replacingOccurrences(of: "↑/↓", with: "Up/Down").replacingOccurrences(of: "←/→", with: "Left/Right") : item.keys
+            let keys =
+                ascii
+                ? item.keys.replacingOccurrences(of: "↑/↓", with: "Up/Down").replacingOccurrences(of: "←/→", with: "Left/Right") : item.keys
             return (text: "\(keys) \(item.meaning)", weight: item.weight)
         }
         let separator = ascii ? " | " : " · "
         while TextMetrics.width(of: items.map(\.text).joined(separator: separator)) > width,
-              let weakest = items.filter({ $0.weight != .quit }).map(\.weight).max() {
-            if weakest < .suspend, let forward = items.firstIndex(where: { $0.weight == .forward && $0.text.hasPrefix("Enter ") && $0.text != "Enter press" }),
-               items[forward].text.split(separator: " ").count > 2 {
+            let weakest = items.filter({ $0.weight != .quit }).map(\.weight).max()
+        {
+            if weakest < .suspend,
+                let forward = items.firstIndex(where: { $0.weight == .forward && $0.text.hasPrefix("Enter ") && $0.text != "Enter press" }),
+                items[forward].text.split(separator: " ").count > 2
+            {
                 items[forward].text = "Enter press"
                 continue
             }

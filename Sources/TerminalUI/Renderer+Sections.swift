@@ -7,16 +7,20 @@ extension Renderer {
     func warningLines(_ view: ScreenView, width: Int) -> [Line] {
         view.warnings.flatMap { warning in
             wrapped("\(glyphs.errorMark) \(warning)", role: .error, width: width, kind: .body, hanging: 2) + [.spacer]
-        } + view.notes.flatMap { note in
-            wrapped("\(glyphs.noticeMark) \(note)", role: .notice, width: width, kind: .body, hanging: 2) + [.spacer]
         }
+            + view.notes.flatMap { note in
+                wrapped("\(glyphs.noticeMark) \(note)", role: .notice, width: width, kind: .body, hanging: 2) + [.spacer]
+            }
     }
 
     /// A progress screen (or the launch) while its call is under way: the spinner alone.
     func waitingScreen(_ view: ScreenView, tick: Int) -> [Line]? {
         guard let label = view.busyLabel, view.kind == .progress || view.kind == nil else { return nil }
         let frameIndex = tick % glyphs.spinner.count
-        return [.spacer, Line(spans: [(glyphs.spinner[frameIndex], .spinner), (label.isEmpty ? "" : "  " + label, .text)], alignment: .center), .spacer, .spacer]
+        return [
+            .spacer, Line(spans: [(glyphs.spinner[frameIndex], .spinner), (label.isEmpty ? "" : "  " + label, .text)], alignment: .center),
+            .spacer, .spacer,
+        ]
     }
 
     func logoLines(_ view: ScreenView) -> [Line] {
@@ -29,7 +33,8 @@ extension Renderer {
 
     func bodyLines(_ view: ScreenView, width: Int) -> [Line] {
         guard !view.body.isEmpty else { return [] }
-        let lines = view.kind == .error
+        let lines =
+            view.kind == .error
             ? wrapped("\(glyphs.errorMark) \(view.body)", role: .error, width: width, kind: .body, hanging: 2)
             : wrapped(view.body, role: .text, width: width, kind: .body)
         return lines + [.spacer]

@@ -33,7 +33,7 @@ public struct Renderer: Sendable {
         var cardWidth = min(width - 2, view.qr != nil && !glyphs.ascii ? Self.maximumCardWidthWithQRCode : Self.maximumCardWidth)
         var inner = cardWidth - 6
         var lines = layout(view, width: inner, tick: tick)
-        let available = height - 1 - 2 // help line, card borders
+        let available = height - 1 - 2  // help line, card borders
         if view.qr != nil, glyphs.ascii || lines.count > available {
             // A QR code cut off or scrolled is no use to a camera: the text says it all.
             view.qr = nil
@@ -43,7 +43,8 @@ public struct Renderer: Sendable {
         }
         frame.bodyHidden = fit(&lines, into: available, scroll: scroll)
         frame.bodyShown = lines.count { $0.kind == .body }
-        let focusable = view.fields.contains(where: \.focused) || view.buttons.contains(where: \.focused) || view.options.contains(where: \.focused)
+        let focusable =
+            view.fields.contains(where: \.focused) || view.buttons.contains(where: \.focused) || view.options.contains(where: \.focused)
         frame.readingBody = focusable && !lines.contains(where: \.hasFocus)
         view.moreBelow = min(scroll, frame.bodyHidden) < frame.bodyHidden
         view.moreAbove = min(scroll, frame.bodyHidden) > 0
@@ -58,7 +59,8 @@ public struct Renderer: Sendable {
             let line = lines[cursor]
             frame.cursor = Frame.Position(x: left + 3 + (line.cursorColumn ?? 0), y: top + 1 + cursor)
         }
-        let help = TextMetrics.truncate(KeyMap.helpLine(for: view, ascii: glyphs.ascii, width: width - 2), to: width - 2, ellipsis: glyphs.ellipsis)
+        let help = TextMetrics.truncate(
+            KeyMap.helpLine(for: view, ascii: glyphs.ascii, width: width - 2), to: width - 2, ellipsis: glyphs.ellipsis)
         frame.put(help, x: 1, y: height - 1, role: .help)
         return frame
     }
@@ -92,7 +94,8 @@ public struct Renderer: Sendable {
         var lines: [Line] = [view.stepLabel.map { .text($0, .muted, .center) } ?? .spacer] + warningLines(view, width: width)
         if let waiting = waitingScreen(view, tick: tick) { return lines + waiting }
         let sections = [
-            logoLines(view), titleLines(view, width: width), bodyAndQRLines(view, width: width), checklistSection(view, width: width, tick: tick),
+            logoLines(view), titleLines(view, width: width), bodyAndQRLines(view, width: width),
+            checklistSection(view, width: width, tick: tick),
             bulletLines(view, width: width), itemLines(view, width: width), fieldLines(view, width: width), optionLines(view, width: width),
             messageLines(view, width: width), footerLines(view, width: width, tick: tick),
         ]
@@ -106,8 +109,6 @@ public struct Renderer: Sendable {
         let indent = String(repeating: " ", count: hanging)
         return lines.enumerated().map { .text($0.offset == 0 ? $0.element : indent + $0.element, role, kind: kind) }
     }
-
-
 
     /// Buttons side by side, wrapped onto more rows when they do not fit the width.
     func buttonRows(_ buttons: [ScreenView.ItemView], width: Int) -> [Line] {

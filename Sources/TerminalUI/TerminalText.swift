@@ -70,12 +70,13 @@ extension ScreenView {
         view.checklist = checklist.map { line in
             var line = line
             line.label = transform(line.label)
-            line.status = switch line.status {
-            case .done(let detail): .done(transform(detail))
-            case .fellBack(let detail): .fellBack(transform(detail))
-            case .failed(let detail): .failed(transform(detail))
-            default: line.status
-            }
+            line.status =
+                switch line.status {
+                case .done(let detail): .done(transform(detail))
+                case .fellBack(let detail): .fellBack(transform(detail))
+                case .failed(let detail): .failed(transform(detail))
+                default: line.status
+                }
             return line
         }
         return view

@@ -30,7 +30,7 @@ public enum TextMetrics {
             if width > 0 {
                 total += width
             } else if width < 0, scalar.value >= 0x80, onboard_locale_is_utf8() == 0 {
-                total += 1 // no UTF-8 locale: libc knows no widths, assume one column
+                total += 1  // no UTF-8 locale: libc knows no widths, assume one column
             }
         }
         return total

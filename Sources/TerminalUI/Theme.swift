@@ -12,7 +12,10 @@ public struct Theme: Equatable, Sendable {
         public var reverse = false
         public var dim = false
 
-        public init(foreground: Int? = nil, background: Int? = nil, bold: Bool = false, underline: Bool = false, reverse: Bool = false, dim: Bool = false) {
+        public init(
+            foreground: Int? = nil, background: Int? = nil, bold: Bool = false, underline: Bool = false, reverse: Bool = false,
+            dim: Bool = false
+        ) {
             self.foreground = foreground
             self.background = background
             self.bold = bold
@@ -94,7 +97,9 @@ public enum Themes {
                 case "underline": style.underline = attributeValue.bool ?? false
                 case "reverse": style.reverse = attributeValue.bool ?? false
                 case "dim": style.dim = attributeValue.bool ?? false
-                default: throw fail("unknown style '\(attributeKey.string ?? "")'; known: \(Theme.styleKeys.joined(separator: ", "))", attributeKey)
+                default:
+                    throw fail(
+                        "unknown style '\(attributeKey.string ?? "")'; known: \(Theme.styleKeys.joined(separator: ", "))", attributeKey)
                 }
             }
             styles[role] = style
@@ -108,7 +113,9 @@ public enum Themes {
             if name == "default" { return nil }
             if let number = Theme.colourNames[name] { return number }
         }
-        throw fail("'\(node.string ?? "")' is not a colour: use 0-255, default, or one of \(Theme.colourNames.keys.sorted().joined(separator: ", "))", node)
+        throw fail(
+            "'\(node.string ?? "")' is not a colour: use 0-255, default, or one of \(Theme.colourNames.keys.sorted().joined(separator: ", "))",
+            node)
     }
 }
 

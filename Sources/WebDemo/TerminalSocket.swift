@@ -26,9 +26,12 @@ struct TerminalSocket: Sendable {
         var rows: Int
     }
 
-    func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, _ context: WebSocketRouterContext<WebDemoContext>) async {
+    func serve(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, _ context: WebSocketRouterContext<WebDemoContext>
+    ) async {
         var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-        guard case .text(let text)? = try? await messages.next(), let hello = try? JSONDecoder().decode(Hello.self, from: Data(text.utf8)) else {
+        guard case .text(let text)? = try? await messages.next(), let hello = try? JSONDecoder().decode(Hello.self, from: Data(text.utf8))
+        else {
             return await close(outbound, saying: ["refused": "This page could not start a session. Reload to try again."])
         }
         let columns = min(max(hello.columns ?? 80, 2), 500)
@@ -53,7 +56,8 @@ struct TerminalSocket: Sendable {
         } else {
             do {
                 session = try sessions.start(
-                    address: visitor(context), connection: connection(context), columns: columns, rows: rows, watchBase: origin(context.request))
+                    address: visitor(context), connection: connection(context), columns: columns, rows: rows,
+                    watchBase: origin(context.request))
             } catch {
                 return await close(outbound, saying: ["refused": error.message])
             }
@@ -95,7 +99,9 @@ struct TerminalSocket: Sendable {
             case .replaced:
                 try? await outbound.write(.text(Self.json(["ended": "This session was opened in another tab or window."])))
             case .ended(let status, let reason):
-                let how = reason.map { "This session has ended: \($0)." } ?? (status == 0 ? "Onboard has ended." : "Onboard has ended (exit status \(status)).")
+                let how =
+                    reason.map { "This session has ended: \($0)." }
+                    ?? (status == 0 ? "Onboard has ended." : "Onboard has ended (exit status \(status)).")
                 try? await outbound.write(.text(Self.json(["ended": how + " Reload the page to start again."])))
             }
         }
@@ -122,7 +128,8 @@ struct TerminalSocket: Sendable {
     /// `SSH_CONNECTION` for the session's program: the visitor, then this server.
     private func connection(_ context: WebSocketRouterContext<WebDemoContext>) -> String {
         let local = context.requestContext.local
-        return SessionEnvironment.connection(client: (visitor(context), context.requestContext.peer?.port), server: (local?.ipAddress, local?.port))
+        return SessionEnvironment.connection(
+            client: (visitor(context), context.requestContext.peer?.port), server: (local?.ipAddress, local?.port))
     }
 
     /// The origin the page was served from (checked by `SameOrigin`), for watch links.

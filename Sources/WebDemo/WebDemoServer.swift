@@ -64,11 +64,14 @@ public struct WebDemoServer: Sendable {
         let router = Router(context: WebDemoContext.self)
         router.add(middleware: PageHeaders())
         WebPages(assets: assets, sessions: sessions).register(on: router)
-        router.ws("/terminal", shouldUpgrade: { request, _ in
-            // Cross-site WebSocket hijacking: only this server's own page may connect.
-            guard SameOrigin.allows(request) else { throw HTTPError(.forbidden) }
-            return .upgrade([:])
-        }) { inbound, outbound, context in
+        router.ws(
+            "/terminal",
+            shouldUpgrade: { request, _ in
+                // Cross-site WebSocket hijacking: only this server's own page may connect.
+                guard SameOrigin.allows(request) else { throw HTTPError(.forbidden) }
+                return .upgrade([:])
+            }
+        ) { inbound, outbound, context in
             await TerminalSocket(sessions: sessions, settings: settings).serve(inbound, outbound, context)
         }
         let server: HTTPServerBuilder
@@ -120,8 +123,8 @@ struct WebDemoContext: RequestContext, WebSocketRequestContext {
 enum SameOrigin {
     static func allows(_ request: Request) -> Bool {
         guard let origin = request.headers[.origin], let host = request.head.authority,
-              let components = URLComponents(string: origin), let scheme = components.scheme, ["http", "https"].contains(scheme),
-              let originHost = components.host
+            let components = URLComponents(string: origin), let scheme = components.scheme, ["http", "https"].contains(scheme),
+            let originHost = components.host
         else { return false }
         // An IPv6 origin's host comes without its brackets; the Host header keeps them.
         let bracketed = originHost.contains(":") && !originHost.hasPrefix("[") ? "[\(originHost)]" : originHost
@@ -151,7 +154,8 @@ struct PageHeaders: RouterMiddleware {
     }
 
     /// Headers HTTPTypes has no names for, as fields ready to add.
-    static let fixed = HTTPFields([("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY")].compactMap { name, value in
-        HTTPField.Name(name).map { HTTPField(name: $0, value: value) }
-    })
+    static let fixed = HTTPFields(
+        [("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY")].compactMap { name, value in
+            HTTPField.Name(name).map { HTTPField(name: $0, value: value) }
+        })
 }

@@ -10,7 +10,9 @@ struct WebPages: Sendable {
     func register(on router: Router<WebDemoContext>) {
         router.get("/") { _, _ -> Response in
             if sessions.settings.watchOnly {
-                return Self.page(status: .notFound, title: "Watch links only", notice: "This server shows the sessions of an SSH demo to those with a watch link.")
+                return Self.page(
+                    status: .notFound, title: "Watch links only",
+                    notice: "This server shows the sessions of an SSH demo to those with a watch link.")
             }
             if sessions.isFull {
                 return Self.page(
@@ -27,7 +29,9 @@ struct WebPages: Sendable {
     }
 
     static func page(mode: String, title: String) -> Response {
-        html(.ok, """
+        html(
+            .ok,
+            """
             <!doctype html>
             <html lang="en">
             <head>
@@ -48,7 +52,9 @@ struct WebPages: Sendable {
     }
 
     static func page(status: HTTPResponse.Status, title: String, notice: String) -> Response {
-        html(status, """
+        html(
+            status,
+            """
             <!doctype html>
             <html lang="en">
             <head><meta charset="utf-8"><title>\(title)</title><link rel="stylesheet" href="/assets/onboard-web.css"></head>

@@ -50,7 +50,8 @@ final class WebSessions: Sendable {
             return true
         }
         guard allowed else {
-            throw Refusal(message: "Too many new sessions from your address: please wait a few minutes, or reload to go on with the one you have.")
+            throw Refusal(
+                message: "Too many new sessions from your address: please wait a few minutes, or reload to go on with the one you have.")
         }
         guard registry.reserve() else {
             throw Refusal(message: fullMessage)
@@ -58,7 +59,8 @@ final class WebSessions: Sendable {
         let folder = settings.stateFolder + "/web-sessions/" + UUID().uuidString.lowercased()
         let session: WebSession
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let watching = Tokens.make()
             let process = try SessionProcess(
                 executable: settings.executable, arguments: settings.arguments + ["--state-dir", folder],

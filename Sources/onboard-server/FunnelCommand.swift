@@ -15,7 +15,9 @@ struct FunnelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "funnel",
         abstract: "Where people stop in a flow: each screen reached, left and dropped, from the store's analytics.",
-        discussion: "Reads the same store the server uses (--db or --database, or --config's file). One person is one run of the flow on one device.")
+        discussion:
+            "Reads the same store the server uses (--db or --database, or --config's file). One person is one run of the flow on one device."
+    )
 
     @Argument(help: "The flow: oklah, babybasics, abby, rucktracker, miga (or a custom flow's id).")
     var flow: String
@@ -67,9 +69,13 @@ struct FunnelCommand: AsyncParsableCommand {
         // A flow no event names, and none that ships: most likely a slip of the keyboard,
         // which "0 started" would hide.
         if report.started == 0, !builtinFlowIDs.contains(flow) {
-            let hint = Suggestion.closest(to: flow, in: builtinFlowIDs).map { "did you mean '\($0)'?" }
+            let hint =
+                Suggestion.closest(to: flow, in: builtinFlowIDs).map { "did you mean '\($0)'?" }
                 ?? "the built-in flows are " + builtinFlowIDs.joined(separator: ", ")
-            FileHandle.standardError.write(Data("onboard-server funnel: no events name a flow '\(flow)' since \(report.since); \(hint) (a custom flow is named by its id)\n".madeInert().utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "onboard-server funnel: no events name a flow '\(flow)' since \(report.since); \(hint) (a custom flow is named by its id)\n"
+                        .madeInert().utf8))
             throw ExitCode(1)
         }
         let text = json ? FunnelText.json(report) : csv ? FunnelText.csv(report) : FunnelText.table(report)

@@ -23,7 +23,8 @@ struct OnboardServerCommand: AsyncParsableCommand {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard [["--help"], ["-h"], ["help"]].contains(arguments) else { return await main(nil) }
-        let serve = helpMessage(for: Serve.self).replacingOccurrences(of: "USAGE: onboard-server serve", with: "USAGE: onboard-server [serve]")
+        let serve = helpMessage(for: Serve.self).replacingOccurrences(
+            of: "USAGE: onboard-server serve", with: "USAGE: onboard-server [serve]")
         let root = helpMessage()
         let others = root.range(of: "SUBCOMMANDS:").map { String(root[$0.lowerBound...]) } ?? ""
         print(serve.trimmingCharacters(in: .newlines) + "\n\n" + others.trimmingCharacters(in: .newlines))
@@ -59,7 +60,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Enable the QA endpoints under /api/v1/dev: outbox, reset, clock, faults.")
     var dev = false
 
-    @Flag(name: .customLong("dev-on-network"), help: "Allow --dev on an address other than this machine's: anyone who reaches it can reset every account. Never in production.")
+    @Flag(
+        name: .customLong("dev-on-network"),
+        help: "Allow --dev on an address other than this machine's: anyone who reaches it can reset every account. Never in production.")
     var devOnNetwork = false
 
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve HTTPS.")
@@ -68,9 +71,11 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert.")
     var tlsKey: String?
 
-    @Option(name: .customLong("metrics-address"), help: ArgumentHelp(
-        "Where Prometheus scrapes /metrics: HOST:PORT on a listener of its own (port 0 picks a free one), or off (default: 127.0.0.1:9464).",
-        discussion: "Loopback by default: the metrics say how the service is used, which is the operator's business."))
+    @Option(
+        name: .customLong("metrics-address"),
+        help: ArgumentHelp(
+            "Where Prometheus scrapes /metrics: HOST:PORT on a listener of its own (port 0 picks a free one), or off (default: 127.0.0.1:9464).",
+            discussion: "Loopback by default: the metrics say how the service is used, which is the operator's business."))
     var metricsAddress: String?
 
     @Option(name: .customLong("log-format"), help: "text (the default) or json: one JSON object per line, for a log collector.")
@@ -91,27 +96,38 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("sms-limit"), help: "SMS codes sent per client address per hour (default: 10).")
     var smsLimit: Int?
 
-    @Option(name: .customLong("invite-limit"), help: "Invite redemptions tried per client address, and per account, per hour (default: 20).")
+    @Option(
+        name: .customLong("invite-limit"), help: "Invite redemptions tried per client address, and per account, per hour (default: 20).")
     var inviteLimit: Int?
 
-    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
-        "An address or CIDR block (repeatable) of a proxy in front: its X-Forwarded-For names the client.",
-        discussion: "Without it, X-Forwarded-For is ignored and every client behind a proxy shares the proxy's rate limits."))
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "An address or CIDR block (repeatable) of a proxy in front: its X-Forwarded-For names the client.",
+            discussion: "Without it, X-Forwarded-For is ignored and every client behind a proxy shares the proxy's rate limits."))
     var trustedProxy: [String] = []
 
-    @Option(name: .customLong("identity-providers"), help: ArgumentHelp(
-        "A YAML file of the providers social sign-in goes through (apple, google, facebook): issuer, client_id, client_secret_env or client_secret_file, scopes.",
-        discussion: "In the --config file, identity_providers is this file's path or the same table in place. Without one, social sign-in is off; with --dev and none, all three go through the development provider at /dev-idp."))
+    @Option(
+        name: .customLong("identity-providers"),
+        help: ArgumentHelp(
+            "A YAML file of the providers social sign-in goes through (apple, google, facebook): issuer, client_id, client_secret_env or client_secret_file, scopes.",
+            discussion:
+                "In the --config file, identity_providers is this file's path or the same table in place. Without one, social sign-in is off; with --dev and none, all three go through the development provider at /dev-idp."
+        ))
     var identityProviders: String?
 
-    @Option(name: .customLong("admin-token-file"), help: ArgumentHelp(
-        "A file whose first line is the operator's token for /api/v1/admin/funnel (default: $ONBOARD_ADMIN_TOKEN).",
-        discussion: "At least 32 characters (openssl rand -hex 32). Without one, the reports answer no one."))
+    @Option(
+        name: .customLong("admin-token-file"),
+        help: ArgumentHelp(
+            "A file whose first line is the operator's token for /api/v1/admin/funnel (default: $ONBOARD_ADMIN_TOKEN).",
+            discussion: "At least 32 characters (openssl rand -hex 32). Without one, the reports answer no one."))
     var adminTokenFile: String?
 
-    @Option(name: .customLong("public-url"), help: ArgumentHelp(
-        "The address people reach this server at, as https://onboard.example.org: the device page, its QR code and the providers' return address are built from it, never from a request's Host.",
-        discussion: "With one, a request naming another host (not this one's, nor this machine's own addresses) is answered 421."))
+    @Option(
+        name: .customLong("public-url"),
+        help: ArgumentHelp(
+            "The address people reach this server at, as https://onboard.example.org: the device page, its QR code and the providers' return address are built from it, never from a request's Host.",
+            discussion: "With one, a request naming another host (not this one's, nor this machine's own addresses) is answered 421."))
     var publicURL: String?
 
     @Option(name: .customLong("events-limit"), help: "Analytics batches taken per client address per minute (default: 600).")
@@ -127,7 +143,7 @@ struct Serve: AsyncParsableCommand {
         } catch {
             // The same lines `check-config` prints, and nothing else: each names its place.
             FileHandle.standardError.write(Data((error.description + "\n").utf8))
-            throw ExitCode(64) // EX_USAGE
+            throw ExitCode(64)  // EX_USAGE
         }
         var configuration = settings.configuration
         if let (metricsHost, metricsPort) = settings.metricsAddress {
@@ -137,7 +153,10 @@ struct Serve: AsyncParsableCommand {
         let host = configuration.host
         let devNote = configuration.dev ? " (dev)" : ""
         if configuration.dev, !Loopback.contains(host) {
-            FileHandle.standardError.write(Data("onboard-server: warning: --dev on \(host): anyone who reaches this address can reset every account, read every code and sign in as anyone.\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "onboard-server: warning: --dev on \(host): anyone who reaches this address can reset every account, read every code and sign in as anyone.\n"
+                        .utf8))
         }
         if settings.jsonLogs { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }
         var logger = Logger(label: "onboard-server")
@@ -159,10 +178,15 @@ struct Serve: AsyncParsableCommand {
             try await application.runService()
         } catch let error as DatabaseUnavailable {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw ExitCode(69) // EX_UNAVAILABLE
+            throw ExitCode(69)  // EX_UNAVAILABLE
         } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL || error.errnoCode == EACCES {
-            let why = error.errnoCode == EADDRINUSE ? "something else is listening there" : String(cString: strerror(error.errnoCode)).lowercased()
-            FileHandle.standardError.write(Data("onboard-server: cannot listen on \(host):\(configuration.port): \(why); give --port another port or --host another address\n".utf8))
+            let why =
+                error.errnoCode == EADDRINUSE
+                ? "something else is listening there" : String(cString: strerror(error.errnoCode)).lowercased()
+            FileHandle.standardError.write(
+                Data(
+                    "onboard-server: cannot listen on \(host):\(configuration.port): \(why); give --port another port or --host another address\n"
+                        .utf8))
             throw ExitCode(69)
         }
     }
@@ -174,7 +198,9 @@ struct StartupLines: Sendable {
     let json: Bool
 
     func callAsFunction(_ message: String, _ fields: [String: any Sendable] = [:]) {
-        let line = json ? JSONLogHandler.line(level: .notice, label: "onboard-server", message: message, fields: fields) : Data((message + "\n").utf8)
+        let line =
+            json
+            ? JSONLogHandler.line(level: .notice, label: "onboard-server", message: message, fields: fields) : Data((message + "\n").utf8)
         FileHandle.standardOutput.write(line)
     }
 }
@@ -183,30 +209,36 @@ struct StartupLines: Sendable {
 /// share), and the configuration file the rest may come from. The server and `funnel` take
 /// the same flags.
 struct StoreOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The server's configuration file (YAML): a key for each of serve's flags, as sign_in_limit: 60 for --sign-in-limit 60.",
-        discussion: "Flags win over the environment ($ONBOARD_SIGN_IN_LIMIT), which wins over the file.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The server's configuration file (YAML): a key for each of serve's flags, as sign_in_limit: 60 for --sign-in-limit 60.",
+            discussion: "Flags win over the environment ($ONBOARD_SIGN_IN_LIMIT), which wins over the file.", valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp(
-        "SQLite database file (default: onboard-server.sqlite; serve creates it).",
-        discussion: "--db and --database are one setting: whichever is given by the strongest layer (flag, environment, file) names the store.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "SQLite database file (default: onboard-server.sqlite; serve creates it).",
+            discussion:
+                "--db and --database are one setting: whichever is given by the strongest layer (flag, environment, file) names the store.",
+            valueName: "file"))
     var db: String?
 
-    @Option(help: ArgumentHelp(
-        "PostgreSQL database shared by several instances, in place of --db (default: $ONBOARD_DATABASE_URL).",
-        discussion: """
-            postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with ?sslmode=require|prefer|disable and &sslrootcert=FILE. \
-            A password given here is visible to every local user in `ps`: put it in $ONBOARD_DATABASE_URL or the config \
-            file (mode 0600) instead.
-            """,
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL database shared by several instances, in place of --db (default: $ONBOARD_DATABASE_URL).",
+            discussion: """
+                postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with ?sslmode=require|prefer|disable and &sslrootcert=FILE. \
+                A password given here is visible to every local user in `ps`: put it in $ONBOARD_DATABASE_URL or the config \
+                file (mode 0600) instead.
+                """,
+            valueName: "url"))
     var database: String?
 
     /// The layers every setting is read from: these flags, the environment, the file.
     func layers(environment: [String: String]) throws(ConfigurationFile.Problems) -> SettingLayers {
-        let file = try config.map { path throws(ConfigurationFile.Problems) in try ConfigurationFile.load(path, known: ServeSettings.names.map(\.key)) }
+        let file = try config.map { path throws(ConfigurationFile.Problems) in
+            try ConfigurationFile.load(path, known: ServeSettings.names.map(\.key))
+        }
         return SettingLayers(file: file, environment: environment)
     }
 
@@ -239,7 +271,9 @@ struct StoreOptions: ParsableArguments {
         // A password written in the file: the file is a secret file then (as ssh refuses
         // a private key others can read).
         if configuration.postgres?.password != nil, let path = config, store.source == .file {
-            do { _ = try SecretFile.read(path) } catch { layers.problem("holds the database's password, but \(error)", at: store.place + ":") }
+            do { _ = try SecretFile.read(path) } catch {
+                layers.problem("holds the database's password, but \(error)", at: store.place + ":")
+            }
         }
         return (configuration, "from " + store.place)
     }

@@ -23,7 +23,8 @@ struct ServeSettings {
     var storeOrigin: String
 
     static let db = SettingName("db"), database = SettingName("database", variable: "ONBOARD_DATABASE_URL")
-    static let host = SettingName("host"), port = SettingName("port"), dev = SettingName("dev"), devOnNetwork = SettingName("dev_on_network")
+    static let host = SettingName("host"), port = SettingName("port"), dev = SettingName("dev"),
+        devOnNetwork = SettingName("dev_on_network")
     static let tlsCert = SettingName("tls_cert"), tlsKey = SettingName("tls_key"), metricsAddress = SettingName("metrics_address")
     static let logFormat = SettingName("log_format"), logLevel = SettingName("log_level"), bcryptCost = SettingName("bcrypt_cost")
     static let signInLimit = SettingName("sign_in_limit"), loginFailureLimit = SettingName("login_failure_limit")
@@ -47,7 +48,9 @@ struct ServeSettings {
         configuration.dev = dev?.value ?? false
         if let dev, dev.value, !Loopback.contains(configuration.host), !layers.isOn(Self.devOnNetwork, flag: flags.devOnNetwork) {
             // Said where dev was turned on, and the fix in the same place's words.
-            let fix = dev.source == .file ? "dev_on_network: true" : dev.source == .environment ? "$ONBOARD_DEV_ON_NETWORK=true" : "--dev-on-network"
+            let fix =
+                dev.source == .file
+                ? "dev_on_network: true" : dev.source == .environment ? "$ONBOARD_DEV_ON_NETWORK=true" : "--dev-on-network"
             layers.problem(
                 "would open /api/v1/dev (reset, clock, outbox) and the mock identity provider to the network on \(configuration.host); listen on 127.0.0.1, or add \(fix) if that is what you mean",
                 at: dev.place)
@@ -61,7 +64,9 @@ struct ServeSettings {
         }
         let format = layers.text(Self.logFormat, flag: flags.logFormat)
         jsonLogs = format?.value == "json"
-        if let format, !["text", "json"].contains(format.value) { layers.problem("must be text or json, not '\(format.value)'", at: format.place) }
+        if let format, !["text", "json"].contains(format.value) {
+            layers.problem("must be text or json, not '\(format.value)'", at: format.place)
+        }
         let level = layers.text(Self.logLevel, flag: flags.logLevel)
         logLevel = level.flatMap { Logger.Level(rawValue: $0.value) } ?? .info
         if let level, Logger.Level(rawValue: level.value) == nil {
@@ -70,7 +75,8 @@ struct ServeSettings {
 
         Self.readLimits(&configuration.settings, flags, &layers)
         configuration.trustedProxies = []
-        for block in layers.list(Self.trustedProxy, flag: flags.trustedProxy).map({ given in given.value.map { ($0, given.place) } }) ?? [] {
+        for block in layers.list(Self.trustedProxy, flag: flags.trustedProxy).map({ given in given.value.map { ($0, given.place) } }) ?? []
+        {
             guard let parsed = AddressBlock(block.0) else {
                 layers.problem("'\(block.0)' is not an address or CIDR block like 127.0.0.1 or 10.0.0.0/8", at: block.1 + ":")
                 continue
@@ -83,7 +89,9 @@ struct ServeSettings {
             if let url = PublicAddress(given.value) {
                 configuration.publicAddress = url
             } else {
-                layers.problem("must be an address like https://onboard.example.org (a scheme and a host, no path), not '\(given.value)'", at: given.place)
+                layers.problem(
+                    "must be an address like https://onboard.example.org (a scheme and a host, no path), not '\(given.value)'",
+                    at: given.place)
             }
         }
 
@@ -115,8 +123,10 @@ struct ServeSettings {
         settings.loginFailuresPerAccount = RateLimit(
             limit: layers.number(loginFailureLimit, flag: flags.loginFailureLimit, in: atLeastOne) ?? 10, window: 900)
         settings.smsPerAddress = RateLimit(limit: layers.number(smsLimit, flag: flags.smsLimit, in: atLeastOne) ?? 10, window: 3600)
-        settings.invitesPerAddress = RateLimit(limit: layers.number(inviteLimit, flag: flags.inviteLimit, in: atLeastOne) ?? 20, window: 3600)
-        settings.eventBatchesPerAddress = RateLimit(limit: layers.number(eventsLimit, flag: flags.eventsLimit, in: atLeastOne) ?? 600, window: 60)
+        settings.invitesPerAddress = RateLimit(
+            limit: layers.number(inviteLimit, flag: flags.inviteLimit, in: atLeastOne) ?? 20, window: 3600)
+        settings.eventBatchesPerAddress = RateLimit(
+            limit: layers.number(eventsLimit, flag: flags.eventsLimit, in: atLeastOne) ?? 600, window: 60)
         let retention = layers.text(eventsRetention, flag: flags.eventsRetention)
         let milliseconds = Funnel.milliseconds(retention?.value ?? "90d") ?? 0
         if let retention, milliseconds < 3_600_000 {
@@ -127,14 +137,17 @@ struct ServeSettings {
 
     /// Social sign-in's providers: a file of them, or (in the configuration file) the same
     /// table in place.
-    private static func readIdentityProviders(_ flags: Serve, _ environment: [String: String], _ layers: inout SettingLayers)
+    private static func readIdentityProviders(
+        _ flags: Serve, _ environment: [String: String], _ layers: inout SettingLayers
+    )
         -> [String: IdentityProvider]
     {
         let table = layers.table(identityProviders, flag: flags.identityProviders)
         let file = table == nil ? layers.path(identityProviders, flag: flags.identityProviders) : nil
         do {
             if let table, let path = layers.filePath {
-                return try IdentityProvidersFile.providers(table.value, file: path, within: "identity_providers: ", environment: environment)
+                return try IdentityProvidersFile.providers(
+                    table.value, file: path, within: "identity_providers: ", environment: environment)
             }
             if let file { return try IdentityProvidersFile.load(file.value, environment: environment) }
         } catch {
@@ -159,7 +172,8 @@ struct ServeSettings {
 
     /// `HOST:PORT` (`[::1]:9464` for IPv6); nil for `off` or anything else.
     static func hostAndPort(_ text: String) -> (String, Int)? {
-        guard text != "off", let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port)
+        guard text != "off", let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
         else { return nil }
         let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         return host.isEmpty ? nil : (host, port)

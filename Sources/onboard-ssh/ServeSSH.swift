@@ -21,15 +21,21 @@ struct ServeSSH: ParsableCommand {
 
     @OptionGroup var sessions: DemoSessionOptions
 
-    @Option(name: .customLong("host-key"), help: "The server's ed25519 host key (made on first start; default $XDG_CONFIG_HOME/onboard/ssh_host_ed25519_key).")
+    @Option(
+        name: .customLong("host-key"),
+        help: "The server's ed25519 host key (made on first start; default $XDG_CONFIG_HOME/onboard/ssh_host_ed25519_key).")
     var hostKey: String?
 
-    @Option(name: .customLong("watch-web"), help: "Also serve read-only watch pages of the sessions on HOST:PORT (each session's link is in its QA console, Ctrl-G).")
+    @Option(
+        name: .customLong("watch-web"),
+        help: "Also serve read-only watch pages of the sessions on HOST:PORT (each session's link is in its QA console, Ctrl-G).")
     var watchWeb: String?
 
     func validate() throws {
         guard address != nil else { throw ValidationError("--listen '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:2222") }
-        if let watchWeb, ListenAddress(watchWeb) == nil { throw ValidationError("--watch-web '\(watchWeb)' is not HOST:PORT, e.g. 127.0.0.1:8023") }
+        if let watchWeb, ListenAddress(watchWeb) == nil {
+            throw ValidationError("--watch-web '\(watchWeb)' is not HOST:PORT, e.g. 127.0.0.1:8023")
+        }
     }
 
     private var address: ListenAddress? { ListenAddress(listen) }
@@ -57,14 +63,16 @@ struct ServeSSH: ParsableCommand {
         do {
             try DemoServer(settings: settings, hostKey: key).run { host, port in
                 // Written at once (not print's buffer): a script waits for these lines.
-                FileHandle.standardOutput.write(Data("""
-                    Onboard demo over SSH on \(host):\(port): \(shown), at most \(maxSessions) sessions.
-                    Connect with:  ssh -p \(port) demo@\(ListenAddress.shown(host))
-                    Host key:      \(key.fingerprint) (ED25519), kept in \(keyPath)
-                    Anyone who can reach this port gets a demo session with no password: Onboard's flows, nothing else.
-                    Stop with Ctrl-C (every session is hung up and saved).
+                FileHandle.standardOutput.write(
+                    Data(
+                        """
+                        Onboard demo over SSH on \(host):\(port): \(shown), at most \(maxSessions) sessions.
+                        Connect with:  ssh -p \(port) demo@\(ListenAddress.shown(host))
+                        Host key:      \(key.fingerprint) (ED25519), kept in \(keyPath)
+                        Anyone who can reach this port gets a demo session with no password: Onboard's flows, nothing else.
+                        Stop with Ctrl-C (every session is hung up and saved).
 
-                    """.utf8))
+                        """.utf8))
             }
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             printError("onboard serve-ssh: \(listen) is already in use (another serve-ssh?); choose another port with --listen")
@@ -95,7 +103,10 @@ struct ServeSSH: ParsableCommand {
             do {
                 try await WebDemoServer(settings: web, assets: assets, watched: directory).run { host, port in
                     bound.withLock { $0 = port }
-                    FileHandle.standardOutput.write(Data("Watch pages at http://\(ListenAddress.shown(host)):\(port)/watch#…: each session's own link is in its QA console (Ctrl-G, Context and session).\n".utf8))
+                    FileHandle.standardOutput.write(
+                        Data(
+                            "Watch pages at http://\(ListenAddress.shown(host)):\(port)/watch#…: each session's own link is in its QA console (Ctrl-G, Context and session).\n"
+                                .utf8))
                     ready.signal()
                 }
             } catch {

@@ -22,7 +22,9 @@ struct ServeWeb: AsyncParsableCommand {
     @Option(name: .customLong("per-address"), help: "New sessions one address may start in ten minutes.")
     var perAddress = 10
 
-    @Option(name: .customLong("reconnect-grace"), help: "Seconds a session waits for its page to come back after the connection dropped (or the tab closed).")
+    @Option(
+        name: .customLong("reconnect-grace"),
+        help: "Seconds a session waits for its page to come back after the connection dropped (or the tab closed).")
     var reconnectGrace = 60
 
     @Option(name: .customLong("idle"), help: "Seconds a session lives with no key pressed.")
@@ -34,7 +36,9 @@ struct ServeWeb: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: "The certificate's private key (PEM).")
     var tlsKey: String?
 
-    @Option(name: .customLong("trusted-proxy"), help: "An address or CIDR block (repeatable) of a reverse proxy whose X-Forwarded-For names the visitor (for --per-address).")
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: "An address or CIDR block (repeatable) of a reverse proxy whose X-Forwarded-For names the visitor (for --per-address).")
     var trustedProxy: [String] = []
 
     func validate() throws {
@@ -72,13 +76,15 @@ struct ServeWeb: AsyncParsableCommand {
         do {
             try await WebDemoServer(settings: settings, assets: assets).run { host, port in
                 // Written at once (not print's buffer): a script waits for these lines.
-                FileHandle.standardOutput.write(Data("""
-                    Onboard demo in a browser on \(host):\(port): \(shown), at most \(maxSessions) sessions.
-                    Open:  \(https ? "https" : "http")://\(ListenAddress.shown(host)):\(port)/
-                    Anyone who can reach this port gets a demo session: Onboard's flows, nothing else.
-                    Stop with Ctrl-C (every session is hung up and saved).
+                FileHandle.standardOutput.write(
+                    Data(
+                        """
+                        Onboard demo in a browser on \(host):\(port): \(shown), at most \(maxSessions) sessions.
+                        Open:  \(https ? "https" : "http")://\(ListenAddress.shown(host)):\(port)/
+                        Anyone who can reach this port gets a demo session: Onboard's flows, nothing else.
+                        Stop with Ctrl-C (every session is hung up and saved).
 
-                    """.utf8))
+                        """.utf8))
             }
         } catch {
             let text = "\(error)"

@@ -40,7 +40,9 @@ struct Graph: ParsableCommand {
         // Drawn, so the mistake is seen in place, but not a graph of a working flow.
         if !graph.missingScreens.isEmpty {
             // The names come from the file: made inert before they reach the terminal.
-            printError("onboard graph: no screen named \(graph.missingScreens.map { "'\(TerminalText.safe($0))'" }.joined(separator: ", ")) in this flow (drawn red)")
+            printError(
+                "onboard graph: no screen named \(graph.missingScreens.map { "'\(TerminalText.safe($0))'" }.joined(separator: ", ")) in this flow (drawn red)"
+            )
             throw ExitCode(1)
         }
     }
@@ -48,8 +50,11 @@ struct Graph: ParsableCommand {
     /// Graphviz's `dot -Tsvg`, found on PATH.
     static func svg(_ dot: String) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        guard let program = path.split(separator: ":").map({ "\($0)/dot" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            printError("""
+        guard
+            let program = path.split(separator: ":").map({ "\($0)/dot" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else {
+            printError(
+                """
                 onboard: --format svg needs Graphviz's dot, which is not installed.
                 Install it with: sudo apt-get install graphviz (Debian, Ubuntu), sudo dnf install graphviz (Fedora) \
                 or brew install graphviz (macOS). --format dot and --format mermaid need nothing.

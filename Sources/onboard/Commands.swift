@@ -8,7 +8,8 @@ import TerminalUI
 
 /// `onboard` alone: pick a built-in flow, then run it.
 struct Pick: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "pick", abstract: "Pick a built-in flow and run it (the default).", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        commandName: "pick", abstract: "Pick a built-in flow and run it (the default).", shouldDisplay: false)
 
     @OptionGroup var options: RunOptions
 
@@ -18,10 +19,12 @@ struct Pick: ParsableCommand {
         let picker = Flow(
             id: "picker", title: "Onboard",
             entry: Entry(firstLaunch: "pick", resume: false),
-            screens: [Screen(
-                id: "pick", kind: .choice, title: "Onboard",
-                body: "Choose an onboarding flow to walk through.",
-                choice: Choice(options: .fixed(labels), store: "flow", then: .quit), resumable: false)])
+            screens: [
+                Screen(
+                    id: "pick", kind: .choice, title: "Onboard",
+                    body: "Choose an onboarding flow to walk through.",
+                    choice: Choice(options: .fixed(labels), store: "flow", then: .quit), resumable: false)
+            ])
         let launcher = try Launcher(options: options)
         defer { launcher.close() }
         let (ending, state) = try launcher.runPicker(picker)
@@ -46,7 +49,9 @@ struct Run: ParsableCommand {
     @OptionGroup var options: RunOptions
 
     func validate() throws {
-        if options.watch, flowFile == nil, options.theme.flatMap({ ThemeFiles.file($0, environment: ProcessInfo.processInfo.environment) }) == nil {
+        if options.watch, flowFile == nil,
+            options.theme.flatMap({ ThemeFiles.file($0, environment: ProcessInfo.processInfo.environment) }) == nil
+        {
             throw ValidationError("--watch reloads a flow file (--flow FILE) or a theme file (--theme FILE); give one of them")
         }
     }
@@ -128,9 +133,11 @@ struct Lint: ParsableCommand {
         for file in files {
             guard FileManager.default.fileExists(atPath: file) else {
                 // Not a file: a built-in id is checked when Onboard is built; say where its YAML is.
-                print("\(file): " + (BuiltinFlows.ids.contains(file)
-                    ? "a built-in flow, not a file; it is checked when Onboard is built. Its YAML: onboard flows \(file) > \(file).yaml"
-                    : "no such file"))
+                print(
+                    "\(file): "
+                        + (BuiltinFlows.ids.contains(file)
+                            ? "a built-in flow, not a file; it is checked when Onboard is built. Its YAML: onboard flows \(file) > \(file).yaml"
+                            : "no such file"))
                 failed = true
                 continue
             }

@@ -29,7 +29,8 @@ struct FunnelBars {
             let stopped = step.reached == 0 ? 0 : Int((Double(step.dropped) / Double(step.reached) * Double(reached)).rounded())
             let bar = String(repeating: full, count: reached - stopped) + String(repeating: light, count: stopped)
             let name = step.screen.count > nameWidth ? String(step.screen.prefix(nameWidth - 1)) + "~" : step.screen
-            var line = pad(name, nameWidth) + " " + pad(bar, barWidth) + " " + leftPad("\(step.reached)", 5) + " "
+            var line =
+                pad(name, nameWidth) + " " + pad(bar, barWidth) + " " + leftPad("\(step.reached)", 5) + " "
                 + leftPad(FunnelText.percent(step.reachedRate), 5)
             if step.dropped > 0 { line += "  stopped \(step.dropped) (\(FunnelText.percent(step.dropRate)))" }
             if let time = step.timeOnScreen { line += "  \(FunnelText.clock(time.medianMilliseconds))" }

@@ -32,7 +32,9 @@ struct FunnelCommand: ParsableCommand {
     @Flag(help: "The report as JSON.")
     var json = false
 
-    @Option(name: .customLong("admin-token-file"), help: "A file whose first line is onboard-server's admin token (default: $ONBOARD_ADMIN_TOKEN).")
+    @Option(
+        name: .customLong("admin-token-file"),
+        help: "A file whose first line is onboard-server's admin token (default: $ONBOARD_ADMIN_TOKEN).")
     var adminTokenFile: String?
 
     @OptionGroup var folder: FolderOption
@@ -57,8 +59,11 @@ struct FunnelCommand: ParsableCommand {
             throw ValidationError("No walks yet: there is no mock database at \(path).")
         }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        guard let start = Funnel.since(since, now: now) else { throw ValidationError("--since '\(since)' is not like 7d, 24h, 90m or 2026-11-01T00:00:00Z") }
-        let sealer = ColumnSealer.isOwnMock(path, stateDirectory: folder)
+        guard let start = Funnel.since(since, now: now) else {
+            throw ValidationError("--since '\(since)' is not like 7d, 24h, 90m or 2026-11-01T00:00:00Z")
+        }
+        let sealer =
+            ColumnSealer.isOwnMock(path, stateDirectory: folder)
             ? ColumnSealer.forStateFolder(folder, secrets: try local.openSecretStore(stateFolder: folder)) : nil
         let service = try OnboardService(database: ServiceDatabase.open(path: path, sealer: sealer))
         let (flow, byVersion) = (flow, byVersion)
@@ -78,7 +83,8 @@ struct FunnelCommand: ParsableCommand {
         } else {
             throw ValidationError("The server's report needs its admin token: set ONBOARD_ADMIN_TOKEN or give --admin-token-file.")
         }
-        let transport = try HTTPTransport(base: connection.serviceName, insecure: connection.insecure, trustRoots: connection.caCertificate.map { [$0] } ?? [])
+        let transport = try HTTPTransport(
+            base: connection.serviceName, insecure: connection.insecure, trustRoots: connection.caCertificate.map { [$0] } ?? [])
         let (flow, since, byVersion) = (flow, since, byVersion)
         do {
             return try Blocking.run { try await transport.funnel(flow: flow, since: since, byVersion: byVersion, adminToken: token) }

@@ -19,7 +19,8 @@ extension Launcher {
         let trust = options.caCertificate.map { [$0] } ?? []
         let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
         // The folder's own mock is sealed with its key; a shared `--mock-db` is not (see ColumnSealer).
-        let sealer = ColumnSealer.isOwnMock(path, stateDirectory: stateFolder) ? ColumnSealer.forStateFolder(stateFolder, secrets: secrets) : nil
+        let sealer =
+            ColumnSealer.isOwnMock(path, stateDirectory: stateFolder) ? ColumnSealer.forStateFolder(stateFolder, secrets: secrets) : nil
         let clock = self.clock
         guard options.serviceName == "mock" else {
             let server = try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: trust)
@@ -62,11 +63,13 @@ extension Launcher {
             let aside = StateStore.setAside(path)
             loss = SealedLoss(what: "the embedded mock's accounts (\((path as NSString).lastPathComponent))", keptAs: aside ?? path)
             database = try ServiceDatabase.open(path: path, sealer: sealer)
-        } catch where !ServiceDatabase.isDamaged(error) {
-            throw ServiceError(.serverError, "The mock service's database \(path) could not be opened (\(error)). Nothing was changed; try again.")
+        } catch  where !ServiceDatabase.isDamaged(error) {
+            throw ServiceError(
+                .serverError, "The mock service's database \(path) could not be opened (\(error)). Nothing was changed; try again.")
         } catch {
             let aside = StateStore.setAside(path)
-            warning = "The mock service's database could not be opened (\(error)), so it starts empty. The old file was kept as \(aside ?? path)."
+            warning =
+                "The mock service's database could not be opened (\(error)), so it starts empty. The old file was kept as \(aside ?? path)."
             database = try ServiceDatabase.open(path: path, sealer: sealer)
         }
         let mock = InProcessTransport(service: try OnboardService(database: database, clock: clock))
@@ -79,7 +82,9 @@ extension Launcher {
         if let mock {
             return { (try? mock.transport())?.service.outboxSnapshot() ?? [] }
         }
-        guard let server = try? HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: options.caCertificate.map { [$0] } ?? [])
+        guard
+            let server = try? HTTPTransport(
+                base: options.serviceName, insecure: options.insecure, trustRoots: options.caCertificate.map { [$0] } ?? [])
         else { return { [] } }
         let remote = RemoteOutbox(server: server)
         return { remote.latest() }

@@ -43,7 +43,7 @@ final class Launcher {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
             printError("onboard: the state folder \(folder) is a file; give --state-dir a folder (it is made if missing)")
-            throw ExitCode(73) // EX_CANTCREAT
+            throw ExitCode(73)  // EX_CANTCREAT
         }
         faults = FaultSwitchboard(options.faults)
         clock = RuntimeClock(offsetSeconds: try options.clockOffsetSeconds())
@@ -202,7 +202,9 @@ final class Launcher {
         // the session made there: `--service` only fills that field in.
         let service = flow.serviceURLKey == nil ? serviceIdentity(stateFolder: stateFolder) : nil
         let folder = try ServiceFolders.folder(stateDirectory: stateFolder, flowID: flow.id, service: service)
-        if let service, let note = ServiceFolders.keptElsewhere(stateDirectory: stateFolder, flowID: flow.id, besides: folder, current: service) {
+        if let service,
+            let note = ServiceFolders.keptElsewhere(stateDirectory: stateFolder, flowID: flow.id, besides: folder, current: service)
+        {
             warnings.append(note)
         }
         let store = StateStore(stateDirectory: stateFolder, flowID: flow.id, folder: folder, secrets: secrets)
@@ -252,7 +254,9 @@ final class Launcher {
     /// own database, the mock over another file (`--mock-db`), or a server's address.
     private func serviceIdentity(stateFolder: String) -> String {
         guard options.serviceName == "mock" else { return ServiceFolders.identity(ofAddress: options.serviceName) }
-        guard let file = options.mockDatabase, !ColumnSealer.isOwnMock(file, stateDirectory: stateFolder) else { return ServiceFolders.embeddedMock }
+        guard let file = options.mockDatabase, !ColumnSealer.isOwnMock(file, stateDirectory: stateFolder) else {
+            return ServiceFolders.embeddedMock
+        }
         return "mock://" + URL(fileURLWithPath: file).standardizedFileURL.path
     }
 
@@ -262,7 +266,8 @@ final class Launcher {
     private func eventDelivery(for flow: Flow, store: StateStore, services: ServiceDirectory) -> EventDelivery? {
         let optedOut = !(environment["DO_NOT_TRACK"] ?? "").isEmpty && environment["DO_NOT_TRACK"] != "0"
         guard flow.recordsEvents else { return nil }
-        return EventDelivery(queue: EventQueue(folder: store.folder), services: services, defaultService: serviceAddress, sendsEvents: !optedOut)
+        return EventDelivery(
+            queue: EventQueue(folder: store.folder), services: services, defaultService: serviceAddress, sendsEvents: !optedOut)
     }
 
     /// `--watch`: the flow file (`run --flow FILE`) and the theme, if it is a file.

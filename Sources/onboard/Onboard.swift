@@ -14,7 +14,10 @@ struct Onboard: ParsableCommand {
             the QA console, Ctrl-Z suspends, Ctrl-C quits.
             """,
         version: OnboardVersion.full,
-        subcommands: [Pick.self, Run.self, Flows.self, ThemesCommand.self, Lint.self, Graph.self, SchemaCommand.self, CoverageCommand.self, Reset.self, SecretsCommand.self, OutboxCommand.self, FunnelCommand.self, ServeSSH.self, ServeWeb.self, GalleryCommand.self],
+        subcommands: [
+            Pick.self, Run.self, Flows.self, ThemesCommand.self, Lint.self, Graph.self, SchemaCommand.self, CoverageCommand.self,
+            Reset.self, SecretsCommand.self, OutboxCommand.self, FunnelCommand.self, ServeSSH.self, ServeWeb.self, GalleryCommand.self,
+        ],
         defaultSubcommand: Pick.self
     )
 

@@ -11,7 +11,9 @@ import TerminalUI
 
 /// The state folder: every command that reads or writes one takes it.
 struct FolderOption: ParsableArguments {
-    @Option(name: .customLong("state-dir"), help: "Folder for sessions, progress and analytics (default: $ONBOARD_STATE_DIR, else $XDG_STATE_HOME/onboard).")
+    @Option(
+        name: .customLong("state-dir"),
+        help: "Folder for sessions, progress and analytics (default: $ONBOARD_STATE_DIR, else $XDG_STATE_HOME/onboard).")
     var stateDirectory: String?
 
     func stateFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -22,10 +24,18 @@ struct FolderOption: ParsableArguments {
 /// What the state folder keeps beside its files: its secrets and the embedded mock's
 /// database. Commands that open either take these.
 struct LocalDataOptions: ParsableArguments {
-    @Option(name: .customLong("secret-store"), help: "Where tokens and the encryption key for personal data go: auto (the system keyring when a Secret Service answers, else a private file in the state folder), keyring or file (also ONBOARD_SECRET_STORE).")
+    @Option(
+        name: .customLong("secret-store"),
+        help:
+            "Where tokens and the encryption key for personal data go: auto (the system keyring when a Secret Service answers, else a private file in the state folder), keyring or file (also ONBOARD_SECRET_STORE)."
+    )
     var secretStore: SecretStoreMode?
 
-    @Option(name: .customLong("mock-db"), help: "The embedded mock's SQLite file (default: mock.sqlite in the state folder). Two terminals with different state folders can share one.")
+    @Option(
+        name: .customLong("mock-db"),
+        help:
+            "The embedded mock's SQLite file (default: mock.sqlite in the state folder). Two terminals with different state folders can share one."
+    )
     var mockDatabase: String?
 
     /// `--secret-store`, else `ONBOARD_SECRET_STORE`, else auto.
@@ -42,7 +52,8 @@ struct LocalDataOptions: ParsableArguments {
     /// so one out of reach stops the run before anything changes; for a new folder `auto`
     /// chooses when a secret is first needed (the launcher prints its notice once the
     /// terminal is given back), `keyring` and `file` now.
-    func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore {
+    func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore
+    {
         let mode = try secretStoreMode(environment: environment)
         // Read once: the folder's own store, the choice `auto` defers, or a new one's.
         if let home = SecretHome.recorded(stateDirectory: stateFolder) {
@@ -62,7 +73,10 @@ struct LocalDataOptions: ParsableArguments {
 /// The service a command talks to: the embedded mock, or an onboard-server and how to
 /// trust it.
 struct ServiceOptions: ParsableArguments {
-    @Option(help: "The service: 'mock' (the embedded mock, default; also mock://local) or an onboard-server address like http://127.0.0.1:8080 (also ONBOARD_SERVICE).")
+    @Option(
+        help:
+            "The service: 'mock' (the embedded mock, default; also mock://local) or an onboard-server address like http://127.0.0.1:8080 (also ONBOARD_SERVICE)."
+    )
     var service: String?
 
     @Flag(help: "Allow plain http:// to a host other than this machine (passwords and tokens travel unencrypted).")
@@ -102,16 +116,20 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Theme: \(Themes.builtinNames.joined(separator: ", ")), or a theme file. NO_COLOR set means mono.")
     var theme: String?
 
-    @Flag(help: "Read --flow FILE and a --theme file again whenever they change, keeping where you are: for people writing flows and themes.")
+    @Flag(
+        help: "Read --flow FILE and a --theme file again whenever they change, keeping where you are: for people writing flows and themes.")
     var watch = false
 
     // Unconditional: `--clock-offset -1h` (the README's own example) is a value, not a flag.
-    @Option(name: .customLong("clock-offset"), parsing: .unconditional, help: "Run as if this much later (or earlier: -1h), e.g. 25h, 90m, 2d. Moves the client's clock and the embedded mock's.")
+    @Option(
+        name: .customLong("clock-offset"), parsing: .unconditional,
+        help: "Run as if this much later (or earlier: -1h), e.g. 25h, 90m, 2d. Moves the client's clock and the embedded mock's.")
     var clockOffset: String?
 
     @Option(
         name: .customLong("fault"),
-        help: "Inject a fault, repeatable: network, server-error, rate-limit, timeout, slow=MS, fail-first=N, reauth-fail, forged-id-token, slow-down, expired-device-code.",
+        help:
+            "Inject a fault, repeatable: network, server-error, rate-limit, timeout, slow=MS, fail-first=N, reauth-fail, forged-id-token, slow-down, expired-device-code.",
         transform: { text in
             guard let fault = Fault(argument: text) else {
                 throw ValidationError("unknown fault '\(text)'; known: \(Fault.kinds.joined(separator: ", "))")
@@ -126,7 +144,8 @@ struct RunOptions: ParsableArguments {
         transform: { text in
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, DeviceSetup.simulationKeys.contains(parts[0]) else {
-                throw ValidationError("--simulate '\(text)': use KEY=VALUE with KEY one of \(DeviceSetup.simulationKeys.joined(separator: ", "))")
+                throw ValidationError(
+                    "--simulate '\(text)': use KEY=VALUE with KEY one of \(DeviceSetup.simulationKeys.joined(separator: ", "))")
             }
             if parts[0] == "biometrics", !DeviceSetup.biometrics.contains(parts[1]) {
                 throw ValidationError("--simulate biometrics: one of \(DeviceSetup.biometrics.joined(separator: ", "))")
@@ -137,16 +156,23 @@ struct RunOptions: ParsableArguments {
             if parts[0] == "unsupported" {
                 // A misspelt app would be silently supported: refused, as biometrics are.
                 let known = DeviceSetup.apps.map { $0.lowercased() }
-                let unknown = parts[1].lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !known.contains($0) }
+                let unknown = parts[1].lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty && !known.contains($0)
+                }
                 guard unknown.isEmpty else {
-                    throw ValidationError("--simulate unsupported: no app named \(unknown.map { "'\($0)'" }.joined(separator: ", ")); the apps are \(known.joined(separator: ", "))")
+                    throw ValidationError(
+                        "--simulate unsupported: no app named \(unknown.map { "'\($0)'" }.joined(separator: ", ")); the apps are \(known.joined(separator: ", "))"
+                    )
                 }
             }
             return (parts[0], parts[1])
         })
     var simulations: [(String, String)] = []
 
-    @Flag(help: "Accessible mode: plain line prompts (numbered choices, one question at a time) for screen readers and scripts. Used by itself when the terminal cannot draw or input and output are not a terminal.")
+    @Flag(
+        help:
+            "Accessible mode: plain line prompts (numbered choices, one question at a time) for screen readers and scripts. Used by itself when the terminal cannot draw or input and output are not a terminal."
+    )
     var accessible = false
 
     @Flag(help: "Run without a terminal: keys from --keys, each new screen printed as text (or written to --frames).")
@@ -195,17 +221,22 @@ struct RunOptions: ParsableArguments {
         return seconds
     }
 
-    func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore {
+    func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore
+    {
         try local.openSecretStore(stateFolder: stateFolder, environment: environment)
     }
 
     func validate() throws {
         _ = try clockOffsetSeconds()
-        if headless, accessible { throw ValidationError("--headless and --accessible are two different ways to run without screens; pick one") }
+        if headless, accessible {
+            throw ValidationError("--headless and --accessible are two different ways to run without screens; pick one")
+        }
         if headless {
             _ = try headlessSize()
             guard keys != nil else { throw ValidationError("--headless needs --keys FILE (or - for standard input)") }
-            guard DurationText.seconds(waitTimeout) != nil else { throw ValidationError("--wait-timeout '\(waitTimeout)' is not a duration like 10s") }
+            guard DurationText.seconds(waitTimeout) != nil else {
+                throw ValidationError("--wait-timeout '\(waitTimeout)' is not a duration like 10s")
+            }
         }
     }
 }

@@ -40,6 +40,8 @@ private func becomeSibling(_ name: String, as command: String, _ arguments: [Str
     let sibling = SiblingExecutable.path(name)
     let cArguments = ([sibling] + arguments).map { strdup($0) } + [nil]
     execv(sibling, cArguments)
-    printError("onboard \(command): cannot start \(sibling) (\(String(cString: strerror(errno)))); it is built with onboard (swift build) and must sit beside it.")
+    printError(
+        "onboard \(command): cannot start \(sibling) (\(String(cString: strerror(errno)))); it is built with onboard (swift build) and must sit beside it."
+    )
     throw ExitCode(1)
 }

@@ -6,7 +6,8 @@ import SQLiteStore
 import TerminalUI
 
 struct Reset: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Forget a flow's session, progress and analytics; with no flow, every flow's and the mock service's data.")
+    static let configuration = CommandConfiguration(
+        abstract: "Forget a flow's session, progress and analytics; with no flow, every flow's and the mock service's data.")
 
     @Argument(help: "A flow id; omit to reset everything.")
     var flow: String?
@@ -17,7 +18,8 @@ struct Reset: ParsableCommand {
     func run() throws {
         let folder = self.folder.stateFolder()
         // Wherever this folder's secrets may be, without making any (a data key) to delete.
-        let (stores, leftBehind) = try local.secretStoreMode().storesToClear(stateDirectory: folder, environment: ProcessInfo.processInfo.environment)
+        let (stores, leftBehind) = try local.secretStoreMode().storesToClear(
+            stateDirectory: folder, environment: ProcessInfo.processInfo.environment)
         func forget(_ flowID: String) throws {
             for store in stores { try StateStore(stateDirectory: folder, flowID: flowID, secrets: store).reset() }
         }
@@ -56,12 +58,13 @@ struct Reset: ParsableCommand {
             return
         }
         let folder = self.folder.stateFolder()
-        print("""
-        \(done), except its secrets in the system keyring, which cannot be reached here: \(leftBehind)
-        They are left there, labelled \(items). Remove them from your desktop session with \
-        `onboard reset \(flow.map { "\($0) " } ?? "")--state-dir \(folder)`, or \
-        `secret-tool clear application onboard state_dir \(folder)\(flow.map { " flow \($0)" } ?? "")`.
-        """)
+        print(
+            """
+            \(done), except its secrets in the system keyring, which cannot be reached here: \(leftBehind)
+            They are left there, labelled \(items). Remove them from your desktop session with \
+            `onboard reset \(flow.map { "\($0) " } ?? "")--state-dir \(folder)`, or \
+            `secret-tool clear application onboard state_dir \(folder)\(flow.map { " flow \($0)" } ?? "")`.
+            """)
         throw ExitCode(1)
     }
 }
@@ -70,7 +73,8 @@ struct Reset: ParsableCommand {
 /// so QA can type the code a screen asks for. (`onboard-server --dev` serves its own at
 /// `/api/v1/dev/outbox`.)
 struct OutboxCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "outbox", abstract: "Show the codes the embedded mock has sent (SMS and invites).")
+    static let configuration = CommandConfiguration(
+        commandName: "outbox", abstract: "Show the codes the embedded mock has sent (SMS and invites).")
 
     @Option(help: "Show only the last N.")
     var last: Int?
@@ -86,7 +90,8 @@ struct OutboxCommand: ParsableCommand {
             return
         }
         // The folder's own mock keeps destinations sealed with the folder's key.
-        let sealer = ColumnSealer.isOwnMock(path, stateDirectory: folder)
+        let sealer =
+            ColumnSealer.isOwnMock(path, stateDirectory: folder)
             ? ColumnSealer.forStateFolder(folder, secrets: try local.openSecretStore(stateFolder: folder)) : nil
         let entries = try ServiceDatabase.open(path: path, sealer: sealer).read(OnboardService.outbox(in:))
         if entries.isEmpty { print("Nothing sent yet.") }
@@ -95,7 +100,9 @@ struct OutboxCommand: ParsableCommand {
         for entry in shown {
             let when = time.string(from: Date(timeIntervalSince1970: TimeInterval(entry.createdAt)))
             // What the database holds is printed inert (TerminalText), as every screen is.
-            print(TerminalText.safe("\(when)  \(entry.kind.padding(toLength: 6, withPad: " ", startingAt: 0)) \(entry.destination)  \(entry.code)"))
+            print(
+                TerminalText.safe(
+                    "\(when)  \(entry.kind.padding(toLength: 6, withPad: " ", startingAt: 0)) \(entry.destination)  \(entry.code)"))
         }
     }
 }
@@ -111,7 +118,8 @@ struct SecretsCommand: ParsableCommand {
     )
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Say where this folder's secrets are and whether they can be reached from here.")
+        static let configuration = CommandConfiguration(
+            abstract: "Say where this folder's secrets are and whether they can be reached from here.")
 
         @OptionGroup var folder: FolderOption
 
@@ -123,7 +131,9 @@ struct SecretsCommand: ParsableCommand {
             }
             do {
                 _ = try SecretStoreMode.auto.openHome(home, stateDirectory: folder, environment: ProcessInfo.processInfo.environment)
-                print("\(folder) keeps its tokens and encryption key in \(home == .file ? FileSecretStore(stateDirectory: folder).summary : home.name).")
+                print(
+                    "\(folder) keeps its tokens and encryption key in \(home == .file ? FileSecretStore(stateDirectory: folder).summary : home.name)."
+                )
             } catch let error as SecretStoreError {
                 print(error.description)
                 throw ExitCode(1)
@@ -132,7 +142,8 @@ struct SecretsCommand: ParsableCommand {
     }
 
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move this folder's tokens and encryption key to the keyring or to a private file.")
+        static let configuration = CommandConfiguration(
+            abstract: "Move this folder's tokens and encryption key to the keyring or to a private file.")
 
         @Option(help: "Where to: keyring or file.")
         var to: SecretHome
@@ -144,9 +155,10 @@ struct SecretsCommand: ParsableCommand {
             let before = SecretHome.recorded(stateDirectory: folder)
             do {
                 let moved = try to.move(stateDirectory: folder, environment: ProcessInfo.processInfo.environment)
-                print(before == to
-                    ? "\(folder) already keeps its secrets in \(to.name)."
-                    : "Moved \(moved) secret\(moved == 1 ? "" : "s") of \(folder) to \(to.name).")
+                print(
+                    before == to
+                        ? "\(folder) already keeps its secrets in \(to.name)."
+                        : "Moved \(moved) secret\(moved == 1 ? "" : "s") of \(folder) to \(to.name).")
             } catch let error as SecretStoreError {
                 print(error.description)
                 throw ExitCode(1)

@@ -355,8 +355,13 @@ import TestSupport
             service = try OnboardService(database: ServiceDatabase.open(path: temporaryPath("mock.sqlite")), settings: settings)
         }
         func batch(_ person: String, _ count: Int, padding: Int = 0) -> [AnalyticsEvent] {
-            let notes = Dictionary(uniqueKeysWithValues: (0..<(padding > 0 ? 10 : 0)).map { ("note_\($0)", FieldValue.text(String(repeating: "x", count: padding))) })
-            return (0..<count).map { Self.event("screen_viewed", person: person, screen: "privacy", index: $0, at: Int64($0), properties: notes) }
+            let notes = Dictionary(
+                uniqueKeysWithValues: (0..<(padding > 0 ? 10 : 0)).map {
+                    ("note_\($0)", FieldValue.text(String(repeating: "x", count: padding)))
+                })
+            return (0..<count).map {
+                Self.event("screen_viewed", person: person, screen: "privacy", index: $0, at: Int64($0), properties: notes)
+            }
         }
         func refused(_ events: [AnalyticsEvent], from client: String, sourceLocation: SourceLocation = #_sourceLocation) async {
             do {
@@ -387,6 +392,8 @@ import TestSupport
         // Withdrawals: two an hour from one address, the third waits.
         _ = try await service.forgetEvents(anonymousID: "run-a", accessToken: nil, client: "10.0.0.9")
         _ = try await service.forgetEvents(anonymousID: "run-b", accessToken: nil, client: "10.0.0.9")
-        await #expect(throws: ServiceError.self) { _ = try await service.forgetEvents(anonymousID: "run-e", accessToken: nil, client: "10.0.0.9") }
+        await #expect(throws: ServiceError.self) {
+            _ = try await service.forgetEvents(anonymousID: "run-e", accessToken: nil, client: "10.0.0.9")
+        }
     }
 }

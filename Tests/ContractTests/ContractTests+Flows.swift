@@ -276,7 +276,9 @@ extension ContractTests {
         #expect(saved.fields["full_name"] == .text("Zoë Ångström"))
         // Issue 47: real legal names hold hyphens and apostrophes (and marks of other scripts).
         for name in ["Mary-Jane O'Neil", "D’Angelo Nguyễn", "J. R. R. Tolkien", "अनुष्का शर्मा"] {
-            #expect(try await subject.service.updateProfile(accessToken: access, fields: ["full_name": .text(name)]).fields["full_name"] == .text(name))
+            #expect(
+                try await subject.service.updateProfile(accessToken: access, fields: ["full_name": .text(name)]).fields["full_name"]
+                    == .text(name))
         }
     }
 
@@ -298,7 +300,9 @@ extension ContractTests {
         #expect(invite.code.count >= 32)
         // Issue 47: the inviter redeemed their own invite and burned the single-use code.
         // Refused, and the code still works for the person it was made for.
-        await expectError(.conflict, "You already track Baby Ray. This invite was not used: it still works for the person you meant it for.") {
+        await expectError(
+            .conflict, "You already track Baby Ray. This invite was not used: it still works for the person you meant it for."
+        ) {
             _ = try await subject.service.acceptInvite(accessToken: johnny.accessToken, code: invite.code)
         }
 
@@ -383,11 +387,15 @@ extension ContractTests {
         }
         let again = try await service.addRecordItem(accessToken: other.accessToken, key: "rucks", item: entries[0])
         #expect(Set(again) == Set(entries) && again.count == entries.count, "\(again)")
-        #expect(try await service.records(accessToken: linked.accessToken)["rucks"].map { if case .list(let l) = $0 { Set(l) } else { [] } } == Set(entries))
+        #expect(
+            try await service.records(accessToken: linked.accessToken)["rucks"].map { if case .list(let l) = $0 { Set(l) } else { [] } }
+                == Set(entries))
         // Only a list takes items; the rest of the record rules hold.
         try await service.putRecord(accessToken: linked.accessToken, key: "pro", value: .flag(true))
         await expectError(.invalidInput) { _ = try await service.addRecordItem(accessToken: linked.accessToken, key: "pro", item: "x") }
-        await expectError(.invalidInput) { _ = try await service.addRecordItem(accessToken: linked.accessToken, key: "bad key!", item: "x") }
+        await expectError(.invalidInput) {
+            _ = try await service.addRecordItem(accessToken: linked.accessToken, key: "bad key!", item: "x")
+        }
         await expectError(.invalidInput) {
             _ = try await service.addRecordItem(accessToken: linked.accessToken, key: "rucks", item: String(repeating: "x", count: 1025))
         }
@@ -401,22 +409,29 @@ extension ContractTests {
         defer { subject.server?.stop() }
         let service = subject.service
         let owner = try await service.signInAnonymously(flow: "rucktracker").session
-        let account = try await service.linkEmail(flow: "rucktracker", accessToken: owner.accessToken, email: "bring@example.org", password: "long enough")
+        let account = try await service.linkEmail(
+            flow: "rucktracker", accessToken: owner.accessToken, email: "bring@example.org", password: "long enough")
         _ = try await service.addRecordItem(accessToken: account.accessToken, key: "rucks", item: "1 km in 10 min · a")
         let guest = try await service.signInAnonymously(flow: "rucktracker").session
-        for item in ["2 km in 20 min · b", "3 km in 30 min · c"] { _ = try await service.addRecordItem(accessToken: guest.accessToken, key: "rucks", item: item) }
+        for item in ["2 km in 20 min · b", "3 km in 30 min · c"] {
+            _ = try await service.addRecordItem(accessToken: guest.accessToken, key: "rucks", item: item)
+        }
 
-        let stayed = try await service.login(flow: "rucktracker", email: "bring@example.org", password: "long enough", guestAccessToken: guest.accessToken)
+        let stayed = try await service.login(
+            flow: "rucktracker", email: "bring@example.org", password: "long enough", guestAccessToken: guest.accessToken)
         #expect(try await service.records(accessToken: stayed.accessToken)["rucks"] == .list(["1 km in 10 min · a"]))
         #expect(try await service.records(accessToken: guest.accessToken)["rucks"] == .list(["2 km in 20 min · b", "3 km in 30 min · c"]))
 
         let brought = try await service.login(
             flow: "rucktracker", email: "bring@example.org", password: "long enough", guestAccessToken: guest.accessToken, bring: ["rucks"])
-        #expect(try await service.records(accessToken: brought.accessToken)["rucks"] == .list(["1 km in 10 min · a", "2 km in 20 min · b", "3 km in 30 min · c"]))
+        #expect(
+            try await service.records(accessToken: brought.accessToken)["rucks"]
+                == .list(["1 km in 10 min · a", "2 km in 20 min · b", "3 km in 30 min · c"]))
         #expect(try await service.records(accessToken: guest.accessToken)["rucks"] == nil, "the guest keeps none: they moved")
         await expectError(.invalidInput) {
             _ = try await service.login(
-                flow: "rucktracker", email: "bring@example.org", password: "long enough", guestAccessToken: guest.accessToken, bring: ["bad key!"])
+                flow: "rucktracker", email: "bring@example.org", password: "long enough", guestAccessToken: guest.accessToken,
+                bring: ["bad key!"])
         }
     }
 

@@ -82,7 +82,8 @@ import Testing
             _ = try await subject.service.pollSocialDevice(flow: "abby", deviceCode: started.deviceCode)
             Issue.record("a poll sooner than the interval was answered")
         } catch let error as ServiceError {
-            #expect(error.code == .slowDown && error.message == "Asked again too soon: wait 10 seconds between polls from now on.", "\(error)")
+            #expect(
+                error.code == .slowDown && error.message == "Asked again too soon: wait 10 seconds between polls from now on.", "\(error)")
         }
         try await subject.advanceClock(11)
         // Typed as a person might: lower case, without the dash.
@@ -111,7 +112,8 @@ import Testing
     /// five seconds to the grant's interval in the store (RFC 8628 §3.5), on both stores;
     /// the instants are the store's own arguments, so nothing here races a clock.
     @Test(arguments: ["sqlite", "postgres"]) func slowDownLengthensTheIntervalItEnforces(store kind: String) async throws {
-        let store: any ServiceStore = kind == "postgres"
+        let store: any ServiceStore =
+            kind == "postgres"
             ? try await PostgresSubject.store()
             : SQLiteStore(try ServiceDatabase.open(path: temporaryPath("grants.sqlite")))
         try await store.createDeviceGrant(
@@ -353,7 +355,9 @@ import Testing
     /// machine: plain HTTP to `127.0.0.1.attacker.example` is refused like any other host's.
     @Test func onlyThisMachinesOwnAddressesAreLoopback() throws {
         for host in ["localhost", "LOCALHOST", "127.0.0.1", "127.255.0.9", "::1", "[::1]"] { #expect(Loopback.contains(host), "\(host)") }
-        for host in ["127.0.0.1.attacker.example", "127.attacker.example", "127.0.0.256", "127.0.0", "localhost.example", "1270.0.0.1", "127.0.0.1 "] {
+        for host in [
+            "127.0.0.1.attacker.example", "127.attacker.example", "127.0.0.256", "127.0.0", "localhost.example", "1270.0.0.1", "127.0.0.1 ",
+        ] {
             #expect(!Loopback.contains(host), "\(host)")
         }
         #expect(throws: (any Error).self) { try HTTPTransport(base: "http://127.0.0.1.attacker.example:8080") }

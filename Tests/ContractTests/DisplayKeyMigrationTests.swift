@@ -15,10 +15,11 @@ import Testing
         let queue = try DatabaseQueue(path: temporaryPath("before-16.sqlite"), configuration: configuration)
         try ServiceDatabase.migrator.migrate(queue, upTo: "v15: the arrival that starts a client's run")
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO users (id, created_at, is_anonymous, display_name, display_key) VALUES ('annie', 1, 0, 'Annie', 'annie');
-                INSERT INTO users (id, created_at, is_anonymous, name, display_key) VALUES ('iris', 2, 0, 'Iris', 'iris');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO users (id, created_at, is_anonymous, display_name, display_key) VALUES ('annie', 1, 0, 'Annie', 'annie');
+                    INSERT INTO users (id, created_at, is_anonymous, name, display_key) VALUES ('iris', 2, 0, 'Iris', 'iris');
+                    """)
         }
         try ServiceDatabase.migrator.migrate(queue)
         let keys = try queue.read { db in try String.fetchAll(db, sql: "SELECT display_key FROM users ORDER BY created_at") }

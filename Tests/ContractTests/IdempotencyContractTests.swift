@@ -37,9 +37,13 @@ extension ContractTests {
 
         _ = try await service.sendPhoneCode(phone: "+15550106666")
         let code = try await lastCode(subject, kind: "sms")
-        _ = try await with(key: "flow-bound-phone-001") { try await service.verifyPhoneCode(flow: "abby", phone: "+15550106666", code: code) }
+        _ = try await with(key: "flow-bound-phone-001") {
+            try await service.verifyPhoneCode(flow: "abby", phone: "+15550106666", code: code)
+        }
         await expectError(.idempotencyKeyReused) {
-            _ = try await with(key: "flow-bound-phone-001") { try await service.verifyPhoneCode(flow: "oklah", phone: "+15550106666", code: code) }
+            _ = try await with(key: "flow-bound-phone-001") {
+                try await service.verifyPhoneCode(flow: "oklah", phone: "+15550106666", code: code)
+            }
         }
     }
 

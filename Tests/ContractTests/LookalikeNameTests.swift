@@ -27,7 +27,9 @@ extension ContractTests {
         await expectError(.conflict, "That display name is taken. Please choose another.") {
             _ = try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text("Jo Ⅼowe")])
         }
-        #expect(try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text("Beast")]).displayName == "Beast")
+        #expect(
+            try await subject.service.updateProfile(accessToken: two.accessToken, fields: ["display_name": .text("Beast")]).displayName
+                == "Beast")
     }
 }
 
@@ -60,14 +62,17 @@ extension ContractTests {
         for free in ["Bear", "Bess", "Beat", "Bias"] { #expect(NameKey.of(free) != NameKey.of(taken), "\(free)") }
         // Case never tells two names apart, even where a letter's upper case has a
         // look-alike of its own (`I` reads as `l`): `ANNIE` was once free beside `Annie`.
-        for (name, variants) in [("Annie", ["ANNIE", "annie", "AnNiE", "ANNlE"]), ("Mila", ["MILA", "mila", "rnila"]), ("Iris", ["IRIS", "iris", "lris"])] {
+        for (name, variants) in [
+            ("Annie", ["ANNIE", "annie", "AnNiE", "ANNlE"]), ("Mila", ["MILA", "mila", "rnila"]), ("Iris", ["IRIS", "iris", "lris"]),
+        ] {
             for variant in variants { #expect(NameKey.of(variant) == NameKey.of(name), "\(variant) beside \(name)") }
         }
 
         // And through the service, as a person would meet it.
         let service = try OnboardService(database: ServiceDatabase.open(path: temporaryPath("mock.sqlite")), settings: contractSettings)
         func person(_ email: String) async throws -> String {
-            let token = try await service.mockIdentityToken(provider: "apple", account: email, audience: MockIdentityProvider.audience, nonce: email)
+            let token = try await service.mockIdentityToken(
+                provider: "apple", account: email, audience: MockIdentityProvider.audience, nonce: email)
             return try await service.socialSignIn(provider: "apple", idToken: token, nonce: email, policy: .named).session.accessToken
         }
         _ = try await service.updateProfile(accessToken: try await person("holder@example.org"), fields: ["display_name": .text(taken)])

@@ -107,27 +107,34 @@ import Testing
         let token = try #require((guest.body["session"] as? [String: Any])?["access_token"] as? String)
         let simple = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", nil]
         for call in Wire.allCalls where call.endpoint.method != .get {
-            let path = "/api/v1/" + call.endpoint.path.split(separator: "/").map { $0.hasPrefix(":") ? "x" : String($0) }.joined(separator: "/")
+            let path =
+                "/api/v1/" + call.endpoint.path.split(separator: "/").map { $0.hasPrefix(":") ? "x" : String($0) }.joined(separator: "/")
             let method = HTTPMethod(rawValue: call.endpoint.method.rawValue)
             for type in simple {
                 let reply = try await sendTyped(server, method, path, body: Data("{}".utf8), type: type, bearer: token)
                 #expect(reply.status == 415, "\(method) \(path) as \(type ?? "no type"): \(reply.status)")
                 #expect(reply.body["code"] as? String == "invalid_input")
             }
-            let json = try await sendTyped(server, method, path, body: Data("{}".utf8), type: "Application/JSON; charset=utf-8", bearer: token)
+            let json = try await sendTyped(
+                server, method, path, body: Data("{}".utf8), type: "Application/JSON; charset=utf-8", bearer: token)
             #expect(json.status != 415, "\(path) reads JSON")
         }
         // The issue's own case: no SMS is queued by a text/plain body.
-        let sms = try await sendTyped(server, .POST, "/api/v1/auth/phone/send", body: Data(#"{"phone":"+14155550199"}"#.utf8), type: "text/plain")
+        let sms = try await sendTyped(
+            server, .POST, "/api/v1/auth/phone/send", body: Data(#"{"phone":"+14155550199"}"#.utf8), type: "text/plain")
         #expect(sms.status == 415)
         #expect(try await HTTPTransport(base: server.base).outbox().isEmpty, "no SMS queued")
         for type in ["application/json", "text/plain"] {
             #expect(try await sendTyped(server, .POST, "/device", body: Data("user_code=BCDF-GHJK".utf8), type: type).status == 415)
         }
-        #expect(try await sendTyped(server, .POST, "/device", body: Data("user_code=BCDF-GHJK".utf8), type: "application/x-www-form-urlencoded").status == 400)
+        #expect(
+            try await sendTyped(server, .POST, "/device", body: Data("user_code=BCDF-GHJK".utf8), type: "application/x-www-form-urlencoded")
+                .status == 400)
     }
 
-    func sendTyped(_ server: RunningServer, _ method: HTTPMethod, _ path: String, body: Data, type: String?, bearer: String? = nil) async throws -> Reply {
+    func sendTyped(
+        _ server: RunningServer, _ method: HTTPMethod, _ path: String, body: Data, type: String?, bearer: String? = nil
+    ) async throws -> Reply {
         var request = HTTPClientRequest(url: server.base + path)
         request.method = method
         if let type { request.headers.add(name: "Content-Type", value: type) }
@@ -136,7 +143,8 @@ import Testing
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         var buffer = try await response.body.collect(upTo: 1 << 20)
         let data = buffer.readData(length: buffer.readableBytes) ?? Data()
-        return Reply(status: Int(response.status.code), headers: [:], body: (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+        return Reply(
+            status: Int(response.status.code), headers: [:], body: (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
     }
 
     @Test func aWrongMethodIs405WithAllowAndNoSessionIs401BeforeTheBody() async throws {

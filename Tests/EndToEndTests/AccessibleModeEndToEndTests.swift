@@ -26,7 +26,9 @@ extension EndToEnd {
                 out.contains(
                     "Enter a number between 1 and 4: 9\nEnter a number between 1 and 4.\nEnter a number between 1 and 4: one\nEnter a number between 1 and 4.\n"
                 ))
-            #expect(out.contains("Email: not an email\nEmail: Please enter a valid email address.\nEmail (refused: not an email): jo@example.org\n"))
+            #expect(
+                out.contains(
+                    "Email: not an email\nEmail: Please enter a valid email address.\nEmail (refused: not an email): jo@example.org\n"))
             #expect(out.contains("Password: ••••••\n"), "a password is never echoed")
             #expect(!out.contains("long enough"))
             #expect(out.contains("Enter a date as YYYY-MM-DD (Enter keeps it): 2026-13-45\nDate of birth"))

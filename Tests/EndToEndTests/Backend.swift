@@ -59,7 +59,8 @@ final class Backend {
             fields += [("decision", decision), ("email", account)]
             print(browser.open(base + "/dev-idp/authorize", data=p.urlencode(fields).encode(), timeout=20).read().decode())
             """#
-        let page = Subprocess.run("/usr/bin/env", ["python3", "-c", script, server.base, userCode, allow ? "allow" : "deny", account]).output
+        let page = Subprocess.run("/usr/bin/env", ["python3", "-c", script, server.base, userCode, allow ? "allow" : "deny", account])
+            .output
         return page.contains(allow ? "You're signed in" : "Sign-in not approved")
     }
 }

@@ -29,7 +29,9 @@ extension EndToEnd {
             let checked = Subprocess.run(ServerProcess.binary, ["check-config", open])
             #expect(checked.status == 1)
             #expect(
-                checked.output.contains("\(open):1:11: database: holds the database's password, but \(open) can be read by other users (mode 644): run chmod 600 \(open)"),
+                checked.output.contains(
+                    "\(open):1:11: database: holds the database's password, but \(open) can be read by other users (mode 644): run chmod 600 \(open)"
+                ),
                 "\(checked.output)")
             #expect(!checked.output.contains("s3cret"), "the password is never said")
             let closed = try write("closed.yaml", text, mode: 0o600)
@@ -153,19 +155,23 @@ extension EndToEnd {
             #expect(server.output.contains("onboard-server store: SQLite \(sqlite) (from --db)"), "\(server.output)")
             #expect(ServerProcess.post(server.base + "/api/v1/auth/anonymous", json: "{}") == 200)
             #expect(FileManager.default.fileExists(atPath: sqlite), "the guest went to the file the flag named")
-            let funnel = Subprocess.run("/usr/bin/env", ["ONBOARD_DATABASE_URL=\(postgres)", ServerProcess.binary, "funnel", "oklah", "--db", sqlite])
+            let funnel = Subprocess.run(
+                "/usr/bin/env", ["ONBOARD_DATABASE_URL=\(postgres)", ServerProcess.binary, "funnel", "oklah", "--db", sqlite])
             #expect(funnel.status == 0, "funnel reads the flag's file, not PostgreSQL: \(funnel.output)")
 
             // The environment over the file, said by check-config.
             let relative = try write("relative.yaml", "db: data/onboard.sqlite\n")
-            let noted = Subprocess.run("/usr/bin/env", ["ONBOARD_DATABASE_URL=\(postgres)", ServerProcess.binary, "check-config", relative])
+            let noted = Subprocess.run(
+                "/usr/bin/env", ["ONBOARD_DATABASE_URL=\(postgres)", ServerProcess.binary, "check-config", relative])
             #expect(noted.output.contains("note: $ONBOARD_DATABASE_URL is used in place of \(relative):1:5: db"), "\(noted.output)")
             // One layer naming both is two stores.
             let both = try write("both.yaml", "db: onboard.sqlite\ndatabase: \(postgres)\n")
             let refused = Subprocess.run(ServerProcess.binary, ["check-config", both])
             #expect(refused.status == 1)
             #expect(refused.output == "\(both):1:5: db and \(both):2:11: database name two stores; give one of them\n", "\(refused.output)")
-            #expect(Subprocess.run(ServerProcess.binary, ["--db", sqlite, "--database", postgres]).output.contains("--db and --database name two stores"))
+            #expect(
+                Subprocess.run(ServerProcess.binary, ["--db", sqlite, "--database", postgres]).output.contains(
+                    "--db and --database name two stores"))
         }
 
         /// Issue 47: check-config's places. A key set twice is where it is set again; every
@@ -202,7 +208,9 @@ extension EndToEnd {
             #expect(
                 Subprocess.run(ServerProcess.binary, ["check-config", latin1]).output
                     == "\(latin1):2:10: not UTF-8 (byte 0xE9); save the file as UTF-8\n")
-            #expect(Subprocess.run(ServerProcess.binary, ["check-config", folder]).output == "\(folder): is a folder, not a configuration file\n")
+            #expect(
+                Subprocess.run(ServerProcess.binary, ["check-config", folder]).output
+                    == "\(folder): is a folder, not a configuration file\n")
 
             // A secret beside the file, named relative to it, read from any working folder.
             _ = try write("admin-token", "0f3c9a1e7b2d4c5a8e6f1b3d9c7a2e4f0b8d6c1a3e5f7b9d2c4a6e8f0b1d3c5a\n", mode: 0o600)
@@ -216,12 +224,15 @@ extension EndToEnd {
         /// does; a flow no event names is said, not "0 started"; `critical` is a level.
         @Test func theServersHelpAndRefusalsSayWhatTheyMean() throws {
             let help = Subprocess.run(ServerProcess.binary, ["--help"]).output
-            #expect(help.contains("USAGE: onboard-server [serve]") && help.contains("--port <port>") && help.contains("check-config"), "\(help)")
+            #expect(
+                help.contains("USAGE: onboard-server [serve]") && help.contains("--port <port>") && help.contains("check-config"), "\(help)"
+            )
             let funnelHelp = Subprocess.run(ServerProcess.binary, ["funnel", "--help"]).output
             #expect(!funnelHelp.contains("created if missing") && funnelHelp.contains("serve creates it"), "\(funnelHelp)")
 
             let server = try ServerProcess(arguments: ["--log-level", "critical"])
-            let taken = Subprocess.run(ServerProcess.binary, ["--port", "\(server.port)", "--db", folder + "/second.sqlite", "--metrics-address", "off"])
+            let taken = Subprocess.run(
+                ServerProcess.binary, ["--port", "\(server.port)", "--db", folder + "/second.sqlite", "--metrics-address", "off"])
             #expect(taken.status == 69)
             #expect(
                 taken.output.contains("onboard-server: cannot listen on 127.0.0.1:\(server.port): something else is listening there"),

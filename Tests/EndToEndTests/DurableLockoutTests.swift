@@ -15,7 +15,9 @@ extension EndToEnd {
             let client = try HTTPTransport(base: base)
             _ = try await client.register(flow: "babybasics", name: "Lo", email: email, password: "the right one")
             for _ in 0..<10 {
-                await #expect(throws: ServiceError.self) { _ = try await client.login(flow: "babybasics", email: email, password: "a wrong guess") }
+                await #expect(throws: ServiceError.self) {
+                    _ = try await client.login(flow: "babybasics", email: email, password: "a wrong guess")
+                }
             }
             try await expectLocked(base, email)
         }

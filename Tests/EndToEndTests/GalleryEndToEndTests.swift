@@ -31,7 +31,8 @@ extension EndToEnd {
             for screen in screens {
                 #expect(page.contains("<code>screen \(screen)</code>"), "\(flow): no place for \(screen)")
             }
-            let visit = Subprocess.run("/usr/bin/env", ["python3", ServeWebEndToEndTests.script, out + "/\(flow).html", "gallery", "screen \(screens[0])"])
+            let visit = Subprocess.run(
+                "/usr/bin/env", ["python3", ServeWebEndToEndTests.script, out + "/\(flow).html", "gallery", "screen \(screens[0])"])
             let line = try #require(visit.output.split(separator: "\n").last { $0.hasPrefix("{") }, "\(visit.output.suffix(1000))")
             let result = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect((result["console_errors"] as? [String])?.isEmpty == true, "\(result["console_errors"] ?? "")")
@@ -48,8 +49,10 @@ extension EndToEnd {
             let page = try String(contentsOfFile: out + "/rucktracker.html", encoding: .utf8)
             // The pro offer's keys, as the page gives them (HTML-escaped).
             let section = try #require(page.components(separatedBy: "<code>screen pro_offer</code>").dropFirst().first)
-            let keys = try #require(section.components(separatedBy: "Keys to the screen: <code>").dropFirst().first?.components(separatedBy: "</code>").first)
-                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            let keys = try #require(
+                section.components(separatedBy: "Keys to the screen: <code>").dropFirst().first?.components(separatedBy: "</code>").first
+            )
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             let script = out + "/keys.txt"
             try "wait:Your rucks\n\(keys)\nwait:RuckTracker Pro\n".write(toFile: script, atomically: true, encoding: .utf8)
             let run = onboard(["run", "rucktracker", "--headless", "--keys", script, "--state-dir", out + "/state"])

@@ -88,7 +88,10 @@ extension EndToEnd {
             try "wait:Welcome to OKLah\n".write(toFile: welcome, atomically: true, encoding: .utf8)
             let untracked = Subprocess.run(
                 "/usr/bin/env",
-                ["LANG=C.UTF-8", "ONBOARD_SECRET_STORE=file", "DO_NOT_TRACK=1", Tmux.binary, "run", "oklah", "--keys", welcome, "--headless", "--state-dir", state])
+                [
+                    "LANG=C.UTF-8", "ONBOARD_SECRET_STORE=file", "DO_NOT_TRACK=1", Tmux.binary, "run", "oklah", "--keys", welcome,
+                    "--headless", "--state-dir", state,
+                ])
             #expect(untracked.status == 0)
             #expect(!FileManager.default.fileExists(atPath: state + "/mock.sqlite"), "no call, no database")
             #expect(headless(["run", "oklah", "--keys", "\(Self.scripts)/oklah.keys"], state: state).status == 0)
@@ -114,7 +117,9 @@ extension EndToEnd {
             let first = run.output.components(separatedBy: "── frame ").dropFirst().first ?? ""
             #expect(first.components(separatedBy: "✗").count == 2, "one note:\n\(first)")
             let words = first.replacingOccurrences(of: "│", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            #expect(words.contains("your saved answers (progress.json) and the embedded mock's accounts (mock.sqlite). This starts fresh."), "\(first)")
+            #expect(
+                words.contains("your saved answers (progress.json) and the embedded mock's accounts (mock.sqlite). This starts fresh."),
+                "\(first)")
             #expect(!words.contains("still signed in"), "\(first)")
         }
 

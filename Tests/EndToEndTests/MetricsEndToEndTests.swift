@@ -83,7 +83,8 @@ extension EndToEnd {
             #expect(Self.value(prometheus, #"onboard_sign_ins_total{method="anonymous",outcome="rate_limited"}"#) == 1)
             #expect(Self.value(prometheus, #"onboard_sign_ins_total{method="login",outcome="refused"}"#) == 1)
             #expect(Self.value(prometheus, #"onboard_rate_limit_refusals_total{limit="sign-in"}"#) == 1)
-            #expect(Self.value(prometheus, #"onboard_http_request_duration_seconds_count{route="/api/v1/auth/anonymous",method="POST"}"#) == 4)
+            #expect(
+                Self.value(prometheus, #"onboard_http_request_duration_seconds_count{route="/api/v1/auth/anonymous",method="POST"}"#) == 4)
             #expect(Self.value(prometheus, #"onboard_http_requests_total{route="/livez"}"#) == 1)
             #expect(Self.value(prometheus, #"onboard_http_requests_total{route="unmatched",status="404"}"#) == 1)
             #expect(Self.value(prometheus, "onboard_build_info") == 1)

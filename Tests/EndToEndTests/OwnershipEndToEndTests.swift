@@ -29,7 +29,8 @@ extension EndToEnd {
 
         /// The guests (accounts with no email) a mock database holds.
         static func guests(in database: String) -> [String] {
-            let script = "import sqlite3,sys\nfor (i,) in sqlite3.connect(sys.argv[1]).execute('select id from users where email is null'): print(i)"
+            let script =
+                "import sqlite3,sys\nfor (i,) in sqlite3.connect(sys.argv[1]).execute('select id from users where email is null'): print(i)"
             return Subprocess.run("/usr/bin/env", ["python3", "-c", script, database]).output.split(separator: "\n").map(String.init)
         }
 
@@ -88,7 +89,8 @@ extension EndToEnd {
             let two = second.waitFor("Pick your name")
             #expect(Self.accounts(in: first.stateDirectory + "/mock.sqlite") == 1)
             let names = first.offeredNames
-            #expect(names.count == 3 && names.allSatisfy { one.contains($0) && two.contains($0) }, "the same account's names:\n\(one)\n\(two)")
+            #expect(
+                names.count == 3 && names.allSatisfy { one.contains($0) && two.contains($0) }, "the same account's names:\n\(one)\n\(two)")
         }
     }
 }
@@ -97,7 +99,8 @@ extension EndToEnd.RuckTrackerEndToEndTests {
     /// Issue 45 §1: a ruck typed while the session ran out (the server's clock moved 31
     /// days on) was thrown away: "Log in again … to get your rucks back", and after
     /// logging in it was nowhere. It is kept for its owner and synced once they are back.
-    @Test(arguments: ["server", "two-instances"]) func aRuckSavedAfterTheSessionEndedReachesTheAccountAfterLoggingIn(backend: String) throws {
+    @Test(arguments: ["server", "two-instances"]) func aRuckSavedAfterTheSessionEndedReachesTheAccountAfterLoggingIn(backend: String) throws
+    {
         let service = try Backend(backend)
         let server = try #require(service.server)
         let tmux = signedUp(service, as: "late@example.org")
@@ -224,7 +227,8 @@ extension EndToEnd.RuckTrackerEndToEndTests {
         kill(try #require(tmux.onboardPID), SIGKILL)
         tmux.waitFor("[exit 137]")
         tmux.start("run rucktracker \(service.arguments)")
-        #expect(EndToEnd.waitUntil({ ["Your rucks", "Log in again"].contains { tmux.screen.contains($0) } }, seconds: 20), "\(tmux.screen)")
+        #expect(
+            EndToEnd.waitUntil({ ["Your rucks", "Log in again"].contains { tmux.screen.contains($0) } }, seconds: 20), "\(tmux.screen)")
         if tmux.screen.contains("Log in again") {
             tmux.send("Tab")
             tmux.send("Tab")

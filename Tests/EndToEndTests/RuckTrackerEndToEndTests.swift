@@ -284,9 +284,12 @@ extension EndToEnd {
             #expect(home.contains("ℹ RuckTracker could not reach") && !home.contains("✗"), "\(home)")
             let noteLines = home.split(separator: "\n").drop { !$0.contains("ℹ RuckTracker") }.prefix(2)
             if let first = noteLines.first, let second = noteLines.dropFirst().first,
-               let mark = first.firstIndex(of: "ℹ") {
+                let mark = first.firstIndex(of: "ℹ")
+            {
                 let column = first.distance(from: first.startIndex, to: mark) + 2
-                #expect(second.dropFirst(column).first?.isLetter == true && second.prefix(column).allSatisfy { $0 == " " || $0 == "│" }, "\(home)")
+                #expect(
+                    second.dropFirst(column).first?.isLetter == true && second.prefix(column).allSatisfy { $0 == " " || $0 == "│" },
+                    "\(home)")
             }
             logRuck(tmux, km: "4", minutes: "45")
             #expect(tmux.screen.contains("(pending)"))

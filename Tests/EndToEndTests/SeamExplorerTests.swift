@@ -13,10 +13,15 @@ extension EndToEnd {
             let bin = URL(fileURLWithPath: Tmux.binary).deletingLastPathComponent().path
             let run = Subprocess.run(
                 "/usr/bin/env",
-                ["ONBOARD_BIN=\(bin)", "python3", Tmux.packageRoot + "/reliability/seams.py", "--examples", "12", "--steps", "12", "--fixed"])
+                [
+                    "ONBOARD_BIN=\(bin)", "python3", Tmux.packageRoot + "/reliability/seams.py", "--examples", "12", "--steps", "12",
+                    "--fixed",
+                ])
             #expect(run.status == 0, "\(run.output.suffix(8000))")
             #expect(run.output.contains("no seam found"), "\(run.output.suffix(2000))")
-            #expect(run.output.contains("seams: replayed the same on PostgreSQL"), "PostgreSQL (.ci/run installs it): \(run.output.suffix(2000))")
+            #expect(
+                run.output.contains("seams: replayed the same on PostgreSQL"),
+                "PostgreSQL (.ci/run installs it): \(run.output.suffix(2000))")
         }
     }
 }

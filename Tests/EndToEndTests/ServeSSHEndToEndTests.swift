@@ -22,7 +22,10 @@ extension EndToEnd {
                     Subprocess.spawn(
                         "/usr/bin/env",
                         environment + [Tmux.binary]
-                            + ["serve-ssh", "--listen", "127.0.0.1:0", "--host-key", folder + "/host_key", "--state-dir", folder + "/state"]
+                            + [
+                                "serve-ssh", "--listen", "127.0.0.1:0", "--host-key", folder + "/host_key", "--state-dir",
+                                folder + "/state",
+                            ]
                             + arguments, output: output))
                 var port: Int?
                 for _ in 0..<200 where port == nil {
@@ -168,10 +171,14 @@ extension EndToEnd {
             tmux.send("Escape")
             tmux.waitFor("Welcome to OKLah")
             let output = server.folder + "/watcher.log"
-            let watcher = try #require(Subprocess.spawn(
-                "/usr/bin/env", ["python3", ServeWebEndToEndTests.script, link, "watch-link", "Welcome to OKLah", "Pick your name"], output: output))
+            let watcher = try #require(
+                Subprocess.spawn(
+                    "/usr/bin/env", ["python3", ServeWebEndToEndTests.script, link, "watch-link", "Welcome to OKLah", "Pick your name"],
+                    output: output))
             defer { kill(watcher, SIGKILL) }
-            #expect(server.waitUntil({ ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("ready") }, seconds: 60), "the watcher saw the first screen")
+            #expect(
+                server.waitUntil({ ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("ready") }, seconds: 60),
+                "the watcher saw the first screen")
             tmux.send("Enter")
             var status: Int32 = 0
             waitpid(watcher, &status, 0)

@@ -25,7 +25,8 @@ extension EndToEnd {
                 output = folder + "/server.log"
                 pid = try #require(
                     Subprocess.spawn(
-                        Tmux.binary, ["serve-web", "--listen", "127.0.0.1:0", "--state-dir", folder + "/state"] + arguments, output: output))
+                        Tmux.binary, ["serve-web", "--listen", "127.0.0.1:0", "--state-dir", folder + "/state"] + arguments, output: output)
+                )
                 var port: Int?
                 var log = ""
                 for _ in 0..<200 where port == nil {
@@ -100,7 +101,9 @@ extension EndToEnd {
             let server = try WebServer(["--flow", "oklah"])
             let visit = try server.visit("resize")
             let (before, after) = (visit.screen("before"), visit.screen("after"))
-            #expect(after.columns < before.columns && after.rows < before.rows, "\(before.columns)x\(before.rows) -> \(after.columns)x\(after.rows)")
+            #expect(
+                after.columns < before.columns && after.rows < before.rows,
+                "\(before.columns)x\(before.rows) -> \(after.columns)x\(after.rows)")
             #expect(after.text.contains("Welcome to OKLah") && after.text.contains("╭"), "\(after.text)")
             #expect(after.text.split(separator: "\n").allSatisfy { $0.count <= after.columns })
         }
@@ -176,8 +179,9 @@ extension EndToEnd {
             #expect(EndToEnd.waitUntil({ closed.sessions.isEmpty }, seconds: 20), "\(closed.sessions)")
             let idle = try WebServer(["--flow", "oklah", "--idle", "2"])
             let visit = try idle.visit("said")
-            #expect(visit["said"] as? String == "This session has ended: no key was pressed for 2 seconds. Reload the page to start again.",
-                    "an idle session ends and says why: \(visit["said"] ?? "")")
+            #expect(
+                visit["said"] as? String == "This session has ended: no key was pressed for 2 seconds. Reload the page to start again.",
+                "an idle session ends and says why: \(visit["said"] ?? "")")
             #expect(idle.sessions.isEmpty)
         }
     }

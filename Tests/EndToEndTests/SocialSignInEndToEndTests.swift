@@ -61,7 +61,9 @@ extension EndToEnd {
             // The code comes in the link: nothing to type, but a page that says what Continue
             // would sign in (issue 46: a link alone approved nothing; it must say so).
             let asked = try #require(walk.pages.first?.says, "\(walk.pages)")
-            #expect(asked.contains(code) && asked.contains("to be signed in as you with Google") && asked.contains("from 127.0.0.1"), "\(asked)")
+            #expect(
+                asked.contains(code) && asked.contains("to be signed in as you with Google") && asked.contains("from 127.0.0.1"), "\(asked)"
+            )
             #expect(walk.pages.map(\.heading) == ["Sign in to a terminal with Google?", "Development sign-in", "You're signed in"])
             #expect(walk.pages.last?.url == server.base + "/device/signed-in", "no code or state left in the address bar")
             #expect(walk.consoleErrors.isEmpty, "\(walk.consoleErrors)")
@@ -157,14 +159,17 @@ extension EndToEnd {
 
             // The attacker's own confirmation (its own cookie), posted from its page.
             let folder = NSTemporaryDirectory() + "onboard-attacker-\(UUID().uuidString.prefix(8))"
-            let own = Subprocess.run("/usr/bin/env", ["curl", "-s", "-c", folder + ".jar", "-d", "user_code=\(code)", server.base + "/device"]).output
+            let own = Subprocess.run(
+                "/usr/bin/env", ["curl", "-s", "-c", folder + ".jar", "-d", "user_code=\(code)", server.base + "/device"]
+            ).output
             let fields = own.matches(of: /<input type="hidden" name="([^"]+)" value="([^"]*)">/).map { (String($0.1), String($0.2)) }
             #expect(fields.map(\.0) == ["user_code", "confirmation"], "\(own)")
             let forged = try chromium([page("/device/confirm", fields), "visit"])
             #expect(forged.pages.last?.error?.contains("can only be confirmed on this server's own page") == true, "\(forged.pages)")
             // In the security log with the browser's address and the sign-in's reference (ASVS 16.2.1).
             let logged = server.output.split(separator: "\n").filter { $0.contains("event=social_token_refused") }
-            #expect(logged.contains { $0.contains("address=127.0.0.1") && $0.contains("account=device:") && !$0.contains(code) }, "\(logged)")
+            #expect(
+                logged.contains { $0.contains("address=127.0.0.1") && $0.contains("account=device:") && !$0.contains(code) }, "\(logged)")
             #expect(attacker.screen.contains("The code expires in"), "the attacker's terminal still waits:\n\(attacker.screen)")
             #expect(attacker.session(of: "abby") == nil)
 
@@ -195,7 +200,9 @@ extension EndToEnd {
             cy.send("Enter")  // Cancel, the one button
             cy.waitFor("Create your account")
             for code in [escaped, cancelled] {
-                #expect(EndToEnd.waitUntil({ (try? chromium([server.base + "/device", "type", code]))?.pages.last?.error == dead }, seconds: 20))
+                #expect(
+                    EndToEnd.waitUntil(
+                        { (try? chromium([server.base + "/device", "type", code]))?.pages.last?.error == dead }, seconds: 20))
             }
 
             // Killed on the code screen: the next launch withdraws what it left.
@@ -208,7 +215,8 @@ extension EndToEnd {
             cy.waitFor("[exit 137]")
             cy.start("run abby \(backend.arguments)")
             cy.waitFor("Create your account")
-            #expect(EndToEnd.waitUntil({ (try? chromium([server.base + "/device", "type", killed]))?.pages.last?.error == dead }, seconds: 20))
+            #expect(
+                EndToEnd.waitUntil({ (try? chromium([server.base + "/device", "type", killed]))?.pages.last?.error == dead }, seconds: 20))
             #expect(cy.session(of: "abby") == nil)
         }
 

@@ -51,7 +51,9 @@ import ScreenTable
             }
             if let choice = screen["choice"] { step(choice["then"]!, label: "pick \(choice["store"]!.string!)") }
             if let operation = screen["call"]?.string { outcomes(screen["on"], operation: operation, label: "") }
-            if let poll = screen["poll"], let operation = poll["call"]?.string { outcomes(poll["on"], operation: operation, label: "poll ") }
+            if let poll = screen["poll"], let operation = poll["call"]?.string {
+                outcomes(poll["on"], operation: operation, label: "poll ")
+            }
             for branch in screen["route"]?.sequence ?? [] {
                 steps.append(FileStep(from: screenID, to: branch["go"]!.string!, label: branch["when"]?.string ?? "otherwise"))
             }

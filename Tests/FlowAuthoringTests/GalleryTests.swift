@@ -53,7 +53,10 @@ import Testing
         let gallery = Gallery(flow: flow, now: Self.day)
         let home = try #require(gallery.entries.first { $0.reach == .screen("home") })
         let index = try #require(flow.screens.filter { $0.kind != .route }.firstIndex { $0.id == "home" })
-        #expect(home.keys == (["<C-g>", "<Down>", "<Down>", "<Down>", "<Down>", "<Enter>"] + Array(repeating: "<Down>", count: index) + ["<Enter>"]).joined())
+        #expect(
+            home.keys
+                == (["<C-g>", "<Down>", "<Down>", "<Down>", "<Down>", "<Enter>"] + Array(repeating: "<Down>", count: index) + ["<Enter>"])
+                .joined())
     }
 
     static func text(_ message: FlowState.Message) -> String {

@@ -158,7 +158,8 @@ import Testing
         #expect(try await storedCount("abby") == 1)
 
         // The next run, with DO_NOT_TRACK: nothing it records is queued or sent.
-        let untracked = EventDelivery(queue: EventQueue(folder: store.folder), services: ServiceDirectory(fixed: transport), sendsEvents: false)
+        let untracked = EventDelivery(
+            queue: EventQueue(folder: store.folder), services: ServiceDirectory(fixed: transport), sendsEvents: false)
         let second = FlowSession(
             engine: FlowEngine(flow: flow), store: store, operations: OperationRunner(service: transport, flowID: "abby"),
             clock: RuntimeClock(), mailbox: Mailbox(), delivery: untracked)

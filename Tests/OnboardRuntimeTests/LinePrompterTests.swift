@@ -157,7 +157,10 @@ import Testing
     @Test func eachAnswerIsCheckedWhenGivenAndSaidPlainly() async throws {
         let run = try await transcript(Self.answers, answers: ["1", "A", "Ann Lee", "annie", "1,3", "", "2", "1"])
         let text = run.text
-        #expect(text.contains("Full legal name: A\nFull legal name: Please enter your full legal name\nFull legal name (refused: A): Ann Lee\n"), "\(text)")
+        #expect(
+            text.contains(
+                "Full legal name: A\nFull legal name: Please enter your full legal name\nFull legal name (refused: A): Ann Lee\n"),
+            "\(text)")
         #expect(text.contains("Full legal name (refused: A): Ann Lee\nDisplay name: annie\n"), "checked before the next question: \(text)")
         #expect(text.contains("Interested in: Everyone goes by itself: pick it alone, or the others without it."), "\(text)")
         #expect(text.contains("Interested in: Pick at least one."), "\(text)")

@@ -207,16 +207,19 @@ extension OperationRunnerTests {
         let clock = AdjustableClock()
         let mock = InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory(), clock: clock))
         let runner = OperationRunner(service: mock, flowID: "abby")
-        let started = try await runner.run(CallRequest(id: 1, operation: .startSocialDevice, session: nil, inputs: ["provider": "google"])).get()
+        let started = try await runner.run(CallRequest(id: 1, operation: .startSocialDevice, session: nil, inputs: ["provider": "google"]))
+            .get()
         let code = try #require(started.values["user_code"]?.text)
         let device = try #require(started.values["device_code"]?.text)
         #expect(started.values["verification_uri_complete"]?.text == "MOCK://LOCAL/D/" + code)
         #expect(started.values["poll_interval"]?.text == "5")
         let waiting = await runner.run(CallRequest(id: 2, operation: .pollSocialDevice, session: nil, inputs: ["device_code": device]))
         #expect(waiting.failure?.code == "authorization_pending")
-        #expect(try await mock.service.finishDeviceSignIn(userCode: code, identity: DeviceIdentity(subject: "g-ana", email: "ana@example.org")))
+        #expect(
+            try await mock.service.finishDeviceSignIn(userCode: code, identity: DeviceIdentity(subject: "g-ana", email: "ana@example.org")))
         clock.offsetSeconds += 5
-        let signedIn = try await runner.run(CallRequest(id: 3, operation: .pollSocialDevice, session: nil, inputs: ["device_code": device])).get()
+        let signedIn = try await runner.run(CallRequest(id: 3, operation: .pollSocialDevice, session: nil, inputs: ["device_code": device]))
+            .get()
         #expect(signedIn.session?.isAnonymous == false)
         #expect(signedIn.values["is_new_user"] == .text("true"))
         #expect(signedIn.values["device_code"] == .text(""), "spent, and not kept")
@@ -248,7 +251,8 @@ extension OperationRunnerTests {
     @Test func twoDevicesSavingAtOnceKeepBothRucks() async throws {
         let mock = try mock()
         let guest = try await mock.signInAnonymously(flow: "rucktracker").session
-        let linked = try await mock.linkEmail(flow: "rucktracker", accessToken: guest.accessToken, email: "d@example.org", password: "long enough")
+        let linked = try await mock.linkEmail(
+            flow: "rucktracker", accessToken: guest.accessToken, email: "d@example.org", password: "long enough")
         let other = try await mock.login(flow: "rucktracker", email: "d@example.org", password: "long enough")
         func session(_ issued: IssuedSession) -> Session {
             Session(
@@ -265,7 +269,9 @@ extension OperationRunnerTests {
         async let a = first.run(one)
         async let b = second.run(two)
         let (shownOnOne, shownOnTwo) = (try await a.get().values["rucks"]?.list ?? [], try await b.get().values["rucks"]?.list ?? [])
-        guard case .list(let kept)? = try await mock.records(accessToken: linked.accessToken)["rucks"] else { Issue.record("no rucks"); return }
+        guard case .list(let kept)? = try await mock.records(accessToken: linked.accessToken)["rucks"] else {
+            Issue.record("no rucks"); return
+        }
         #expect(kept.count == 2 && kept.contains { $0.contains("1.1 km") } && kept.contains { $0.contains("2.2 km") }, "\(kept)")
         #expect(shownOnOne.contains { $0.contains("1.1 km") }, "the first device shows its own ruck: \(shownOnOne)")
         #expect(shownOnTwo.contains { $0.contains("2.2 km") }, "\(shownOnTwo)")
@@ -283,7 +289,8 @@ extension OperationRunnerTests {
             userID: guest.userID, accessToken: guest.accessToken, accessExpiresAt: guest.accessExpiresAt,
             refreshToken: guest.refreshToken, refreshExpiresAt: nil, isAnonymous: true, createdAt: 0, lastAuthenticated: 0)
         let runner = OperationRunner(service: mock, flowID: "abby")
-        var stepSix = CallRequest(id: 1, operation: .saveProfile, session: session, inputs: [:], fields: ["ethnicity": .text("Prefer not to say")])
+        var stepSix = CallRequest(
+            id: 1, operation: .saveProfile, session: session, inputs: [:], fields: ["ethnicity": .text("Prefer not to say")])
         stepSix.idempotencyKey = nil
         _ = try await runner.run(stepSix).get()
         let stepFive = CallRequest(id: 2, operation: .saveProfile, session: session, inputs: [:], fields: ["height_cm": .text("170")])

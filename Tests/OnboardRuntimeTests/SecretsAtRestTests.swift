@@ -72,9 +72,10 @@ import Testing
         let loss = try #require(loaded.losses.first)
         #expect(loss.what == "your saved answers (progress.json)" && loss.keptAs.hasPrefix("progress.json.corrupt-"))
         #expect(
-            SealedLoss.said(loaded.losses, howLost: FileSecretStore(stateDirectory: state).howSecretsAreLost, stillSignedIn: true).hasPrefix(
-                "This folder's data key is no longer here (its secrets/ folder was removed, or the state folder was copied without it), so what it sealed could not be opened: your saved answers (progress.json). You are still signed in. The old file was kept as progress.json.corrupt-"
-            ))
+            SealedLoss.said(loaded.losses, howLost: FileSecretStore(stateDirectory: state).howSecretsAreLost, stillSignedIn: true)
+                .hasPrefix(
+                    "This folder's data key is no longer here (its secrets/ folder was removed, or the state folder was copied without it), so what it sealed could not be opened: your saved answers (progress.json). You are still signed in. The old file was kept as progress.json.corrupt-"
+                ))
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).contains { $0.hasPrefix("progress.json.corrupt-") })
     }
 

@@ -86,7 +86,8 @@ import Testing
         #expect(fresh.session == nil)
         #expect(
             fresh.warnings.first?.hasPrefix(
-                "Your saved session (session.json) could not be read, so this starts fresh. The old file was kept as session.json.corrupt-") == true,
+                "Your saved session (session.json) could not be read, so this starts fresh. The old file was kept as session.json.corrupt-")
+                == true,
             "\(fresh.warnings)")
     }
 

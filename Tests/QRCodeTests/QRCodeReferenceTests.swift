@@ -104,7 +104,8 @@ import Testing
         }
         let drawn = try JSONDecoder().decode([Drawn].self, from: try Self.python(Self.nayuki, cases))
         for (code, reference) in zip(ours, drawn) {
-            #expect(code.version == reference.version && code.mask == reference.mask,
+            #expect(
+                code.version == reference.version && code.mask == reference.mask,
                 "\(code.errorCorrection): ours v\(code.version) mask \(code.mask), qrcodegen v\(reference.version) mask \(reference.mask)")
             #expect(Self.rows(code) == reference.rows)
         }

@@ -118,7 +118,11 @@ enum CompiledFlowSource {
         set("fallbackNote", literal(screen.fallbackNote), unless: "nil")
         set("route", "[\(screen.route.map(branch).joined(separator: ", "))]", unless: "[]")
         if let call = screen.call { lines.append("        screen.call = \(self.call(call))") }
-        if let poll = screen.poll { lines.append("        screen.poll = Poll(call: \(self.call(poll.call)), every: \(literal(poll.every)), until: \(literal(poll.until)), withdraw: \(poll.withdraw.map { "." + String(describing: $0) } ?? "nil"))") }
+        if let poll = screen.poll {
+            lines.append(
+                "        screen.poll = Poll(call: \(self.call(poll.call)), every: \(literal(poll.every)), until: \(literal(poll.until)), withdraw: \(poll.withdraw.map { "." + String(describing: $0) } ?? "nil"))"
+            )
+        }
         if let choice = screen.choice {
             let options =
                 switch choice.options {

@@ -10,7 +10,8 @@ import Testing
         #expect(
             without == [
                 .health, .signInAnonymously, .logIn, .connectServer, .register, .sendPhoneCode, .verifyPhoneCode, .socialSignIn,
-                .startSocialDevice, .pollSocialDevice, .withdrawSocialDevice, .approveSocialDevice, .openBrowser, .prepareStore, .fetchConfig, .preloadContent,
+                .startSocialDevice, .pollSocialDevice, .withdrawSocialDevice, .approveSocialDevice, .openBrowser, .prepareStore,
+                .fetchConfig, .preloadContent,
                 .checkCompatibility, .validateHiding, .openHub,
             ])
     }

@@ -9,7 +9,10 @@ import ScreenTable
 struct DateFieldKind: FieldKind {
     /// Typing is the quick way to a date of birth; the steps drop out first.
     func keys(for view: ScreenView.FieldView) -> [KeyHint] {
-        [KeyHint("0-9", "type"), KeyHint("Ctrl-U", "clear"), KeyHint("←/→", "day"), KeyHint("PgUp/PgDn", "month"), KeyHint("Home/End", "year")]
+        [
+            KeyHint("0-9", "type"), KeyHint("Ctrl-U", "clear"), KeyHint("←/→", "day"), KeyHint("PgUp/PgDn", "month"),
+            KeyHint("Home/End", "year"),
+        ]
     }
 
     var takesPageKeys: Bool { true }
@@ -21,14 +24,15 @@ struct DateFieldKind: FieldKind {
     func move(_ intent: Intent, in field: Field, _ state: inout FlowState, engine: FlowEngine, today: CivilDate) -> KeyResult {
         state.form.typingNumber = nil
         let current = CivilDate(state.context[field.id]?.text ?? "") ?? today
-        let moved: CivilDate = switch intent {
-        case .left: current.adding(days: -1)
-        case .right: current.adding(days: 1)
-        case .pageUp: current.adding(months: 1)
-        case .pageDown: current.adding(months: -1)
-        case .end: current.adding(months: 12)
-        default: current.adding(months: -12)
-        }
+        let moved: CivilDate =
+            switch intent {
+            case .left: current.adding(days: -1)
+            case .right: current.adding(days: 1)
+            case .pageUp: current.adding(months: 1)
+            case .pageDown: current.adding(months: -1)
+            case .end: current.adding(months: 12)
+            default: current.adding(months: -12)
+            }
         state.context[field.id] = .text(min(moved, today).description)
         state.form.errors[field.id] = nil
         return .changed
@@ -50,7 +54,9 @@ struct DateFieldKind: FieldKind {
     /// Any kill, backward or forward, empties a date (it is one word) for digits typed
     /// afresh: Ctrl-U, Ctrl-K, Ctrl-W, Alt-Backspace, Alt-D.
     func edit(_ command: TextEdit, in field: Field, _ state: inout FlowState) -> Bool {
-        guard [.deleteToStart, .deleteToEnd, .deleteWordBackward, .deleteToBlankBackward, .deleteWordForward].contains(command) else { return false }
+        guard [.deleteToStart, .deleteToEnd, .deleteWordBackward, .deleteToBlankBackward, .deleteWordForward].contains(command) else {
+            return false
+        }
         state.form.typingNumber = field.id
         state.context[field.id] = .text("")
         state.form.errors[field.id] = nil

@@ -16,12 +16,13 @@ struct MultiFieldKind: FieldKind {
         let field = engine.resolved(field, state)
         guard [.left, .right, .home, .end].contains(intent), !field.options.isEmpty else { return .ignored }
         let current = state.form.cursor[field.id] ?? 0
-        state.form.cursor[field.id] = switch intent {
-        case .left: max(0, current - 1)
-        case .right: min(field.options.count - 1, current + 1)
-        case .home: 0
-        default: field.options.count - 1
-        }
+        state.form.cursor[field.id] =
+            switch intent {
+            case .left: max(0, current - 1)
+            case .right: min(field.options.count - 1, current + 1)
+            case .home: 0
+            default: field.options.count - 1
+            }
         return .moved
     }
 

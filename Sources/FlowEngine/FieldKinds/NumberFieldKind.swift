@@ -7,7 +7,8 @@ import ScreenTable
 /// number, always within its bounds.
 struct NumberFieldKind: FieldKind {
     func keys(for view: ScreenView.FieldView) -> [KeyHint] {
-        view.kind == .range ? [KeyHint("←/→", "adjust"), KeyHint("Space", "other end")] : [KeyHint("←/→", "adjust"), KeyHint("0-9", "type")]
+        view.kind == .range
+            ? [KeyHint("←/→", "adjust"), KeyHint("Space", "other end")] : [KeyHint("←/→", "adjust"), KeyHint("0-9", "type")]
     }
 
     var takesPageKeys: Bool { true }
@@ -18,15 +19,16 @@ struct NumberFieldKind: FieldKind {
     }
 
     func move(_ intent: Intent, in field: Field, _ state: inout FlowState, engine: FlowEngine, today: CivilDate) -> KeyResult {
-        let step = switch intent {
-        case .left: -1
-        case .right: 1
-        case .pageUp: 5
-        case .pageDown: -5
-        case .home: Int.min / 2
-        case .end: Int.max / 2
-        default: 0
-        }
+        let step =
+            switch intent {
+            case .left: -1
+            case .right: 1
+            case .pageUp: 5
+            case .pageDown: -5
+            case .home: Int.min / 2
+            case .end: Int.max / 2
+            default: 0
+            }
         guard step != 0 else { return .ignored }
         state.form.typingNumber = nil
         setNumber(field, &state) { value in value + step }
@@ -64,7 +66,8 @@ struct NumberFieldKind: FieldKind {
                 return .text(String(number))
             }
         }
-        return .parsed(prompt: "\(view.label) (now: \(view.value)). Enter two numbers between \(minimum) and \(maximum) as LOW-HIGH") { answer in
+        return .parsed(prompt: "\(view.label) (now: \(view.value)). Enter two numbers between \(minimum) and \(maximum) as LOW-HIGH") {
+            answer in
             let parts = answer.split(separator: "-").map { Int(String($0).trimmingWhitespace) }
             guard parts.count == 2, let low = parts[0], let high = parts[1] else { return nil }
             return .text(NumberRange(low: low, high: high).description)
@@ -79,7 +82,9 @@ struct NumberFieldKind: FieldKind {
     private func typeDigit(_ digit: Character, into field: Field, _ state: inout FlowState) {
         let typed = state.form.typingNumber == field.id ? state.form.typedDigits : ""
         let candidates = [typed + String(digit), String(digit)]
-        guard let digits = candidates.first(where: { Self.someNumber(from: field.minimum, to: field.maximum, startsWith: $0) }) else { return }
+        guard let digits = candidates.first(where: { Self.someNumber(from: field.minimum, to: field.maximum, startsWith: $0) }) else {
+            return
+        }
         state.form.typingNumber = field.id
         state.form.typedDigits = digits
         setNumber(field, &state) { _ in Int(digits) ?? field.minimum }

@@ -6,7 +6,8 @@ struct TextFieldKind: FieldKind {
     /// In a text field the arrows move the cursor, whatever they do elsewhere on the
     /// screen (README: editing keys); a password shows or hides with Ctrl-R.
     func keys(for view: ScreenView.FieldView) -> [KeyHint] {
-        (view.isPassword ? [KeyHint("Ctrl-R", view.secret ? "show" : "hide")] : []) + (view.value.isEmpty ? [] : [KeyHint("←/→", "edit", .editing)])
+        (view.isPassword ? [KeyHint("Ctrl-R", view.secret ? "show" : "hide")] : [])
+            + (view.value.isEmpty ? [] : [KeyHint("←/→", "edit", .editing)])
     }
 
     func move(_ intent: Intent, in field: Field, _ state: inout FlowState, engine: FlowEngine, today: CivilDate) -> KeyResult {
@@ -16,9 +17,10 @@ struct TextFieldKind: FieldKind {
     }
 
     func type(_ text: String, into field: Field, _ state: inout FlowState, engine: FlowEngine) -> Typing {
-        let printable = String(text.filter { character in
-            !character.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        })
+        let printable = String(
+            text.filter { character in
+                !character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            })
         return engine.insert(printable, into: field, unit: "characters", &state) ? .cut : .typed
     }
 

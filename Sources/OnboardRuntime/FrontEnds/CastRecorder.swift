@@ -13,7 +13,8 @@ public final class CastRecorder {
 
     public init(path: String, width: Int, height: Int, theme: Theme, title: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: path) else {
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
         }
         self.handle = handle
@@ -29,7 +30,9 @@ public final class CastRecorder {
     public func record(_ frame: Frame) {
         guard frame != last else { return }
         last = frame
-        let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18 + Double((ContinuousClock.now - started).components.seconds)
+        let seconds =
+            Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+            + Double((ContinuousClock.now - started).components.seconds)
         let event: [Any] = [(seconds * 1000).rounded() / 1000, "o", Self.repaint(frame, theme: theme)]
         try? write(JSONSerialization.data(withJSONObject: event))
     }

@@ -20,7 +20,9 @@ public final class HeadlessTerminal: TerminalDevice {
     private let onFrame: (Frame) -> Void
     private var quitSent = false
 
-    public init(width: Int, height: Int, script: KeyScript, waitTimeout: Duration = .seconds(10), onFrame: @escaping (Frame) -> Void = { _ in }) {
+    public init(
+        width: Int, height: Int, script: KeyScript, waitTimeout: Duration = .seconds(10), onFrame: @escaping (Frame) -> Void = { _ in }
+    ) {
         size = (width, height)
         steps = script.steps
         self.waitTimeout = waitTimeout

@@ -85,7 +85,11 @@ public struct KeyScript: Equatable, Sendable {
                     continue
                 }
                 guard let key = key(named: name) else {
-                    throw ParseError(line: index + 1, message: "unknown key <\(name)>; known: Enter, Tab, BTab, Up, Down, Left, Right, Esc, Space, BSpace, Delete, Insert, Home, End, PgUp, PgDn, F1-F12, C-a…C-z, sms-code, and M- (Alt), C- or S- before a key (M-b, C-Left)")
+                    throw ParseError(
+                        line: index + 1,
+                        message:
+                            "unknown key <\(name)>; known: Enter, Tab, BTab, Up, Down, Left, Right, Esc, Space, BSpace, Delete, Insert, Home, End, PgUp, PgDn, F1-F12, C-a…C-z, sms-code, and M- (Alt), C- or S- before a key (M-b, C-Left)"
+                    )
                 }
                 keys.append(key)
             }

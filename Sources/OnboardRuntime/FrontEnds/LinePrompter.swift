@@ -114,13 +114,14 @@ public final class LinePrompter {
         lines += view.items.map { "  - \($0)" }
         if !view.emptyItems.isEmpty { lines.append(view.emptyItems) }
         for line in view.checklist {
-            let status: String = switch line.status {
-            case .waiting: "waiting"
-            case .running(let note): note.map { "working (\($0))" } ?? "working"
-            case .done(let detail): detail.isEmpty || detail == "done" ? "done" : "done (\(detail))"
-            case .fellBack(let detail): detail
-            case .failed(let detail): "failed: \(detail)"
-            }
+            let status: String =
+                switch line.status {
+                case .waiting: "waiting"
+                case .running(let note): note.map { "working (\($0))" } ?? "working"
+                case .done(let detail): detail.isEmpty || detail == "done" ? "done" : "done (\(detail))"
+                case .fellBack(let detail): detail
+                case .failed(let detail): "failed: \(detail)"
+                }
             lines.append("  \(line.label): \(status)")
         }
         switch view.message {
@@ -143,7 +144,7 @@ public final class LinePrompter {
             var field = view.fields[index]
             while true {
                 guard let value = askValue(of: field) else { return false }
-                guard let value else { break } // Enter keeps the value, even one with an error
+                guard let value else { break }  // Enter keeps the value, even one with an error
                 session.dispatch(.intent(.setValue(value)))
                 // A full code submits itself: the screen moves on without a button.
                 if state.isBusy || state.screenID != screenID { return true }
@@ -212,7 +213,9 @@ public final class LinePrompter {
                 // None picked: the flow's own rule says what is wanted ("Pick at least one topic.").
                 if answer.isEmpty { return .list([]) }
                 let numbers = answer.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-                guard !numbers.isEmpty, numbers.allSatisfy({ $0.map { (1...field.options.count).contains($0) } ?? false }) else { return nil }
+                guard !numbers.isEmpty, numbers.allSatisfy({ $0.map { (1...field.options.count).contains($0) } ?? false }) else {
+                    return nil
+                }
                 let picked = Set(numbers.compactMap { $0 }.map { field.options[$0 - 1] })
                 return .list(field.options.filter(picked.contains))
             }
@@ -220,11 +223,12 @@ public final class LinePrompter {
             return askLine(prompt, enter: Self.keeps, parse: parse)
         case .text:
             // A refused answer is not offered as the one to keep: it is quoted as refused.
-            let shown = field.isPassword || field.value.isEmpty ? "" : field.error != nil ? " (refused: \(field.value))" : " [\(field.value)]"
+            let shown =
+                field.isPassword || field.value.isEmpty ? "" : field.error != nil ? " (refused: \(field.value))" : " [\(field.value)]"
             let hint = field.isPassword && !field.value.isEmpty ? " [Enter keeps the one typed]" : ""
             write("\(field.label)\(shown)\(hint): ")
             guard let answer = readLine(field.isPassword) else { return nil }
-            if field.isPassword, isatty(0) == 1 { write("\n") } // no echo, not even of Enter
+            if field.isPassword, isatty(0) == 1 { write("\n") }  // no echo, not even of Enter
             return answer.isEmpty ? .some(nil) : .text(answer)
         }
     }

@@ -17,9 +17,9 @@ public struct Browser: Sendable {
     /// The desktop's opener: xdg-open on Linux and the BSDs, open on macOS.
     var opener: String? {
         #if os(macOS)
-            let names = ["open"]
+        let names = ["open"]
         #else
-            let names = ["xdg-open"]
+        let names = ["xdg-open"]
         #endif
         let folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         return folders.lazy.flatMap { folder in names.map { folder + "/" + $0 } }.first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -29,9 +29,9 @@ public struct Browser: Sendable {
         if let simulated { return simulated == "yes" }
         let remote = ["SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"].contains { !(environment[$0] ?? "").isEmpty }
         #if os(macOS)
-            let desktop = true
+        let desktop = true
         #else
-            let desktop = ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(environment[$0] ?? "").isEmpty }
+        let desktop = ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(environment[$0] ?? "").isEmpty }
         #endif
         return !remote && desktop && opener != nil
     }

@@ -74,7 +74,8 @@ public struct DeviceSetup: Sendable {
     static func isFlowVersion(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy(\.isASCIIDigit) }),
-              let major = Int(parts[0]) else { return false }
+            let major = Int(parts[0])
+        else { return false }
         return (1...99).contains(major)
     }
 
@@ -90,7 +91,7 @@ public struct DeviceSetup: Sendable {
     /// it did (the cache is left as it was otherwise).
     func refreshContent(_ request: CallRequest, on service: any AuthService) async -> Bool {
         guard let session = request.session,
-              let entries = try? await service.content(accessToken: session.accessToken, kind: "mindfulness"), entries.count >= 10
+            let entries = try? await service.content(accessToken: session.accessToken, kind: "mindfulness"), entries.count >= 10
         else { return false }
         if let path = contentPath { try? AtomicFile.writeJSON(Array(entries.prefix(20)), to: path) }
         return true
@@ -108,12 +109,15 @@ public struct DeviceSetup: Sendable {
         entries = Array(entries.prefix(20))
         if let path = contentPath { try AtomicFile.writeJSON(entries, to: path) }
         let note = fromService ? "\(entries.count) entries cached" : "local: \(entries.count) bundled entries cached"
-        return CallOutput(values: ["note": .text(note), "fell_back": .text(fromService ? "false" : "true"), "content_count": .text(String(entries.count))])
+        return CallOutput(values: [
+            "note": .text(note), "fell_back": .text(fromService ? "false" : "true"), "content_count": .text(String(entries.count)),
+        ])
     }
 
     /// Which apps have a URL scheme MIGA can gate, and the unlock method; both simulated.
     func checkCompatibility() -> CallOutput {
-        let unsupported = Set((simulation["unsupported"] ?? "").lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let unsupported = Set(
+            (simulation["unsupported"] ?? "").lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         let supported = Self.apps.filter { !unsupported.contains($0.lowercased()) }
         let biometrics = Self.biometrics.contains(simulation["biometrics"] ?? "") ? simulation["biometrics"]! : "face_id"
         let method = ["face_id": "Face ID", "touch_id": "Touch ID", "passcode": "passcode only", "none": "no passcode"][biometrics]!
@@ -123,7 +127,8 @@ public struct DeviceSetup: Sendable {
         ])
     }
 
-    static let streakRestartedNote = "A day went by without MIGA, so your streak starts again today: it counts the days in a row you open MIGA."
+    static let streakRestartedNote =
+        "A day went by without MIGA, so your streak starts again today: it counts the days in a row you open MIGA."
 
     /// "I've done it": whether the chosen apps are now hidden.
     func validateHiding() throws -> CallOutput {
@@ -154,7 +159,9 @@ public struct DeviceSetup: Sendable {
                 // Reported like every other unreadable state file, set aside, and rebuilt
                 // from the bundled entries (the service's come with the next sync).
                 let aside = StateStore.setAside(path).map { ($0 as NSString).lastPathComponent } ?? "content.json"
-                summary.append("The cached content (content.json) could not be read, so the bundled entries are used. The old file was kept as \(aside).")
+                summary.append(
+                    "The cached content (content.json) could not be read, so the bundled entries are used. The old file was kept as \(aside)."
+                )
                 try? AtomicFile.writeJSON(BundledContent.mindfulness, to: path)
             }
         }

@@ -11,7 +11,9 @@ extension OperationRunner {
             flow: flowID, accessToken: try session(of: request).accessToken,
             email: request.inputs["email"] ?? "", password: request.inputs["password"] ?? "")
         knownDevice.keep(issued.deviceToken, for: request.inputs["email"] ?? "")
-        return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: issued.accessToken, on: service))
+        return CallOutput(
+            session: Session(issued, receivedAt: clock.nowMilliseconds()),
+            values: try await accountValues(accessToken: issued.accessToken, on: service))
     }
 
     func logIn(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
@@ -30,7 +32,9 @@ extension OperationRunner {
                 bring: guest != nil && request.inputs["bring_rucks"] == "yes" ? ["rucks"] : [])
         }
         knownDevice.keep(issued.deviceToken, for: email)
-        return CallOutput(session: Session(issued, receivedAt: clock.nowMilliseconds()), values: try await accountValues(accessToken: issued.accessToken, on: service))
+        return CallOutput(
+            session: Session(issued, receivedAt: clock.nowMilliseconds()),
+            values: try await accountValues(accessToken: issued.accessToken, on: service))
     }
 
     func signOut(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {

@@ -60,7 +60,7 @@ extension OperationRunner {
         // as one (not the mock's consent screen for a server's garbled answer).
         let onTheWeb = Browser.isWebAddress(started.verificationURI) && Browser.isWebAddress(started.verificationURIComplete)
         guard onTheWeb || started.verificationURI.hasPrefix(Self.mockAddress), !started.userCode.isEmpty, !started.deviceCode.isEmpty,
-              started.expiresIn > 0, started.interval > 0
+            started.expiresIn > 0, started.interval > 0
         else { throw ServiceError(.badResponse, "The service's answer to the sign-in could not be used. Try again in a moment.") }
         let expiresAt = clock.nowMilliseconds() + started.expiresIn * 1000
         openDeviceCodes.add(.init(deviceCode: started.deviceCode, service: request.service, expiresAt: expiresAt, process: getpid()))
@@ -84,7 +84,8 @@ extension OperationRunner {
     func approveSocialDevice(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
         let nonce = UUID().uuidString
         let token = try await service.mockIdentityToken(
-            provider: request.inputs["provider"] ?? "", account: request.inputs["social_account"] ?? "", audience: MockIdentityProvider.audience,
+            provider: request.inputs["provider"] ?? "", account: request.inputs["social_account"] ?? "",
+            audience: MockIdentityProvider.audience,
             nonce: nonce)
         try await service.approveSocialDevice(userCode: request.inputs["user_code"] ?? "", idToken: token, nonce: nonce)
         return try await pollSocialDevice(request, on: service)

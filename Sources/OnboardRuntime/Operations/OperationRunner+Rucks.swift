@@ -26,7 +26,8 @@ extension OperationRunner {
         try pendingRucks.add(entry, owner: owner.userID, key: request.idempotencyKey)
         let known = request.fields["rucks"]?.list?.filter { !$0.hasSuffix(PendingRucks.marker) } ?? []
         return CallOutput(values: [
-            "rucks": .list(PendingRucks.merged(known, pendingRucks.rucks(of: owner.userID), marking: true)), "distance_km": .text(""), "duration_min": .text(""),
+            "rucks": .list(PendingRucks.merged(known, pendingRucks.rucks(of: owner.userID), marking: true)), "distance_km": .text(""),
+            "duration_min": .text(""),
         ])
     }
 

@@ -36,7 +36,9 @@ public struct OperationRunner: Sendable {
         refresher = SessionRefresher(file: sessionFile)
         self.sessionFile = sessionFile
         personal = sessionFile.map { file in
-            PersonalData(secrets: file.secrets, stateDirectory: ((file.path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
+            PersonalData(
+                secrets: file.secrets,
+                stateDirectory: ((file.path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
         }
     }
 
@@ -73,12 +75,14 @@ public struct OperationRunner: Sendable {
             return .failure(ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter))
         } catch let refused as KeptForItsOwner {
             let error = refused.error
-            return .failure(ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter, kept: refused.work))
+            return .failure(
+                ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter, kept: refused.work))
         } catch is IdentityChanged {
             return .failure(ServiceFailure(code: IdentityChanged.code, message: FolderIdentity.note(nowHolding: sessionFile?.holder())))
         } catch let failed as FailedAfterRegistering {
             let error = failed.error
-            return .failure(ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter, session: failed.session))
+            return .failure(
+                ServiceFailure(code: error.code.rawValue, message: error.message, retryAfter: error.retryAfter, session: failed.session))
         } catch {
             return .failure(ServiceFailure(code: "server_error", message: "The service failed: \(error)"))
         }
@@ -119,7 +123,8 @@ public struct OperationRunner: Sendable {
             if request.operation == .loadAccount {
                 return CallOutput(values: [
                     "email": .text(""), "username": .text(""), "account_status": .text("Guest on this device"), "pro": .text("false"),
-                    "rucks": .list(PendingRucks.merged([], pendingRucks.rucks(of: local.userID), marking: true)), "user_id": .text(local.userID),
+                    "rucks": .list(PendingRucks.merged([], pendingRucks.rucks(of: local.userID), marking: true)),
+                    "user_id": .text(local.userID),
                 ])
             }
             if request.operation == .logRuck { return try keptOffline(Self.ruckEntry(request, stamp: stamp()), of: local, request) }

@@ -9,12 +9,13 @@ extension OperationRunner {
         var values: [String: Value] = ["profile_complete": .text("false")]
         if let name = profile.displayName { values["display_name"] = .text(name) }
         for (key, value) in profile.fields {
-            values[key] = switch value {
-            case .text(let text): .text(text)
-            case .list(let items): .list(items)
-            case .number(let number): .text(number == number.rounded() ? String(Int(number)) : String(number))
-            case .flag(let flag): .text(flag ? "true" : "false")
-            }
+            values[key] =
+                switch value {
+                case .text(let text): .text(text)
+                case .list(let items): .list(items)
+                case .number(let number): .text(number == number.rounded() ? String(Int(number)) : String(number))
+                case .flag(let flag): .text(flag ? "true" : "false")
+                }
         }
         return values
     }

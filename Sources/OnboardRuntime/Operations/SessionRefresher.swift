@@ -26,8 +26,9 @@ public actor SessionRefresher {
                 // over it (`FolderIdentity`).
                 if let holder = file.holder(), holder != session.userID { throw IdentityChanged() }
                 if let stored = try? file.load(), stored.userID == session.userID,
-                   stored.refreshToken != session.refreshToken, !stored.accessExpired(atMilliseconds: now) {
-                    return stored // another process renewed it meanwhile
+                    stored.refreshToken != session.refreshToken, !stored.accessExpired(atMilliseconds: now)
+                {
+                    return stored  // another process renewed it meanwhile
                 }
                 let renewed = try await Self.renew(session, with: service, now: now)
                 try file.save(renewed)

@@ -28,7 +28,7 @@ extension FlowRunner {
             qa.faults.toggle(fault)
         case .shiftClock(let seconds)?:
             clock.offsetSeconds += seconds
-            dispatch(.clockMoved) // a token the shift expired is renewed (or found rejected) now
+            dispatch(.clockMoved)  // a token the shift expired is renewed (or found rejected) now
         case .resetClock?:
             clock.offsetSeconds = 0
             dispatch(.clockMoved)
@@ -52,10 +52,11 @@ extension FlowRunner {
         let flow = engine.flow
         let secret = flow.maskedKeys
         let context = state.context.sorted { $0.key < $1.key }.map { key, value -> String in
-            let value: String = switch value {
-            case .text(let text): text
-            case .list(let items): items.joined(separator: ", ")
-            }
+            let value: String =
+                switch value {
+                case .text(let text): text
+                case .list(let items): items.joined(separator: ", ")
+                }
             let shown = secret.contains(key) && !value.isEmpty ? "••••••" : value
             return "\(key) = " + (shown.count > 60 ? shown.prefix(59) + "…" : shown)
         }
@@ -63,10 +64,13 @@ extension FlowRunner {
         var sessionLines = ["session: none"]
         if let current = state.session {
             let access = current.accessExpiresAt - now
-            let refresh = current.refreshExpiresAt.map { $0 > now ? "expires in " + QAConsole.describe($0 - now, signed: false) : "expired" } ?? "never expires"
+            let refresh =
+                current.refreshExpiresAt.map { $0 > now ? "expires in " + QAConsole.describe($0 - now, signed: false) : "expired" }
+                ?? "never expires"
             sessionLines = [
                 "user \(current.userID)\(current.isAnonymous ? " (anonymous)" : "")",
-                "access token …\(current.accessToken.suffix(4)): " + (access > 0 ? "expires in " + QAConsole.describe(access, signed: false) : "expired"),
+                "access token …\(current.accessToken.suffix(4)): "
+                    + (access > 0 ? "expires in " + QAConsole.describe(access, signed: false) : "expired"),
                 "refresh token …\(current.refreshToken.suffix(4)): \(refresh)",
                 "tokens kept in \(session.store.secrets.summary)",
             ]
@@ -78,13 +82,20 @@ extension FlowRunner {
         }
         // Files and the outbox are read only for the page that shows them, not on every draw.
         let page = console?.page
-        let outbox = page != .outbox ? [] : qa.outbox().suffix(8).map { entry in
-            "\(entry.kind) \(entry.destination)  " + (masking ? "••••••" : entry.code)
-        }
-        let analytics = page != .analytics ? [] : session.store.analytics.events().suffix(8).map { event in
-            "\(event["timestamp"] as? String ?? "") \(event["event"] as? String ?? "?")"
-        }
-        let coverage = page != .coverage ? [] : CoverageReport(map: CoverageMap(flow: flow), seen: session.store.coverage.seen()).consoleLines
+        let outbox =
+            page != .outbox
+            ? []
+            : qa.outbox().suffix(8).map { entry in
+                "\(entry.kind) \(entry.destination)  " + (masking ? "••••••" : entry.code)
+            }
+        let analytics =
+            page != .analytics
+            ? []
+            : session.store.analytics.events().suffix(8).map { event in
+                "\(event["timestamp"] as? String ?? "") \(event["event"] as? String ?? "?")"
+            }
+        let coverage =
+            page != .coverage ? [] : CoverageReport(map: CoverageMap(flow: flow), seen: session.store.coverage.seen()).consoleLines
         return QAInfo(
             flow: flow.id, screen: state.screenID ?? "-", screens: flow.screens.filter { $0.kind != .route }.map(\.id),
             context: context, session: sessionLines, faultsOn: qa.faults.faults, clockOffsetSeconds: clock.offsetSeconds,

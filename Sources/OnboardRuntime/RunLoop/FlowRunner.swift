@@ -100,9 +100,9 @@ public final class FlowRunner {
                 dispatch(.intent(.paste(text)))
                 continue
             }
-            guard case .key(let key) = input else { continue } // a resize just redraws
+            guard case .key(let key) = input else { continue }  // a resize just redraws
             if case .character(let character) = key {
-                typed.append(character) // a paste arrives as one insert, not thousands
+                typed.append(character)  // a paste arrives as one insert, not thousands
                 continue
             }
             flushTyped()
@@ -138,7 +138,10 @@ public final class FlowRunner {
             reloadProblems[change.file] = nil
             if let flow = change.flow {
                 if let left = session.adopt(flow) {
-                    reloadNote = (state.screenID, "Screen '\(left)' is no longer in the flow file, so this is '\(state.screenID ?? "")', the nearest one before it.")
+                    reloadNote = (
+                        state.screenID,
+                        "Screen '\(left)' is no longer in the flow file, so this is '\(state.screenID ?? "")', the nearest one before it."
+                    )
                 }
             } else if let theme = change.theme {
                 terminal.apply(theme)
@@ -148,7 +151,8 @@ public final class FlowRunner {
                 let what = change.file == liveReload?.flowPath ? "flow" : "theme"
                 let lint = what == "flow" ? ": onboard lint \(change.file)" : ""
                 let more = change.problems.count > 1 ? " (and \(change.problems.count - 1) more\(lint))" : ""
-                reloadProblems[change.file] = ["The \(what) file no longer loads; still showing the last version that did." + more] + change.problems.prefix(1)
+                reloadProblems[change.file] =
+                    ["The \(what) file no longer loads; still showing the last version that did." + more] + change.problems.prefix(1)
             }
             terminal.invalidate()
         }

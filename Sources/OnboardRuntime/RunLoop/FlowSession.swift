@@ -91,13 +91,17 @@ public final class FlowSession {
         if following, saved.session != nil, saved.progress?.requiresSession == false { saved.progress = nil }
         let losses = saved.losses + launchLosses
         // A session outlives the answers, unless its account went with them (the mock's).
-        let note = SealedLoss.said(losses, howLost: store.secrets.howSecretsAreLost, stillSignedIn: saved.session != nil && launchLosses.isEmpty)
+        let note = SealedLoss.said(
+            losses, howLost: store.secrets.howSecretsAreLost, stillSignedIn: saved.session != nil && launchLosses.isEmpty)
         let warnings = saved.warnings + (losses.isEmpty ? [] : [note]) + launchNotes
         launchNotes = []
         launchLosses = []
-        let effects = engine.reduce(&state, .launched(Launch(
-            session: saved.session, progress: saved.progress, placeholderUserID: Self.placeholderUserID(),
-            warnings: warnings, defaults: drafts.merging(defaults) { draft, _ in draft }, utcOffset: Self.utcOffset)),
+        let effects = engine.reduce(
+            &state,
+            .launched(
+                Launch(
+                    session: saved.session, progress: saved.progress, placeholderUserID: Self.placeholderUserID(),
+                    warnings: warnings, defaults: drafts.merging(defaults) { draft, _ in draft }, utcOffset: Self.utcOffset)),
             now: clock.nowMilliseconds())
         if deferringEffects { deferredEffects = effects } else { perform(effects) }
     }
@@ -120,9 +124,11 @@ public final class FlowSession {
 
     /// Forgets the flow's files and launches it afresh, as a first launch would.
     public func reset() {
-        dispatch(.reset(Launch(
-            session: nil, progress: nil, placeholderUserID: Self.placeholderUserID(),
-            defaults: defaults, utcOffset: Self.utcOffset)))
+        dispatch(
+            .reset(
+                Launch(
+                    session: nil, progress: nil, placeholderUserID: Self.placeholderUserID(),
+                    defaults: defaults, utcOffset: Self.utcOffset)))
     }
 
     /// What the current screen shows now; `masking` for a recording.
@@ -235,7 +241,8 @@ public final class FlowSession {
                     try delivery?.queue.backfill(placeholder: placeholder, userID: userID)
                 case .forgetAnalytics:
                     try store.analytics.forget()
-                    try delivery?.withdraw(anonymousID: state.placeholderUserID, service: serviceAddress, bearer: state.session?.accessToken)
+                    try delivery?.withdraw(
+                        anonymousID: state.placeholderUserID, service: serviceAddress, bearer: state.session?.accessToken)
                 case .forgetLocalData:
                     guard folderIsAsExpected() else { return followFolder() }
                     do { try store.reset() } catch {

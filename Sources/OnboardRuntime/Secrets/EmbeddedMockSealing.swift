@@ -13,6 +13,7 @@ extension ColumnSealer {
 
     /// A mock file is the folder's own unless `--mock-db` named another, shared one.
     public static func isOwnMock(_ path: String, stateDirectory: String) -> Bool {
-        URL(fileURLWithPath: path).standardizedFileURL.path == URL(fileURLWithPath: stateDirectory + "/mock.sqlite").standardizedFileURL.path
+        URL(fileURLWithPath: path).standardizedFileURL.path
+            == URL(fileURLWithPath: stateDirectory + "/mock.sqlite").standardizedFileURL.path
     }
 }

@@ -40,7 +40,10 @@ public struct KeyringSecretStore: SecretStore {
 
     public func write(_ secret: String, for item: SecretItem) throws {
         var error: UnsafeMutablePointer<CChar>?
-        guard onboard_secret_store(item.label(stateDirectory: stateDirectory), stateDirectory, item.flow, item.kind.rawValue, secret, &error) == 0 else {
+        guard
+            onboard_secret_store(item.label(stateDirectory: stateDirectory), stateDirectory, item.flow, item.kind.rawValue, secret, &error)
+                == 0
+        else {
             throw SecretStoreError("The keyring did not store the secret: \(Self.take(error)).")
         }
         if item.kind == .dataKey { dataKey.value.withLock { $0 = secret } }

@@ -16,7 +16,8 @@ public enum SecretHome: String, Sendable {
     public static func recorded(stateDirectory: String) -> SecretHome? {
         let manager = FileManager.default
         if let data = manager.contents(atPath: markerPath(stateDirectory: stateDirectory)),
-           let home = SecretHome(rawValue: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) {
+            let home = SecretHome(rawValue: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        {
             return home
         }
         if manager.fileExists(atPath: FileSecretStore(stateDirectory: stateDirectory).folder) { return .file }
@@ -58,22 +59,24 @@ public enum SecretHome: String, Sendable {
 
     /// The refusal when this home cannot be reached: which store, why, and the two ways on.
     func unreachable(stateDirectory: String, reason: String) -> SecretStoreError {
-        SecretStoreError("""
-        This folder's tokens and encryption key are in \(name), which cannot be reached here: \(reason)
-        Nothing was changed. Two ways on:
-          - run onboard where the keyring can be reached (your desktop session), or
-          - there, run `onboard secrets move --to file --state-dir \(stateDirectory)`
-            to keep them in a private file that any shell can open.
-        """)
+        SecretStoreError(
+            """
+            This folder's tokens and encryption key are in \(name), which cannot be reached here: \(reason)
+            Nothing was changed. Two ways on:
+              - run onboard where the keyring can be reached (your desktop session), or
+              - there, run `onboard secrets move --to file --state-dir \(stateDirectory)`
+                to keep them in a private file that any shell can open.
+            """)
     }
 
     /// The refusal when a store other than the folder's own is asked for.
     func mismatch(asked: SecretStoreMode, stateDirectory: String) -> SecretStoreError {
         let other: SecretHome = self == .keyring ? .file : .keyring
-        return SecretStoreError("""
-        --secret-store \(asked.rawValue): this folder's tokens and encryption key are in \(name), not in \(other.name). \
-        Nothing was changed. To move them, run `onboard secrets move --to \(other.rawValue) --state-dir \(stateDirectory)`.
-        """)
+        return SecretStoreError(
+            """
+            --secret-store \(asked.rawValue): this folder's tokens and encryption key are in \(name), not in \(other.name). \
+            Nothing was changed. To move them, run `onboard secrets move --to \(other.rawValue) --state-dir \(stateDirectory)`.
+            """)
     }
 }
 
@@ -97,7 +100,8 @@ extension SecretHome {
             guard let secret = try source.read(item) else { continue }
             try target.write(secret, for: item)
             guard try target.read(item) == secret else {
-                throw SecretStoreError("\(name) did not give back what was stored for \(item.label(stateDirectory: stateDirectory)); nothing was moved.")
+                throw SecretStoreError(
+                    "\(name) did not give back what was stored for \(item.label(stateDirectory: stateDirectory)); nothing was moved.")
             }
             moved.append(item)
         }

@@ -20,12 +20,19 @@ public enum SecretStoreMode: String, CaseIterable, Sendable {
                 let first = try keyring.read(.dataKey) == nil
                 if first { try PersonalData.ensureKey(in: keyring, stateDirectory: stateDirectory) }
                 try SecretHome.keyring.record(stateDirectory: stateDirectory)
-                return (keyring, first ? "Onboard keeps this folder's tokens and encryption key in the system keyring (items labelled onboard/<flow>/\(stateDirectory))." : nil)
+                return (
+                    keyring,
+                    first
+                        ? "Onboard keeps this folder's tokens and encryption key in the system keyring (items labelled onboard/<flow>/\(stateDirectory))."
+                        : nil
+                )
             } catch let error as SecretStoreError {
                 if self == .keyring { throw SecretStoreError("--secret-store keyring: \(error.description)") }
                 let file = FileSecretStore(stateDirectory: stateDirectory)
                 try SecretHome.file.record(stateDirectory: stateDirectory)
-                return (file, "Onboard keeps this folder's tokens and encryption key in a private file (\(file.folder)): \(error.description)")
+                return (
+                    file, "Onboard keeps this folder's tokens and encryption key in a private file (\(file.folder)): \(error.description)"
+                )
             }
         }
         try SecretHome.file.record(stateDirectory: stateDirectory)
@@ -47,7 +54,9 @@ public enum SecretStoreMode: String, CaseIterable, Sendable {
     /// data key): what a reset clears. The private file always; the keyring with
     /// `keyring`, and with `auto` where one answers. `leftBehind` says why the folder's
     /// keyring items cannot be cleared from here, when they cannot.
-    public func storesToClear(stateDirectory: String, environment: [String: String]) throws -> (stores: [any SecretStore], leftBehind: String?) {
+    public func storesToClear(
+        stateDirectory: String, environment: [String: String]
+    ) throws -> (stores: [any SecretStore], leftBehind: String?) {
         let file = FileSecretStore(stateDirectory: stateDirectory)
         switch self {
         case .file: return ([file], nil)

@@ -75,7 +75,8 @@ public final class AnalyticsLog {
     /// Keeps the newest events under half the limit, oldest dropped first.
     private func trimIfOverLimit() throws {
         guard let (kept, dropped) = JSONLines.newestHalf(path, limitBytes: limitBytes) else { return }
-        let note = "{\"dropped\":\(dropped.count),\"event\":\"log_trimmed\",\"timestamp\":\"\(Self.timestamp(Int64(Date().timeIntervalSince1970 * 1000)))\"}"
+        let note =
+            "{\"dropped\":\(dropped.count),\"event\":\"log_trimmed\",\"timestamp\":\"\(Self.timestamp(Int64(Date().timeIntervalSince1970 * 1000)))\"}"
         try JSONLines.write([Data(note.utf8)] + kept, to: path)
     }
 

@@ -123,12 +123,16 @@ public struct EventQueue: Sendable {
     private func trimIfOverLimit() throws {
         guard let (kept, dropped) = JSONLines.newestHalf(path, limitBytes: limitBytes) else { return }
         let count = dropped.compactMap(Self.entry).reduce(0) { total, entry in
-            guard entry.event.event == Self.droppedEvent, case .number(let count)? = entry.event.properties["count"] else { return total + 1 }
+            guard entry.event.event == Self.droppedEvent, case .number(let count)? = entry.event.properties["count"] else {
+                return total + 1
+            }
             return total + Int(count)
         }
         guard let newest = (kept.last ?? dropped.last).flatMap(Self.entry) else { return try JSONLines.write(kept, to: path) }
         var note = newest.event
-        (note.id, note.event, note.screen, note.properties) = (UUID().uuidString.lowercased(), Self.droppedEvent, nil, ["count": .number(Double(count))])
+        (note.id, note.event, note.screen, note.properties) = (
+            UUID().uuidString.lowercased(), Self.droppedEvent, nil, ["count": .number(Double(count))]
+        )
         try JSONLines.write(kept + [try JSONEncoder.queue.encode(Entry(to: newest.to, event: note))], to: path)
     }
 }

@@ -40,12 +40,13 @@ extension Operation {
     public var mayChangeIdentity: Bool {
         switch self {
         case .signInAnonymously, .logIn, .signOut, .register, .verifyPhoneCode, .socialSignIn, .pollSocialDevice,
-             .approveSocialDevice, .logOut, .openHub:
+            .approveSocialDevice, .logOut, .openHub:
             true
         case .health, .chooseName, .refreshSession, .motivation, .loadAccount, .logRuck, .linkEmail, .purchasePro,
-             .setUsername, .connectServer, .acceptInvite, .loadChildren, .addChild, .createInvite, .sendPhoneCode,
-             .startSocialDevice, .withdrawSocialDevice, .openBrowser, .loadProfile, .saveProfile, .finishProfile, .prepareStore, .fetchConfig,
-             .preloadContent, .checkCompatibility, .validateHiding:
+            .setUsername, .connectServer, .acceptInvite, .loadChildren, .addChild, .createInvite, .sendPhoneCode,
+            .startSocialDevice, .withdrawSocialDevice, .openBrowser, .loadProfile, .saveProfile, .finishProfile, .prepareStore,
+            .fetchConfig,
+            .preloadContent, .checkCompatibility, .validateHiding:
             false
         }
     }

@@ -38,14 +38,16 @@ public final class StateStore {
     public func load() -> (session: Session?, progress: SavedProgress?, warnings: [String], losses: [SealedLoss]) {
         var warnings: [String] = []
         var losses: [SealedLoss] = []
-        let session: Session? = read(sessionPath, what: "saved session", warnings: &warnings, losses: &losses, recover: sessionFile.recover) { _ in
+        let session: Session? = read(sessionPath, what: "saved session", warnings: &warnings, losses: &losses, recover: sessionFile.recover)
+        { _ in
             try sessionFile.load()
         }
         // Signed in, an unreadable progress file does not start the flow again: say what
         // is kept (the account) and what is lost (answers kept only on this device).
         let outcome = session == nil ? "this starts fresh" : "you are still signed in, but answers kept only on this device are lost"
         // (A data key gone is said by `SealedLoss`, with the mock's accounts it also sealed.)
-        let progress: SavedProgress? = read(progressPath, what: "saved progress", outcome: outcome, warnings: &warnings, losses: &losses) { data in
+        let progress: SavedProgress? = read(progressPath, what: "saved progress", outcome: outcome, warnings: &warnings, losses: &losses) {
+            data in
             try ProgressRecord.decode(data, personal: personal)
         }
         return (session, progress, warnings, losses)
@@ -61,7 +63,8 @@ public final class StateStore {
 
     /// Removes this flow's session (its secret and lock file too), progress and analytics log.
     public func reset() throws {
-        for path in [sessionPath, sessionFile.lockPath, sessionFile.identityLockPath, progressPath, analytics.path] where FileManager.default.fileExists(atPath: path) {
+        for path in [sessionPath, sessionFile.lockPath, sessionFile.identityLockPath, progressPath, analytics.path]
+        where FileManager.default.fileExists(atPath: path) {
             try FileManager.default.removeItem(atPath: path)
         }
         try secrets.delete(.session(flowID))
@@ -99,7 +102,9 @@ public final class StateStore {
             // One parenthesis, naming how this folder's own store loses a secret.
             let why = (error as? SessionFile.MissingTokens).map { ", because \($0.description): \(secrets.howSecretsAreLost)" } ?? ""
             if why.isEmpty, let recovered = try? recover?() {
-                warnings.append("Your \(what) (\(name)) was damaged, so it was made again from \(secrets.summary), which keeps it whole: nothing is lost. The damaged file was kept as \(kept).")
+                warnings.append(
+                    "Your \(what) (\(name)) was damaged, so it was made again from \(secrets.summary), which keeps it whole: nothing is lost. The damaged file was kept as \(kept)."
+                )
                 return recovered
             }
             warnings.append("Your \(what) (\(name)) could not be read\(why), so \(outcome). The old file was kept as \(kept).")

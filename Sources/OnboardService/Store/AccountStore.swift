@@ -15,14 +15,18 @@ public protocol AccountStore: Sendable {
     /// ended by reuse detection): one query per authenticated request.
     func sessionIsLive(userID: String, family: String?) async throws -> Bool
     /// An email account with its refresh token; false when the email is taken.
-    func createAccount(_ userID: String, at now: Int64, email: String, passwordHash: String, name: String, token: NewRefreshToken) async throws -> Bool
+    func createAccount(
+        _ userID: String, at now: Int64, email: String, passwordHash: String, name: String, token: NewRefreshToken
+    ) async throws -> Bool
     func credentials(email: String) async throws -> Credentials?
     /// Names a guest's account and grants its refresh token.
     func linkEmail(to userID: String, email: String, passwordHash: String, token: NewRefreshToken) async throws -> LinkOutcome
     /// Spends the ID token's id (nil when it was spent before) and finds or creates the
     /// provider's user (as `token.userID`), granting it `token`; the email is kept unless
     /// another account has it.
-    func socialUser(tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, token: NewRefreshToken) async throws -> SignedInUser?
+    func socialUser(
+        tokenID: String, tokenExpiry: Int64, provider: String, subject: String, email: String?, now: Int64, token: NewRefreshToken
+    ) async throws -> SignedInUser?
 }
 
 public struct Credentials: Sendable {

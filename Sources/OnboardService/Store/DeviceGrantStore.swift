@@ -30,7 +30,8 @@ public struct NewDeviceGrant: Sendable, Equatable {
     public var requestedFrom: String
 
     public init(
-        deviceCodeHash: String, userCode: String, provider: String, createdAt: Int64, expiresAt: Int64, interval: Int64, requestedFrom: String = ""
+        deviceCodeHash: String, userCode: String, provider: String, createdAt: Int64, expiresAt: Int64, interval: Int64,
+        requestedFrom: String = ""
     ) {
         (self.deviceCodeHash, self.userCode, self.provider, self.createdAt, self.expiresAt, self.interval, self.requestedFrom) =
             (deviceCodeHash, userCode, provider, createdAt, expiresAt, interval, requestedFrom)

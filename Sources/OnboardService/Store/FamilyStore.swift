@@ -5,7 +5,9 @@ public protocol FamilyStore: Sendable {
     func addChild(_ child: Child, by userID: String, now: Int64) async throws
     func children(of userID: String) async throws -> [Child]
     /// False when the child is not on the user's account.
-    func createInvite(codeHash: String, childID: String, by userID: String, now: Int64, expiresAt: Int64, outbox: OutboxEntry?) async throws -> Bool
+    func createInvite(
+        codeHash: String, childID: String, by userID: String, now: Int64, expiresAt: Int64, outbox: OutboxEntry?
+    ) async throws -> Bool
     /// Spends an unused, unexpired invite (one winner however many race) and shares its
     /// child; nil when there is no such invite, or its child is already on the user's
     /// account (the code is kept for whom it was meant).

@@ -8,7 +8,9 @@ public protocol PhoneCodeStore: Sendable {
     func storePhoneCode(_ code: PhoneCode, resendAfter: Int64, limit: RateLimitHit, outbox: OutboxEntry?) async throws -> PhoneCodeStored
     /// Checks a code: a wrong one counts an attempt; the right one is spent and signs in
     /// (or up, as `token.userID`) the phone's user, granting it `token`.
-    func spendPhoneCode(phone: String, codeHash: String, now: Int64, maximumAttempts: Int, token: NewRefreshToken) async throws -> PhoneCodeOutcome
+    func spendPhoneCode(
+        phone: String, codeHash: String, now: Int64, maximumAttempts: Int, token: NewRefreshToken
+    ) async throws -> PhoneCodeOutcome
 }
 
 public struct PhoneCode: Sendable {

@@ -9,7 +9,9 @@ public protocol RateLimitStore: Sendable {
     func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64) async throws -> [Int64?]
     /// `hitRateLimits` for a live session only (see `AccountStore.sessionIsLive`): nil,
     /// and nothing counted, when it is not.
-    func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64, forLiveSession userID: String, family: String?) async throws -> [Int64?]?
+    func hitRateLimits(
+        _ keys: [String], _ rule: RateLimit, now: Int64, forLiveSession userID: String, family: String?
+    ) async throws -> [Int64?]?
     /// Counts `weight` at once against `rule` (a batch's events, or its bytes); nothing is
     /// counted when that would pass the limit, and the seconds to wait are returned.
     func hitRateLimit(_ key: String, _ rule: RateLimit, weight: Int, now: Int64) async throws -> Int64?
@@ -49,7 +51,9 @@ extension RateLimitStore {
 
 extension RateLimitStore where Self: AccountStore {
     /// The session's check, then the counts.
-    public func hitRateLimits(_ keys: [String], _ rule: RateLimit, now: Int64, forLiveSession userID: String, family: String?) async throws
+    public func hitRateLimits(
+        _ keys: [String], _ rule: RateLimit, now: Int64, forLiveSession userID: String, family: String?
+    ) async throws
         -> [Int64?]?
     {
         guard try await sessionIsLive(userID: userID, family: family) else { return nil }

@@ -12,7 +12,9 @@ public enum RecordListAppend {
 
     /// The list with `item` at its end; `changed` false when it was there already (a
     /// retry). Refuses a record that is not a list, and a list past `maximumBytes`.
-    public static func adding(_ item: String, to stored: String?, maximumBytes: Int) throws -> (items: [String], json: String, changed: Bool) {
+    public static func adding(
+        _ item: String, to stored: String?, maximumBytes: Int
+    ) throws -> (items: [String], json: String, changed: Bool) {
         var items: [String] = []
         if let stored {
             guard case .list(let list)? = try? JSONDecoder().decode(FieldValue.self, from: Data(stored.utf8)) else {

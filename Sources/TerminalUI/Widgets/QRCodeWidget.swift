@@ -26,7 +26,9 @@ extension Renderer {
         guard let rows = qrRows(view, width: width) else { return bodyLines(view, width: width) }
         let side = TextMetrics.width(of: rows[0])
         let room = width - side - 2
-        guard room >= 20 else { return bodyLines(view, width: width) + rows.map { Line(spans: [($0, .qrCode)], alignment: .center) } + [.spacer] }
+        guard room >= 20 else {
+            return bodyLines(view, width: width) + rows.map { Line(spans: [($0, .qrCode)], alignment: .center) } + [.spacer]
+        }
         let text = view.body.isEmpty ? [] : wrapped(view.body, role: .text, width: room, kind: .fixed)
         return (0..<max(rows.count, text.count)).map { index in
             let words = index < text.count ? text[index].spans.map(\.text).joined() : ""
@@ -47,14 +49,15 @@ extension Renderer {
             return (0..<code.size).contains(mx) && (0..<code.size).contains(my) && code.modules[my][mx]
         }
         return stride(from: 0, to: side, by: 2).map { y in
-            String((0..<side).map { x -> Character in
-                switch (dark(x, y), y + 1 < side && dark(x, y + 1)) {
-                case (true, true): "█"
-                case (true, false): "▀"
-                case (false, true): "▄"
-                case (false, false): " "
-                }
-            })
+            String(
+                (0..<side).map { x -> Character in
+                    switch (dark(x, y), y + 1 < side && dark(x, y + 1)) {
+                    case (true, true): "█"
+                    case (true, false): "▀"
+                    case (false, true): "▄"
+                    case (false, false): " "
+                    }
+                })
         }
     }
 }

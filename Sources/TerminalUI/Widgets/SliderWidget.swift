@@ -5,7 +5,8 @@ extension Renderer {
     /// `18 ──●━━━━━━●── 99   25 to 40`: the filled part between the handles (or up to
     /// the one handle), the active handle highlighted while focused.
     func sliderLine(_ field: ScreenView.FieldView, width: Int) -> Line {
-        let values: [Int] = field.kind == .range
+        let values: [Int] =
+            field.kind == .range
             ? (NumberRange(field.value).map { [$0.low, $0.high] } ?? [field.minimum, field.maximum])
             : [Int(field.value) ?? field.minimum]
         let readout = field.kind == .range ? "\(values[0]) to \(values[1])" : "\(values[0])"
@@ -21,7 +22,9 @@ extension Renderer {
         var spans: [(String, Role)] = [(lowLabel + " ", .muted)]
         for column in 0..<barWidth {
             if let which = positions.firstIndex(of: column) {
-                let active = field.focused && (field.kind == .slider || which == field.cursor || positions.count == 2 && positions[0] == positions[1])
+                let active =
+                    field.focused
+                    && (field.kind == .slider || which == field.cursor || positions.count == 2 && positions[0] == positions[1])
                 spans.append((handle, active ? .optionFocused : .accent))
             } else {
                 spans.append(((from...to).contains(column) ? filled : track, (from...to).contains(column) ? .accent : .muted))

@@ -47,7 +47,9 @@ struct AccountStoreConformance {
     func anEmailHasOneAccountAndItsCredentialsAreRead(backend: Backend) async throws {
         let store = try await backend.store()
         try await account("a1", email: "ann@example.com", in: store)
-        #expect(try await store.createAccount("a2", at: 1_000, email: "ann@example.com", passwordHash: "h", name: "Ann", token: refreshToken(for: "a2")) == false)
+        #expect(
+            try await store.createAccount(
+                "a2", at: 1_000, email: "ann@example.com", passwordHash: "h", name: "Ann", token: refreshToken(for: "a2")) == false)
         let credentials = try #require(try await store.credentials(email: "ann@example.com"))
         #expect(credentials.userID == "a1" && credentials.passwordHash == "hash" && credentials.createdAt == 1_000)
         #expect(try await store.credentials(email: "nobody@example.com") == nil)
@@ -61,17 +63,23 @@ struct AccountStoreConformance {
         try await guest("g2", in: store)
         try await account("a1", email: "taken@example.com", in: store)
         let token = { (user: String) in refreshToken(for: user, now: 1_100, policy: .named) }
-        guard case .linked(let createdAt) = try await store.linkEmail(to: "g1", email: "g1@example.com", passwordHash: "h", token: token("g1")) else {
+        guard
+            case .linked(let createdAt) = try await store.linkEmail(
+                to: "g1", email: "g1@example.com", passwordHash: "h", token: token("g1"))
+        else {
             Issue.record("a guest could not link a free email"); return
         }
         #expect(createdAt == 500)
-        guard case .alreadyNamed = try await store.linkEmail(to: "g1", email: "again@example.com", passwordHash: "h", token: token("g1")) else {
+        guard case .alreadyNamed = try await store.linkEmail(to: "g1", email: "again@example.com", passwordHash: "h", token: token("g1"))
+        else {
             Issue.record("a named account linked again"); return
         }
-        guard case .emailTaken = try await store.linkEmail(to: "g2", email: "taken@example.com", passwordHash: "h", token: token("g2")) else {
+        guard case .emailTaken = try await store.linkEmail(to: "g2", email: "taken@example.com", passwordHash: "h", token: token("g2"))
+        else {
             Issue.record("a guest took another account's email"); return
         }
-        guard case .noSuchUser = try await store.linkEmail(to: "nobody", email: "n@example.com", passwordHash: "h", token: token("nobody")) else {
+        guard case .noSuchUser = try await store.linkEmail(to: "nobody", email: "n@example.com", passwordHash: "h", token: token("nobody"))
+        else {
             Issue.record("an unknown user linked an email"); return
         }
         #expect(try await store.profile(of: "g1").isAnonymous == false)

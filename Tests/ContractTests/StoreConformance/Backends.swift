@@ -25,7 +25,9 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
 /// A refresh token for `userID` in a family of its own, issued at `now`.
 func refreshToken(for userID: String, now: Int64 = 1_000, policy: TokenPolicy = .anonymous, family: String? = nil) -> NewRefreshToken {
-    NewRefreshToken(hash: "hash-\(userID)-\(now)-\(Int.random(in: 0..<1_000_000))", userID: userID, family: family ?? "family-\(userID)-\(now)", now: now, policy: policy)
+    NewRefreshToken(
+        hash: "hash-\(userID)-\(now)-\(Int.random(in: 0..<1_000_000))", userID: userID, family: family ?? "family-\(userID)-\(now)",
+        now: now, policy: policy)
 }
 
 /// A guest with its three names.
@@ -37,6 +39,7 @@ func guest(_ userID: String, in store: any ServiceStore, now: Int64 = 1_000) asy
 
 /// An email account.
 func account(_ userID: String, email: String, name: String = "Johnny", in store: any ServiceStore, now: Int64 = 1_000) async throws {
-    let made = try await store.createAccount(userID, at: now, email: email, passwordHash: "hash", name: name, token: refreshToken(for: userID, now: now, policy: .named))
+    let made = try await store.createAccount(
+        userID, at: now, email: email, passwordHash: "hash", name: name, token: refreshToken(for: userID, now: now, policy: .named))
     #expect(made)
 }

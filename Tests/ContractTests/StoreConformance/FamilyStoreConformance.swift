@@ -14,7 +14,9 @@ struct FamilyStoreConformance {
         let child = Child(id: "c1", name: "Mia", birthDate: "2026-01-02")
         try await store.addChild(child, by: "parent", now: 1_000)
         #expect(try await store.children(of: "parent") == [child])
-        #expect(try await store.createInvite(codeHash: "stolen", childID: "c1", by: "stranger", now: 1_001, expiresAt: 2_000, outbox: nil) == false)
+        #expect(
+            try await store.createInvite(codeHash: "stolen", childID: "c1", by: "stranger", now: 1_001, expiresAt: 2_000, outbox: nil)
+                == false)
         #expect(try await store.createInvite(codeHash: "code", childID: "c1", by: "parent", now: 1_001, expiresAt: 2_000, outbox: nil))
         // The inviter spends nothing: the code is kept for whom it was meant.
         #expect(try await store.redeemInvite(codeHash: "code", by: "parent", now: 1_002) == nil)

@@ -9,8 +9,9 @@ struct RefreshTokenStoreConformance {
     func aTokenRotatesToASuccessorInItsFamilyAndARotatedOneWorksOnlyWithinTheGrace(backend: Backend) async throws {
         let store = try await backend.store()
         let token = try await guest("g1", in: store, now: 900).token
-        guard case .granted(let successor, let isAnonymous, let createdAt) = try await store.rotateRefreshToken(
-            hash: token.hash, now: 1_000, grace: 60, successorHash: "next-1")
+        guard
+            case .granted(let successor, let isAnonymous, let createdAt) = try await store.rotateRefreshToken(
+                hash: token.hash, now: 1_000, grace: 60, successorHash: "next-1")
         else { Issue.record("a live token did not rotate"); return }
         #expect(successor.hash == "next-1" && successor.family == token.family && successor.userID == "g1")
         #expect(isAnonymous && createdAt == 900)
@@ -19,7 +20,9 @@ struct RefreshTokenStoreConformance {
             Issue.record("a token rotated within the grace was refused"); return
         }
         // After it: the token leaked, and its whole family ends.
-        guard case .reused(let userID) = try await store.rotateRefreshToken(hash: token.hash, now: 1_100, grace: 60, successorHash: "next-3") else {
+        guard
+            case .reused(let userID) = try await store.rotateRefreshToken(hash: token.hash, now: 1_100, grace: 60, successorHash: "next-3")
+        else {
             Issue.record("a token rotated long ago was taken again"); return
         }
         #expect(userID == "g1")

@@ -60,9 +60,12 @@ struct SchemaParityTests {
                     if let position: Int = row["pk"], position > 0 { key.append((position, column)) }
                 }
                 if !key.isEmpty { shape.primaryKeys.insert("\(table)(\(key.sorted { $0.0 < $1.0 }.map(\.1).joined(separator: ",")))") }
-                for index in try Row.fetchAll(db, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [table]) {
+                for index in try Row.fetchAll(
+                    db, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [table])
+                {
                     guard index["origin"] as String != "pk" else { continue }
-                    let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [index["name"] as String])
+                    let columns = try String.fetchAll(
+                        db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [index["name"] as String])
                     shape.indexes.insert(describe(table, columns, unique: index["unique"], partial: index["partial"]))
                 }
             }
@@ -75,12 +78,16 @@ struct SchemaParityTests {
         let database = try await offThePool { try server.newDatabaseName() }
         _ = try await PostgresSubject.store(url: server.url(database))
         let rows = { (sql: String) in
-            try await offThePool { try server.query(sql, in: database).split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) } }
+            try await offThePool {
+                try server.query(sql, in: database).split(separator: "\n").map {
+                    $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+                }
+            }
         }
         var shape = Shape()
         for row in try await rows(
-            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> 'onboard_migrations'")
-        {
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> 'onboard_migrations'"
+        ) {
             shape.columns.insert("\(row[0]).\(row[1])")
         }
         let indexes = """
