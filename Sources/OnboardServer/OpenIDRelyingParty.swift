@@ -25,37 +25,6 @@ final class OpenIDRelyingParty: Sendable {
         }
     }
 
-    /// What an ID token says that the broker reads; each claim is checked here, where
-    /// each refusal can be told apart.
-    struct IDClaims: JWTPayload {
-        var iss: String
-        var sub: String
-        var aud: AudienceClaim
-        var exp: Double
-        var iat: Double
-        var nonce: String?
-        var azp: String?
-        var email: String?
-        var emailVerified: Verified?
-
-        enum CodingKeys: String, CodingKey { case iss, sub, aud, exp, iat, nonce, azp, email, emailVerified = "email_verified" }
-
-        /// `true`, or `"true"` as some providers write it.
-        struct Verified: Codable, Sendable {
-            var value: Bool
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.singleValueContainer()
-                value = (try? container.decode(Bool.self)) ?? ((try? container.decode(String.self)) == "true")
-            }
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.singleValueContainer()
-                try container.encode(value)
-            }
-        }
-
-        func verify(using algorithm: some JWTAlgorithm) async throws {}
-    }
-
     /// Why a sign-in was refused, for the security log and the tests; the person reads
     /// only that it could not be verified.
     struct Refusal: Error, Equatable, CustomStringConvertible {
@@ -206,12 +175,12 @@ final class OpenIDRelyingParty: Sendable {
 
     /// Checked against the issuer's keys; a `kid` it does not publish (the provider rotated
     /// its keys) fetches them again, once.
-    private func verifiedClaims(_ token: String, kid: String?, jwksURI: String, issuer: String) async throws -> IDClaims {
+    private func verifiedClaims(_ token: String, kid: String?, jwksURI: String, issuer: String) async throws -> IDTokenClaims {
         var keys = try await keys(jwksURI, issuer: issuer, fresh: false)
         if let kid, !keys.ids.contains(kid) { keys = try await self.keys(jwksURI, issuer: issuer, fresh: true) }
         if let kid, !keys.ids.contains(kid) { throw Refusal(description: "signed with a key the issuer does not publish") }
         do {
-            return try await keys.collection.verify(token, as: IDClaims.self)
+            return try await keys.collection.verify(token, as: IDTokenClaims.self)
         } catch {
             throw Refusal(description: "signature not the issuer's (\(error))")
         }

@@ -111,7 +111,7 @@ extension OnboardService {
             throw Self.deviceCodeExpired
         }
         let claims = try await verifiedMockClaims(provider: grant.provider, idToken: idToken, nonce: nonce, now: clock.now())
-        let identity = DeviceIdentity(subject: claims.sub.value, email: claims.email)
+        let identity = DeviceIdentity(subject: claims.sub, email: claims.email)
         guard try await store.decideDeviceGrant(userCode: code, identity: identity, now: clock.now()) else { throw Self.deviceCodeExpired }
     }
 

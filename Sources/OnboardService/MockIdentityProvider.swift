@@ -4,24 +4,6 @@ import JWTKit
 import ServiceAPI
 import Synchronization
 
-/// What a mock provider's ID token says, as Apple's, Google's and Facebook's do: who
-/// (`sub`, `email`), for which app (`aud`), until when, for which sign-in (`nonce`), and a
-/// unique id so it is accepted once.
-struct IdentityClaims: JWTPayload {
-    var iss: IssuerClaim
-    var sub: SubjectClaim
-    var aud: AudienceClaim
-    var exp: ExpirationClaim
-    var iat: IssuedAtClaim
-    var jti: IDClaim
-    var nonce: String
-    var email: String?
-
-    /// Expiry, audience and replay are checked by the service against its own clock
-    /// and records, where each failure can be told apart in tests.
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
-}
-
 /// The identity provider QA and demos sign in with instead of the real ones: it signs
 /// ID tokens (ES256) with its own key, and the service checks them with the public half
 /// only, as it would a real provider's published key. Nothing calls Apple, Google or
@@ -55,12 +37,11 @@ public final class MockIdentityProvider: Sendable {
     /// An ID token for `subject` at `provider`, as the provider's consent screen would
     /// hand the app after Allow.
     func issue(provider: String, subject: String, email: String?, audience: String, nonce: String, now: Int64) async throws -> String {
-        let claims = IdentityClaims(
-            iss: IssuerClaim(value: Self.issuer(provider)), sub: SubjectClaim(value: subject),
-            aud: AudienceClaim(value: audience),
-            exp: ExpirationClaim(value: Date(timeIntervalSince1970: TimeInterval(now + Self.tokenLifetime))),
-            iat: IssuedAtClaim(value: Date(timeIntervalSince1970: TimeInterval(now))),
-            jti: IDClaim(value: Secrets.randomHex(bytes: 16)), nonce: nonce, email: email)
+        // As Apple's, Google's and Facebook's do: who (`sub`, `email`), for which app
+        // (`aud`), until when, for which sign-in (`nonce`), and an id so it is accepted once.
+        let claims = IDTokenClaims(
+            issuer: Self.issuer(provider), subject: subject, audience: audience, issuedAt: now, lifetime: Self.tokenLifetime,
+            id: Secrets.randomHex(bytes: 16), nonce: nonce, email: email)
         try await prepare()
         return try await signer.sign(claims)
     }
@@ -71,7 +52,7 @@ public final class MockIdentityProvider: Sendable {
 
     /// An ID token of the development OpenID provider (OpenID Connect Core §2): the same
     /// key, named by `kid` so a relying party finds it in the provider's JWKS.
-    func developmentToken(_ claims: DevelopmentIDClaims) async throws -> String {
+    func developmentToken(_ claims: IDTokenClaims) async throws -> String {
         await developmentSigner.add(ecdsa: try ES256PrivateKey(backing: privateKey), kid: JWKIdentifier(string: Self.developmentKeyID))
         return try await developmentSigner.sign(claims, kid: JWKIdentifier(string: Self.developmentKeyID))
     }
@@ -87,47 +68,16 @@ public final class MockIdentityProvider: Sendable {
     }
 
     /// The claims of a token this provider signed; nil for a forgery or garbage.
-    func verifiedClaims(_ token: String) async -> IdentityClaims? {
+    func verifiedClaims(_ token: String) async -> IDTokenClaims? {
         try? await prepare()
-        return try? await verifier.verify(token, as: IdentityClaims.self)
+        return try? await verifier.verify(token, as: IDTokenClaims.self)
     }
-}
-
-/// What the development OpenID provider's ID token says (OpenID Connect Core §2).
-public struct DevelopmentIDClaims: JWTPayload {
-    public var iss: IssuerClaim
-    public var sub: SubjectClaim
-    public var aud: AudienceClaim
-    public var exp: ExpirationClaim
-    public var iat: IssuedAtClaim
-    public var nonce: String?
-    public var email: String?
-    public var emailVerified: Bool?
-    public var name: String?
-
-    enum CodingKeys: String, CodingKey { case iss, sub, aud, exp, iat, nonce, email, emailVerified = "email_verified", name }
-
-    public init(
-        issuer: String, subject: String, audience: String, issuedAt: Int64, lifetime: Int64, nonce: String?, email: String?, name: String?
-    ) {
-        iss = IssuerClaim(value: issuer)
-        sub = SubjectClaim(value: subject)
-        aud = AudienceClaim(value: audience)
-        iat = IssuedAtClaim(value: Date(timeIntervalSince1970: TimeInterval(issuedAt)))
-        exp = ExpirationClaim(value: Date(timeIntervalSince1970: TimeInterval(issuedAt + lifetime)))
-        self.nonce = nonce
-        self.email = email
-        emailVerified = email == nil ? nil : true
-        self.name = name
-    }
-
-    public func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 /// The development OpenID provider's keys and tokens (onboard-server `--dev`'s
 /// `/dev-idp`): the mock provider's key, published as a JWKS as a real provider's is.
 extension OnboardService {
-    public func developmentIDToken(_ claims: DevelopmentIDClaims) async throws -> String {
+    public func developmentIDToken(_ claims: IDTokenClaims) async throws -> String {
         try await identityProvider.developmentToken(claims)
     }
 

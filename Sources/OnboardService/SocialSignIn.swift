@@ -42,12 +42,13 @@ extension OnboardService {
             guard settings.mockIdentityProvider else { throw SocialProvider.unavailable(provider) }
             let claims = try await verifiedMockClaims(provider: provider, idToken: idToken, nonce: nonce, now: now)
             let refused = Self.unverified(provider)
-            let subject = claims.sub.value
+            guard let tokenID = claims.jti else { throw refused }
+            let subject = claims.sub
             let email = claims.email
             let refresh = newRefreshToken(for: Secrets.userID(), policy: policy)
             guard
                 let user = try await store.socialUser(
-                    tokenID: claims.jti.value, tokenExpiry: Int64(claims.exp.value.timeIntervalSince1970), provider: provider,
+                    tokenID: tokenID, tokenExpiry: claims.expiresAt, provider: provider,
                     subject: subject, email: email, now: now, token: refresh.record)
             else {  // accepted once: a replayed token is refused
                 record(.socialTokenRefused, account: subject, outcome: "refused: \(provider) ID token used before")
@@ -61,12 +62,12 @@ extension OnboardService {
 
     /// The claims of the mock provider's ID token for `provider`, if it signed it for this
     /// app and `nonce` and it has not expired; refused (and recorded) otherwise.
-    func verifiedMockClaims(provider: String, idToken: String, nonce: String, now: Int64) async throws -> IdentityClaims {
+    func verifiedMockClaims(provider: String, idToken: String, nonce: String, now: Int64) async throws -> IDTokenClaims {
         guard let claims = await identityProvider.verifiedClaims(idToken),
-            claims.iss.value == MockIdentityProvider.issuer(provider),
+            claims.iss == MockIdentityProvider.issuer(provider),
             claims.aud.value.contains(MockIdentityProvider.audience),
-            Int64(claims.exp.value.timeIntervalSince1970) > now,
-            !nonce.isEmpty, claims.nonce == nonce
+            claims.expiresAt > now,
+            !nonce.isEmpty, claims.nonce == nonce, claims.jti != nil
         else {
             record(.socialTokenRefused, outcome: "refused: \(provider) ID token not genuine, expired or for another nonce")
             throw Self.unverified(provider)
