@@ -5,13 +5,6 @@ import TerminalUI
 /// The terminal, through ncurses: draws Frames, reads keys, follows resizes. The only
 /// Swift type that calls ncurses; use it from one thread (the UI thread) only.
 public final class CursesTerminal {
-    public enum Input: Equatable, Sendable {
-        case key(Key)
-        /// A bracketed paste, as one piece of text.
-        case paste(String)
-        case resize
-    }
-
     public struct OpenError: Error, CustomStringConvertible, Sendable {
         public var description: String
     }
@@ -127,16 +120,11 @@ public final class CursesTerminal {
 
     /// Every key waiting, without blocking; escape sequences decoded whatever TERM
     /// says (`KeyDecoder`), a bracketed paste as one `.paste`.
-    public func pendingInputs() -> [Input] {
-        var inputs: [Input] = []
+    public func pendingInputs() -> [TerminalInput] {
+        var inputs: [TerminalInput] = []
         var keys: [Key] = []
         func decodeKeys() {
-            inputs += decoder.decode(keys).map { output in
-                switch output {
-                case .key(let key): .key(key)
-                case .paste(let text): .paste(text)
-                }
-            }
+            inputs += decoder.decode(keys)
             keys = []
         }
         var value: Int32 = 0

@@ -10,11 +10,6 @@
 /// one read is held for the next; Esc alone at the end of a read is Esc (the library has
 /// already waited for more).
 public struct KeyDecoder: Sendable {
-    public enum Output: Equatable, Sendable {
-        case key(Key)
-        case paste(String)
-    }
-
     /// The most characters a paste keeps: a field holds far less, and is told the paste
     /// was cut.
     public static let pasteLimit = 65_536
@@ -27,10 +22,10 @@ public struct KeyDecoder: Sendable {
     public init() {}
 
     /// Decodes one read's keys.
-    public mutating func decode(_ read: [Key]) -> [Output] {
+    public mutating func decode(_ read: [Key]) -> [TerminalInput] {
         let keys = held + read
         held = []
-        var output: [Output] = []
+        var output: [TerminalInput] = []
         var index = 0
         while index < keys.count {
             let key = keys[index]
@@ -88,7 +83,7 @@ public struct KeyDecoder: Sendable {
         }
     }
 
-    private mutating func apply(_ meaning: EscapeSequence.Meaning, to output: inout [Output]) {
+    private mutating func apply(_ meaning: EscapeSequence.Meaning, to output: inout [TerminalInput]) {
         switch meaning {
         case .pasteStart where !inPaste:
             inPaste = true

@@ -126,12 +126,7 @@ final class RandomKeyboard: @unchecked Sendable {
     }
 
     private func decode(_ keys: [Key]) -> [TerminalInput] {
-        decoder.decode(keys).map { output in
-            switch output {
-            case .key(let key): .key(key)
-            case .paste(let text): .paste(text)
-            }
-        }
+        decoder.decode(keys)
     }
 
     /// Wide, combining, zero-width, right-to-left, control and replacement characters:

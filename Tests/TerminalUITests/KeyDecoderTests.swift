@@ -10,7 +10,7 @@ import TestSupport
         bytes.map { $0 == "\u{1B}" ? .escape : $0 == "\r" ? .enter : .character($0) }
     }
 
-    static func decode(_ bytes: String) -> [KeyDecoder.Output] {
+    static func decode(_ bytes: String) -> [TerminalInput] {
         var decoder = KeyDecoder()
         return decoder.decode(keys(bytes))
     }
@@ -118,18 +118,18 @@ import TestSupport
     /// Each is read by its grammar and dropped whole; the text around it stays.
     @Test func repliesAndReportsAreNeverTyped() {
         func keys(_ bytes: String) -> [Key] { bytes.map { $0 == "\u{07}" ? .control("g") : Self.keys(String($0))[0] } }
-        func decode(_ bytes: String) -> [KeyDecoder.Output] {
+        func decode(_ bytes: String) -> [TerminalInput] {
             var decoder = KeyDecoder()
             return decoder.decode(keys(bytes))
         }
-        let text: [KeyDecoder.Output] = [.key(.character("a")), .key(.character("b"))]
+        let text: [TerminalInput] = [.key(.character("a")), .key(.character("b"))]
         for reply in [
             "\u{1B}]11;rgb:0000/0000/0000\u{07}", "\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\", "\u{1B}P>|tmux 3.3\u{1B}\\",
             "\u{1B}_Gi=1;OK\u{1B}\\", "\u{1B}^private\u{1B}\\", "\u{1B}[<0;10;5M", "\u{1B}[<0;10;5m", "\u{1B}[M !!",
             "\u{1B}[57400u", "\u{1B}[57450u",
         ] {
             let decoded = decode("a" + reply + "b")
-            let expected: [KeyDecoder.Output] = reply == "\u{1B}[57400u" ? [text[0], .key(.character("1")), text[1]] : text
+            let expected: [TerminalInput] = reply == "\u{1B}[57400u" ? [text[0], .key(.character("1")), text[1]] : text
             #expect(decoded == expected, "\(reply.debugDescription): \(decoded)")
         }
         // Cut between two reads, a reply is held until its end comes.

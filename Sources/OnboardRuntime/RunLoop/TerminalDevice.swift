@@ -22,10 +22,3 @@ extension TerminalDevice {
     public var canSuspend: Bool { true }
     public func apply(_ theme: Theme) {}
 }
-
-public enum TerminalInput: Equatable, Sendable {
-    case key(Key)
-    /// A bracketed paste: text for the focused field, never keys.
-    case paste(String)
-    case resize
-}
