@@ -246,8 +246,9 @@ let package = Package(
         ),
         // For the tests only: a throwaway PostgreSQL server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        // Rules for the repository itself: every Swift file formatted.
-        .testTarget(name: "HouseRulesTests", dependencies: ["TestSupport"]),
+        // Rules for the repository itself: every Swift file formatted, every session the
+        // guides quote run as written.
+        .testTarget(name: "HouseRulesTests", dependencies: ["onboard", "onboard-server", "TestSupport"]),
         .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable", "CivilCalendar", "Suggestion"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "InputRules", "TestSupport"]),

@@ -47,6 +47,9 @@ struct Serve: AsyncParsableCommand {
             --config file, as the flag's name with underscores (sign_in_limit: 60). A flag
             wins over the environment, which wins over the file. `onboard-server
             check-config FILE` checks a file.
+
+            Operators' guide and security: /usr/share/doc/onboard-server/ once installed,
+            docs/ in the source.
             """)
 
     @OptionGroup var store: StoreOptions

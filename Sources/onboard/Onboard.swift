@@ -12,6 +12,9 @@ struct Onboard: ParsableCommand {
             Keys: Tab/Shift-Tab or Up/Down move focus, Left/Right move along buttons,
             Enter activates, Esc goes back where the flow allows, Ctrl-G (or F12) opens
             the QA console, Ctrl-Z suspends, Ctrl-C quits.
+
+            Guides (every key, QA's recipes, demos, flow files): /usr/share/doc/onboard/
+            once installed, docs/ in the source.
             """,
         version: OnboardVersion.full,
         subcommands: [

@@ -155,7 +155,7 @@ extension EndToEnd {
             return ["\(flow).keys"] + extra
         }
 
-        /// The README's table of what `examples/scripts/` cover is what `onboard coverage`
+        /// QA's guide's table (docs/qa.md) of what `examples/scripts/` cover is what `onboard coverage`
         /// says after a flow's scripts run in a fresh state folder, as QA would run them.
         @Test(arguments: ["oklah", "babybasics", "abby", "rucktracker", "miga"])
         func theReadmesScriptCoverageIsTrue(flow: String) throws {
@@ -175,8 +175,8 @@ extension EndToEnd {
                 ?? ""
             let names = Self.scripts(of: flow).map { "`\($0)`" }.joined(separator: ", ")
             let row = "| \(names) | \(total) | \(sections.joined(separator: " | ")) |"
-            let readme = try String(contentsOfFile: Tmux.packageRoot + "/README.md", encoding: .utf8)
-            #expect(readme.contains(row), "README.md should have the row \(row)")
+            let guide = try String(contentsOfFile: Tmux.packageRoot + "/docs/qa.md", encoding: .utf8)
+            #expect(guide.contains(row), "docs/qa.md should have the row \(row)")
         }
     }
 }
