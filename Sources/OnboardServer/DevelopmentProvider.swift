@@ -135,7 +135,7 @@ struct DevelopmentProvider {
         let idToken = try await service.developmentIDToken(
             IDTokenClaims(
                 issuer: issuer, subject: grant.subject, audience: grant.clientID, issuedAt: now, lifetime: Self.tokenLifetime,
-                nonce: grant.nonce, email: grant.email, emailVerified: grant.email == nil ? nil : true, name: grant.name))
+                nonce: grant.nonce, email: grant.email, emailVerified: true, name: grant.name))
         return Self.json([
             "access_token": "dev_" + UUID().uuidString, "token_type": "Bearer", "expires_in": Self.tokenLifetime, "id_token": idToken,
         ])
