@@ -170,7 +170,7 @@ public struct CoverageMap: Sendable {
     static func input(failing rule: Rule, of field: Field, on screen: Screen) -> String {
         let count = rule.count ?? 0
         // A slider or range never leaves its bounds: a rule at a bound cannot fail.
-        if field.kind == .slider || field.kind == .range,
+        if field.kind.keepsWithinBounds,
             (rule.name == .minValue && count <= field.minimum) || (rule.name == .maxValue && count >= field.maximum)
         {
             return "nothing: the widget keeps \(field.label) from \(field.minimum) to \(field.maximum)"

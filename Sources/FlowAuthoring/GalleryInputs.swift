@@ -30,7 +30,7 @@ enum GalleryInputs {
         let count = rule.count ?? 0
         let tries: [Value] =
             switch rule.name {
-            case .required: field.kind == .multi ? [.list([])] : [.text("")]
+            case .required: [field.kind.emptyValue]
             case .minSelected: [.list([])]
             case .minLength:
                 [String(repeating: "a", count: max(0, count - 1)), String(repeating: "1", count: max(0, count - 1))].map(Value.text)

@@ -142,12 +142,11 @@ extension FlowEngine {
             state.form.errors[field.id] = "\(alone) goes by itself: pick it alone, or the others without it."
             return
         }
-        switch field.kind {
-        case .text, .email, .password, .phone, .code, .url:
+        if field.kind.editsAsText {
             state.context[field.id] = .text("")
             state.form.cursor[field.id] = nil
             handle(.paste(value.text ?? ""), &state, now: now, effects: &effects)
-        case .date, .select, .multi, .slider, .range:
+        } else {
             state.context[field.id] = value
             revalidate(field, on: screen, &state, now: now)
         }

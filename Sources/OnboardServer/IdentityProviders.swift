@@ -78,7 +78,7 @@ public struct IdentityProvider: Sendable, Equatable {
     func issuer(at origin: String) -> String { isDevelopment ? origin + issuer : issuer }
 }
 
-/// A providers file (`onboard-server --identity-providers FILE`), YAML; README "Social
+/// A providers file (`onboard-server --identity-providers FILE`), YAML; docs/operators.md "Social
 /// sign-in" has each provider's entry. A secret is never written in the file itself: a
 /// file is copied, committed, shown on a screen.
 public enum IdentityProvidersFile {

@@ -120,7 +120,7 @@ struct RunOptions: ParsableArguments {
         help: "Read --flow FILE and a --theme file again whenever they change, keeping where you are: for people writing flows and themes.")
     var watch = false
 
-    // Unconditional: `--clock-offset -1h` (the README's own example) is a value, not a flag.
+    // Unconditional: `--clock-offset -1h` (as docs/qa.md writes offsets) is a value, not a flag.
     @Option(
         name: .customLong("clock-offset"), parsing: .unconditional,
         help: "Run as if this much later (or earlier: -1h), e.g. 25h, 90m, 2d. Moves the client's clock and the embedded mock's.")

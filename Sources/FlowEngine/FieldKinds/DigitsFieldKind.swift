@@ -6,6 +6,12 @@ import ScreenTable
 /// "(555) 010-9999" lands as digits; a phone number is shown grouped as its country
 /// writes it.
 struct DigitsFieldKind: FieldKind {
+    /// A code's boxes, one per digit; a phone number's line.
+    let boxes: Bool
+
+    var editsAsText: Bool { true }
+    var widget: FieldWidget { boxes ? .codeBoxes : .textBox }
+
     func keys(for view: ScreenView.FieldView) -> [KeyHint] { TextFieldKind().keys(for: view) }
 
     func move(_ intent: Intent, in field: Field, _ state: inout FlowState, engine: FlowEngine, today: CivilDate) -> KeyResult {

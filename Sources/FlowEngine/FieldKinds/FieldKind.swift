@@ -3,9 +3,21 @@ import ScreenTable
 
 /// What one kind of field does, side by side, as huh keeps `field_input` and
 /// `field_select`: its first value, its keys, what typing into it does, what its view
-/// shows beyond the value, and how the line prompter asks for it. One type per kind,
-/// one file each; the reducer asks `field.kind.behaviour`.
+/// shows beyond the value, the widget that draws it, and how the line prompter asks for
+/// it. One type per kind, one file each; the reducer, the renderer and the authoring
+/// tools ask `field.kind` (through `behaviour`), never switch over kinds themselves. A
+/// new kind is its word in `Field.Kind`, its line in `behaviour`, its file here and, if
+/// no widget draws it yet, its widget.
 protocol FieldKind: Sendable {
+    /// Typed as a line of text with a cursor (readline's keys; a whole answer arrives as
+    /// a paste); otherwise the arrows change the value.
+    var editsAsText: Bool { get }
+    /// The widget that draws its value.
+    var widget: FieldWidget { get }
+    /// The value that leaves it empty (what `required` refuses).
+    var emptyValue: Value { get }
+    /// Its widget never leaves `minimum`…`maximum`, so a rule at a bound cannot fail.
+    var keepsWithinBounds: Bool { get }
     /// The value on arrival when the context has none.
     func initialValue(of field: Field, today: CivilDate) -> Value?
     /// Arrows, PgUp/PgDn, Home/End.
@@ -28,6 +40,10 @@ protocol FieldKind: Sendable {
 }
 
 extension FieldKind {
+    var editsAsText: Bool { false }
+    var widget: FieldWidget { .textBox }
+    var emptyValue: Value { .text("") }
+    var keepsWithinBounds: Bool { false }
     func initialValue(of field: Field, today: CivilDate) -> Value? { nil }
     func edit(_ command: TextEdit, in field: Field, _ state: inout FlowState) -> Bool { false }
     func decorate(_ view: inout ScreenView.FieldView, of field: Field, _ state: FlowState, engine: FlowEngine, today: CivilDate) {}
@@ -85,11 +101,27 @@ public enum LineQuestion: Sendable {
     case parsed(prompt: String, parse: @Sendable (String) -> Value?)
 }
 
+/// The widgets that draw a field's value (`TerminalUI/Widgets`).
+public enum FieldWidget: Sendable, Equatable {
+    /// A line of text with a cursor, and a hint beside it.
+    case textBox
+    /// A row of boxes, one per character.
+    case codeBoxes
+    /// One option of several, changed in place.
+    case picker
+    /// Any of several options, as pills.
+    case pills
+    /// A slider, or a range's two handles.
+    case slider
+}
+
 extension Field.Kind {
+    /// The one place a flow file's word for a kind meets its behaviour.
     var behaviour: any FieldKind {
         switch self {
         case .text, .email, .password, .url: TextFieldKind()
-        case .phone, .code: DigitsFieldKind()
+        case .phone: DigitsFieldKind(boxes: false)
+        case .code: DigitsFieldKind(boxes: true)
         case .date: DateFieldKind()
         case .select: SelectFieldKind()
         case .multi: MultiFieldKind()
@@ -97,14 +129,12 @@ extension Field.Kind {
         }
     }
 
-    /// Kinds typed as a line of text with a cursor (phone and code take digits only);
-    /// dates, pickers and sliders change their value with the arrows instead.
-    public var editsAsText: Bool {
-        switch self {
-        case .text, .email, .password, .url, .phone, .code: true
-        case .date, .select, .multi, .slider, .range: false
-        }
-    }
+    /// Typed as a line of text with a cursor (phone and code take digits only); dates,
+    /// pickers and sliders change their value with the arrows instead.
+    public var editsAsText: Bool { behaviour.editsAsText }
+    public var widget: FieldWidget { behaviour.widget }
+    public var emptyValue: Value { behaviour.emptyValue }
+    public var keepsWithinBounds: Bool { behaviour.keepsWithinBounds }
 }
 
 extension FlowEngine {

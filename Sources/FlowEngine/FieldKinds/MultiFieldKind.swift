@@ -5,6 +5,9 @@ import ScreenTable
 /// unpicks it, a letter moves to the option starting with it. An `exclusive` option
 /// ("No preference") stands alone.
 struct MultiFieldKind: FieldKind {
+    var widget: FieldWidget { .pills }
+    var emptyValue: Value { .list([]) }
+
     /// Nothing goes on without a pick: Space stays on the help line as long as Enter does.
     func keys(for view: ScreenView.FieldView) -> [KeyHint] { [KeyHint("←/→", "move"), KeyHint("Space", "pick", .forward)] }
 

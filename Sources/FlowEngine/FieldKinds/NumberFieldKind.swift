@@ -6,6 +6,9 @@ import ScreenTable
 /// Left/Right step by 1, PgUp/PgDn by 5, Home/End to the ends; digits typed set the
 /// number, always within its bounds.
 struct NumberFieldKind: FieldKind {
+    var widget: FieldWidget { .slider }
+    var keepsWithinBounds: Bool { true }
+
     func keys(for view: ScreenView.FieldView) -> [KeyHint] {
         view.kind == .range
             ? [KeyHint("←/→", "adjust"), KeyHint("Space", "other end")] : [KeyHint("←/→", "adjust"), KeyHint("0-9", "type")]

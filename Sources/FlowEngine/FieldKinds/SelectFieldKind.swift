@@ -4,6 +4,8 @@ import ScreenTable
 /// One of a list (a country): Left/Right step through it, a letter jumps to the next
 /// option starting with it.
 struct SelectFieldKind: FieldKind {
+    var widget: FieldWidget { .picker }
+
     func keys(for view: ScreenView.FieldView) -> [KeyHint] { [KeyHint("←/→", "change")] }
 
     func initialValue(of field: Field, today: CivilDate) -> Value? {

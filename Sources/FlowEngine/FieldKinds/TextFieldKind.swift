@@ -3,8 +3,10 @@ import ScreenTable
 
 /// Text, email, password and URL fields: a line edited like readline's (`LineEditor`).
 struct TextFieldKind: FieldKind {
+    var editsAsText: Bool { true }
+
     /// In a text field the arrows move the cursor, whatever they do elsewhere on the
-    /// screen (README: editing keys); a password shows or hides with Ctrl-R.
+    /// screen (docs/using.md: keys); a password shows or hides with Ctrl-R.
     func keys(for view: ScreenView.FieldView) -> [KeyHint] {
         (view.isPassword ? [KeyHint("Ctrl-R", view.secret ? "show" : "hide")] : [])
             + (view.value.isEmpty ? [] : [KeyHint("←/→", "edit", .editing)])
