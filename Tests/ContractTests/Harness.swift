@@ -93,14 +93,14 @@ struct Subject {
     static func make(_ kind: String) async throws -> Subject {
         switch kind {
         case "in-process-postgres":
-            let clock = AdjustableClock()
+            let clock = ManualClock()
             let store = try await PostgresSubject.store()
             let service = try OnboardService(
                 store: store, keys: try await ServiceKeys.stored(in: store), clock: clock, settings: contractSettings)
             return Subject(service: InProcessTransport(service: service), advanceClock: { clock.offsetSeconds += $0 }, server: nil)
         case "in-process":
             // As a state folder's embedded mock runs: its personal columns sealed.
-            let clock = AdjustableClock()
+            let clock = ManualClock()
             let key = SymmetricKey(size: .bits256)
             let database = try ServiceDatabase.open(path: temporaryPath("mock.sqlite"), sealer: ColumnSealer { key })
             let service = try OnboardService(database: database, clock: clock, settings: contractSettings)
@@ -117,6 +117,21 @@ struct Subject {
                 }, server: server)
         }
     }
+}
+
+/// An in-process service's clock: now when the subject is made, and moved only by the
+/// test (`advanceClock`), so "sooner than the interval" never depends on how fast a busy
+/// machine runs the test (the device poll's slow-down once flaked under a full suite).
+final class ManualClock: ServiceClock {
+    private let start = SystemClock().now()
+    private let offset = Mutex<Int64>(0)
+
+    var offsetSeconds: Int64 {
+        get { offset.withLock { $0 } }
+        set { offset.withLock { $0 = newValue } }
+    }
+
+    func now() -> Int64 { start + offsetSeconds }
 }
 
 /// The server's clock offset as the test has set it.
