@@ -159,7 +159,9 @@ extension FlowReader {
         }
         if screen.kind != .progress, screen.call != nil {
             problems.append(
-                Problem("only progress screens make a call on arrival; use an action with 'call' in \(context)", at: location(map["call"]!))
+                Problem(
+                    "only progress screens make a call on arrival; use an action with 'call' in \(context)",
+                    at: location(map["call"] ?? node))
             )
         }
         if screen.kind != .checklist, map["tasks"] != nil {

@@ -98,9 +98,11 @@ extension FlowReader {
         case "retry": return .retry
         case "quit": return .quit
         case "notice": return .notice(string(map, "notice") ?? "")
-        case "branch": return readBranch(map["branch"]!, in: context)
+        case "branch": return map["branch"].flatMap { readBranch($0, in: context) }
         default:
-            guard let call = readCall(operation: map["call"]!, outcomes: map["on"], in: context) else { return nil }
+            guard let operation = map["call"], let call = readCall(operation: operation, outcomes: map["on"], in: context) else {
+                return nil
+            }
             return .call(call)
         }
     }
