@@ -129,7 +129,7 @@ struct GalleryDriver {
             }
             let field = screen.fields[index]
             _ = fill(screen, &state)
-            guard let broken = GalleryInputs.breaking(rule, of: field, in: state.context, today: today) else {
+            guard let broken = GalleryInputs.breaking(rule, of: field, in: state.context.values, today: today) else {
                 return .failure(
                     NotDrawn(
                         "no value the field can hold breaks this rule first (\(CoverageMap.input(failing: rule, of: field, on: screen)))"))
@@ -168,8 +168,8 @@ struct GalleryDriver {
     private func fill(_ screen: Screen, _ state: inout FlowState) -> [CallRequest] {
         var calls: [CallRequest] = []
         for (index, field) in screen.fields.enumerated()
-        where Validation.firstFailure(of: field, in: state.context, today: today) != nil {
-            let values = state.context.compactMapValues(\.text)
+        where Validation.firstFailure(of: field, in: state.context.values, today: today) != nil {
+            let values = state.context.values.compactMapValues(\.text)
             let value: Value? =
                 switch field.kind {
                 case .select: field.options.first.map(Value.text)
@@ -197,7 +197,7 @@ struct GalleryDriver {
             guard case .call(let call) = action.step, call.operation.rawValue == operation, let test = action.when,
                 test.name == .equals, !test.negated, let key = test.key, let value = test.value
             else { continue }
-            state.context[key] = .text(value)
+            state.context.answer(key, .text(value))
         }
         let items = engine.focusables(of: screen, state)
         let buttons = items.indices.compactMap { focus -> (focus: Int, call: ServiceCall?)? in

@@ -11,11 +11,9 @@ extension FlowEngine {
         let user = flow.analytics.localID ? state.placeholderUserID : (state.session?.userID ?? state.placeholderUserID)
         var properties = properties
         if let key = flow.analytics.breakdown, let value = state.context[key]?.text, !value.isEmpty { properties[key] = .text(value) }
-        effects.append(
-            .track(
-                AnalyticsRecord(
-                    name: name, userID: user, anonymousID: state.placeholderUserID, screen: state.screenID, timestamp: now,
-                    properties: properties)))
+        let event = AnalyticsRecord(
+            name: name, userID: user, anonymousID: state.placeholderUserID, screen: state.screenID, timestamp: now, properties: properties)
+        record(analytics: .track(event), state, effects: &effects)
     }
 
     /// On the first screen event of a run (a launch, a relaunch): the time before it was

@@ -59,7 +59,7 @@ extension FlowEngine {
         if entry.keyed, Self.endsTheIntent(result) {
             // Done, or the key is bound to another request (the list it wrote changed on
             // another device): the next call of this kind is a new intent with a new key.
-            state.context[Self.idempotencyKeyName(entry.operation)] = nil
+            state.context.holdKey(Self.idempotencyKeyName(entry.operation), nil)
         }
         switch entry.purpose {
         case .renewal:
@@ -73,13 +73,13 @@ extension FlowEngine {
             apply(output, &state, effects: &effects)
             // What a background call found (the hub's first day) survives a relaunch.
             if let screen = currentScreen(state), screen.resumable {
-                effects.append(.saveProgress(progress(at: screen.id, state)))
+                saveProgress(progress(at: screen.id, state), &state, effects: &effects)
             }
         case .user(let call, let origin):
             state.calls.dropReplaced(by: callID)
             if let guest = guestOnThisDevice(after: result, of: entry, state, now: now) {
                 // The key now travels with the guest, to register it; this intent is done.
-                state.context[Self.idempotencyKeyName(entry.operation)] = nil
+                state.context.holdKey(Self.idempotencyKeyName(entry.operation), nil)
                 finishUserCall(
                     call, from: origin, .success(CallOutput(session: guest, values: ["user_id": .text(guest.userID)])), &state, now: now,
                     effects: &effects)
@@ -131,8 +131,7 @@ extension FlowEngine {
             signOut(&state, keepingDeviceAnswers: false, now: now, effects: &effects)
         case .success(let output):
             // The last failure is over: its code and message are not progress to keep.
-            state.context["error_code"] = nil
-            state.context["error_message"] = nil
+            state.context.forgetFailure()
             apply(output, &state, effects: &effects)
             forgetSecrets(typedOn: origin, &state)
             restartCooldowns(&state, now: now)
@@ -148,19 +147,18 @@ extension FlowEngine {
         _ call: ServiceCall, from origin: FlowState.Origin, _ failure: ServiceFailure, _ state: inout FlowState, now: Int64,
         effects: inout [Effect]
     ) {
-        state.context["error_code"] = .text(failure.code)
-        state.context["error_message"] = .text(failure.message)
+        state.context.recordFailure(code: failure.code, message: failure.message)
         state.calls.lastFailure = origin
         if case .step(let screenID, _) = origin {
             // A wrong or expired code empties the boxes for the next try.
             for field in flow.screen(screenID)?.fields ?? [] where field.kind == .code {
-                state.context[field.id] = .text("")
-                state.form.cursor[field.id] = nil
+                state.context.answer(field.id, .text(""))
+                state.form.place(cursor: nil, in: field.id)
             }
         }
         if let screen = currentScreen(state), screen.resumable {
             // What was typed is kept on this device even when the service cannot take it.
-            effects.append(.saveProgress(progress(at: screen.id, state)))
+            saveProgress(progress(at: screen.id, state), &state, effects: &effects)
         }
         if let name = flow.analytics.error {
             let code = flow.analytics.errorCodes[failure.code] ?? failure.code
@@ -172,8 +170,8 @@ extension FlowEngine {
             let index = currentScreen(state)?.fields.firstIndex(where: { $0.id == id })
         {
             // About one field: said under it, and focus goes there for the next try.
-            state.form.errors[id] = outcome.message ?? failure.message
-            state.form.focus = index
+            state.form.say(outcome.message ?? failure.message, under: id)
+            state.form.focus(on: index)
         } else if let outcome {
             if outcome.go == nil, outcome.message == nil {
                 state.message = .error(failure.message)
@@ -220,9 +218,8 @@ extension FlowEngine {
             switch origin {
             case .arrival(let screen), .step(let screen, _): screen
             }
-        for field in flow.screen(screenID)?.fields ?? [] where secretKeys.contains(field.id) {
-            state.context[field.id] = nil
-        }
+        let fields = flow.screen(screenID)?.fields ?? []
+        state.context.forget(fields.map(\.id).filter(secretKeys.contains))
     }
 }
 
@@ -279,7 +276,7 @@ extension FlowEngine {
         state.calls.poll = nil
         guard withdraw.inputs.allSatisfy({ state.context[$0]?.text?.isEmpty == false }) else { return }
         issue(withdraw, for: .background, &state, now: now, effects: &effects)
-        for key in withdraw.inputs { state.context[key] = nil }
+        state.context.forget(withdraw.inputs)
     }
 
     func finishPoll(
@@ -305,8 +302,7 @@ extension FlowEngine {
             reached("success", of: call, from: .arrival(screen: screen), effects: &effects)
             follow(call.outcome(for: "success"), &state, now: now, effects: &effects)
         case .failure(let failure):
-            state.context["error_code"] = .text(failure.code)
-            state.context["error_message"] = .text(failure.message)
+            state.context.recordFailure(code: failure.code, message: failure.message)
             state.calls.pollEnded = screen
             reached(failure.code, of: call, from: .arrival(screen: screen), effects: &effects)
             follow(call.outcome(for: failure.code), &state, now: now, effects: &effects, isError: true)

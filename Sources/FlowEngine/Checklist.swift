@@ -51,7 +51,7 @@ extension FlowEngine {
 
     private func finishChecklist(_ screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         let fallbacks = state.checklist.tasks.filter { if case .fellBack = $0 { true } else { false } }.count
-        state.context["setup_mode"] = .text(fallbacks > 0 ? "local-only" : "online")
+        state.context.record(["setup_mode": .text(fallbacks > 0 ? "local-only" : "online")])
         // Local-only mode is setup that worked another way, not a failure: a notice.
         if let note = fallbacks > 0 ? screen.fallbackNote : screen.finishedNote {
             state.message = .notice(note)
@@ -62,7 +62,7 @@ extension FlowEngine {
                 report, with: ["duration_ms": .number(duration), "fallbacks": .number(Int64(fallbacks))], &state, now: now,
                 effects: &effects)
         }
-        state.form.focus = 0
+        state.form.focus(on: 0)
     }
 
     /// Enter on a stopped checklist: the failed task again, then the rest.

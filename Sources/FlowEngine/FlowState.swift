@@ -43,8 +43,9 @@ public struct FlowState: Equatable, Sendable {
     /// Whose run it is: the session, onboarding's start and completion. Only
     /// `SessionLifecycle` writes it.
     public var account = AccountState()
-    /// What the person typed, chose and was told by the service: every part records here.
-    public var context: [String: Value] = [:]
+    /// What the person typed, chose and was told by the service, each written through
+    /// the operation named for it (`FlowContext`).
+    public var context = FlowContext()
     /// A banner on the current screen: whichever part answers the person says it here.
     public var message: Message?
     /// The cooling button last pressed, as its index in the screen's actions (labels may
@@ -62,7 +63,7 @@ public struct FlowState: Equatable, Sendable {
     /// reset, since what is kept may not survive a restart.
     public var storageProblems: [String] = []
 
-    /// The current screen's form as it is being filled.
+    /// The current screen's form as it is being filled, changed through its operations.
     public var form = FormState()
     /// A checklist screen's tasks.
     public var checklist = ChecklistState()
@@ -94,39 +95,6 @@ public struct FlowState: Equatable, Sendable {
 
     /// The user waits: for a call, a checklist task or the launch's renewal.
     public var isBusy: Bool { calls.userCall != nil || calls.task != nil || phase != .showing }
-}
-
-/// The form on the current screen as it is being filled.
-public struct FormState: Equatable, Sendable {
-    /// Index into the screen's focusables (fields, options, buttons: the Tab order).
-    public var focus = 0
-    /// Each field's error, under it.
-    public var errors: [String: String] = [:]
-    /// Per field: the highlighted pill of a multi field, the active handle (0 or 1) of a
-    /// range, the cursor in a text field (absent: at the end).
-    public var cursor: [String: Int] = [:]
-    /// What Ctrl-K, Ctrl-U, Ctrl-W or Alt-D deleted last, for Ctrl-Y (never a password).
-    public var killed = ""
-    /// The slider, range or date field being typed in digits: the next digit adds to it
-    /// instead of starting over.
-    public var typingNumber: String?
-    /// The digits typed so far into that slider or range.
-    public var typedDigits = ""
-    /// Password fields shown in clear (Ctrl-R).
-    public var revealed: Set<String> = []
-    /// When a key last changed a value here that is not saved yet (ms): once typing
-    /// pauses the draft is saved, so a kill loses at most the last moment's keys.
-    public var editedAt: Int64?
-
-    public init() {}
-
-    /// A new screen's form: focus on its first item, no errors, nothing half typed.
-    mutating func enter(_ screen: Screen) {
-        typingNumber = nil
-        for field in screen.fields where field.kind.editsAsText { cursor[field.id] = nil }
-        errors = [:]
-        focus = 0
-    }
 }
 
 /// A checklist screen's tasks as they run.

@@ -31,8 +31,8 @@ extension FlowEngine {
         // under the same key, which the service answers with that guest, never a second.
         let signOutKey = Self.idempotencyKeyName(.signOut)
         if request.operation == .signInAnonymously, state.context[name] == nil, let pending = state.context[signOutKey] {
-            state.context[name] = pending
-            state.context[signOutKey] = nil
+            state.context.holdKey(name, pending)
+            state.context.holdKey(signOutKey, nil)
         }
         let base: String
         if let kept = state.context[name]?.text {
@@ -41,7 +41,7 @@ extension FlowEngine {
             // Unique without randomness: this install's placeholder id, when the screen
             // was shown (ms), and the call's number in this run.
             base = "\(state.placeholderUserID)-\(state.screenSince)-\(request.id)"
-            state.context[name] = .text(base)
+            state.context.holdKey(name, .text(base))
             // Saved before the call leaves, where a relaunch would resume (a spinner is
             // not a resume point: the screen before it is). A first launch's own call
             // (RuckTracker's guest, made on the spinner it opens with) is kept at the
@@ -49,7 +49,7 @@ extension FlowEngine {
             let current = currentScreen(state).flatMap { $0.resumable ? $0.id : nil }
             let firstLaunch = state.session == nil ? flow.entry.firstLaunch : nil
             if let resumeAt = current ?? state.history.last ?? firstLaunch {
-                effects.append(.saveProgress(progress(at: resumeAt, state)))
+                saveProgress(progress(at: resumeAt, state), &state, effects: &effects)
             }
         }
         state.calls.markKeyed(request.id)

@@ -24,7 +24,7 @@ extension FlowEngine {
             guard items.indices.contains(index), index != state.form.focus else { return }
             moveFocus(to: index, on: screen, &state, effects: &effects)
         case .left, .right, .pageUp, .pageDown, .home, .end:
-            move(intent, in: field, focused: focused, items: items, on: screen, &state, now: now)
+            move(intent, in: field, focused: focused, items: items, on: screen, &state, now: now, effects: &effects)
         case .activate:
             activate(focused, items: items, on: screen, &state, now: now, effects: &effects)
         case .back:
@@ -40,17 +40,19 @@ extension FlowEngine {
             }
             // Text cut to the field's limit keeps its note instead of a format check.
             if field.kind.behaviour.type(text, into: field, &state, engine: self) == .typed {
-                revalidate(field, on: screen, &state, now: now)
+                revalidate(field, on: screen, &state, now: now, effects: &effects)
             }
             submitIfFull(field, on: screen, &state, now: now, effects: &effects)
         case .deleteBackward:
             guard let field else { return }
             field.kind.behaviour.deleteBackward(in: field, &state, engine: self)
-            revalidate(field, on: screen, &state, now: now)
+            revalidate(field, on: screen, &state, now: now, effects: &effects)
         case .edit(let command):
             guard let field else { return }
             guard field.kind.editsAsText else {
-                if field.kind.behaviour.edit(command, in: field, &state) { revalidate(field, on: screen, &state, now: now) }
+                if field.kind.behaviour.edit(command, in: field, &state) {
+                    revalidate(field, on: screen, &state, now: now, effects: &effects)
+                }
                 return
             }
             // Nothing is yanked into a password, unseen: an email cut from another field
@@ -60,12 +62,12 @@ extension FlowEngine {
             var killed: String?
             edit(field, &state) { editor in killed = editor.apply(command, yanking: yanking) }
             // A password never outlives its field, not even in the kill buffer.
-            if let killed, field.kind != .password { state.form.killed = killed }
+            if let killed, field.kind != .password { state.form.keep(killed: killed) }
             if command == .yank { limit(field, &state) }
-            revalidate(field, on: screen, &state, now: now)
+            revalidate(field, on: screen, &state, now: now, effects: &effects)
         case .toggleReveal:
             guard let field, field.kind == .password else { return }
-            if state.form.revealed.contains(field.id) { state.form.revealed.remove(field.id) } else { state.form.revealed.insert(field.id) }
+            state.form.toggleReveal(field.id)
         case .shortcut(let character):
             if let action = screen.actions.first(where: { $0.key == character && holds($0.when, state) }) {
                 press(action, on: screen, &state, now: now, effects: &effects)
@@ -79,21 +81,22 @@ extension FlowEngine {
     }
 
     private func moveFocus(to index: Int, on screen: Screen, _ state: inout FlowState, effects: inout [Effect]) {
-        state.form.focus = index
-        state.form.typingNumber = nil
+        state.form.moveFocus(to: index)
         saveDraft(screen, &state, effects: &effects)
     }
 
     /// Arrows, PgUp/PgDn, Home/End: a text field's cursor, a widget's value, or along a
     /// row of buttons.
     private func move(
-        _ intent: Intent, in field: Field?, focused: Focusable?, items: [Focusable], on screen: Screen, _ state: inout FlowState, now: Int64
+        _ intent: Intent, in field: Field?, focused: Focusable?, items: [Focusable], on screen: Screen, _ state: inout FlowState,
+        now: Int64,
+        effects: inout [Effect]
     ) {
         if let field {
             // A field's own meaning wins: the cursor moves within a text, a widget's value changes.
             switch field.kind.behaviour.move(intent, in: field, &state, engine: self, today: today(now, state)) {
             case .changed:
-                revalidate(field, on: screen, &state, now: now)
+                revalidate(field, on: screen, &state, now: now, effects: &effects)
                 return
             case .moved:
                 return
@@ -103,7 +106,7 @@ extension FlowEngine {
         }
         guard intent == .left || intent == .right, case .action = focused else { return }
         let next = state.form.focus + (intent == .right ? 1 : -1)
-        if items.indices.contains(next), case .action = items[next] { state.form.focus = next }
+        if items.indices.contains(next), case .action = items[next] { state.form.focus(on: next) }
     }
 
     /// Enter: submits from a form's last text field, moves on from another field, picks
@@ -135,23 +138,25 @@ extension FlowEngine {
     /// typed, so what is wrong with it is said before the next question.
     private func setValue(_ value: Value, of field: Field, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect])
     {
-        state.form.errors[field.id] = nil
+        state.form.clearError(under: field.id)
         let field = resolved(field, state)
         if field.kind == .multi, let alone = field.exclusive, let picked = value.list, picked.contains(alone), picked.count > 1 {
             // The pills let "No preference" stand alone; a typed list is asked again.
-            state.form.errors[field.id] = "\(alone) goes by itself: pick it alone, or the others without it."
+            state.form.say("\(alone) goes by itself: pick it alone, or the others without it.", under: field.id)
             return
         }
         if field.kind.editsAsText {
-            state.context[field.id] = .text("")
-            state.form.cursor[field.id] = nil
+            state.context.answer(field.id, .text(""))
+            state.form.place(cursor: nil, in: field.id)
             handle(.paste(value.text ?? ""), &state, now: now, effects: &effects)
         } else {
-            state.context[field.id] = value
-            revalidate(field, on: screen, &state, now: now)
+            state.context.answer(field.id, value)
+            revalidate(field, on: screen, &state, now: now, effects: &effects)
         }
         guard state.screenID == screen.id, !state.isBusy, state.form.errors[field.id] == nil else { return }
-        state.form.errors[field.id] = Validation.firstFailure(of: field, in: state.context, today: today(now, state))
+        if let rule = Validation.firstBroken(of: field, in: state.context.values, today: today(now, state)) {
+            say(rule, brokenBy: field, on: screen, &state, effects: &effects)
+        }
     }
 
     /// A button: refused while it cools down; else its `set` values, then its step.
@@ -165,7 +170,7 @@ extension FlowEngine {
         state.pressedWhileCooling = nil
         // An empty value forgets the key: no leftovers in the progress file.
         let consented = hasAnalyticsConsent(state)
-        for (key, value) in action.sets { state.context[key] = value.isEmpty ? nil : .text(value) }
+        for (key, value) in action.sets { state.context.answer(key, value.isEmpty ? nil : .text(value)) }
         if consented, !hasAnalyticsConsent(state) { effects.append(.forgetAnalytics) }
         run(action.step, on: screen, validating: action.validates, &state, now: now, effects: &effects)
     }
@@ -182,28 +187,32 @@ extension FlowEngine {
     /// keys costs one write, short enough that a kill a moment later loses nothing.
     static let draftPause: Int64 = 500
 
-    /// A value changed by a key is saved once typing pauses (the next tick after
-    /// `draftPause`); any other save of the progress takes it along.
-    func keepDraft(after event: FlowEvent, typedBefore: [String: Value], _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
-        if case .intent = event, state.context != typedBefore { state.form.editedAt = now }
-        if case .tick = event, let edited = state.form.editedAt, now - edited >= Self.draftPause {
-            state.form.editedAt = nil
-            if state.phase == .showing, let screen = currentScreen(state) { saveDraft(screen, &state, effects: &effects) }
-        }
-        if effects.contains(where: { if case .saveProgress = $0 { true } else { false } }) { state.form.editedAt = nil }
+    /// A key changed a value and nothing saved it yet: the draft waits for typing to
+    /// pause. (A save takes the draft along, and a run QA forced saves nothing.)
+    func noteTyping(since before: FlowContext, _ state: inout FlowState, now: Int64, effects: [Effect]) {
+        let saved = effects.contains { if case .saveProgress = $0 { true } else { false } }
+        guard state.context != before, !saved, !state.forcedByJump else { return }
+        state.form.edited(at: now)
+    }
+
+    /// Typing paused for `draftPause`: what was typed is saved.
+    func saveDraftIfTypingPaused(_ state: inout FlowState, now: Int64, effects: inout [Effect]) {
+        guard let edited = state.form.editedAt, now - edited >= Self.draftPause else { return }
+        state.form.draftSaved()
+        if state.phase == .showing, let screen = currentScreen(state) { saveDraft(screen, &state, effects: &effects) }
     }
 
     /// Saves what is on the screen so far, so a kill loses at most the field being typed.
     func saveDraft(_ screen: Screen, _ state: inout FlowState, effects: inout [Effect]) {
         guard screen.kind == .form, screen.resumable else { return }
-        effects.append(.saveProgress(progress(at: screen.id, state)))
+        saveProgress(progress(at: screen.id, state), &state, effects: &effects)
     }
 
     private func pick(option index: Int, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         guard let choice = screen.choice else { return }
         let options = self.options(of: choice, state)
         guard options.indices.contains(index) else { return }
-        state.context[choice.store] = .text(options[index])
+        state.context.answer(choice.store, .text(options[index]))
         run(choice.then, on: screen, &state, now: now, effects: &effects)
     }
 
@@ -212,15 +221,17 @@ extension FlowEngine {
         _ step: Step, on screen: Screen, validating: Bool = true, _ state: inout FlowState, now: Int64, effects: inout [Effect]
     ) {
         state.message = nil
-        let valid = { (state: inout FlowState) in !validating || validate(screen, &state, now: now) }
+        let valid = { (state: inout FlowState, effects: inout [Effect]) in
+            !validating || validate(screen, &state, now: now, effects: &effects)
+        }
         switch step {
         case .go(let target):
-            guard valid(&state) else { return }
+            guard valid(&state, &effects) else { return }
             go(to: target, &state, now: now, effects: &effects)
         case .back:
             goBack(from: screen, &state, now: now, effects: &effects)
         case .call(let call):
-            guard valid(&state) else { return }
+            guard valid(&state, &effects) else { return }
             start(call, from: .step(screen: screen.id, call: call), &state, now: now, effects: &effects)
         case .retry:
             retry(&state, now: now, effects: &effects)
@@ -230,7 +241,7 @@ extension FlowEngine {
             state.phase = .finished
             effects.append(.quit)
         case .branch(let branches):
-            guard valid(&state), let target = branches.first(where: { holds($0.when, state) })?.go else { return }
+            guard valid(&state, &effects), let target = branches.first(where: { holds($0.when, state) })?.go else { return }
             go(to: target, &state, now: now, effects: &effects)
         }
     }

@@ -11,7 +11,7 @@ extension FlowEngine {
         if let screen = flow.screen(current) {
             // Fields or buttons may have gone: keep the focus on something there.
             let count = focusables(of: screen, state).count
-            state.form.focus = min(state.form.focus, max(0, count - 1))
+            state.form.focus(on: min(state.form.focus, max(0, count - 1)))
             return ([], nil)
         }
         var effects: [Effect] = []

@@ -50,7 +50,7 @@ extension FlowEngine {
         trackArrival(at: screen, &state, now: now, effects: &effects)
         completeOnboardingIfDone(at: screen, &state, now: now, effects: &effects)
         if screen.resumable {
-            effects.append(.saveProgress(progress(at: id, state)))
+            saveProgress(progress(at: id, state), &state, effects: &effects)
         }
         makeArrivalCalls(on: screen, &state, now: now, effects: &effects)
         if screen.kind == .checklist {
@@ -62,7 +62,9 @@ extension FlowEngine {
     /// notes gone.
     private func enter(_ screen: Screen, _ state: inout FlowState, message: FlowState.Message?, now: Int64) {
         for field in screen.fields where state.context[field.id] == nil || state.context[field.id] == .text("") {
-            if let initial = field.kind.behaviour.initialValue(of: field, today: today(now, state)) { state.context[field.id] = initial }
+            if let initial = field.kind.behaviour.initialValue(of: field, today: today(now, state)) {
+                state.context.answer(field.id, initial)
+            }
         }
         state.navigation.since = now
         state.form.enter(screen)
@@ -180,7 +182,7 @@ extension FlowEngine {
 
     func progress(at screen: String, _ state: FlowState) -> SavedProgress {
         SavedProgress(
-            screen: screen, context: state.context.filter { !secretKeys.contains($0.key) },
+            screen: screen, context: state.context.values.filter { !secretKeys.contains($0.key) },
             onboardingComplete: state.onboardingComplete, startedAt: state.startedAt,
             placeholderUserID: state.placeholderUserID, requiresSession: state.session != nil,
             // Back from the resume point: the history up to it (a spinner's resume point is
@@ -195,13 +197,13 @@ extension FlowEngine {
     /// Basics' Log In Instead carries what was typed).
     func goBack(from screen: Screen, _ state: inout FlowState, message: FlowState.Message? = nil, now: Int64, effects: inout [Effect]) {
         guard let previous = state.navigation.history.popLast() else { return }
-        for field in screen.fields where field.kind == .password { state.context[field.id] = nil }
+        state.context.forget(screen.fields.filter { $0.kind == .password }.map(\.id))
         arrive(at: previous, &state, message: message, now: now, effects: &effects)
     }
 
     func follow(_ outcome: Outcome?, _ state: inout FlowState, now: Int64, effects: inout [Effect], isError: Bool = false) {
         // An outcome's message may quote the context (`{error_message}`: the service's words).
-        let message = outcome?.message.map { Placeholders.fill($0, from: state.context) }.map {
+        let message = outcome?.message.map { Placeholders.fill($0, from: state.context.values) }.map {
             isError ? FlowState.Message.error($0) : .notice($0)
         }
         if outcome?.back == true, let screen = currentScreen(state), !state.history.isEmpty {
@@ -212,7 +214,7 @@ extension FlowEngine {
             state.message = message
             // Done and staying here (ABBY's "We sent a new code."): what comes next is
             // typed, so the form's first field takes the keys, not the button just pressed.
-            if !isError, currentScreen(state)?.fields.isEmpty == false { state.form.focus = 0 }
+            if !isError, currentScreen(state)?.fields.isEmpty == false { state.form.focus(on: 0) }
         }
     }
 }

@@ -24,16 +24,16 @@ extension FlowEngine {
     }
 
     /// Runs every field's rules; the first failure of each field is shown under it.
-    func validate(_ screen: Screen, _ state: inout FlowState, now: Int64) -> Bool {
+    func validate(_ screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) -> Bool {
         guard screen.kind == .form else { return true }
-        state.form.errors = [:]
+        state.form.clearErrors()
         for field in screen.fields {
-            if let message = Validation.firstFailure(of: field, in: state.context, today: today(now, state)) {
-                state.form.errors[field.id] = message
+            if let rule = Validation.firstBroken(of: field, in: state.context.values, today: today(now, state)) {
+                say(rule, brokenBy: field, on: screen, &state, effects: &effects)
             }
         }
         if let firstBad = screen.fields.firstIndex(where: { state.form.errors[$0.id] != nil }) {
-            state.form.focus = firstBad
+            state.form.focus(on: firstBad)
             return false
         }
         return true
@@ -41,7 +41,7 @@ extension FlowEngine {
 
     /// As you type: a field whose format can be judged (email, a match, a number, a
     /// range) is checked once it has a value, and so is any field that must match it.
-    func revalidate(_ field: Field, on screen: Screen, _ state: inout FlowState, now: Int64) {
+    func revalidate(_ field: Field, on screen: Screen, _ state: inout FlowState, now: Int64, effects: inout [Effect]) {
         var values: [String: String] = [:]
         for each in screen.fields { values[each.id] = state.context[each.id]?.text ?? "" }
         var judged: Set<Rule.Name> = [
@@ -54,20 +54,31 @@ extension FlowEngine {
         for candidate in [field] + dependents where !(values[candidate.id] ?? "").isEmpty {
             let live = Field(
                 id: candidate.id, kind: candidate.kind, label: candidate.label, rules: candidate.rules.filter { judged.contains($0.name) })
-            state.form.errors[candidate.id] =
-                Validation.firstFailure(of: live, values: values, today: today(now, state))
+            if let rule = Validation.firstBroken(of: live, in: values.mapValues(Value.text), today: today(now, state))
                 ?? Self.phoneTooLong(candidate, values)
+            {
+                say(rule, brokenBy: candidate, on: screen, &state, effects: &effects)
+            } else {
+                state.form.clearError(under: candidate.id)
+            }
         }
     }
 
+    /// Says a broken rule's message under its field, and tells QA's coverage which rule
+    /// it was (the coverage log keeps each once).
+    func say(_ rule: Rule, brokenBy field: Field, on screen: Screen, _ state: inout FlowState, effects: inout [Effect]) {
+        state.form.say(rule.message, under: field.id)
+        effects.append(.reached(.message(screen: screen.id, field: field.id, rule: rule.name.rawValue)))
+    }
+
     /// A phone number longer than any its country has is said as it is typed (a shorter
-    /// one may still be on its way): the `phone` rule's own message.
-    static func phoneTooLong(_ field: Field, _ values: [String: String]) -> String? {
+    /// one may still be on its way): the `phone` rule.
+    static func phoneTooLong(_ field: Field, _ values: [String: String]) -> Rule? {
         guard field.kind == .phone, let rule = field.rules.first(where: { $0.name == .phone }),
             let number = PhoneNumber(country: rule.field.flatMap { values[$0] } ?? "", digits: values[field.id] ?? ""),
             let longest = InputRules.numberingPlans[number.countryCode]?.lengths.max(), number.national.count > longest
         else { return nil }
-        return rule.message
+        return rule
     }
 
     /// Whole seconds until a cooling button can be pressed; nil when it can.

@@ -19,7 +19,7 @@ extension FlowEngine {
             view.busyLabel = ""
             return view
         }
-        let fill = { (text: String) in Placeholders.fill(text, from: state.context, now: now ?? state.screenSince) }
+        let fill = { (text: String) in Placeholders.fill(text, from: state.context.values, now: now ?? state.screenSince) }
         let focusables = focusables(of: screen, state)
         let focused = focusables.indices.contains(state.form.focus) ? focusables[state.form.focus] : nil
         view.kind = screen.kind
@@ -87,10 +87,10 @@ extension FlowEngine {
 
     private func masked(_ state: FlowState) -> FlowState {
         var state = state
-        state.form.revealed = []
+        state.form.hideAll()
         for key in flow.maskedKeys {
             if case .text(let text)? = state.context[key], !text.isEmpty {
-                state.context[key] = .text(String(repeating: "•", count: min(text.count, 12)))
+                state.context.answer(key, .text(String(repeating: "•", count: min(text.count, 12))))
             }
         }
         return state

@@ -36,13 +36,11 @@ extension FlowEngine {
         state.account.placeholderUserID = launch.progress?.placeholderUserID ?? launch.placeholderUserID
         state.account.utcOffset = launch.utcOffset
         if let progress = launch.progress {
-            state.context = progress.context
+            state.context.restore(progress.context)
             state.account.onboardingComplete = progress.onboardingComplete
             state.account.startedAt = progress.startedAt
         }
-        for (key, value) in launch.defaults where state.context[key] == nil {
-            state.context[key] = value
-        }
+        state.context.fillDefaults(launch.defaults)
         if launch.session?.onboardingComplete == true { state.account.onboardingComplete = true }
         if let session = launch.session, session.refreshExpired(atMilliseconds: now) {
             // Unused for longer than the refresh token lives: ended, as the service would say.
@@ -78,8 +76,8 @@ extension FlowEngine {
         if state.session == nil, !state.onboardingComplete || flow.entry.sessionRequired {
             // A first launch starts clean, but keeps what the flow's service address needs,
             // and the key of a call that may already have made something.
-            state.context = state.context.filter {
-                $0.key == flow.serviceURLKey || $0.key == flow.analytics.consentKey || $0.key.hasPrefix(Self.idempotencyKeyPrefix)
+            state.context.keepOnly {
+                $0 == flow.serviceURLKey || $0 == flow.analytics.consentKey || $0.hasPrefix(Self.idempotencyKeyPrefix)
             }
         }
         arrive(at: flow.entry.firstLaunch, &state, now: now, effects: &effects)
@@ -114,14 +112,14 @@ extension FlowEngine {
             kept.formUnion(draftKeys)
         }
         state.account.session = nil
-        state.context = state.context.filter { kept.contains($0.key) }
+        state.context.keepOnly(where: kept.contains)
         state.account.onboardingComplete = false
         state.account.startedAt = nil
         state.calls.abandonForeground()
         state.renewal.dueAt = nil
         state.renewal.heldProgress = nil
-        effects.append(.saveSession(nil))
-        effects.append(.saveProgress(nil))
+        saveSession(nil, effects: &effects)
+        saveProgress(nil, &state, effects: &effects)
         leaveScreen(&state)
         state.phase = .showing
         if let ended {
@@ -161,7 +159,7 @@ extension FlowEngine {
     }
 
     func apply(_ output: CallOutput, _ state: inout FlowState, effects: inout [Effect]) {
-        state.context.merge(output.values) { _, new in new }
+        state.context.record(output.values)
         guard let session = output.session else { return }
         // A guest made on this device counts as none: its events take the service's id.
         let firstSession = state.session?.isOnThisDeviceOnly ?? true
@@ -173,7 +171,7 @@ extension FlowEngine {
         keep(session, &state, effects: &effects)
         state.renewal.dueAt = nil
         if firstSession, !flow.analytics.localID {
-            effects.append(.backfillAnalytics(placeholder: state.placeholderUserID, userID: session.userID))
+            record(analytics: .backfillAnalytics(placeholder: state.placeholderUserID, userID: session.userID), state, effects: &effects)
         }
     }
 }
@@ -208,7 +206,7 @@ extension FlowEngine {
         var session = session
         session.onboardingComplete = state.onboardingComplete
         state.account.session = session
-        effects.append(.saveSession(session))
+        saveSession(session, effects: &effects)
     }
 
     /// QA jumped: nothing of this run counts as the person's until the next launch.

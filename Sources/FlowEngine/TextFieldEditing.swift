@@ -14,9 +14,9 @@ extension FlowEngine {
     func edit(_ field: Field, _ state: inout FlowState, _ change: (inout LineEditor) -> Void) {
         var editor = editor(for: field, state)
         change(&editor)
-        state.context[field.id] = .text(editor.text)
-        state.form.cursor[field.id] = editor.atEnd ? nil : editor.cursor
-        state.form.errors[field.id] = nil
+        state.context.answer(field.id, .text(editor.text))
+        state.form.place(cursor: editor.atEnd ? nil : editor.cursor, in: field.id)
+        state.form.clearError(under: field.id)
     }
 
     func moveCursor(in field: Field, _ intent: Intent, _ state: inout FlowState) {
@@ -28,7 +28,7 @@ extension FlowEngine {
         case .end: editor.moveToEnd()
         default: return
         }
-        state.form.cursor[field.id] = editor.atEnd ? nil : editor.cursor
+        state.form.place(cursor: editor.atEnd ? nil : editor.cursor, in: field.id)
     }
 
     /// Inserts `text` at the cursor, as much as the field's limit leaves room for; says
@@ -38,7 +38,7 @@ extension FlowEngine {
         let room = max(0, field.maxLength - (state.context[field.id]?.text ?? "").count)
         let cut = text.count > room
         edit(field, &state) { editor in editor.insert(String(text.prefix(room))) }
-        if cut { state.form.errors[field.id] = "Only \(field.maxLength) \(unit) fit here; the rest was left out." }
+        if cut { state.form.say("Only \(field.maxLength) \(unit) fit here; the rest was left out.", under: field.id) }
         return cut
     }
 
@@ -47,7 +47,7 @@ extension FlowEngine {
         var text = state.context[field.id]?.text ?? ""
         if field.kind == .phone || field.kind == .code { text = text.filter(\.isASCIIDigit) }
         guard text != state.context[field.id]?.text || text.count > field.maxLength else { return }
-        state.context[field.id] = .text(String(text.prefix(field.maxLength)))
-        state.form.cursor[field.id] = nil
+        state.context.answer(field.id, .text(String(text.prefix(field.maxLength))))
+        state.form.place(cursor: nil, in: field.id)
     }
 }

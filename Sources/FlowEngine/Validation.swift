@@ -12,13 +12,15 @@ public enum Validation {
 
     /// As above, over context values: multi fields hold lists.
     public static func firstFailure(of field: Field, in context: [String: Value], today: CivilDate? = nil) -> String? {
+        firstBroken(of: field, in: context, today: today)?.message
+    }
+
+    /// The first rule the field's value breaks, or nil when it passes.
+    public static func firstBroken(of field: Field, in context: [String: Value], today: CivilDate? = nil) -> Rule? {
         let values = context.compactMapValues(\.text)
         let picked = context[field.id]?.list
         let value = values[field.id] ?? ""
-        for rule in field.rules where !passes(rule, value: value, picked: picked, values: values, today: today) {
-            return rule.message
-        }
-        return nil
+        return field.rules.first { !passes($0, value: value, picked: picked, values: values, today: today) }
     }
 
     static func passes(_ rule: Rule, value: String, picked: [String]?, values: [String: String], today: CivilDate?) -> Bool {

@@ -411,7 +411,7 @@ import Testing
     @Test(arguments: [("face_id", "hide_face_id"), ("touch_id", "hide_touch_id"), ("passcode", "hide_passcode"), ("none", "hide_none")])
     func theInstructionsFollowTheDevicesUnlockMethod(biometrics: String, screen: String) {
         var flow = atApps()
-        flow.state.context["biometrics"] = .text(biometrics)
+        flow.state.context.record(["biometrics": .text(biometrics)])
         flow.press(
             "Continue", effects: ["save progress at apps"], changes: ["error.apps = Choose at least one app to put behind a mindful pause."]
         )
@@ -579,7 +579,7 @@ import Testing
 
     @Test func afterTheHubARelaunchGoesStraightThereEvenWithoutASession() {
         var flow = atApps()
-        flow.state.context["biometrics"] = .text("none")
+        flow.state.context.record(["biometrics": .text("none")])
         flow.type(" ", into: "apps", effects: [], changes: ["context.apps = [Instagram]", "edited = now"])
         flow.press(
             "Continue", effects: ["save progress at apps", "track screen_viewed", "save progress at hide_none"],

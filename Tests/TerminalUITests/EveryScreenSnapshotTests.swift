@@ -48,7 +48,7 @@ import Testing
                 session: Session(
                     userID: "u_1", accessToken: "a", accessExpiresAt: 0, refreshToken: "r", refreshExpiresAt: nil,
                     isAnonymous: true, createdAt: 0, lastAuthenticated: 0))
-            state.context = Self.sample
+            state.context = FlowContext(Self.sample)
             if screen.kind == .checklist {
                 // Finished, with one task that fell back: every kind of line shows.
                 state.checklist.tasks = screen.tasks.indices.map { $0 == 1 ? .fellBack("local-only mode") : .done("ready") }

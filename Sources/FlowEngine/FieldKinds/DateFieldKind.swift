@@ -22,7 +22,7 @@ struct DateFieldKind: FieldKind {
     }
 
     func move(_ intent: Intent, in field: Field, _ state: inout FlowState, engine: FlowEngine, today: CivilDate) -> KeyResult {
-        state.form.typingNumber = nil
+        state.form.stopTypingNumber()
         let current = CivilDate(state.context[field.id]?.text ?? "") ?? today
         let moved: CivilDate =
             switch intent {
@@ -33,8 +33,7 @@ struct DateFieldKind: FieldKind {
             case .end: current.adding(months: 12)
             default: current.adding(months: -12)
             }
-        state.context[field.id] = .text(min(moved, today).description)
-        state.form.errors[field.id] = nil
+        state.answer(field.id, .text(min(moved, today).description))
         return .changed
     }
 
@@ -45,9 +44,8 @@ struct DateFieldKind: FieldKind {
         // A date already whole, or a whole one arriving at once, starts afresh: typing over
         // a full date was ignored (issue 32).
         if typed.count >= 8 || digits.count >= 8 { typed = "" }
-        state.form.typingNumber = field.id
-        state.context[field.id] = .text(Self.dashed(String((typed + digits).prefix(8))))
-        state.form.errors[field.id] = nil
+        state.form.typeNumber(in: field.id)
+        state.answer(field.id, .text(Self.dashed(String((typed + digits).prefix(8)))))
         return .typed
     }
 
@@ -57,17 +55,16 @@ struct DateFieldKind: FieldKind {
         guard [.deleteToStart, .deleteToEnd, .deleteWordBackward, .deleteToBlankBackward, .deleteWordForward].contains(command) else {
             return false
         }
-        state.form.typingNumber = field.id
-        state.context[field.id] = .text("")
-        state.form.errors[field.id] = nil
+        state.form.typeNumber(in: field.id)
+        state.answer(field.id, .text(""))
         return true
     }
 
     /// Backspace drops the last digit.
     func deleteBackward(in field: Field, _ state: inout FlowState, engine: FlowEngine) {
         let digits = (state.context[field.id]?.text ?? "").filter(\.isASCIIDigit)
-        state.form.typingNumber = field.id
-        state.context[field.id] = .text(Self.dashed(String(digits.dropLast())))
+        state.form.typeNumber(in: field.id)
+        state.context.answer(field.id, .text(Self.dashed(String(digits.dropLast()))))
     }
 
     func decorate(_ view: inout ScreenView.FieldView, of field: Field, _ state: FlowState, engine: FlowEngine, today: CivilDate) {

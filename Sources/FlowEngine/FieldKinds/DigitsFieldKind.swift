@@ -23,7 +23,7 @@ struct DigitsFieldKind: FieldKind {
         if field.kind == .phone, let country = countryField(engine, state) {
             // A number pasted with its + and country code: the code goes to the picker.
             let typed = PhoneNumber.typed(text, country: state.context[country.id]?.text ?? "", options: country.options)
-            if typed.country != state.context[country.id]?.text { state.context[country.id] = .text(typed.country) }
+            if typed.country != state.context[country.id]?.text { state.context.answer(country.id, .text(typed.country)) }
             digits = typed.digits
         }
         return engine.insert(digits, into: field, unit: "digits", &state) ? .cut : .typed

@@ -19,13 +19,14 @@ struct MultiFieldKind: FieldKind {
         let field = engine.resolved(field, state)
         guard [.left, .right, .home, .end].contains(intent), !field.options.isEmpty else { return .ignored }
         let current = state.form.cursor[field.id] ?? 0
-        state.form.cursor[field.id] =
+        let next =
             switch intent {
             case .left: max(0, current - 1)
             case .right: min(field.options.count - 1, current + 1)
             case .home: 0
             default: field.options.count - 1
             }
+        state.form.place(cursor: next, in: field.id)
         return .moved
     }
 
@@ -36,7 +37,7 @@ struct MultiFieldKind: FieldKind {
             if key == " " {
                 toggle(field, at: state.form.cursor[field.id] ?? 0, &state)
             } else if let match = field.options.firstIndex(where: { $0.lowercased().hasPrefix(key.lowercased()) }) {
-                state.form.cursor[field.id] = match
+                state.form.place(cursor: match, in: field.id)
             }
         }
         return .typed
@@ -60,7 +61,6 @@ struct MultiFieldKind: FieldKind {
             picked.append(option)
         }
         // Kept in the order the options are listed.
-        state.context[field.id] = .list(field.options.filter(picked.contains))
-        state.form.errors[field.id] = nil
+        state.answer(field.id, .list(field.options.filter(picked.contains)))
     }
 }

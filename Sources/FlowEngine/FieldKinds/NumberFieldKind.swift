@@ -33,22 +33,22 @@ struct NumberFieldKind: FieldKind {
             default: 0
             }
         guard step != 0 else { return .ignored }
-        state.form.typingNumber = nil
+        state.form.stopTypingNumber()
         setNumber(field, &state) { value in value + step }
-        state.form.errors[field.id] = nil
+        state.form.clearError(under: field.id)
         return .changed
     }
 
     func type(_ text: String, into field: Field, _ state: inout FlowState, engine: FlowEngine) -> Typing {
         for key in text {
             if key == " ", field.kind == .range {
-                state.form.cursor[field.id] = 1 - (state.form.cursor[field.id] ?? 0)
-                state.form.typingNumber = nil
+                state.form.place(cursor: 1 - (state.form.cursor[field.id] ?? 0), in: field.id)
+                state.form.stopTypingNumber()
             } else if key.isASCIIDigit {
                 typeDigit(key, into: field, &state)
             }
         }
-        state.form.errors[field.id] = nil
+        state.form.clearError(under: field.id)
         return .typed
     }
 
@@ -56,8 +56,7 @@ struct NumberFieldKind: FieldKind {
     func deleteBackward(in field: Field, _ state: inout FlowState, engine: FlowEngine) {
         let typed = state.form.typingNumber == field.id ? state.form.typedDigits : String(number(of: field, state))
         let digits = String(typed.dropLast())
-        state.form.typingNumber = field.id
-        state.form.typedDigits = digits
+        state.form.typeNumber(in: field.id, digits: digits)
         setNumber(field, &state) { _ in Int(digits) ?? field.minimum }
     }
 
@@ -88,8 +87,7 @@ struct NumberFieldKind: FieldKind {
         guard let digits = candidates.first(where: { Self.someNumber(from: field.minimum, to: field.maximum, startsWith: $0) }) else {
             return
         }
-        state.form.typingNumber = field.id
-        state.form.typedDigits = digits
+        state.form.typeNumber(in: field.id, digits: digits)
         setNumber(field, &state) { _ in Int(digits) ?? field.minimum }
     }
 
@@ -122,7 +120,7 @@ struct NumberFieldKind: FieldKind {
         let text = state.context[field.id]?.text ?? ""
         if field.kind == .slider {
             let value = Int(text) ?? field.minimum
-            state.context[field.id] = .text(String(clamp(change(value))))
+            state.context.answer(field.id, .text(String(clamp(change(value)))))
             return
         }
         var range = NumberRange(text) ?? NumberRange(low: field.minimum, high: field.maximum)
@@ -131,6 +129,6 @@ struct NumberFieldKind: FieldKind {
         } else {
             range.low = clamp(change(range.low))
         }
-        state.context[field.id] = .text(range.description)
+        state.context.answer(field.id, .text(range.description))
     }
 }

@@ -18,8 +18,7 @@ struct SelectFieldKind: FieldKind {
         let current = field.options.firstIndex(of: state.context[field.id]?.text ?? "")
         let count = field.options.count
         let next = current.map { ($0 + (intent == .right ? 1 : count - 1)) % count } ?? (intent == .right ? 0 : count - 1)
-        state.context[field.id] = .text(field.options[next])
-        state.form.errors[field.id] = nil
+        state.answer(field.id, .text(field.options[next]))
         return .changed
     }
 
@@ -29,8 +28,7 @@ struct SelectFieldKind: FieldKind {
         let current = field.options.firstIndex(of: state.context[field.id]?.text ?? "") ?? -1
         let order = field.options.indices.map { (current + 1 + $0) % field.options.count }
         if let match = order.first(where: { field.options[$0].lowercased().hasPrefix(letter) }) {
-            state.context[field.id] = .text(field.options[match])
-            state.form.errors[field.id] = nil
+            state.answer(field.id, .text(field.options[match]))
         }
         return .typed
     }
