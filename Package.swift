@@ -44,6 +44,8 @@ let package = Package(
         ),
         // C: libc's wcwidth, the column rule ncurses uses, for the pure renderer.
         .target(name: "TextWidth"),
+        // Text as HTML shows it: the server's pages and the gallery escape the same way.
+        .target(name: "HTMLText"),
         // Where Onboard's files and programs are (XDG state and config folders, the sibling
         // executables, the built-in flows' ids): all `onboard-ssh` needs of the client.
         .target(name: "Installation"),
@@ -117,7 +119,7 @@ let package = Package(
         .target(
             name: "OnboardServer",
             dependencies: [
-                "ServiceAPI", "OnboardService", "SQLiteStore", "PostgresStore", "InputRules", "CivilCalendar", "Suggestion", "ClientAddress",
+                "ServiceAPI", "OnboardService", "SQLiteStore", "PostgresStore", "InputRules", "CivilCalendar", "Suggestion", "ClientAddress", "HTMLText",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // The social sign-in broker: the provider's discovery, keys and token
                 // endpoint over HTTPS, its ID tokens checked, its settings file read.
@@ -155,7 +157,7 @@ let package = Package(
         ),
         // For the people who write flows and test them: the flow as a graph, JSON Schemas
         // for flow and theme files, what QA has reached of a flow and how to reach the rest.
-        .target(name: "FlowAuthoring", dependencies: ["ScreenTable", "FlowEngine", "ServiceAPI", "TerminalUI"]),
+        .target(name: "FlowAuthoring", dependencies: ["ScreenTable", "FlowEngine", "ServiceAPI", "TerminalUI", "HTMLText"]),
         // The only Swift module that talks to ncurses.
         .target(name: "CursesBackend", dependencies: ["CursesShim", "TerminalUI"]),
         // Runs a flow: event loop, effects, state files, analytics log.

@@ -1,4 +1,5 @@
 import FlowEngine
+import HTMLText
 import ScreenTable
 import TerminalUI
 
@@ -33,13 +34,13 @@ public struct GalleryPage {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-            <title>\(Self.escape(flow.title)): every screen and state</title>
+            <title>\(HTMLText.escaped(flow.title)): every screen and state</title>
             <style>\(css)</style>
             </head>
             <body>
             <header>
-            <h1>\(Self.escape(flow.title)) (\(Self.escape(flow.id))): every screen and state</h1>
-            <p>\(drawn) of \(gallery.entries.count) states drawn, at \(sizes.map { "\($0.width)x\($0.height)" }.joined(separator: " and ")) and in plain-line mode, with the \(Self.escape(theme.name)) theme. Keys are for <code>onboard run \(Self.escape(flow.id))</code> from a fresh start (<code>--headless --keys</code> takes them too).</p>
+            <h1>\(HTMLText.escaped(flow.title)) (\(HTMLText.escaped(flow.id))): every screen and state</h1>
+            <p>\(drawn) of \(gallery.entries.count) states drawn, at \(sizes.map { "\($0.width)x\($0.height)" }.joined(separator: " and ")) and in plain-line mode, with the \(HTMLText.escaped(theme.name)) theme. Keys are for <code>onboard run \(HTMLText.escaped(flow.id))</code> from a fresh start (<code>--headless --keys</code> takes them too).</p>
             <p><input id="search" type="search" placeholder="Filter by text on screen, id or message" aria-label="Filter"></p>
             </header>
             <main>
@@ -66,19 +67,19 @@ public struct GalleryPage {
     }
 
     private func section(_ entry: Gallery.Entry) -> String {
-        let location = entry.location.map { " · \(Self.escape($0.file)):\($0.line)" } ?? ""
+        let location = entry.location.map { " · \(HTMLText.escaped($0.file)):\($0.line)" } ?? ""
         var text = """
-            <section class="state" id="\(Self.escape(entry.reach.id.replacingOccurrences(of: " ", with: "-")))">
-            <h2>\(Self.escape(entry.title))</h2>
-            <p class="meta"><code>\(Self.escape(entry.reach.id))</code>\(location)</p>
-            <p>How: \(Self.escape(entry.how))</p>
+            <section class="state" id="\(HTMLText.escaped(entry.reach.id.replacingOccurrences(of: " ", with: "-")))">
+            <h2>\(HTMLText.escaped(entry.title))</h2>
+            <p class="meta"><code>\(HTMLText.escaped(entry.reach.id))</code>\(location)</p>
+            <p>How: \(HTMLText.escaped(entry.how))</p>
 
             """
         if !entry.keys.isEmpty {
-            text += "<p>Keys to the screen: <code>\(Self.escape(entry.keys))</code></p>\n"
+            text += "<p>Keys to the screen: <code>\(HTMLText.escaped(entry.keys))</code></p>\n"
         }
         guard let view = entry.view else {
-            return text + "<p class=\"not-drawn\">Not drawn: \(Self.escape(entry.notDrawn ?? "unknown"))</p>\n</section>\n"
+            return text + "<p class=\"not-drawn\">Not drawn: \(HTMLText.escaped(entry.notDrawn ?? "unknown"))</p>\n</section>\n"
         }
         text += "<div class=\"drawings\">\n"
         let renderer = Renderer()
@@ -87,7 +88,7 @@ public struct GalleryPage {
             text += "<figure><pre class=\"terminal\">\(cells(frame))</pre><figcaption>\(size.width)x\(size.height)</figcaption></figure>\n"
         }
         text +=
-            "<figure><pre class=\"plain\">\(Self.escape(plainLines(view)))</pre><figcaption>plain lines (accessible mode)</figcaption></figure>\n"
+            "<figure><pre class=\"plain\">\(HTMLText.escaped(plainLines(view)))</pre><figcaption>plain lines (accessible mode)</figcaption></figure>\n"
         return text + "</div>\n</section>\n"
     }
 
@@ -105,7 +106,8 @@ public struct GalleryPage {
                     x += 1
                 }
                 row +=
-                    role == .background || role == .text ? Self.escape(run) : "<span class=\"\(role.rawValue)\">\(Self.escape(run))</span>"
+                    role == .background || role == .text
+                    ? HTMLText.escaped(run) : "<span class=\"\(role.rawValue)\">\(HTMLText.escaped(run))</span>"
             }
             rows.append(row)
         }
@@ -172,18 +174,4 @@ public struct GalleryPage {
             }.joined()
     }
 
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTMLText
 import Hummingbird
 import InputRules
 import OnboardService
@@ -197,9 +198,9 @@ struct DevelopmentProvider {
             return HTMLPage.redirect(to: redirect + (redirect.contains("?") ? "&" : "?") + OpenIDRelyingParty.formEncoded(pairs))
         }
         // A form posted onwards needs the user's press here: no script runs on this page.
-        let fields = pairs.map { "<input type=\"hidden\" name=\"\(HTMLPage.escaped($0.0))\" value=\"\(HTMLPage.escaped($0.1))\">" }.joined()
+        let fields = pairs.map { "<input type=\"hidden\" name=\"\(HTMLText.escaped($0.0))\" value=\"\(HTMLText.escaped($0.1))\">" }.joined()
         var response = HTMLPage.response(
-            "<h1>Continue</h1><form method=\"post\" action=\"\(HTMLPage.escaped(redirect))\">\(fields)<button type=\"submit\">Continue</button></form>",
+            "<h1>Continue</h1><form method=\"post\" action=\"\(HTMLText.escaped(redirect))\">\(fields)<button type=\"submit\">Continue</button></form>",
             title: "Development sign-in")
         // The origin only: a registered address is checked, but a path's characters have
         // no place in a policy header.
@@ -215,15 +216,15 @@ struct DevelopmentProvider {
             ("scope", asked.scope),
             ("state", asked.state), ("nonce", asked.nonce), ("code_challenge", asked.codeChallenge),
             ("code_challenge_method", asked.codeChallengeMethod), ("response_mode", asked.responseMode),
-        ].compactMap { name, value in value.map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTMLPage.escaped($0))\">" } }.joined(
+        ].compactMap { name, value in value.map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTMLText.escaped($0))\">" } }.joined(
             separator: "\n")
         let personas = personas.map { name, email in
-            "<button type=\"submit\" name=\"persona\" value=\"\(HTMLPage.escaped(email))\">\(HTMLPage.escaped(name)) (\(HTMLPage.escaped(email)))</button><br>"
+            "<button type=\"submit\" name=\"persona\" value=\"\(HTMLText.escaped(email))\">\(HTMLText.escaped(name)) (\(HTMLText.escaped(email)))</button><br>"
         }.joined(separator: "\n")
         return """
             <h1>Development sign-in</h1>
             <p class="note">onboard-server's development provider: no real account is asked for. Choose who to sign in as.</p>
-            \(error.map { "<p class=\"error\" role=\"alert\">\(HTMLPage.escaped($0))</p>" } ?? "")
+            \(error.map { "<p class=\"error\" role=\"alert\">\(HTMLText.escaped($0))</p>" } ?? "")
             <form method="post" action="\(path)/authorize">
             \(carried)
             \(personas)

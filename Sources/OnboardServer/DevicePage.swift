@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTMLText
 import Hummingbird
 import OnboardService
 import ServiceAPI
@@ -207,7 +208,7 @@ struct DevicePage {
                 return page(Self.codeForm("", error: failed), status: .badRequest)
             }
             guard error == "access_denied" else {
-                return page("<h1>\(HTMLPage.escaped(name)) did not sign you in</h1><p>Nothing was signed in. You can close this page.</p>")
+                return page("<h1>\(HTMLText.escaped(name)) did not sign you in</h1><p>Nothing was signed in. You can close this page.</p>")
             }
             return HTMLPage.redirect(to: "/device/not-approved")
         }
@@ -240,28 +241,28 @@ struct DevicePage {
         """
         <h1>Sign in to your terminal</h1>
         <p>Enter the code your terminal shows.</p>
-        \(error.map { "<p class=\"error\" role=\"alert\">\(HTMLPage.escaped($0))</p>" } ?? "")
+        \(error.map { "<p class=\"error\" role=\"alert\">\(HTMLText.escaped($0))</p>" } ?? "")
         <form method="post" action="/device">
           <label for="code">Code</label>
-          <input id="code" name="user_code" value="\(HTMLPage.escaped(code))" autocomplete="off" autocapitalize="characters" spellcheck="false" required>
+          <input id="code" name="user_code" value="\(HTMLText.escaped(code))" autocomplete="off" autocapitalize="characters" spellcheck="false" required>
           <button type="submit">Continue</button>
         </form>
         """
     }
 
     static func confirmationPage(code: String, grant: PendingDeviceGrant, sealed: String, now: Int64) -> String {
-        let provider = HTMLPage.escaped(SocialProvider.displayName(grant.provider))
+        let provider = HTMLText.escaped(SocialProvider.displayName(grant.provider))
         let minutes = max(0, (now - grant.createdAt) / 60)
         let when = minutes == 0 ? "less than a minute ago" : minutes == 1 ? "a minute ago" : "\(minutes) minutes ago"
-        let from = grant.requestedFrom.isEmpty ? "" : " from \(HTMLPage.escaped(grant.requestedFrom))"
+        let from = grant.requestedFrom.isEmpty ? "" : " from \(HTMLText.escaped(grant.requestedFrom))"
         return """
             <h1>Sign in to a terminal with \(provider)?</h1>
-            <p>A terminal asked \(when)\(from) to be signed in as you with \(provider). Its code is \(HTMLPage.escaped(code)).</p>
+            <p>A terminal asked \(when)\(from) to be signed in as you with \(provider). Its code is \(HTMLText.escaped(code)).</p>
             <p class="note">Continue only if you started this sign-in yourself, in your own terminal, just now. If someone
             sent you this link or code, close this page: they would be signed in as you.</p>
             <form method="post" action="/device/confirm">
-              <input type="hidden" name="user_code" value="\(HTMLPage.escaped(code))">
-              <input type="hidden" name="confirmation" value="\(HTMLPage.escaped(sealed))">
+              <input type="hidden" name="user_code" value="\(HTMLText.escaped(code))">
+              <input type="hidden" name="confirmation" value="\(HTMLText.escaped(sealed))">
               <button type="submit">Continue with \(provider)</button>
             </form>
             <p><a href="/device">This was not me</a></p>

@@ -1,4 +1,5 @@
 import Foundation
+import HTMLText
 import Hummingbird
 
 /// The server's few HTML pages (a device sign-in's, the development provider's): small,
@@ -22,7 +23,7 @@ enum HTMLPage {
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escaped(title))</title>
+            <title>\(HTMLText.escaped(title))</title>
             <style>body{font:16px/1.5 system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem}
             input,button{font:inherit;padding:.5rem;margin:.25rem 0}input{width:100%;box-sizing:border-box}
             .error{color:#a00}.note{color:#555}</style></head>
@@ -43,22 +44,6 @@ enum HTMLPage {
         var headers = extra
         headers[.location] = location
         return Response(status: .seeOther, headers: headers)
-    }
-
-    /// Text as HTML shows it, never as markup.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 
     /// An `application/x-www-form-urlencoded` body of at most 16 KB, by Hummingbird's
