@@ -327,6 +327,9 @@ extension EndToEnd.RuckTrackerEndToEndTests {
         second.send("Tab")  // the draft is saved as the person moves on: the folder holds a new guest now
         second.waitFor("Another Onboard window")
         #expect(!second.screen.contains("9.9 km in 99 min"), "nothing saved as an identity the folder no longer holds")
+        // The person reads the note first: keys in the moment after a window follows its
+        // folder were typed at the screen before, and are let go.
+        usleep(700_000)
         second.send("l")
         let form = second.waitFor("Log a ruck")
         #expect(form.contains("9.9") && form.contains("99"), "what was typed is there:\n\(form)")

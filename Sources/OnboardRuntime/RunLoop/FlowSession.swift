@@ -36,6 +36,13 @@ public final class FlowSession {
     /// Whom this window last saw its folder hold (a user id, or none): it writes and
     /// calls only as that identity (`FolderIdentity`).
     private var heldIdentity: String?
+    /// When this window last followed its folder: keys that come in the moment after were
+    /// typed at the screen it showed before, and are not applied to the new one.
+    private var followedAt: ContinuousClock.Instant?
+    /// How long after following a key is let go unapplied: a person reads a screen that
+    /// changed under them before typing to it (browsers hold a new prompt's buttons for a
+    /// moment for the same reason).
+    public static let keysMeantForTheScreenBefore: Duration = .milliseconds(500)
 
     public init(
         engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock, mailbox: Mailbox,
@@ -141,6 +148,16 @@ public final class FlowSession {
             followFolder()
             return
         }
+        switch event {
+        case .intent(.quit):
+            break
+        case .intent:
+            if followsAnotherWindow() || typedAtTheScreenBefore { return }
+        case .tick:
+            if followsAnotherWindow() { return }
+        default:
+            break
+        }
         let effects = engine.reduce(&state, event, now: clock.nowMilliseconds())
         perform(effects)
     }
@@ -204,6 +221,23 @@ public final class FlowSession {
     private func followFolder() {
         launchNotes.append(FolderIdentity.note(nowHolding: store.sessionFile.holder()))
         launch(deferringEffects: false, following: true, drafts: engine.drafts(on: state))
+        followedAt = .now
+    }
+
+    /// Between calls, before a key is applied and on every tick, whom the folder holds is
+    /// looked at: a change another window made is followed at once, so no key acts on a
+    /// screen that belonged to someone else. (While a call is under way its answer
+    /// decides: a call that changes who is signed in claims the folder before it answers.)
+    private func followsAnotherWindow() -> Bool {
+        guard ending == nil, state.phase != .idle, state.calls.entries.isEmpty, !folderIsAsExpected() else { return false }
+        followFolder()
+        return true
+    }
+
+    /// The key came before the person could have read the screen the folder changed to.
+    private var typedAtTheScreenBefore: Bool {
+        guard let followedAt else { return false }
+        return ContinuousClock.now - followedAt < Self.keysMeantForTheScreenBefore
     }
 
     /// Carries out the effects in order; a file that cannot be written or removed comes
@@ -248,6 +282,8 @@ public final class FlowSession {
                     do { try store.reset() } catch {
                         failures.append("The flow's state could not be removed (\(error)).")
                     }
+                    // This window emptied the folder: it holds no one, by this window's doing.
+                    heldIdentity = store.sessionFile.holder()
                 case .quit:
                     ending = .quit
                 case .reached(let reach):

@@ -1,0 +1,78 @@
+import FlowEngine
+import Foundation
+import OnboardRuntime
+import OnboardService
+import SQLiteStore
+import ScreenTable
+import ServiceAPI
+import ServiceClient
+import Testing
+
+/// Two windows on one folder, as two `FlowSession`s on one state folder and one embedded
+/// mock: when one changes who the folder holds, the other shows it before anything is
+/// done on its screen, and keys typed at the screen it showed before do nothing.
+/// (Found by the seam explorer: a window still asking to log in again took Tab Tab Right
+/// Enter, followed its folder on the first key, and the rest opened the Pro offer.)
+@Suite struct FolderFollowingTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-follow-\(UUID().uuidString)").path
+    let service: InProcessTransport
+    let flow: Flow
+
+    init() throws {
+        service = InProcessTransport(service: try OnboardService(database: try ServiceDatabase.inMemory()))
+        flow = try BuiltinFlows.load("oklah")
+    }
+
+    func window() -> FlowSession {
+        let session = FlowSession.on(service, flow: flow, store: StateStore(stateDirectory: folder, flowID: "oklah"), clock: RuntimeClock())
+        session.launch()
+        return session
+    }
+
+    /// Reads `session`'s answers until `done` holds, for at most ten seconds. (It sleeps
+    /// rather than blocks, so the calls' tasks have the threads to run on.)
+    func wait(_ session: FlowSession, until done: (FlowState) -> Bool) async throws {
+        for _ in 0..<200 where !done(session.state) {
+            try await Task.sleep(for: .milliseconds(50))
+            session.receiveMail()
+        }
+    }
+
+    static let note = "Another Onboard window on this folder changed who is signed in here, so this window follows it."
+
+    @Test func anIdleWindowFollowsItsFolderOnItsNextTick() async throws {
+        let first = window()
+        let second = window()
+        #expect(second.state.screenID == "privacy")
+        first.dispatch(.intent(.activate))
+        try await wait(first) { $0.screenID == "pick_name" }
+        #expect(first.state.screenID == "pick_name")
+
+        second.dispatch(.tick)
+        #expect(second.state.session?.userID == first.state.session?.userID, "the second window holds the first's guest")
+        #expect(second.state.screenID == "pick_name")
+        #expect(second.state.warnings.contains(Self.note), "\(second.state.warnings)")
+    }
+
+    @Test func keysTypedAtTheScreenBeforeAreNotAppliedToTheOneFollowed() async throws {
+        let first = window()
+        let second = window()
+        first.dispatch(.intent(.activate))
+        try await wait(first) { $0.screenID == "pick_name" }
+
+        // Typed at the privacy screen: the first key finds the folder changed.
+        second.dispatch(.intent(.activate))
+        #expect(second.state.screenID == "pick_name")
+        #expect(second.state.calls.entries.isEmpty, "Start was not pressed again: no second guest")
+        second.dispatch(.intent(.focusNext))
+        second.dispatch(.intent(.activate))
+        #expect(second.state.form.focus == 0, "Tab was typed at the screen before")
+        #expect(
+            second.state.screenID == "pick_name" && second.state.context["chosen_name"] == nil, "no name picked by a key meant for Start")
+
+        // Once the person has had a moment to read the new screen, keys are theirs again.
+        try await Task.sleep(for: FlowSession.keysMeantForTheScreenBefore + .milliseconds(100))
+        second.dispatch(.intent(.focusNext))
+        #expect(second.state.form.focus == 1)
+    }
+}
