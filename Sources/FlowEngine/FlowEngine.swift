@@ -5,12 +5,12 @@ import ScreenTable
 ///
 /// Its parts live one to a file: the session's life (SessionLifecycle, SessionRenewal),
 /// moving between screens (Navigation), calls and their results (CallLifecycle over the
-/// CallTable), keys on a screen (Input, TextFieldEditing over the LineEditor, and one
-/// file per field kind in FieldKinds/), checklists (Checklist), the flow's rules (Rules,
-/// Validation) and analytics (Analytics). The values (FlowContext) and the form
-/// (FormState) change only through operations named for what happened; the person's
-/// own records leave through PersonalWrites, so what `reduce` returns is what its
-/// parts emitted, never corrected after.
+/// CallTable; a screen's poll in Polling), keys on a screen (Input, TextFieldEditing
+/// over the LineEditor, and one file per field kind in FieldKinds/), checklists
+/// (Checklist), the flow's rules (Rules, Validation) and analytics (Analytics). The
+/// values (FlowContext) and the form (FormState) change only through operations named
+/// for what happened; the person's own records leave through PersonalWrites, so what
+/// `reduce` returns is what its parts emitted, never corrected after.
 public struct FlowEngine: Sendable {
     public let flow: Flow
     /// Silent renewal attempts on launch before giving up for now.

@@ -42,4 +42,13 @@ import Testing
             "not as swift-format writes them (run: swift-format format -i FILE): \(unformatted.map { $0.original.replacingOccurrences(of: Self.root.path + "/", with: "") })"
         )
     }
+
+    /// One concept per file: a hand-written source file over 300 lines holds two, and a
+    /// newcomer reads it whole to find either.
+    @Test func noSourceFileIsOverThreeHundredLines() throws {
+        let long = try Self.swiftFiles(under: "Sources").filter {
+            try String(contentsOfFile: $0, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count > 301
+        }
+        #expect(long.isEmpty, "split by concept: \(long.map { $0.replacingOccurrences(of: Self.root.path + "/", with: "") })")
+    }
 }

@@ -25,7 +25,7 @@ public final class FlowSession {
     public private(set) var ending: FlowEnding?
     /// Notes from opening the run's files (a damaged mock database set aside), said on
     /// the first screen.
-    private var launchNotes: [String]
+    var launchNotes: [String]
     /// What the launcher could not open for the data key being gone (the mock's file).
     private var launchLosses: [SealedLoss]
     /// What `launch(deferringEffects: true)` left for after the first screen.
@@ -35,10 +35,10 @@ public final class FlowSession {
     public let delivery: EventDelivery?
     /// Whom this window last saw its folder hold (a user id, or none): it writes and
     /// calls only as that identity (`FolderIdentity`).
-    private var heldIdentity: String?
+    var heldIdentity: String?
     /// When this window last followed its folder: keys that come in the moment after were
     /// typed at the screen it showed before, and are not applied to the new one.
-    private var followedAt: ContinuousClock.Instant?
+    var followedAt: ContinuousClock.Instant?
     /// How long after following a key is let go unapplied: a person reads a screen that
     /// changed under them before typing to it (browsers hold a new prompt's buttons for a
     /// moment for the same reason).
@@ -92,7 +92,7 @@ public final class FlowSession {
     /// flow's signed-in entry asks the service instead.
     /// `drafts`: what was typed on the form the window showed, filled in where the folder's
     /// progress has nothing for it.
-    private func launch(deferringEffects: Bool, following: Bool, drafts: [String: Value] = [:]) {
+    func launch(deferringEffects: Bool, following: Bool, drafts: [String: Value] = [:]) {
         var saved = store.load()
         heldIdentity = store.sessionFile.holder()
         if following, saved.session != nil, saved.progress?.requiresSession == false { saved.progress = nil }
@@ -198,46 +198,6 @@ public final class FlowSession {
         guard ending == nil else { return }
         dispatch(.closing)
         ending = .signal(signal)
-    }
-
-    /// The identities this window may act as now: the one it last saw the folder hold,
-    /// and the one its engine took from a call's answer since.
-    private var expectedIdentity: FolderIdentity {
-        FolderIdentity(acceptable: [heldIdentity, state.session?.userID])
-    }
-
-    /// Whether the folder holds whom this window expects; the holder is then this window's.
-    private func folderIsAsExpected(orBecomes next: String?? = .none) -> Bool {
-        let holder = store.sessionFile.holder()
-        var expected = expectedIdentity
-        if case .some(let next) = next { expected.acceptable.insert(next) }
-        guard expected.allows(holder) else { return false }
-        heldIdentity = holder
-        return true
-    }
-
-    /// Another window changed who the folder holds: this one starts again from what is on
-    /// disk now, and says why. What was typed on the form shown comes along.
-    private func followFolder() {
-        launchNotes.append(FolderIdentity.note(nowHolding: store.sessionFile.holder()))
-        launch(deferringEffects: false, following: true, drafts: engine.drafts(on: state))
-        followedAt = .now
-    }
-
-    /// Between calls, before a key is applied and on every tick, whom the folder holds is
-    /// looked at: a change another window made is followed at once, so no key acts on a
-    /// screen that belonged to someone else. (While a call is under way its answer
-    /// decides: a call that changes who is signed in claims the folder before it answers.)
-    private func followsAnotherWindow() -> Bool {
-        guard ending == nil, state.phase != .idle, state.calls.entries.isEmpty, !folderIsAsExpected() else { return false }
-        followFolder()
-        return true
-    }
-
-    /// The key came before the person could have read the screen the folder changed to.
-    private var typedAtTheScreenBefore: Bool {
-        guard let followedAt else { return false }
-        return ContinuousClock.now - followedAt < Self.keysMeantForTheScreenBefore
     }
 
     /// Carries out the effects in order; a file that cannot be written or removed comes

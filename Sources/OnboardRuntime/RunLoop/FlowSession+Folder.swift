@@ -1,0 +1,45 @@
+import FlowEngine
+
+/// One folder, one identity (`FolderIdentity`): whom this window may act as, and
+/// following the folder when another window changed who it holds.
+extension FlowSession {
+    /// The identities this window may act as now: the one it last saw the folder hold,
+    /// and the one its engine took from a call's answer since.
+    var expectedIdentity: FolderIdentity {
+        FolderIdentity(acceptable: [heldIdentity, state.session?.userID])
+    }
+
+    /// Whether the folder holds whom this window expects; the holder is then this window's.
+    func folderIsAsExpected(orBecomes next: String?? = .none) -> Bool {
+        let holder = store.sessionFile.holder()
+        var expected = expectedIdentity
+        if case .some(let next) = next { expected.acceptable.insert(next) }
+        guard expected.allows(holder) else { return false }
+        heldIdentity = holder
+        return true
+    }
+
+    /// Another window changed who the folder holds: this one starts again from what is on
+    /// disk now, and says why. What was typed on the form shown comes along.
+    func followFolder() {
+        launchNotes.append(FolderIdentity.note(nowHolding: store.sessionFile.holder()))
+        launch(deferringEffects: false, following: true, drafts: engine.drafts(on: state))
+        followedAt = .now
+    }
+
+    /// Between calls, before a key is applied and on every tick, whom the folder holds is
+    /// looked at: a change another window made is followed at once, so no key acts on a
+    /// screen that belonged to someone else. (While a call is under way its answer
+    /// decides: a call that changes who is signed in claims the folder before it answers.)
+    func followsAnotherWindow() -> Bool {
+        guard ending == nil, state.phase != .idle, state.calls.entries.isEmpty, !folderIsAsExpected() else { return false }
+        followFolder()
+        return true
+    }
+
+    /// The key came before the person could have read the screen the folder changed to.
+    var typedAtTheScreenBefore: Bool {
+        guard let followedAt else { return false }
+        return ContinuousClock.now - followedAt < Self.keysMeantForTheScreenBefore
+    }
+}
