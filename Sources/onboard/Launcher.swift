@@ -225,7 +225,6 @@ final class Launcher {
             delivery: eventDelivery(for: flow, store: store, services: services))
         warnings = []
         losses = []
-        session.delivery?.start()
         defer { session.finishDelivery() }
         if lines {
             let ending = LinePrompter(session: session).run()

@@ -24,7 +24,8 @@ public final class EventDelivery: Sendable {
     /// without reading the queue on the UI thread.
     private let queuedSinceDelivery = Atomic<Int>(0)
     private let due = Atomic<Bool>(false)
-    private let loop = Mutex<Task<Void, Never>?>(nil)
+    /// The background loop, once `start()` was called and something waits to be sent.
+    private let loop = Mutex<(started: Bool, task: Task<Void, Never>?)>((false, nil))
     /// Seconds to wait before trying again, and when.
     private let backoff = Mutex<(seconds: Int64, until: ContinuousClock.Instant?)>((0, nil))
 
@@ -40,12 +41,21 @@ public final class EventDelivery: Sendable {
         self.flushInterval = flushInterval
     }
 
-    /// Starts the background loop: what an earlier run left is sent first.
+    /// Delivery may begin (the session calls this once its first screen is drawn). The
+    /// loop runs only once something waits: events an earlier run left go at the first
+    /// flush, a withdrawal at once (not sending never stops a deletion), and a run that
+    /// queues nothing never wakes for it.
     public func start() {
-        loop.withLock { task in
-            guard task == nil else { return }
-            due.store(true, ordering: .relaxed)
-            task = Task.detached { [self] in await run() }
+        loop.withLock { $0.started = true }
+        if queue.holdsWithdrawals { due.store(true, ordering: .relaxed) }
+        if queue.holdsWithdrawals || queue.mayHoldEvents { runLoop() }
+    }
+
+    /// Starts the loop if delivery has begun and it is not running.
+    private func runLoop() {
+        loop.withLock { loop in
+            guard loop.started, loop.task == nil else { return }
+            loop.task = Task.detached { [self] in await run() }
         }
     }
 
@@ -57,6 +67,7 @@ public final class EventDelivery: Sendable {
         remember(bearer, for: service)
         try queue.append(event, to: service)
         if queuedSinceDelivery.add(1, ordering: .relaxed).newValue >= flushAt { due.store(true, ordering: .relaxed) }
+        runLoop()
     }
 
     /// Consent withdrawn: the queue goes now; the service is asked by the loop.
@@ -65,6 +76,7 @@ public final class EventDelivery: Sendable {
         remember(bearer, for: service)
         try queue.forget(EventQueue.Withdrawal(to: service, anonymousID: anonymousID))
         due.store(true, ordering: .relaxed)
+        runLoop()
     }
 
     private func remember(_ token: String?, for service: String) {
@@ -74,9 +86,9 @@ public final class EventDelivery: Sendable {
     /// A clean exit: the loop stops, and what waits is sent once more, for at most
     /// `limit`; what is left stays queued for the next run.
     public func finish(within limit: Duration) {
-        loop.withLock { task in
-            task?.cancel()
-            task = nil
+        loop.withLock { loop in
+            loop.task?.cancel()
+            loop = (false, nil)
         }
         guard limit > .zero else { return }
         let done = DispatchSemaphore(value: 0)

@@ -77,6 +77,7 @@ public final class FlowSession {
     public func launch(deferringEffects: Bool = false) {
         launch(deferringEffects: deferringEffects, following: false)
         withdrawWhatAnEndedRunLeft()
+        if !deferringEffects { delivery?.start() }
     }
 
     /// A device sign-in a run left open when it ended (a kill, a closed terminal) is given
@@ -122,11 +123,13 @@ public final class FlowSession {
         return left
     }
 
-    /// The launch's effects, after the first screen was drawn.
+    /// The launch's effects, after the first screen was drawn; analytics delivery may
+    /// begin then too.
     public func performDeferredEffects() {
         let effects = deferredEffects
         deferredEffects = []
         perform(effects)
+        delivery?.start()
     }
 
     /// Forgets the flow's files and launches it afresh, as a first launch would.

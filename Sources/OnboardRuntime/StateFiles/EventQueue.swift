@@ -93,6 +93,15 @@ public struct EventQueue: Sendable {
     }
 
     /// Withdrawals their services have not confirmed yet.
+    /// Whether events may wait, by the file alone (no read, no lock).
+    public var mayHoldEvents: Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_size > 0
+    }
+
+    /// Whether a withdrawal waits, by the file alone.
+    public var holdsWithdrawals: Bool { access(forgetPath, F_OK) == 0 }
+
     public func pendingWithdrawals() -> [Withdrawal] {
         (try? FileLock.exclusive(lockPath) { Self.withdrawals(forgetPath) }) ?? []
     }
