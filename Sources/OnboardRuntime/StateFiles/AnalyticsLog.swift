@@ -53,9 +53,8 @@ public final class AnalyticsLog {
             case .list(let list): object[key] = list
             }
         }
-        var line = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        line.append(0x0A)
-        try AtomicFile.append(line, to: path)
+        let line = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        try JSONLines.append(line, to: path)
         try trimIfOverLimit()
     }
 
@@ -83,11 +82,10 @@ public final class AnalyticsLog {
     /// Events written before the service assigned an id carry a placeholder; this
     /// rewrites them with the real id (spec: fire with a placeholder, backfill later).
     public func backfill(placeholder: String, userID: String) throws {
-        guard let data = FileManager.default.contents(atPath: path), var text = String(data: data, encoding: .utf8) else { return }
-        let quoted = "\"user_id\":\"\(placeholder)\""
-        guard text.contains(quoted) else { return }
-        text = text.replacingOccurrences(of: quoted, with: "\"user_id\":\"\(userID)\"")
-        try AtomicFile.write(Data(text.utf8), to: path)
+        let (placeholder, named) = (Data("\"user_id\":\"\(placeholder)\"".utf8), Data("\"user_id\":\"\(userID)\"".utf8))
+        let lines = JSONLines.read(path)
+        guard lines.contains(where: { $0.range(of: placeholder) != nil }) else { return }
+        try JSONLines.write(lines.map { $0.replacing(placeholder, with: named) }, to: path)
     }
 
     /// Deletes the log: consent was withdrawn.

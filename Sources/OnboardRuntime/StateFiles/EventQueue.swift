@@ -39,7 +39,7 @@ public struct EventQueue: Sendable {
     public func append(_ event: AnalyticsEvent, to service: String) throws {
         let line = try JSONEncoder.queue.encode(Entry(to: service, event: event))
         try FileLock.exclusive(lockPath) {
-            try AtomicFile.append(line + [0x0A], to: path)
+            try JSONLines.append(line, to: path)
             try trimIfOverLimit()
         }
     }

@@ -1,8 +1,14 @@
 import Foundation
 
-/// A file of one JSON value per line (the analytics log, the delivery queue): read whole,
-/// written whole and atomically, and cut to its newest lines when it grows too big.
+/// A file of one JSON value per line (the analytics log, the delivery queue): a line
+/// appended, read whole, written whole and atomically, and cut to its newest lines when
+/// it grows too big. Every reader and writer of such a file goes through here.
 enum JSONLines {
+    /// One more line at the end, synced (`AtomicFile.append`).
+    static func append(_ line: Data, to path: String) throws {
+        try AtomicFile.append(line + [0x0A], to: path)
+    }
+
     static func read(_ path: String) -> [Data] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
         return data.split(separator: 0x0A).map { Data($0) }
