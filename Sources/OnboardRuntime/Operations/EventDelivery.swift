@@ -47,8 +47,9 @@ public final class EventDelivery: Sendable {
     /// queues nothing never wakes for it.
     public func start() {
         loop.withLock { $0.started = true }
-        if queue.holdsWithdrawals { due.store(true, ordering: .relaxed) }
-        if queue.holdsWithdrawals || queue.mayHoldEvents { runLoop() }
+        let withdrawals = queue.holdsWithdrawals
+        if withdrawals { due.store(true, ordering: .relaxed) }
+        if withdrawals || queue.mayHoldEvents { runLoop() }
     }
 
     /// Starts the loop if delivery has begun and it is not running.

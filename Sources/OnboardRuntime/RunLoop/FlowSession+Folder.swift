@@ -11,6 +11,7 @@ extension FlowSession {
 
     /// Whether the folder holds whom this window expects; the holder is then this window's.
     func folderIsAsExpected(orBecomes next: String?? = .none) -> Bool {
+        sessionFileSeen = FileStamp(store.sessionFile.path)
         let holder = store.sessionFile.holder()
         var expected = expectedIdentity
         if case .some(let next) = next { expected.acceptable.insert(next) }
@@ -32,7 +33,10 @@ extension FlowSession {
     /// screen that belonged to someone else. (While a call is under way its answer
     /// decides: a call that changes who is signed in claims the folder before it answers.)
     func followsAnotherWindow() -> Bool {
-        guard ending == nil, state.phase != .idle, state.calls.entries.isEmpty, !folderIsAsExpected() else { return false }
+        // One `stat` per key or tick: the file is read only once something replaced it.
+        guard ending == nil, state.phase != .idle, state.calls.entries.isEmpty, FileStamp(store.sessionFile.path) != sessionFileSeen,
+            !folderIsAsExpected()
+        else { return false }
         followFolder()
         return true
     }

@@ -36,6 +36,9 @@ public final class FlowSession {
     /// Whom this window last saw its folder hold (a user id, or none): it writes and
     /// calls only as that identity (`FolderIdentity`).
     var heldIdentity: String?
+    /// The session file as this window last read it (`followsAnotherWindow` reads it
+    /// again only once it changed).
+    var sessionFileSeen: FileStamp?
     /// When this window last followed its folder: keys that come in the moment after were
     /// typed at the screen it showed before, and are not applied to the new one.
     var followedAt: ContinuousClock.Instant?
@@ -95,6 +98,7 @@ public final class FlowSession {
     /// progress has nothing for it.
     func launch(deferringEffects: Bool, following: Bool, drafts: [String: Value] = [:]) {
         var saved = store.load()
+        sessionFileSeen = FileStamp(store.sessionFile.path)
         heldIdentity = store.sessionFile.holder()
         if following, saved.session != nil, saved.progress?.requiresSession == false { saved.progress = nil }
         let losses = saved.losses + launchLosses

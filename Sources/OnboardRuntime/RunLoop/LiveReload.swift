@@ -19,37 +19,20 @@ public final class LiveReload {
     public let flowPath: String?
     public let themePath: String?
     private let loadTheme: (String) throws -> Theme
-    private var stamps: [String: Stamp] = [:]
-
-    struct Stamp: Equatable {
-        var modified: timespec
-        var size: off_t
-        var inode: ino_t
-
-        static func == (lhs: Stamp, rhs: Stamp) -> Bool {
-            lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
-                && lhs.size == rhs.size && lhs.inode == rhs.inode
-        }
-    }
+    private var stamps: [String: FileStamp] = [:]
 
     public init(flowPath: String?, themePath: String?, loadTheme: @escaping (String) throws -> Theme) {
         self.flowPath = flowPath
         self.themePath = themePath
         self.loadTheme = loadTheme
-        for path in [flowPath, themePath].compactMap({ $0 }) { stamps[path] = Self.stamp(path) }
-    }
-
-    static func stamp(_ path: String) -> Stamp? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Stamp(modified: info.st_mtim, size: info.st_size, inode: info.st_ino)
+        for path in [flowPath, themePath].compactMap({ $0 }) { stamps[path] = FileStamp(path) }
     }
 
     /// What changed since the last look, or nil.
     public func poll() -> [Change] {
         var changes: [Change] = []
         for path in [flowPath, themePath].compactMap({ $0 }) {
-            let now = Self.stamp(path)
+            let now = FileStamp(path)
             guard now != stamps[path] else { continue }
             stamps[path] = now
             changes.append(path == flowPath ? readFlow(path) : readTheme(path))

@@ -94,10 +94,7 @@ public struct EventQueue: Sendable {
 
     /// Withdrawals their services have not confirmed yet.
     /// Whether events may wait, by the file alone (no read, no lock).
-    public var mayHoldEvents: Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_size > 0
-    }
+    public var mayHoldEvents: Bool { (FileStamp(path)?.size ?? 0) > 0 }
 
     /// Whether a withdrawal waits, by the file alone.
     public var holdsWithdrawals: Bool { access(forgetPath, F_OK) == 0 }
