@@ -34,10 +34,32 @@ struct BrowserWalk {
         if let pair = setCookie?.split(separator: ";").first, let equals = pair.firstIndex(of: "=") {
             cookies[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
-        let body = try await response.body.collect(upTo: 1 << 20)
+        // The client's timeout covers the head only; a body that stalls fails the test
+        // with where it stood instead of holding the suite.
+        let body = try await Self.within(.seconds(20), what: url) { try await response.body.collect(upTo: 1 << 20) }
         return Answer(
             status: Int(response.status.code), page: String(buffer: body), location: response.headers.first(name: "Location"),
             cookie: setCookie, headers: response.headers.map { ($0.name, $0.value) })
+    }
+
+    struct Stalled: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// `work`'s result, or `Stalled` once `limit` has passed.
+    static func within<T: Sendable>(_ limit: Duration, what: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let result = first else {
+                throw Stalled(description: "\(what): no whole answer within \(limit)")
+            }
+            return result
+        }
     }
 
     /// A code typed on the server's page and its confirmation's Continue pressed: the

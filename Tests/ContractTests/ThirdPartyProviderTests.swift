@@ -11,7 +11,8 @@ import Testing
 /// Authlib (PyPI), started as "Google", which signs its ID tokens with RS256 — and the
 /// development provider checked by Authlib's client, so neither side is only checked
 /// against itself.
-@Suite struct ThirdPartyProviderTests {
+// A stalled provider fails its test within minutes instead of holding CI (seen twice under load).
+@Suite(.timeLimit(.minutes(3))) struct ThirdPartyProviderTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ThirdParty").path
 
     /// The Authlib provider, on a free loopback port, for one client.
