@@ -54,3 +54,30 @@ int onboard_pty_spawn(const char *path, char *const argv[], char *const envp[],
     posix_spawnattr_destroy(&attributes);
     return result;
 }
+
+int onboard_spawn_helper(const char *path, char *const argv[], char *const envp[], int socket, pid_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
+    // The socket becomes standard input; output and error go nowhere, so nothing the
+    // helper prints reaches the protocol or the person's terminal.
+    posix_spawn_file_actions_adddup2(&actions, socket, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    // Nothing else of the client's (its terminal, its state files' locks) goes along.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setsigdefault(&attributes, &all);
+    // A process group of its own: Ctrl-C or a hangup at the terminal is the client's to
+    // handle; the helper ends when the client's end of the socket closes.
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    int result = posix_spawn(pid, path, &actions, &attributes, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    return result;
+}

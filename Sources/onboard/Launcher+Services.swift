@@ -1,3 +1,4 @@
+import EmbeddedMock
 import Foundation
 import OnboardRuntime
 import OnboardService
@@ -45,35 +46,18 @@ extension Launcher {
             faults: faults, insecure: options.insecure, trustRoots: trust)
     }
 
-    /// The embedded mock over its SQLite file; a file SQLite calls damaged is set aside,
-    /// like any unreadable state file, with a warning saying so. Any other failure (a
-    /// file another process holds locked) changes nothing and is said as it is.
+    /// The embedded mock over its SQLite file (`MockDatabaseFile`); what the folder's key
+    /// sealed and can no longer open is said with the progress it also sealed, in one
+    /// note (`SealedLoss`).
     static func openMock(
         path: String, sealer: ColumnSealer?, clock: RuntimeClock
     ) throws -> (mock: InProcessTransport, warning: String?, loss: SealedLoss?) {
         try AtomicFile.makePrivateDirectory((path as NSString).deletingLastPathComponent)
-        var warning: String?
-        var loss: SealedLoss?
-        let database: ServiceDatabase.Queue
-        do {
-            database = try ServiceDatabase.open(path: path, sealer: sealer)
-        } catch is ColumnSealer.ForeignKey {
-            // As with the progress it sealed: what this folder can no longer open is set
-            // aside, and said with it in one note (`SealedLoss`).
-            let aside = StateStore.setAside(path)
-            loss = SealedLoss(what: "the embedded mock's accounts (\((path as NSString).lastPathComponent))", keptAs: aside ?? path)
-            database = try ServiceDatabase.open(path: path, sealer: sealer)
-        } catch  where !ServiceDatabase.isDamaged(error) {
-            throw ServiceError(
-                .serverError, "The mock service's database \(path) could not be opened (\(error)). Nothing was changed; try again.")
-        } catch {
-            let aside = StateStore.setAside(path)
-            warning =
-                "The mock service's database could not be opened (\(error)), so it starts empty. The old file was kept as \(aside ?? path)."
-            database = try ServiceDatabase.open(path: path, sealer: sealer)
+        let opened = try MockDatabaseFile.open(path: path, sealer: sealer, clock: clock)
+        let loss = opened.lostAs.map {
+            SealedLoss(what: "the embedded mock's accounts (\((path as NSString).lastPathComponent))", keptAs: $0)
         }
-        let mock = InProcessTransport(service: try OnboardService(database: database, clock: clock))
-        return (mock, warning, loss)
+        return (opened.mock, opened.warning, loss)
     }
 
     /// The outbox the QA console shows: the mock's database read directly; a server's

@@ -1,3 +1,4 @@
+import EmbeddedMock
 import CivilCalendar
 import Foundation
 import OnboardServer

@@ -1,3 +1,4 @@
+import EmbeddedMock
 import Foundation
 import OnboardService
 import PostgresStore

@@ -1,3 +1,4 @@
+import EmbeddedMock
 import AsyncHTTPClient
 import Foundation
 import NIOCore

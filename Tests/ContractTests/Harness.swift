@@ -1,3 +1,4 @@
+import EmbeddedMock
 import Crypto
 import Foundation
 import Hummingbird

@@ -23,12 +23,7 @@ final class Tmux {
     }
 
     /// The `onboard` binary SwiftPM built beside the test bundle.
-    static let binary: String = {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("onboard").path
-        if FileManager.default.isExecutableFile(atPath: besideTests) { return besideTests }
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return package.appendingPathComponent(".build/debug/onboard").path
-    }()
+    static let binary = BuiltExecutable.path("onboard")
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path

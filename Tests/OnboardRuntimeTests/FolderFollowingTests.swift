@@ -1,3 +1,4 @@
+import EmbeddedMock
 import FlowEngine
 import Foundation
 import OnboardRuntime

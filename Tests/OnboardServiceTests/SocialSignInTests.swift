@@ -1,3 +1,4 @@
+import EmbeddedMock
 import OnboardService
 import SQLiteStore
 import ServiceAPI

@@ -1,3 +1,4 @@
+import Installation
 import CivilCalendar
 import FlowEngine
 import Foundation
@@ -158,7 +159,7 @@ public struct DeviceSetup: Sendable {
             if cached == nil {
                 // Reported like every other unreadable state file, set aside, and rebuilt
                 // from the bundled entries (the service's come with the next sync).
-                let aside = StateStore.setAside(path).map { ($0 as NSString).lastPathComponent } ?? "content.json"
+                let aside = DamagedFile.setAside(path).map { ($0 as NSString).lastPathComponent } ?? "content.json"
                 summary.append(
                     "The cached content (content.json) could not be read, so the bundled entries are used. The old file was kept as \(aside)."
                 )

@@ -1,3 +1,4 @@
+import EmbeddedMock
 import ServiceAPI
 import ServiceClient
 import Synchronization

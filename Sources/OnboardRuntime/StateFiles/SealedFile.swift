@@ -1,3 +1,4 @@
+import Installation
 import Foundation
 
 /// What a runner keeps in the flow's folder beside the progress (`pending-rucks.json`,
@@ -28,12 +29,12 @@ struct SealedFile<Contents: Codable & Collection> {
             } catch is SecretStoreError {
                 throw SecretStoreError("\(what) could not be opened: the keyring did not answer.")
             } catch {
-                _ = StateStore.setAside(path)
+                _ = DamagedFile.setAside(path)
                 return empty
             }
         }
         if let contents = readUnsealed(data) { return contents }
-        _ = StateStore.setAside(path)
+        _ = DamagedFile.setAside(path)
         return empty
     }
 

@@ -1,3 +1,4 @@
+import Installation
 import Crypto
 import FlowEngine
 import Foundation
@@ -92,7 +93,7 @@ public final class StateStore {
             warnings.append("Your \(what) (\(name)) could not be opened, so \(outcome) for now: \(error.description)")
             return nil
         } catch {
-            let aside = Self.setAside(path)
+            let aside = DamagedFile.setAside(path)
             let kept = aside.map { ($0 as NSString).lastPathComponent } ?? name
             if error is PersonalData.MissingKey || error is CryptoKitError {
                 // Said once, with whatever else the key sealed (the embedded mock's accounts).
@@ -110,13 +111,6 @@ public final class StateStore {
             warnings.append("Your \(what) (\(name)) could not be read\(why), so \(outcome). The old file was kept as \(kept).")
             return nil
         }
-    }
-
-    /// Renames a bad file to `<name>.corrupt-<time>` and returns the new path.
-    public static func setAside(_ path: String) -> String? {
-        let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
-        let target = "\(path).corrupt-\(stamp)"
-        return rename(path, target) == 0 ? target : nil
     }
 }
 

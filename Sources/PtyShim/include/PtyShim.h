@@ -1,4 +1,4 @@
-// Pseudo-terminals and process spawning for `onboard serve-ssh`: what Glibc's Swift
+// Pseudo-terminals and process spawning for `onboard serve-ssh` and the embedded mock's helper: what Glibc's Swift
 // module lacks (posix_openpt, grantpt, unlockpt, ptsname_r, POSIX_SPAWN_SETSID).
 #ifndef ONBOARD_PTY_SHIM_H
 #define ONBOARD_PTY_SHIM_H
@@ -17,5 +17,10 @@ int onboard_pty_resize(int leader, int rows, int cols);
 // signal at its default action. Returns 0 and the pid, or an errno value.
 int onboard_pty_spawn(const char *path, char *const argv[], char *const envp[],
                       const char *follower_path, int leader, pid_t *pid);
+
+// Starts `path` with `socket` as its standard input (one end of a socket pair), standard
+// output and error on /dev/null, no other descriptor, in a process group of its own.
+// Returns 0 and the pid, or an errno value.
+int onboard_spawn_helper(const char *path, char *const argv[], char *const envp[], int socket, pid_t *pid);
 
 #endif

@@ -1,5 +1,6 @@
 import OnboardService
 import ServiceAPI
+import ServiceClient
 
 /// The embedded mock: `OnboardService` called directly, over its own SQLite file, serving
 /// each call as onboard-server's routes do (`OnboardService.answer`).

@@ -1,0 +1,151 @@
+import Foundation
+import LineChannel
+import PtyShim
+import ServiceAPI
+
+/// The embedded mock in a process of its own (`onboard-mock`), started on the first call
+/// and spoken to over a socket pair (`MockHelperFrame`): the client maps no database
+/// library. A helper that stops is started again on the next call; the calls it was
+/// answering fail as a dropped connection does, and their idempotency keys make a retry safe.
+public actor MockHelperTransport: AuthService {
+    public struct Setup: Sendable {
+        /// The `onboard-mock` executable.
+        public var executable: String
+        /// The mock's SQLite file.
+        public var database: String
+        /// The key its personal columns are sealed with; nil for a shared file.
+        public var sealingKey: @Sendable () throws -> [UInt8]?
+        /// The client's clock offset at each call: the mock's clock moves with it.
+        public var clockOffset: @Sendable () -> Int64
+        /// Told what opening the file found (a damaged file set aside, a lost key's).
+        public var opened: @Sendable (MockHelperFrame.Opened) -> Void
+
+        public init(
+            executable: String, database: String, sealingKey: @escaping @Sendable () throws -> [UInt8]?,
+            clockOffset: @escaping @Sendable () -> Int64, opened: @escaping @Sendable (MockHelperFrame.Opened) -> Void = { _ in }
+        ) {
+            (self.executable, self.database, self.sealingKey, self.clockOffset, self.opened) =
+                (executable, database, sealingKey, clockOffset, opened)
+        }
+    }
+
+    /// How the helper is named in a failure a person reads.
+    static let name = "the embedded mock"
+    private let setup: Setup
+    private var helper: Task<Helper, any Error>?
+    /// The helper running now, once started.
+    private var current: Helper?
+    private var waiting: [Int: CheckedContinuation<MockHelperFrame.Reply, Never>] = [:]
+    private var nextID = 0
+
+    private struct Helper: Sendable {
+        let pid: pid_t
+        let channel: LineChannel
+        /// Its replies, after the opening's.
+        let replies: AsyncStream<Data>
+    }
+
+    public init(_ setup: Setup) {
+        self.setup = setup
+    }
+
+    /// The helper's process while one runs (QA and tests stop it to see a restart).
+    public var processID: pid_t? { current?.pid }
+
+    public func send<Call: WireCall>(_ call: Call, bearer: String?) async throws -> Call.Answer {
+        let helper = try await running()
+        nextID += 1
+        let request = MockHelperFrame.Request(
+            id: nextID, endpoint: Call.endpoint.documented, body: String(decoding: try JSONEncoder().encode(call), as: UTF8.self),
+            parameter: call.pathParameter, bearer: bearer, idempotencyKey: CallContext.idempotencyKey,
+            idempotencyProof: CallContext.idempotencyProof, deviceToken: CallContext.deviceToken, clockOffsetSeconds: setup.clockOffset())
+        let reply = await withCheckedContinuation { continuation in
+            waiting[request.id] = continuation
+            if !helper.channel.write(request) { stopped(helper) }
+        }
+        if let failure = reply.failure { throw failure }
+        guard let answer = reply.answer.flatMap({ try? JSONDecoder().decode(Call.Answer.self, from: Data($0.utf8)) }) else {
+            throw ServiceError.unreadable(Self.name, status: 200)
+        }
+        return answer
+    }
+
+    /// The helper, started now if none runs; calls that come while it starts wait for it.
+    private func running() async throws -> Helper {
+        if let helper { return try await helper.value }
+        let setup = setup
+        let starting = Task { try await Self.start(setup) }
+        helper = starting
+        do {
+            let started = try await starting.value
+            current = started
+            Task { await self.listen(to: started) }
+            return started
+        } catch {
+            helper = nil
+            throw error
+        }
+    }
+
+    private static func start(_ setup: Setup) async throws -> Helper {
+        let key = try setup.sealingKey()
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw ServiceError(.serverError, "The embedded mock could not be started (\(String(cString: strerror(errno)))).")
+        }
+        defer { close(pair[1]) }
+        var pid: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(setup.executable), nil]
+        defer { arguments.forEach { free($0) } }
+        let spawned = onboard_spawn_helper(setup.executable, arguments, environ, pair[1], &pid)
+        guard spawned == 0 else {
+            close(pair[0])
+            throw ServiceError(
+                .serverError, "The embedded mock (\(setup.executable)) could not be started (\(String(cString: strerror(spawned)))).")
+        }
+        let channel = LineChannel(descriptor: pair[0])
+        let opening = MockHelperFrame.Opening(path: setup.database, sealingKey: key.map { Data($0).base64EncodedString() })
+        let replies = channel.lines()
+        var lines = replies.makeAsyncIterator()
+        guard channel.write(opening), let first = await lines.next(),
+            let opened = try? JSONDecoder().decode(MockHelperFrame.Opened.self, from: first)
+        else {
+            close(pair[0])
+            waitpid(pid, nil, 0)
+            throw ServiceError.unreachable(name, reason: "it stopped as it started")
+        }
+        if let failure = opened.failure {
+            close(pair[0])
+            waitpid(pid, nil, 0)
+            throw failure
+        }
+        setup.opened(opened)
+        return Helper(pid: pid, channel: channel, replies: replies)
+    }
+
+    /// Each reply to the call waiting for it, until the helper stops.
+    private func listen(to helper: Helper) async {
+        for await line in helper.replies {
+            guard let reply = try? JSONDecoder().decode(MockHelperFrame.Reply.self, from: line) else { continue }
+            waiting.removeValue(forKey: reply.id)?.resume(returning: reply)
+        }
+        stopped(helper)
+    }
+
+    /// The helper is gone (or its socket broke): the calls it had fail as a dropped
+    /// connection's do, and the next call starts another.
+    private func stopped(_ stopped: Helper) {
+        guard current?.pid == stopped.pid else { return }
+        (helper, current) = (nil, nil)
+        // Shut down first: a close alone does not wake the thread reading it.
+        shutdown(stopped.channel.descriptor, Int32(SHUT_RDWR))
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            waitpid(stopped.pid, &status, 0)
+            close(stopped.channel.descriptor)
+        }
+        let broken = MockHelperFrame.Reply(id: -1, failure: .unreachable(Self.name, reason: "it stopped"))
+        for (_, call) in waiting { call.resume(returning: broken) }
+        waiting = [:]
+    }
+}
