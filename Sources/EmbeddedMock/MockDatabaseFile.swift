@@ -17,6 +17,9 @@ public enum MockDatabaseFile {
     }
 
     public static func open(path: String, sealer: ColumnSealer?, clock: any ServiceClock) throws -> Opened {
+        // Its folder is private, as the state folder it usually sits in.
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var warning: String?
         var lostAs: String?
         let database: ServiceDatabase.Queue

@@ -70,6 +70,9 @@ public enum MockHelperServer {
         var call = try JSONDecoder().decode(Call.self, from: Data(request.body.utf8))
         call.pathParameter = request.parameter
         if call is Wire.OutboxCall { return try JSONEncoder().encode(mock.service.outboxSnapshot()) }
+        if let query = call as? MockHelperFrame.FunnelQuery {
+            return try JSONEncoder().encode(try await mock.service.funnel(flow: query.flow, since: query.since, byVersion: query.byVersion))
+        }
         return try JSONEncoder().encode(try await mock.service.answer(call, as: caller))
     }
 }

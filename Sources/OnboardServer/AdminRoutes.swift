@@ -1,3 +1,4 @@
+import FunnelText
 import Hummingbird
 import OnboardService
 import ServiceAPI
@@ -21,7 +22,7 @@ struct AdminRoutes {
                 throw ServiceError(.invalidInput, "Name the flow: /api/v1/admin/funnel?flow=oklah&since=7d.")
             }
             let sinceText = query["since"].map(String.init) ?? "7d"
-            guard let since = Funnel.since(sinceText, now: clock.now() * 1000) else {
+            guard let since = FunnelText.since(sinceText, now: clock.now() * 1000) else {
                 throw ServiceError(.invalidInput, "since must be like 7d, 24h, 90m or 2026-11-01T00:00:00Z, not '\(sinceText)'.")
             }
             return JSONReply(try await service.funnel(flow: flow, since: since, byVersion: query["by"] == "version"))

@@ -38,19 +38,6 @@ public enum Funnel {
     /// OKLah's target for time to complete.
     public static let targetMilliseconds: Int64 = 120_000
 
-    /// The start of a window: `7d`, `24h` or `90m` before `now`, or an RFC 3339 instant;
-    /// nil for anything else.
-    public static func since(_ text: String, now: Int64) -> Int64? {
-        Instant.milliseconds(internetTime: text) ?? milliseconds(text).map { now - $0 }
-    }
-
-    /// `7d`, `24h`, `90m` (`DurationText`) in milliseconds, at most 100 years; nil for
-    /// anything else, a negative span among them.
-    public static func milliseconds(_ text: String) -> Int64? {
-        guard let seconds = DurationText.seconds(text), (0...36_500 * 86_400).contains(seconds) else { return nil }
-        return seconds * 1000
-    }
-
     /// `rows` in any order; split by version when `byVersion`.
     public static func report(flow: String, since: Int64, until: Int64, rows: [FunnelRow], byVersion: Bool) -> FunnelReport {
         let people = People(rows)

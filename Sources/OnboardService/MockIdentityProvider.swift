@@ -9,9 +9,8 @@ import Synchronization
 /// only, as it would a real provider's published key. Nothing calls Apple, Google or
 /// Facebook.
 public final class MockIdentityProvider: Sendable {
-    /// The audience tokens must be issued for: the client id Onboard registers with
-    /// each provider.
-    public static let audience = "org.onboard.client"
+    /// The audience tokens must be issued for (`SocialProvider.clientAudience`).
+    public static let audience = SocialProvider.clientAudience
     /// How long an ID token may be used after it is issued (seconds).
     public static let tokenLifetime: Int64 = 600
 

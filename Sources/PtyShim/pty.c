@@ -72,10 +72,10 @@ int onboard_spawn_helper(const char *path, char *const argv[], char *const envp[
     sigfillset(&all);
     posix_spawnattr_setsigmask(&attributes, &none);
     posix_spawnattr_setsigdefault(&attributes, &all);
-    // A process group of its own: Ctrl-C or a hangup at the terminal is the client's to
-    // handle; the helper ends when the client's end of the socket closes.
-    posix_spawnattr_setpgroup(&attributes, 0);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    // The client's process group stays its own: whoever ends the client's group (a demo
+    // session's last resort) ends the helper too. The terminal's own signals are the
+    // client's to handle; the helper ignores them and ends when its socket closes.
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     int result = posix_spawn(pid, path, &actions, &attributes, argv, envp);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);

@@ -66,8 +66,24 @@ public enum MockHelperFrame {
         }
     }
 
-    /// Every call the helper answers, by the name a request gives: what a client sends
-    /// (the QA controls other than the outbox are the client's own, as in process).
+    /// `onboard funnel` on the embedded mock: the report an operator gets from a server's
+    /// `/admin/funnel`, asked of the folder's own mock (whose file is the person's).
+    public struct FunnelQuery: WireCall {
+        public typealias Answer = FunnelReport
+        public static var endpoint: Endpoint { .adminFunnel }
+        public var flow: String
+        /// Milliseconds since 1970.
+        public var since: Int64
+        public var byVersion: Bool
+
+        public init(flow: String, since: Int64, byVersion: Bool) {
+            (self.flow, self.since, self.byVersion) = (flow, since, byVersion)
+        }
+    }
+
+    /// Every call the helper answers, by the name a request gives: what a client sends,
+    /// and the funnel (the QA controls other than the outbox are the client's own, as in
+    /// process).
     public static let calls: [String: any WireCall.Type] = Dictionary(
-        uniqueKeysWithValues: Wire.allCalls.map { ($0.endpoint.documented, $0) })
+        uniqueKeysWithValues: (Wire.allCalls + [FunnelQuery.self]).map { ($0.endpoint.documented, $0) })
 }

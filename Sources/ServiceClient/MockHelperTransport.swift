@@ -36,6 +36,10 @@ public actor MockHelperTransport: AuthService {
     /// The helper running now, once started.
     private var current: Helper?
     private var waiting: [Int: CheckedContinuation<MockHelperFrame.Reply, Never>] = [:]
+    /// Who waits for the helper to have exited (`finish`).
+    private var exitWaiters: [CheckedContinuation<Void, Never>] = []
+    /// How long a helper that was let go may take to answer what it was asked and exit.
+    static let exitDeadline = Duration.seconds(5)
     private var nextID = 0
 
     private struct Helper: Sendable {
@@ -47,6 +51,30 @@ public actor MockHelperTransport: AuthService {
 
     public init(_ setup: Setup) {
         self.setup = setup
+    }
+
+    /// Starts the helper now, if none runs: its opening's notes before the first screen.
+    public func start() async throws {
+        _ = try await running()
+    }
+
+    /// Lets the helper go and waits until it has exited: it answers what it was asked,
+    /// closes its file and ends, so the file is the next process's (and a demo session's
+    /// folder can go) once this returns.
+    public func finish() async {
+        guard let current else { return }
+        shutdown(current.channel.descriptor, Int32(SHUT_WR))
+        await withCheckedContinuation { exitWaiters.append($0) }
+    }
+
+    /// What the mock has sent (the QA console's SMS codes and emails).
+    public func outbox() async throws -> [OutboxEntry] {
+        try await send(Wire.OutboxCall(), bearer: nil)
+    }
+
+    /// `onboard funnel` on the mock's file.
+    public func funnel(flow: String, since: Int64, byVersion: Bool) async throws -> FunnelReport {
+        try await send(MockHelperFrame.FunnelQuery(flow: flow, since: since, byVersion: byVersion), bearer: nil)
     }
 
     /// The helper's process while one runs (QA and tests stop it to see a restart).
@@ -123,6 +151,20 @@ public actor MockHelperTransport: AuthService {
         return Helper(pid: pid, channel: channel, replies: replies)
     }
 
+    /// Waits for the helper's exit; one that outlives the deadline is killed.
+    private static func reap(_ pid: pid_t) {
+        let deadline = ContinuousClock.now + exitDeadline
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if ContinuousClock.now > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                return
+            }
+            usleep(2_000)
+        }
+    }
+
     /// Each reply to the call waiting for it, until the helper stops.
     private func listen(to helper: Helper) async {
         for await line in helper.replies {
@@ -139,10 +181,12 @@ public actor MockHelperTransport: AuthService {
         (helper, current) = (nil, nil)
         // Shut down first: a close alone does not wake the thread reading it.
         shutdown(stopped.channel.descriptor, Int32(SHUT_RDWR))
+        let exited = exitWaiters
+        exitWaiters = []
         Thread.detachNewThread {
-            var status: Int32 = 0
-            waitpid(stopped.pid, &status, 0)
+            Self.reap(stopped.pid)
             close(stopped.channel.descriptor)
+            for waiter in exited { waiter.resume() }
         }
         let broken = MockHelperFrame.Reply(id: -1, failure: .unreachable(Self.name, reason: "it stopped"))
         for (_, call) in waiting { call.resume(returning: broken) }

@@ -1,3 +1,4 @@
+import FunnelText
 import ArgumentParser
 import Foundation
 import InputRules
@@ -55,7 +56,7 @@ struct FunnelCommand: AsyncParsableCommand {
         var logger = Logger(label: "onboard-server")
         logger.logLevel = .error
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        guard let start = Funnel.since(since, now: now) else {
+        guard let start = FunnelText.since(since, now: now) else {
             throw ValidationError("--since '\(since)' is not like 7d, 24h, 90m or 2026-11-01T00:00:00Z")
         }
         let report: FunnelReport

@@ -1,3 +1,4 @@
+import FunnelText
 import ClientAddress
 import ArgumentParser
 import Foundation
@@ -128,7 +129,7 @@ struct ServeSettings {
         settings.eventBatchesPerAddress = RateLimit(
             limit: layers.number(eventsLimit, flag: flags.eventsLimit, in: atLeastOne) ?? 600, window: 60)
         let retention = layers.text(eventsRetention, flag: flags.eventsRetention)
-        let milliseconds = Funnel.milliseconds(retention?.value ?? "90d") ?? 0
+        let milliseconds = FunnelText.milliseconds(retention?.value ?? "90d") ?? 0
         if let retention, milliseconds < 3_600_000 {
             layers.problem("'\(retention.value)' is not a duration of an hour or more like 90d, 30d or 12h", at: retention.place + ":")
         }

@@ -1,4 +1,4 @@
-import OnboardService
+import FunnelText
 import ServiceAPI
 import TerminalUI
 

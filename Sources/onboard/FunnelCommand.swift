@@ -1,7 +1,7 @@
+import OnboardRuntime
+import FunnelText
 import ArgumentParser
 import Foundation
-import OnboardService
-import SQLiteStore
 import ServiceAPI
 import ServiceClient
 import Synchronization
@@ -59,15 +59,13 @@ struct FunnelCommand: ParsableCommand {
             throw ValidationError("No walks yet: there is no mock database at \(path).")
         }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        guard let start = Funnel.since(since, now: now) else {
+        guard let start = FunnelText.since(since, now: now) else {
             throw ValidationError("--since '\(since)' is not like 7d, 24h, 90m or 2026-11-01T00:00:00Z")
         }
-        let sealer =
-            ColumnSealer.isOwnMock(path, stateDirectory: folder)
-            ? ColumnSealer.forStateFolder(folder, secrets: try local.openSecretStore(stateFolder: folder)) : nil
-        let service = try OnboardService(database: ServiceDatabase.open(path: path, sealer: sealer))
+        let mock = MockHelperTransport.embeddedMock(
+            path: path, stateDirectory: folder, secrets: try local.openSecretStore(stateFolder: folder), clock: RuntimeClock())
         let (flow, byVersion) = (flow, byVersion)
-        return try Blocking.run { try await service.funnel(flow: flow, since: start, byVersion: byVersion) }
+        return try Blocking.run { try await mock.funnel(flow: flow, since: start, byVersion: byVersion) }
     }
 
     private func fromServer() throws -> FunnelReport {

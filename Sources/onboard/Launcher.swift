@@ -5,8 +5,6 @@ import FlowEngine
 import Foundation
 import Installation
 import OnboardRuntime
-import OnboardService
-import SQLiteStore
 import ScreenTable
 import ServiceAPI
 import ServiceClient
@@ -21,7 +19,7 @@ final class Launcher {
     /// `--headless`: one for the whole command, so a script spans the picker and a flow.
     private(set) var headless: HeadlessTerminal?
     private var recorder: CastRecorder?
-    private let mailbox = Mailbox()
+    let mailbox = Mailbox()
     /// The faults in force: `--fault`, then whatever the QA console switches.
     let faults: FaultSwitchboard
     /// The run's one clock (`--clock-offset`, the console's shifts), the mock's too.
@@ -29,6 +27,8 @@ final class Launcher {
     var warnings: [String] = []
     /// What the data key sealed that could not be opened (the mock's accounts).
     var losses: [SealedLoss] = []
+    /// The embedded mock's process of the flow running, let go when the flow ends.
+    var mockHelper: MockHelperTransport?
     let glyphs: Glyphs
     /// The state folder's secret store, opened by the first flow (the picker's too).
     private var secrets: (any SecretStore)?
@@ -225,7 +225,11 @@ final class Launcher {
             delivery: eventDelivery(for: flow, store: store, services: services))
         warnings = []
         losses = []
-        defer { session.finishDelivery() }
+        defer {
+            session.finishDelivery()
+            // The mock answers what it was asked and closes its file before Onboard exits.
+            if let helper = mockHelper { _ = try? Blocking.run { await helper.finish() } }
+        }
         if lines {
             let ending = LinePrompter(session: session).run()
             return (ending, session.state)
@@ -253,7 +257,7 @@ final class Launcher {
     /// own database, the mock over another file (`--mock-db`), or a server's address.
     private func serviceIdentity(stateFolder: String) -> String {
         guard options.serviceName == "mock" else { return ServiceFolders.identity(ofAddress: options.serviceName) }
-        guard let file = options.mockDatabase, !ColumnSealer.isOwnMock(file, stateDirectory: stateFolder) else {
+        guard let file = options.mockDatabase, !EmbeddedMockFile.isOwn(file, stateDirectory: stateFolder) else {
             return ServiceFolders.embeddedMock
         }
         return "mock://" + URL(fileURLWithPath: file).standardizedFileURL.path

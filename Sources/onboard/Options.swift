@@ -3,7 +3,6 @@ import CivilCalendar
 import Foundation
 import Installation
 import OnboardRuntime
-import OnboardService
 import ScreenTable
 import ServiceAPI
 import ServiceClient

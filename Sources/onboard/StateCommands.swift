@@ -1,8 +1,7 @@
+import ServiceClient
 import ArgumentParser
 import Foundation
 import OnboardRuntime
-import OnboardService
-import SQLiteStore
 import TerminalUI
 
 struct Reset: ParsableCommand {
@@ -90,10 +89,9 @@ struct OutboxCommand: ParsableCommand {
             return
         }
         // The folder's own mock keeps destinations sealed with the folder's key.
-        let sealer =
-            ColumnSealer.isOwnMock(path, stateDirectory: folder)
-            ? ColumnSealer.forStateFolder(folder, secrets: try local.openSecretStore(stateFolder: folder)) : nil
-        let entries = try ServiceDatabase.open(path: path, sealer: sealer).read(OnboardService.outbox(in:))
+        let mock = MockHelperTransport.embeddedMock(
+            path: path, stateDirectory: folder, secrets: try local.openSecretStore(stateFolder: folder), clock: RuntimeClock())
+        let entries = try Blocking.run { try await mock.outbox() }
         if entries.isEmpty { print("Nothing sent yet.") }
         let shown = last.map { Array(entries.suffix(max(0, $0))) } ?? entries
         let time = ISO8601DateFormatter()

@@ -1,6 +1,5 @@
 import FlowEngine
 import Foundation
-import OnboardService
 import ServiceAPI
 
 /// ABBY on the runner's side: phone and social sign-in, and the profile saved step by step.
@@ -27,7 +26,7 @@ extension OperationRunner {
         let token: String
         do {
             token = try await service.mockIdentityToken(
-                provider: provider, account: request.inputs["social_account"] ?? "", audience: MockIdentityProvider.audience, nonce: nonce)
+                provider: provider, account: request.inputs["social_account"] ?? "", audience: SocialProvider.clientAudience, nonce: nonce)
         } catch let error as ServiceError where error.code == .notFound {
             // A server without --dev serves no mock provider, and has no real one yet.
             throw SocialProvider.unavailable(provider)
@@ -85,7 +84,7 @@ extension OperationRunner {
         let nonce = UUID().uuidString
         let token = try await service.mockIdentityToken(
             provider: request.inputs["provider"] ?? "", account: request.inputs["social_account"] ?? "",
-            audience: MockIdentityProvider.audience,
+            audience: SocialProvider.clientAudience,
             nonce: nonce)
         try await service.approveSocialDevice(userCode: request.inputs["user_code"] ?? "", idToken: token, nonce: nonce)
         return try await pollSocialDevice(request, on: service)

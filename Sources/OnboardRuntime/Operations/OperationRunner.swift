@@ -1,6 +1,5 @@
 import FlowEngine
 import Foundation
-import OnboardService
 import ScreenTable
 import ServiceAPI
 import ServiceClient

@@ -16,11 +16,11 @@ public final class ServiceDirectory: Sendable {
     private let cache = Mutex<[String: any AuthService]>([:])
 
     /// The embedded mock when Onboard runs on it, for QA's outbox.
-    public let runningMock: LazyMock?
+    public let runningMock: MockHelperTransport?
 
     public init(
         default defaultService: any AuthService, mock makeMock: @escaping @Sendable () throws -> any AuthService,
-        runningMock: LazyMock? = nil, faults: FaultSwitchboard? = nil, insecure: Bool = false, trustRoots: [String] = []
+        runningMock: MockHelperTransport? = nil, faults: FaultSwitchboard? = nil, insecure: Bool = false, trustRoots: [String] = []
     ) {
         self.defaultService = defaultService
         self.makeMock = makeMock

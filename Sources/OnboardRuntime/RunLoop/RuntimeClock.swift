@@ -1,13 +1,12 @@
 import Foundation
-import OnboardService
 import ServiceAPI
 import ServiceClient
 import Synchronization
 
 /// The client's clock, shifted by `--clock-offset` or the QA console. One instance is
-/// shared by the runner, the calls and the embedded mock (it is the mock's clock too),
+/// shared by the runner, the calls and the embedded mock (each call carries its offset),
 /// so "25h later" expires tokens on both sides at once.
-public final class RuntimeClock: ServiceClock {
+public final class RuntimeClock: Sendable {
     private let offset: Mutex<Int64>
 
     public init(offsetSeconds: Int64 = 0) {

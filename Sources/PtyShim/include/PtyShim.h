@@ -19,7 +19,7 @@ int onboard_pty_spawn(const char *path, char *const argv[], char *const envp[],
                       const char *follower_path, int leader, pid_t *pid);
 
 // Starts `path` with `socket` as its standard input (one end of a socket pair), standard
-// output and error on /dev/null, no other descriptor, in a process group of its own.
+// output and error on /dev/null, no other descriptor, every signal at its default.
 // Returns 0 and the pid, or an errno value.
 int onboard_spawn_helper(const char *path, char *const argv[], char *const envp[], int socket, pid_t *pid);
 

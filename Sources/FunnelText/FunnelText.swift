@@ -1,8 +1,22 @@
 import Foundation
+import CivilCalendar
 import ServiceAPI
 
 /// A funnel report as an operator reads it: a table, JSON or CSV.
 public enum FunnelText {
+    /// The start of a window: `7d`, `24h` or `90m` before `now`, or an RFC 3339 instant;
+    /// nil for anything else.
+    public static func since(_ text: String, now: Int64) -> Int64? {
+        Instant.milliseconds(internetTime: text) ?? milliseconds(text).map { now - $0 }
+    }
+
+    /// `7d`, `24h`, `90m` (`DurationText`) in milliseconds, at most 100 years; nil for
+    /// anything else, a negative span among them.
+    public static func milliseconds(_ text: String) -> Int64? {
+        guard let seconds = DurationText.seconds(text), (0...36_500 * 86_400).contains(seconds) else { return nil }
+        return seconds * 1000
+    }
+
     public static func json(_ report: FunnelReport) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
