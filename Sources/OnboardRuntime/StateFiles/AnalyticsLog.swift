@@ -35,27 +35,48 @@ public final class AnalyticsLog {
 
     /// Writes an event made by `event(for:)`: flat, its properties beside its names.
     public func write(_ event: AnalyticsEvent) throws {
-        var object: [String: Any] = [
-            "id": event.id,
-            "event": event.event,
-            "flow": event.flow,
-            "user_id": event.userID,
-            "anonymous_id": event.anonymousID,
-            "timestamp": event.timestamp,
-            "app_version": event.appVersion,
-        ]
-        if let screen = event.screen { object["screen"] = screen }
-        for (key, value) in event.properties {
-            switch value {
-            case .text(let text): object[key] = text
-            case .number(let number): object[key] = Int64(exactly: number) ?? number
-            case .flag(let flag): object[key] = flag
-            case .list(let list): object[key] = list
+        try JSONLines.append(try Self.encoder.encode(LogLine(event: event)), to: path)
+        try trimIfOverLimit()
+    }
+
+    /// Sorted keys, slashes as they are: a line reads the same however it was made.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// An event as one line: flat, a property beside the event's names (and over one of
+    /// them, should a flow name a property so).
+    struct LogLine: Encodable {
+        var event: AnalyticsEvent
+
+        struct Key: CodingKey {
+            var stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var names: [String: FieldValue] = [
+                "id": .text(event.id), "event": .text(event.event), "flow": .text(event.flow), "user_id": .text(event.userID),
+                "anonymous_id": .text(event.anonymousID), "timestamp": .text(event.timestamp), "app_version": .text(event.appVersion),
+            ]
+            if let screen = event.screen { names["screen"] = .text(screen) }
+            names.merge(event.properties) { _, property in property }
+            var line = encoder.container(keyedBy: Key.self)
+            for (name, value) in names {
+                let key = Key(stringValue: name)
+                switch value {
+                case .text(let text): try line.encode(text, forKey: key)
+                case .number(let number):
+                    if let whole = Int64(exactly: number) { try line.encode(whole, forKey: key) } else { try line.encode(number, forKey: key) }
+                case .flag(let flag): try line.encode(flag, forKey: key)
+                case .list(let list): try line.encode(list, forKey: key)
+                }
             }
         }
-        let line = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        try JSONLines.append(line, to: path)
-        try trimIfOverLimit()
     }
 
     /// The record as it travels: a fresh UUID, the app's version, properties as values.
