@@ -71,7 +71,11 @@ public final class AnalyticsLog {
                 switch value {
                 case .text(let text): try line.encode(text, forKey: key)
                 case .number(let number):
-                    if let whole = Int64(exactly: number) { try line.encode(whole, forKey: key) } else { try line.encode(number, forKey: key) }
+                    if let whole = Int64(exactly: number) {
+                        try line.encode(whole, forKey: key)
+                    } else {
+                        try line.encode(number, forKey: key)
+                    }
                 case .flag(let flag): try line.encode(flag, forKey: key)
                 case .list(let list): try line.encode(list, forKey: key)
                 }
