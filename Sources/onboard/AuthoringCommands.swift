@@ -10,6 +10,7 @@ import TerminalUI
 /// `onboard graph`: the flow as a picture, for the people who write flows.
 struct Graph: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "graph",
         abstract: "Draw a flow: each screen a node, each step an edge labelled with its button or result code.",
         discussion: """
             dot is Graphviz's language (dot -Tpng); mermaid pastes into Markdown on GitHub \

@@ -38,7 +38,8 @@ struct Pick: ParsableCommand {
 }
 
 struct Run: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run one flow: a built-in id, or a flow file with --flow.")
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Run one flow: a built-in id, or a flow file with --flow.")
 
     @Argument(help: "A built-in flow id (see 'onboard flows').")
     var flow: String?
@@ -69,6 +70,7 @@ struct Run: ParsableCommand {
 
 struct Flows: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "flows",
         abstract: "List the built-in flows, or print one's YAML to start a flow file from.",
         discussion: "onboard flows abby > my-abby.yaml; onboard run --flow my-abby.yaml")
 
@@ -123,7 +125,8 @@ struct ThemesCommand: ParsableCommand {
 }
 
 struct Lint: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Check flow files; print each problem as file:line:column and exit 1 if any.")
+    static let configuration = CommandConfiguration(
+        commandName: "lint", abstract: "Check flow files; print each problem as file:line:column and exit 1 if any.")
 
     @Argument(help: "Flow files (YAML).")
     var files: [String]

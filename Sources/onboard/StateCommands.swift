@@ -6,6 +6,7 @@ import TerminalUI
 
 struct Reset: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "reset",
         abstract: "Forget a flow's session, progress and analytics; with no flow, every flow's and the mock service's data.")
 
     @Argument(help: "A flow id; omit to reset everything.")
@@ -117,6 +118,7 @@ struct SecretsCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Say where this folder's secrets are and whether they can be reached from here.")
 
         @OptionGroup var folder: FolderOption
@@ -141,6 +143,7 @@ struct SecretsCommand: ParsableCommand {
 
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "move",
             abstract: "Move this folder's tokens and encryption key to the keyring or to a private file.")
 
         @Option(help: "Where to: keyring or file.")
