@@ -129,7 +129,9 @@ public actor MockHelperTransport: AuthService {
         guard spawned == 0 else {
             close(pair[0])
             throw ServiceError(
-                .serverError, "The embedded mock (\(setup.executable)) could not be started (\(String(cString: strerror(spawned)))).")
+                .serverError,
+                "The embedded mock (\(setup.executable)) could not be started (\(String(cString: strerror(spawned)))); it is built with onboard (swift build) and must sit beside it."
+            )
         }
         let channel = LineChannel(descriptor: pair[0])
         let opening = MockHelperFrame.Opening(path: setup.database, sealingKey: key.map { Data($0).base64EncodedString() })
