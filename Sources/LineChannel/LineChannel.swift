@@ -44,9 +44,10 @@ public final class LineChannel: Sendable {
         bytes.append(UInt8(ascii: "\n"))
         return writing.withLock { _ in
             bytes.withUnsafeBytes { buffer in
+                guard let start = buffer.baseAddress else { return true }
                 var offset = 0
                 while offset < buffer.count {
-                    let written = send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                    let written = send(descriptor, start + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
                     if written < 0, errno == EINTR { continue }
                     guard written > 0 else { return false }
                     offset += written

@@ -31,10 +31,14 @@ public actor MockHelperTransport: AuthService {
 
     /// How the helper is named in a failure a person reads.
     static let name = "the embedded mock"
+    /// The reply of a call its helper stopped before answering.
+    static let broken = MockHelperFrame.Reply(id: -1, failure: .unreachable(name, reason: "it stopped"))
     private let setup: Setup
     private var helper: Task<Helper, any Error>?
     /// The helper running now, once started.
     private var current: Helper?
+    /// Helpers that have stopped: a call that got one just before is failed, not left waiting.
+    private var ended: Set<pid_t> = []
     private var waiting: [Int: CheckedContinuation<MockHelperFrame.Reply, Never>] = [:]
     /// Who waits for the helper to have exited (`finish`).
     private var exitWaiters: [CheckedContinuation<Void, Never>] = []
@@ -88,6 +92,9 @@ public actor MockHelperTransport: AuthService {
             parameter: call.pathParameter, bearer: bearer, idempotencyKey: CallContext.idempotencyKey,
             idempotencyProof: CallContext.idempotencyProof, deviceToken: CallContext.deviceToken, clockOffsetSeconds: setup.clockOffset())
         let reply = await withCheckedContinuation { continuation in
+            // A helper that stopped after `running()` answered has no one to pair the
+            // reply with: the call fails at once, as a dropped connection, not never.
+            guard !ended.contains(helper.pid) else { return continuation.resume(returning: Self.broken) }
             waiting[request.id] = continuation
             if !helper.channel.write(request) { stopped(helper) }
         }
@@ -181,6 +188,7 @@ public actor MockHelperTransport: AuthService {
     private func stopped(_ stopped: Helper) {
         guard current?.pid == stopped.pid else { return }
         (helper, current) = (nil, nil)
+        ended.insert(stopped.pid)
         // Shut down first: a close alone does not wake the thread reading it.
         shutdown(stopped.channel.descriptor, Int32(SHUT_RDWR))
         let exited = exitWaiters
@@ -190,8 +198,7 @@ public actor MockHelperTransport: AuthService {
             close(stopped.channel.descriptor)
             for waiter in exited { waiter.resume() }
         }
-        let broken = MockHelperFrame.Reply(id: -1, failure: .unreachable(Self.name, reason: "it stopped"))
-        for (_, call) in waiting { call.resume(returning: broken) }
+        for (_, call) in waiting { call.resume(returning: Self.broken) }
         waiting = [:]
     }
 }
