@@ -54,8 +54,13 @@ HOME = "Your rucks"
 # Said by a window that found its folder changed by another and followed it: whatever
 # the person pressed then was not done as the identity the folder no longer holds.
 FOLLOWED = "Another Onboard window"
-# Longer than the moment a window that followed its folder lets keys go
-# (`FlowSession.keysMeantForTheScreenBefore`, 0.5 s).
+# Put up by a background answer when an account's session ended, whatever screen was up.
+ENDED = "Log in again"
+# Screens that can change without the person's doing: the window then lets keys go for
+# a moment (they were typed at the screen before), so a person reads first, and so
+# does the model.
+CHANGED_UNDER = [FOLLOWED, ENDED]
+# Longer than that moment (`FlowSession.keysMeantForTheScreenBefore`, 0.5 s).
 READ_THE_NOTE = 0.7
 # Said when an account's session ended as a ruck was saved: the ruck is that account's,
 # kept on the device until the person logs in to it again.
@@ -186,20 +191,21 @@ class Seams(RuleBasedStateMachine):
         return window.text()
 
     def reached(self, window, text):
-        """After a press: the screen `text`, or False when the window followed its folder
-        instead (another window changed who it holds)."""
-        screen = self.expect(window, [text, FOLLOWED])
+        """After a press: the screen `text`, or False when the screen changed under the
+        person instead (another window changed who the folder holds, or the session ended
+        as the key was pressed, and the key was let go)."""
+        screen = self.expect(window, [text] + CHANGED_UNDER)
         if text not in screen:
             # A note from an earlier follow may still be up while the press is handled.
             window.settle(0.3, 5)
-            screen = self.expect(window, [text, FOLLOWED])
+            screen = self.expect(window, [text] + CHANGED_UNDER)
         return text in screen
 
     def press(self, window, *keys):
-        # A window that just followed its folder lets keys go for a moment (they were
-        # typed at the screen before): a person reads the note first, and so does the model.
-        if FOLLOWED in window.text():
-            time.sleep(READ_THE_NOTE)
+        # A screen that changed under the person lets keys go for a moment (they were
+        # typed at the screen before): a person reads it first, and so does the model.
+        if any(text in window.text() for text in CHANGED_UNDER):
+            window.settle(READ_THE_NOTE, 5)
         for key in keys:
             window.send(NAMED.get(key, key.encode()))
             time.sleep(0.05)
@@ -276,7 +282,9 @@ class Seams(RuleBasedStateMachine):
         if not home or not self.holder_is_guest(window.service):
             return
         self.press(window, "p")
-        screen = self.expect(window, ["Guest User", "Signed In", FOLLOWED])
+        screen = self.expect(window, ["Guest User", "Signed In"] + CHANGED_UNDER)
+        if ENDED in screen:
+            return  # the session ended as `p` was pressed: the key was let go
         if "Guest User" not in screen:
             self.press(window, "Esc")
             return
@@ -306,7 +314,9 @@ class Seams(RuleBasedStateMachine):
             return
         self.log.append(f"sign out on the {window.service} window" + (f", killed {kill_after:.2f} s after" if kill_after is not None else ""))
         self.press(window, "p")
-        screen = self.expect(window, ["Signed In", "Guest User", FOLLOWED])
+        screen = self.expect(window, ["Signed In", "Guest User"] + CHANGED_UNDER)
+        if ENDED in screen:
+            return  # the session ended as `p` was pressed: the key was let go
         if "Signed In" not in screen:
             self.press(window, "Esc")
             return
@@ -353,7 +363,9 @@ class Seams(RuleBasedStateMachine):
             return
         email = emails[pick % len(emails)]
         self.press(window, "p")
-        screen = self.expect(window, ["Guest User", "Signed In", FOLLOWED])
+        screen = self.expect(window, ["Guest User", "Signed In"] + CHANGED_UNDER)
+        if ENDED in screen:
+            return  # the session ended as `p` was pressed: the key was let go
         if "Guest User" not in screen:
             self.press(window, "Esc")
             return

@@ -94,6 +94,7 @@ public final class HeadlessTerminal: TerminalDevice {
         quitSent = true
     }
 
+    public var typesFromAScript: Bool { true }
     public func suspend() {}
     public func invalidate() {}
 }

@@ -43,6 +43,7 @@ public final class FlowRunner {
         self.qa = qa
         self.renderer = renderer
         self.terminal = terminal
+        session.holdsKeysWhenTheScreenChangesUnasked = true
     }
 
     public var currentState: FlowState { session.state }
@@ -62,12 +63,17 @@ public final class FlowRunner {
         while session.ending == nil {
             // The spinner animates at 10 frames a second; watched files are looked at four
             // times a second; otherwise wake once a second.
-            let woke = session.wait(input: terminal.inputDescriptor, milliseconds: spinnerShown ? 100 : liveReload != nil ? 250 : 1000)
+            // A key script types at the screen it has seen: while keys typed at the screen
+            // before would be let go, it is not asked for more (a person would be reading).
+            let asksForKeys = !(terminal.typesFromAScript && session.typedAtTheScreenBefore)
+            let woke = session.wait(
+                input: asksForKeys ? terminal.inputDescriptor : nil,
+                milliseconds: !asksForKeys || spinnerShown ? 100 : liveReload != nil ? 250 : 1000)
             // The terminal went away without a SIGHUP reaching us (a parent that caught
             // it): end as a hangup would, rather than spin on a descriptor always ready.
             if woke.inputHungUp { session.end(bySignal: SIGHUP) }
             if woke.continued { terminal.invalidate() }
-            handle(terminal.readInputs())
+            if asksForKeys { handle(terminal.readInputs()) }
             reloadChangedFiles()
             // Time passing: due renewals, and renewal ahead of expiry.
             dispatch(.tick)

@@ -25,7 +25,7 @@ extension FlowSession {
     func followFolder() {
         launchNotes.append(FolderIdentity.note(nowHolding: store.sessionFile.holder()))
         launch(deferringEffects: false, following: true, drafts: engine.drafts(on: state))
-        followedAt = .now
+        changedUnaskedAt = .now
     }
 
     /// Between calls, before a key is applied and on every tick, whom the folder holds is
@@ -39,11 +39,5 @@ extension FlowSession {
         else { return false }
         followFolder()
         return true
-    }
-
-    /// The key came before the person could have read the screen the folder changed to.
-    var typedAtTheScreenBefore: Bool {
-        guard let followedAt else { return false }
-        return ContinuousClock.now - followedAt < Self.keysMeantForTheScreenBefore
     }
 }

@@ -39,13 +39,19 @@ public final class FlowSession {
     /// The session file as this window last read it (`followsAnotherWindow` reads it
     /// again only once it changed).
     var sessionFileSeen: FileStamp?
-    /// When this window last followed its folder: keys that come in the moment after were
-    /// typed at the screen it showed before, and are not applied to the new one.
-    var followedAt: ContinuousClock.Instant?
-    /// How long after following a key is let go unapplied: a person reads a screen that
+    /// When the screen last changed without the person's doing: this window followed its
+    /// folder, or (with `holdsKeysWhenTheScreenChangesUnasked`) a background answer or the
+    /// passing of time replaced the screen they could type at. Keys that come in the
+    /// moment after were typed at the screen before, and are not applied to the new one.
+    var changedUnaskedAt: ContinuousClock.Instant?
+    /// How long after such a change a key is let go unapplied: a person reads a screen that
     /// changed under them before typing to it (browsers hold a new prompt's buttons for a
     /// moment for the same reason).
     public static let keysMeantForTheScreenBefore: Duration = .milliseconds(500)
+    /// Keys arrive one by one at whatever screen is up (a terminal, a key script), rather
+    /// than as answers to a question printed once (`LinePrompter`, which drops a question
+    /// a poll overtook): set by the front end that draws screens.
+    public var holdsKeysWhenTheScreenChangesUnasked = false
 
     public init(
         engine: FlowEngine, store: StateStore, operations: OperationRunner, clock: RuntimeClock, mailbox: Mailbox,
@@ -165,7 +171,10 @@ public final class FlowSession {
         default:
             break
         }
+        let couldBeTypedAt = holdsKeysWhenTheScreenChangesUnasked && event.comesUnasked && state.phase == .showing && !state.isBusy
+        let screenBefore = state.screenID
         let effects = engine.reduce(&state, event, now: clock.nowMilliseconds())
+        if couldBeTypedAt, state.screenID != screenBefore { changedUnaskedAt = .now }
         perform(effects)
     }
 

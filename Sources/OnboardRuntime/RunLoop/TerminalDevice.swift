@@ -16,9 +16,13 @@ public protocol TerminalDevice: AnyObject {
     func invalidate()
     /// Styles the screen with another theme (a theme file changed under `--watch`).
     func apply(_ theme: Theme)
+    /// Its keys come from a script that reads each frame before it types (QA's headless
+    /// runs), not from a person at a keyboard.
+    var typesFromAScript: Bool { get }
 }
 
 extension TerminalDevice {
+    public var typesFromAScript: Bool { false }
     public var canSuspend: Bool { true }
     public func apply(_ theme: Theme) {}
 }
