@@ -60,6 +60,8 @@ ENDED = "Log in again"
 # a moment (they were typed at the screen before), so a person reads first, and so
 # does the model.
 CHANGED_UNDER = [FOLLOWED, ENDED]
+# A guest's profile and an account's, where `p` on Home goes.
+PROFILES = ["Guest User", "Signed In"]
 # Longer than that moment (`FlowSession.keysMeantForTheScreenBefore`, 0.5 s).
 READ_THE_NOTE = 0.7
 # Said when an account's session ended as a ruck was saved: the ruck is that account's,
@@ -210,6 +212,18 @@ class Seams(RuleBasedStateMachine):
             window.send(NAMED.get(key, key.encode()))
             time.sleep(0.05)
 
+    def open_profile(self, window, wanted):
+        """`p` on Home: True on the profile `wanted` ("Guest User" or "Signed In"). The
+        other one goes back; a screen that changed under the person as `p` was pressed
+        (a follow, "Log in again") let the key go, and is left as it is."""
+        self.press(window, "p")
+        screen = self.expect(window, PROFILES + CHANGED_UNDER)
+        if wanted in screen:
+            return True
+        if any(profile in screen for profile in PROFILES):
+            self.press(window, "Esc")
+        return False
+
     def type(self, window, text):
         for character in text:
             window.send(character.encode())
@@ -281,12 +295,7 @@ class Seams(RuleBasedStateMachine):
         window, home = self.at_home(index)
         if not home or not self.holder_is_guest(window.service):
             return
-        self.press(window, "p")
-        screen = self.expect(window, ["Guest User", "Signed In"] + CHANGED_UNDER)
-        if ENDED in screen:
-            return  # the session ended as `p` was pressed: the key was let go
-        if "Guest User" not in screen:
-            self.press(window, "Esc")
+        if not self.open_profile(window, "Guest User"):
             return
         self.counter += 1
         email = f"walker{self.counter}@example.org"
@@ -313,12 +322,7 @@ class Seams(RuleBasedStateMachine):
         if not home or self.holder_is_guest(window.service):
             return
         self.log.append(f"sign out on the {window.service} window" + (f", killed {kill_after:.2f} s after" if kill_after is not None else ""))
-        self.press(window, "p")
-        screen = self.expect(window, ["Signed In", "Guest User"] + CHANGED_UNDER)
-        if ENDED in screen:
-            return  # the session ended as `p` was pressed: the key was let go
-        if "Signed In" not in screen:
-            self.press(window, "Esc")
+        if not self.open_profile(window, "Signed In"):
             return
         self.press(window, "Enter")
         if not self.reached(window, "Sign out?"):
@@ -362,12 +366,7 @@ class Seams(RuleBasedStateMachine):
         if not home or not emails or not self.holder_is_guest(window.service):
             return
         email = emails[pick % len(emails)]
-        self.press(window, "p")
-        screen = self.expect(window, ["Guest User", "Signed In"] + CHANGED_UNDER)
-        if ENDED in screen:
-            return  # the session ended as `p` was pressed: the key was let go
-        if "Guest User" not in screen:
-            self.press(window, "Esc")
+        if not self.open_profile(window, "Guest User"):
             return
         self.log_in_from_guest(window, email)
 

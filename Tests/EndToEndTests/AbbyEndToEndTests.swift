@@ -272,7 +272,7 @@ extension EndToEnd {
                 #expect(provider.contains("▀▀▀▀▀▀▀"), "the QR code beside the text at 80x24:\n\(provider)")
                 let code = try #require(provider.firstMatch(of: /[B-Z]{4}-[B-Z]{4}/).map { String($0.output) }, "\(provider)")
                 #expect(backend.approveOnTheDevicePage(userCode: code, account: "bo@icloud.com", allow: false))
-                let denied = bo.waitFor("Create your account")
+                let denied = bo.waitToRead("Create your account")
                 #expect(!denied.contains("✗"), "a denial returns to the method choice with no error state:\n\(denied)")
                 bo.send("Right", "Enter")  // Continue with Apple, again
                 let again = bo.waitFor("Sign in with Apple")

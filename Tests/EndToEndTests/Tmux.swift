@@ -120,6 +120,17 @@ final class Tmux {
         return last
     }
 
+    /// Waits for a screen that came by itself (a poll's answer, a background renewal's),
+    /// then reads it before typing, as a person does: keys in the moment after such a
+    /// screen appears were typed at the one before, and are let go (DECISIONS 54).
+    @discardableResult
+    func waitToRead(_ text: String, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        let shown = waitFor(text, seconds: seconds, sourceLocation: sourceLocation)
+        let reading = (FlowSession.keysMeantForTheScreenBefore + .milliseconds(200)).components
+        usleep(useconds_t(reading.seconds * 1_000_000 + reading.attoseconds / 1_000_000_000_000))
+        return shown
+    }
+
     /// The process id of the running onboard, for sending it signals.
     var onboardPID: Int32? {
         let result = Subprocess.run("/usr/bin/pgrep", ["-f", "state-dir \(stateDirectory)$"])
