@@ -53,10 +53,14 @@ let package = Package(
         // "did you mean 'title'?" after an unknown word: flow files and the server's
         // configuration file alike.
         .target(name: "Suggestion"),
-        // The declarative screen table: types, YAML loader, linter, built-in flows.
+        // The declarative screen table: its types and the built-in flows, compiled. No YAML,
+        // no file read: what a launch needs.
+        .target(name: "ScreenTable", dependencies: ["ServiceAPI", "Installation", "CivilCalendar"]),
+        // Flow files as people write them (YAML, Yams): the reader and its checks, and the
+        // built-in flows' sources the compiled ones are generated from.
         .target(
-            name: "ScreenTable",
-            dependencies: ["ServiceAPI", "Installation", "CivilCalendar", "Suggestion", .product(name: "Yams", package: "Yams")],
+            name: "FlowFiles",
+            dependencies: ["ScreenTable", "CivilCalendar", "Suggestion", .product(name: "Yams", package: "Yams")],
             resources: [.copy("BuiltinFlows")]
         ),
         // A funnel report as people read it (a table, JSON, CSV) and its window as typed
@@ -96,11 +100,13 @@ let package = Package(
         .target(name: "ClientAddress"),
         // C: HTTP(S) through libcurl, loaded with dlopen on the first request.
         .target(name: "CurlShim", linkerSettings: [.linkedLibrary("dl")]),
+        // Blocking work on a thread of its own, without Foundation's `Thread`.
+        .target(name: "OwnThread"),
         // Lines of JSON over a socket pair: the client and onboard-mock.
-        .target(name: "LineChannel"),
+        .target(name: "LineChannel", dependencies: ["OwnThread"]),
         // The one protocol the runtime calls, its transports and fault injection. It links
         // no part of the service: the embedded mock is onboard-mock, another process.
-        .target(name: "ServiceClient", dependencies: ["ServiceAPI", "CurlShim", "LineChannel", "PtyShim"]),
+        .target(name: "ServiceClient", dependencies: ["ServiceAPI", "CurlShim", "LineChannel", "OwnThread", "PtyShim"]),
         // The embedded mock: OnboardService over the state folder's SQLite file, in process
         // (tests, tools) or served to the client from onboard-mock.
         .target(
@@ -167,13 +173,18 @@ let package = Package(
             name: "TerminalUI",
             dependencies: [
                 "ScreenTable", "FlowEngine", "CivilCalendar", "InputRules", "TextWidth", "QRCode",
-                .product(name: "Yams", package: "Yams"),
-            ],
+            ]
+        ),
+        // Theme files as people write them (YAML, Yams): the user's folder, a path, and the
+        // built-in themes' sources the compiled ones are generated from.
+        .target(
+            name: "ThemeFiles",
+            dependencies: ["TerminalUI", "Installation", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Themes")]
         ),
         // For the people who write flows and test them: the flow as a graph, JSON Schemas
         // for flow and theme files, what QA has reached of a flow and how to reach the rest.
-        .target(name: "FlowAuthoring", dependencies: ["ScreenTable", "FlowEngine", "ServiceAPI", "TerminalUI", "HTMLText"]),
+        .target(name: "FlowAuthoring", dependencies: ["ScreenTable", "FlowFiles", "FlowEngine", "ServiceAPI", "TerminalUI", "HTMLText"]),
         // The only Swift module that talks to ncurses.
         .target(name: "CursesBackend", dependencies: ["CursesShim", "TerminalUI"]),
         // Runs a flow: event loop, effects, state files, analytics log.
@@ -181,7 +192,7 @@ let package = Package(
             name: "OnboardRuntime",
             dependencies: [
                 "FlowEngine", "CivilCalendar", "InputRules", "ScreenTable", "ServiceAPI", "ServiceClient", "TerminalUI",
-                "FlowAuthoring", "SecretShim", "Installation", .product(name: "Crypto", package: "swift-crypto"),
+                "FlowAuthoring", "FlowFiles", "ThemeFiles", "SecretShim", "Installation", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // C: the Secret Service through libsecret, loaded with dlopen only when used.
@@ -229,7 +240,7 @@ let package = Package(
         .executableTarget(
             name: "onboard",
             dependencies: [
-                "OnboardRuntime", "CursesBackend", "ServiceAPI", "ServiceClient", "ScreenTable", "TerminalUI",
+                "OnboardRuntime", "CursesBackend", "ServiceAPI", "ServiceClient", "ScreenTable", "FlowFiles", "TerminalUI", "ThemeFiles",
                 "FlowAuthoring", "FlowEngine", "CivilCalendar", "Installation", "FunnelText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -267,19 +278,19 @@ let package = Package(
         // Rules for the repository itself: every Swift file formatted, every session the
         // guides quote run as written.
         .testTarget(name: "HouseRulesTests", dependencies: ["onboard", "onboard-server", "onboard-mock", "TestSupport"]),
-        .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable", "CivilCalendar", "Suggestion"]),
+        .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable", "FlowFiles", "CivilCalendar", "Suggestion"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
-        .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "InputRules", "TestSupport"]),
+        .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "FlowFiles", "InputRules", "TestSupport"]),
         .testTarget(
             name: "FlowAuthoringTests",
-            dependencies: ["FlowAuthoring", "FlowEngine", "ScreenTable", "TestSupport", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["FlowAuthoring", "FlowEngine", "ScreenTable", "FlowFiles", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(
             name: "OnboardServiceTests",
             dependencies: ["InputRules", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "EmbeddedMock", "ScreenTable", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
-            name: "TerminalUITests", dependencies: ["TerminalUI", "FlowEngine", "ScreenTable", "TestSupport"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "EmbeddedMock", "FlowEngine", "ScreenTable", "Installation", "TerminalUI", "TestSupport"]),
+            name: "TerminalUITests", dependencies: ["TerminalUI", "ThemeFiles", "FlowEngine", "ScreenTable", "TestSupport"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "EmbeddedMock", "FlowEngine", "ScreenTable", "FlowFiles", "Installation", "TerminalUI", "ThemeFiles", "TestSupport"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "PtyShim", "TerminalUI"]),
         .testTarget(
             name: "ContractTests",

@@ -30,7 +30,7 @@ def timed(argv):
 def main():
     onboard = sys.argv[1]
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-    files = sorted(glob.glob(os.path.join(ROOT, "Sources/ScreenTable/BuiltinFlows/*.yaml")) + glob.glob(os.path.join(ROOT, "examples/*.yaml")))
+    files = sorted(glob.glob(os.path.join(ROOT, "Sources/FlowFiles/BuiltinFlows/*.yaml")) + glob.glob(os.path.join(ROOT, "examples/*.yaml")))
     rows = []
     for flow in FLOWS:
         script = os.path.join(ROOT, "examples", "scripts", f"{flow}.keys")

@@ -389,7 +389,7 @@ def resume_waits(flow, steps):
     progress, error, route or checklist screen, nor one marked `resumable: false`), read
     from the flow's own file. A wait for a message, or for a screen that is no resume
     point, names where the person was, not where a relaunch returns."""
-    document = yaml.safe_load(open(os.path.join(ROOT, "Sources", "ScreenTable", "BuiltinFlows", flow + ".yaml"), encoding="utf-8"))
+    document = yaml.safe_load(open(os.path.join(ROOT, "Sources", "FlowFiles", "BuiltinFlows", flow + ".yaml"), encoding="utf-8"))
     pieces = []
     for screen in document["screens"]:
         if screen.get("kind") in ("progress", "error", "route", "checklist") or screen.get("resumable") is False:

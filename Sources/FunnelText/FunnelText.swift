@@ -1,6 +1,12 @@
-import Foundation
+import FoundationEssentials
 import CivilCalendar
 import ServiceAPI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A funnel report as an operator reads it: a table, JSON or CSV.
 public enum FunnelText {
@@ -93,9 +99,10 @@ public enum FunnelText {
 
     private static func row(_ columns: String...) -> String {
         let widths = [18, 13, 8, 12, 12, 7, 0, 0]
-        return zip(columns, widths).map { column, width in
-            column.padding(toLength: max(width, column.count + 1), withPad: " ", startingAt: 0)
+        let line = zip(columns, widths).map { column, width in
+            column + String(repeating: " ", count: max(width - column.count, 1))
         }
-        .joined().trimmingCharacters(in: .whitespaces)
+        .joined()
+        return String(line.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }

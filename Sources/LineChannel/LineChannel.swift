@@ -1,5 +1,12 @@
-import Foundation
+import FoundationEssentials
+import OwnThread
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// One end of a socket pair carrying lines of JSON each way (the client and `onboard-mock`):
 /// lines are read on a thread of their own, since a read blocks and neither Swift's
@@ -18,7 +25,7 @@ public final class LineChannel: Sendable {
     public func lines() -> AsyncStream<Data> {
         let (stream, continuation) = AsyncStream<Data>.makeStream()
         let descriptor = descriptor
-        Thread.detachNewThread {
+        OwnThread.detach {
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             reading: while true {

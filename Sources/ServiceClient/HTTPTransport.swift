@@ -1,6 +1,13 @@
 import CurlShim
-import Foundation
+import FoundationEssentials
+import OwnThread
 import ServiceAPI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The remote service over HTTP(S): `onboard-server`'s `/api/v1`, through libcurl
 /// (loaded on the first request, so a run on the embedded mock never loads an HTTP
@@ -106,7 +113,7 @@ public final class HTTPTransport: AuthService {
     ) async throws -> Reply {
         let path = endpoint.path.split(separator: "/").map { part in
             guard part.hasPrefix(":"), let parameter else { return String(part) }
-            return parameter.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? parameter
+            return Self.pathSegment(parameter)
         }
         let url = baseURL + Endpoint.root + "/" + path.joined(separator: "/")
         var headers = ["Accept: application/json"]
@@ -127,12 +134,28 @@ public final class HTTPTransport: AuthService {
         }
     }
 
+    /// `text` as one path segment: what RFC 3986's `pchar` allows kept, the rest (a `/`
+    /// among it) percent-encoded byte by byte.
+    static func pathSegment(_ text: String) -> String {
+        let kept = Set("-._~!$&'()*+,;=:@".utf8)
+        var encoded = ""
+        for byte in text.utf8 {
+            let ascii = byte < 0x80 ? Character(Unicode.Scalar(byte)) : nil
+            if let ascii, ascii.isLetter || ascii.isNumber || kept.contains(byte) {
+                encoded.append(ascii)
+            } else {
+                encoded += (byte < 0x10 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return encoded
+    }
+
     /// One request on a thread of its own: libcurl blocks, and neither Swift's cooperative
     /// threads nor Dispatch's global queues (the same few threads on Linux) may.
     private func perform(method: String, url: String, headers: [String], body: Data?) async throws -> (status: Int, body: Data) {
         let certificateFile = certificateFile, timeout = timeoutMilliseconds, base = baseURL
         return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
+            OwnThread.detach {
                 continuation.resume(
                     with: Self.request(
                         method: method, url: url, headers: headers, body: body, certificateFile: certificateFile, timeout: timeout,

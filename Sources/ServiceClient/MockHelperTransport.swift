@@ -1,7 +1,14 @@
-import Foundation
+import FoundationEssentials
 import LineChannel
+import OwnThread
 import PtyShim
 import ServiceAPI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The embedded mock in a process of its own (`onboard-mock`), started on the first call
 /// and spoken to over a socket pair (`MockHelperFrame`): the client maps no database
@@ -193,7 +200,7 @@ public actor MockHelperTransport: AuthService {
         shutdown(stopped.channel.descriptor, Int32(SHUT_RDWR))
         let exited = exitWaiters
         exitWaiters = []
-        Thread.detachNewThread {
+        OwnThread.detach {
             Self.reap(stopped.pid)
             close(stopped.channel.descriptor)
             for waiter in exited { waiter.resume() }

@@ -1,4 +1,3 @@
-import Foundation
 import FlowEngine
 import InputRules
 
@@ -110,8 +109,24 @@ public enum ASCIIText {
     }
 
     /// `é` as `e`: the letter of its canonical decomposition; `?` when there is none.
+    /// Without Foundation there is no decomposition to ask for, so the scalar's name offers
+    /// the letter (`LATIN SMALL LETTER E WITH ACUTE`) and canonical equivalence, which
+    /// `==` on strings is, confirms it: the letter and one or two combining marks.
     static func withoutAccents(_ character: Character) -> String {
-        let base = String(character).decomposedStringWithCanonicalMapping.unicodeScalars.first { $0.isASCII }
-        return base.map { String(Character($0)) } ?? "?"
+        if let ascii = character.unicodeScalars.first(where: \.isASCII) { return String(Character(ascii)) }
+        guard character.unicodeScalars.count == 1, let name = character.unicodeScalars.first?.properties.name,
+            let head = name.split(separator: " WITH ").first, let letter = head.split(separator: " ").last, letter.count == 1,
+            letter.first!.isASCII, letter.first!.isLetter
+        else { return "?" }
+        let base = head.contains("SMALL") ? letter.lowercased() : String(letter)
+        let whole = String(character)
+        let marks = (0x300...0x36F).compactMap(Unicode.Scalar.init).map { String(Character($0)) }
+        for mark in marks where base + mark == whole { return base }
+        // Two marks are named as two (`… WITH CIRCUMFLEX AND ACUTE`).
+        guard name.contains(" AND ") else { return "?" }
+        for first in marks {
+            for second in marks where base + first + second == whole { return base }
+        }
+        return "?"
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowAuthoring
 import FlowEngine
+import FlowFiles
 import Foundation
 import Installation
 import OnboardRuntime

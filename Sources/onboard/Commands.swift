@@ -1,10 +1,12 @@
 import ArgumentParser
 import FlowEngine
+import FlowFiles
 import Foundation
 import Installation
 import OnboardRuntime
 import ScreenTable
 import TerminalUI
+import ThemeFiles
 
 /// `onboard` alone: pick a built-in flow, then run it.
 struct Pick: ParsableCommand {
@@ -79,7 +81,7 @@ struct Flows: ParsableCommand {
 
     func run() throws {
         if let flow {
-            guard let url = BuiltinFlows.url(for: flow), let yaml = try? String(contentsOf: url, encoding: .utf8) else {
+            guard let url = FlowFiles.builtinURL(for: flow), let yaml = try? String(contentsOf: url, encoding: .utf8) else {
                 printError("onboard: no built-in flow named '\(flow)'; built in: \(BuiltinFlows.ids.joined(separator: ", "))")
                 throw ExitCode(1)
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowFiles
 import Foundation
 import Installation
 import OnboardRuntime

@@ -5,6 +5,7 @@ import Foundation
 import OnboardRuntime
 import ScreenTable
 import TerminalUI
+import ThemeFiles
 
 /// `onboard gallery`: every screen of a flow in every state the coverage map reaches, as
 /// one static page, for copy review and QA sign-off.

@@ -9,6 +9,7 @@ import ScreenTable
 import ServiceAPI
 import ServiceClient
 import TerminalUI
+import ThemeFiles
 
 /// Builds what a run needs — terminal, theme, service, state — runs flows on it, and
 /// always gives the terminal back.

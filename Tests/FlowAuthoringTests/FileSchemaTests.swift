@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FlowAuthoring
+import FlowFiles
 import ScreenTable
 import TestSupport
 
@@ -40,12 +41,12 @@ import TestSupport
 
     static var builtinFlowFiles: [String] {
         // The sources, not the build's copies: the schema lines are relative to them.
-        BuiltinFlows.ids.map { root.appendingPathComponent("Sources/ScreenTable/BuiltinFlows/\($0).yaml").path }
+        BuiltinFlows.ids.map { root.appendingPathComponent("Sources/FlowFiles/BuiltinFlows/\($0).yaml").path }
             + [root.appendingPathComponent("examples/nickname.yaml").path]
     }
 
     static var themeFiles: [String] {
-        let folder = root.appendingPathComponent("Sources/TerminalUI/Themes")
+        let folder = root.appendingPathComponent("Sources/ThemeFiles/Themes")
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().map {
             folder.appendingPathComponent($0).path
         }

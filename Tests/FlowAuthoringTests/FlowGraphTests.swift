@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import Yams
 import FlowAuthoring
+import FlowFiles
 import ScreenTable
 
 /// The graph of every built-in flow holds every screen and every step of its file. What
@@ -19,7 +20,7 @@ import ScreenTable
     }
 
     static func fileSteps(_ id: String) throws -> (screens: [(id: String, title: String, back: Bool)], steps: [FileStep]) {
-        let text = try String(contentsOf: try #require(BuiltinFlows.url(for: id)), encoding: .utf8)
+        let text = try String(contentsOf: try #require(FlowFiles.builtinURL(for: id)), encoding: .utf8)
         let root = try #require(try Yams.compose(yaml: text, .basic))
         var screens: [(String, String, Bool)] = [], steps: [FileStep] = []
         for screen in root["screens"]?.sequence ?? [] {

@@ -1,4 +1,5 @@
 @testable import FlowEngine
+import FlowFiles
 import ScreenTable
 import Testing
 

@@ -1,5 +1,6 @@
 import EmbeddedMock
 import FlowEngine
+import FlowFiles
 import Foundation
 import OnboardRuntime
 import OnboardService

@@ -2,6 +2,7 @@ import Foundation
 import OnboardRuntime
 import TerminalUI
 import Testing
+import ThemeFiles
 
 /// Where themes are found: the build's, the user's own folder, `NO_COLOR`.
 @Suite struct ThemeFilesTests {

@@ -1,3 +1,4 @@
+import FlowFiles
 import Foundation
 import Testing
 @testable import ScreenTable
@@ -14,7 +15,7 @@ import Testing
 
     func parsed() throws -> [Flow] {
         try BuiltinFlows.ids.map { id in
-            try FlowFiles.load(url: try #require(BuiltinFlows.url(for: id)), displayName: "\(id).yaml")
+            try FlowFiles.load(url: try #require(FlowFiles.builtinURL(for: id)), displayName: "\(id).yaml")
         }
     }
 
@@ -39,7 +40,7 @@ import Testing
 
     @Test(arguments: BuiltinFlows.ids)
     func aBuiltInFlowLoadsAsItsYAMLReads(id: String) throws {
-        let fromYAML = try FlowFiles.load(url: try #require(BuiltinFlows.url(for: id)), displayName: "\(id).yaml")
+        let fromYAML = try FlowFiles.load(url: try #require(FlowFiles.builtinURL(for: id)), displayName: "\(id).yaml")
         #expect(try BuiltinFlows.load(id) == fromYAML)
     }
 

@@ -1,4 +1,5 @@
 import CivilCalendar
+import FlowFiles
 import ScreenTable
 import Suggestion
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TerminalUI
+import ThemeFiles
 
 /// The built-in themes ship as YAML (what people read and copy) and as Swift built from
 /// it (what a launch uses: no resource lookup, no parse). These keep the two the same.
@@ -10,7 +11,7 @@ import Testing
         .appendingPathComponent("Sources/TerminalUI/CompiledThemes.swift")
 
     static func parsed(_ name: String) throws -> Theme {
-        try Themes.bundled(name)
+        try ThemeFiles.bundled(name)
     }
 
     static func source(_ themes: [(file: String, theme: Theme)]) -> String {

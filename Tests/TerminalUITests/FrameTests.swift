@@ -1,5 +1,6 @@
 import TerminalUI
 import Testing
+import ThemeFiles
 
 @Suite struct FrameTests {
     init() {
@@ -42,9 +43,9 @@ import Testing
     }
 
     @Test func aBrokenThemeNamesFileLineAndColumn() {
-        #expect(throws: ThemeError.self) { try Themes.parse("name: x\nroles:\n  title: { fg: chartreuse }\n", file: "t.yaml") }
+        #expect(throws: ThemeError.self) { try ThemeFiles.parse("name: x\nroles:\n  title: { fg: chartreuse }\n", file: "t.yaml") }
         do {
-            _ = try Themes.parse("name: x\nroles:\n  title: { fg: chartreuse }\n", file: "t.yaml")
+            _ = try ThemeFiles.parse("name: x\nroles:\n  title: { fg: chartreuse }\n", file: "t.yaml")
         } catch {
             #expect("\(error)".hasPrefix("t.yaml:3:16: 'chartreuse' is not a colour"))
         }

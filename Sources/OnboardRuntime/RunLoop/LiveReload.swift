@@ -1,3 +1,4 @@
+import FlowFiles
 import Foundation
 import ScreenTable
 import TerminalUI

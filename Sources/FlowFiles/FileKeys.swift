@@ -1,3 +1,4 @@
+import ScreenTable
 /// The keys each part of a flow file may hold and the shape of each value. The loader
 /// rejects any other key; `onboard schema flow` tells editors the same, so the two cannot
 /// drift apart.

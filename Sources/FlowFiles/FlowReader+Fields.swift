@@ -1,3 +1,4 @@
+import ScreenTable
 import Suggestion
 import Yams
 

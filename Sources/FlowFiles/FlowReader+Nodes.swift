@@ -1,3 +1,4 @@
+import ScreenTable
 import CivilCalendar
 import Suggestion
 import Yams

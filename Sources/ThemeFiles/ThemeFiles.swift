@@ -31,7 +31,7 @@ public enum ThemeFiles {
             )
         }
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        return try Themes.parse(text, file: path)
+        return try parse(text, file: path)
     }
 
     /// The file a theme choice reads (the user's own `NAME.yaml`, or a path); nil for a

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// Issue 50: what the first frame draws with is written against the standard library and
+/// FoundationEssentials, so Foundation (and ICU with it) can stay off a launch. What needs
+/// Foundation (YAML through Yams, a package's resources through `Bundle`) lives in
+/// modules of its own: `FlowFiles`, `ThemeFiles`.
+@Suite struct FoundationBoundaryTests {
+    /// The screen table and the engine, the renderer, the service's contract and the rules
+    /// they share, where files and programs are, and the transports. (`OnboardRuntime` and
+    /// `onboard` are next: until they are, Foundation is still mapped at launch.)
+    static let firstFrameModules = [
+        "ServiceAPI", "CivilCalendar", "InputRules", "ScreenTable", "FlowEngine", "TerminalUI", "QRCode",
+        "Installation", "OwnThread", "LineChannel", "ServiceClient", "FunnelText",
+    ]
+
+    @Test(arguments: firstFrameModules) func importsNoFoundation(module: String) {
+        let files = SourceFormatTests.swiftFiles(under: "Sources/\(module)")
+        #expect(!files.isEmpty, "Sources/\(module) was read")
+        let importing = files.filter { path in
+            ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").contains {
+                $0.hasPrefix("import Foundation") && $0 != "import FoundationEssentials"
+                    || $0.hasPrefix("import Yams") || $0.hasPrefix("@preconcurrency import Foundation")
+            }
+        }
+        #expect(
+            importing.isEmpty,
+            "import FoundationEssentials, or move it to a module of its own: \(importing.map { ($0 as NSString).lastPathComponent })")
+    }
+
+    /// A package resource brings SwiftPM's `Bundle.module` accessor, which imports Foundation.
+    @Test(arguments: firstFrameModules) func holdsNoResources(module: String) throws {
+        let folder = SourceFormatTests.root.appendingPathComponent("Sources/\(module)").path
+        let enumerator = try #require(FileManager.default.enumerator(atPath: folder))
+        let others = enumerator.compactMap { $0 as? String }.filter {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: folder + "/" + $0, isDirectory: &isFolder)
+            return !isFolder.boolValue && !$0.hasSuffix(".swift")
+        }
+        #expect(others.isEmpty, "\(others)")
+    }
+}
