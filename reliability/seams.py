@@ -114,6 +114,7 @@ class Seams(RuleBasedStateMachine):
         self.saved = []        # (service, ruck text) a window showed as saved
         self.accounts = {}     # service -> [email] made by linking
         self.left_guests = 0   # guests a person left by logging in to an account
+        self.left_guest_ids = set()  # and who they were: their rucks stay with them, as told
         self.counter = 0
         self.log = []
 
@@ -373,6 +374,7 @@ class Seams(RuleBasedStateMachine):
     def log_in_from_guest(self, window, email):
         """From the guest's profile: Log In to `email` (the guest's own rucks stay with it)."""
         self.log.append(f"log in to {email} on the {window.service} window")
+        guest = self.holders().get(window.service)
         self.press(window, "Right", "Right", "Enter")
         if not self.reached(window, "Log in to an account"):
             return
@@ -382,8 +384,10 @@ class Seams(RuleBasedStateMachine):
         self.press(window, "Tab", "Enter")
         screen = self.expect(window, [HOME, "Invalid email", "Could not log in", FOLLOWED])
         if HOME in screen and FOLLOWED not in screen:
-            # The guest it leaves is the person's choice, and the screen warned of it.
+            # The guest it leaves is the person's choice, and the screen warned of it: "Rucks
+            # logged as this guest stay with the guest account unless you bring them".
             self.left_guests += 1
+            self.left_guest_ids.add(guest)
 
     def log_in_again(self, window):
         """"Log in again": the person logs in to the account the screen names, as told.
@@ -509,9 +513,11 @@ class Seams(RuleBasedStateMachine):
 
     def unreached(self, service, among=None):
         """The rucks a window showed as saved on `service` (those `among`, if given) that are
-        on no account the folder reaches (the one it holds, or one with an email), each with
-        whom it is on."""
+        on no account the folder reaches (the one it holds, or one with an email) nor on a
+        guest the person left by logging in without bringing its rucks, each with whom it
+        is on."""
         reachable = set(self.holders().values()) | {user for (user,) in self.query(service, "SELECT id FROM users WHERE email IS NOT NULL")}
+        reachable |= self.left_guest_ids
         on_service = {}
         for user, value in self.query(service, "SELECT user_id, value FROM records WHERE key = 'rucks'"):
             for ruck in json.loads(value):
