@@ -61,7 +61,9 @@ let package = Package(
         .target(
             name: "FlowFiles",
             dependencies: ["ScreenTable", "CivilCalendar", "Suggestion", .product(name: "Yams", package: "Yams")],
-            resources: [.copy("BuiltinFlows")]
+            // Their text is compiled in (`BuiltinFlowTexts`): an installed binary has no
+            // resource bundle beside it.
+            exclude: ["BuiltinFlows"]
         ),
         // A funnel report as people read it (a table, JSON, CSV) and its window as typed
         // (`7d`): for `onboard funnel` and the server's alike.
@@ -158,7 +160,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("openapi.yaml")]
+            // Compiled in (`CompiledOpenAPI`): an installed server has no resource bundle.
+            exclude: ["openapi.yaml"]
         ),
         .executableTarget(
             name: "onboard-server",
@@ -180,7 +183,9 @@ let package = Package(
         .target(
             name: "ThemeFiles",
             dependencies: ["TerminalUI", "Installation", .product(name: "Yams", package: "Yams")],
-            resources: [.copy("Themes")]
+            // The built-in themes are compiled into TerminalUI (`CompiledThemes`); the YAML is
+            // their source, read by the tests that keep the two the same.
+            exclude: ["Themes"]
         ),
         // For the people who write flows and test them: the flow as a graph, JSON Schemas
         // for flow and theme files, what QA has reached of a flow and how to reach the rest.

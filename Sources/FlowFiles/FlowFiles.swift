@@ -3,10 +3,24 @@ import ScreenTable
 
 /// Reading flow files from disk.
 public enum FlowFiles {
-    /// A built-in flow's YAML in the package's resources: what `CompiledFlows` is
-    /// generated from, and what `onboard lint` and the gallery read.
-    public static func builtinURL(for id: String) -> URL? {
-        Bundle.module.url(forResource: id, withExtension: "yaml", subdirectory: "BuiltinFlows")
+    /// A built-in flow's YAML as it is written in `BuiltinFlows/` (`onboard flows ID`
+    /// prints it to start a flow file from). Compiled in (`CompiledFlowTexts`, generated and
+    /// checked by the tests), not a package resource: an installed binary has no build
+    /// folder to find one in.
+    public static func builtinText(for id: String) -> String? {
+        CompiledFlowTexts.text(id)
+    }
+
+    /// A built-in flow read from its YAML, as a flow file is.
+    public static func builtin(_ id: String) throws -> Flow {
+        guard let text = builtinText(for: id) else {
+            throw FlowFileError(problems: [
+                Problem(
+                    "no built-in flow named '\(id)'; built in: \(BuiltinFlows.ids.joined(separator: ", "))",
+                    at: SourceLocation(file: id, line: 1, column: 1))
+            ])
+        }
+        return try FlowLoader.load(yaml: text, file: "\(id).yaml").get()
     }
 
     public static func load(url: URL, displayName: String? = nil) throws -> Flow {

@@ -225,11 +225,10 @@ public enum OnboardServer {
         }
     }
 
-    /// The API description, served at `/api/v1/openapi.yaml` and kept in the repo.
+    /// The API description, served at `/api/v1/openapi.yaml` and kept in the repo
+    /// (`openapi.yaml`); compiled in (`CompiledOpenAPI`), since an installed server has no
+    /// resource bundle beside it.
     public static var openAPIDocument: Data {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),
-            let data = try? Data(contentsOf: url)
-        else { return Data() }
-        return data
+        Data(CompiledOpenAPI.text.utf8)
     }
 }

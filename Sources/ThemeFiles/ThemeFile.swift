@@ -4,15 +4,6 @@ import Yams
 
 /// A theme file's text read into a `Theme`.
 extension ThemeFiles {
-    /// A built-in theme read from its YAML in the package's resources: what
-    /// `CompiledThemes` is generated from.
-    public static func bundled(_ name: String) throws -> Theme {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "yaml", subdirectory: "Themes") else {
-            throw ThemeError(message: "the built-in theme '\(name)' is missing from this build")
-        }
-        return try parse(String(contentsOf: url, encoding: .utf8), file: "\(name).yaml")
-    }
-
     /// Reads `name:` and `roles: {role: {fg, bg, bold, underline, reverse, dim}}`.
     public static func parse(_ text: String, file: String) throws -> Theme {
         func fail(_ message: String, _ node: Node?) -> ThemeError {

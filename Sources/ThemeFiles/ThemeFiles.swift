@@ -2,7 +2,8 @@ import Foundation
 import Installation
 import TerminalUI
 
-/// Where themes are: built in, the user's own in `$XDG_CONFIG_HOME/onboard/themes/NAME.yaml`,
+/// Where themes are: built in (compiled into `TerminalUI`; `Themes/` holds their YAML),
+/// the user's own in `$XDG_CONFIG_HOME/onboard/themes/NAME.yaml`,
 /// or a path; `NO_COLOR` forces mono.
 public enum ThemeFiles {
     /// The user's theme folder.

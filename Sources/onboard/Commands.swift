@@ -81,7 +81,7 @@ struct Flows: ParsableCommand {
 
     func run() throws {
         if let flow {
-            guard let url = FlowFiles.builtinURL(for: flow), let yaml = try? String(contentsOf: url, encoding: .utf8) else {
+            guard let yaml = FlowFiles.builtinText(for: flow) else {
                 printError("onboard: no built-in flow named '\(flow)'; built in: \(BuiltinFlows.ids.joined(separator: ", "))")
                 throw ExitCode(1)
             }

@@ -20,7 +20,7 @@ import ScreenTable
     }
 
     static func fileSteps(_ id: String) throws -> (screens: [(id: String, title: String, back: Bool)], steps: [FileStep]) {
-        let text = try String(contentsOf: try #require(FlowFiles.builtinURL(for: id)), encoding: .utf8)
+        let text = try #require(FlowFiles.builtinText(for: id))
         let root = try #require(try Yams.compose(yaml: text, .basic))
         var screens: [(String, String, Bool)] = [], steps: [FileStep] = []
         for screen in root["screens"]?.sequence ?? [] {

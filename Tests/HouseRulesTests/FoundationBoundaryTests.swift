@@ -39,4 +39,16 @@ import Testing
         }
         #expect(others.isEmpty, "\(others)")
     }
+
+    /// An installed program has no SwiftPM resource bundle beside it (the .deb ships none):
+    /// `Bundle.module` would stop it with a fatal error there (`onboard flows abby`, the
+    /// server's `openapi.yaml` did). What a program serves or prints is compiled in.
+    @Test func noProgramReadsAResourceBundle() throws {
+        let readers = SourceFormatTests.swiftFiles(under: "Sources").filter {
+            ((try? String(contentsOfFile: $0, encoding: .utf8)) ?? "").contains("Bundle" + ".module")
+        }
+        #expect(readers.isEmpty, "\(readers)")
+        let manifest = try String(contentsOf: SourceFormatTests.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(!manifest.contains("resources:"), "a target holds package resources")
+    }
 }

@@ -12,4 +12,13 @@ extension FlowSession {
             operations: OperationRunner(service: service, flowID: flow.id, sessionFile: store.sessionFile, clock: clock),
             clock: clock, mailbox: Mailbox())
     }
+
+    /// Reads the answers until `done` holds, for at most ten seconds. (It sleeps rather
+    /// than blocks, so the calls' tasks have the threads to run on.)
+    func readMail(until done: (FlowState) -> Bool) async throws {
+        for _ in 0..<200 where !done(state) {
+            try await Task.sleep(for: .milliseconds(50))
+            receiveMail()
+        }
+    }
 }

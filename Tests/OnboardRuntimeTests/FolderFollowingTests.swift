@@ -30,15 +30,6 @@ import Testing
         return session
     }
 
-    /// Reads `session`'s answers until `done` holds, for at most ten seconds. (It sleeps
-    /// rather than blocks, so the calls' tasks have the threads to run on.)
-    func wait(_ session: FlowSession, until done: (FlowState) -> Bool) async throws {
-        for _ in 0..<200 where !done(session.state) {
-            try await Task.sleep(for: .milliseconds(50))
-            session.receiveMail()
-        }
-    }
-
     static let note = "Another Onboard window on this folder changed who is signed in here, so this window follows it."
 
     @Test func anIdleWindowFollowsItsFolderOnItsNextTick() async throws {
@@ -46,7 +37,7 @@ import Testing
         let second = window()
         #expect(second.state.screenID == "privacy")
         first.dispatch(.intent(.activate))
-        try await wait(first) { $0.screenID == "pick_name" }
+        try await first.readMail { $0.screenID == "pick_name" }
         #expect(first.state.screenID == "pick_name")
 
         second.dispatch(.tick)
@@ -59,7 +50,7 @@ import Testing
         let first = window()
         let second = window()
         first.dispatch(.intent(.activate))
-        try await wait(first) { $0.screenID == "pick_name" }
+        try await first.readMail { $0.screenID == "pick_name" }
 
         // Typed at the privacy screen: the first key finds the folder changed.
         second.dispatch(.intent(.activate))

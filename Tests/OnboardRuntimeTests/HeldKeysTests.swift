@@ -32,17 +32,9 @@ import Testing
         return session
     }
 
-    /// Reads `session`'s answers until `done` holds, for at most ten seconds.
-    func wait(_ session: FlowSession, until done: (FlowState) -> Bool) async throws {
-        for _ in 0..<200 where !done(session.state) {
-            try await Task.sleep(for: .milliseconds(50))
-            session.receiveMail()
-        }
-    }
-
     /// The guest adds an email, so the account's session can end (a guest's never does).
     func named(_ session: FlowSession) async throws {
-        try await wait(session) { $0.screenID == "home" && !$0.isBusy }
+        try await session.readMail { $0.screenID == "home" && !$0.isBusy }
         session.dispatch(.intent(.shortcut("p")))
         session.dispatch(.intent(.shortcut("a")))
         #expect(session.state.screenID == "add_email")
@@ -52,7 +44,7 @@ import Testing
         }
         session.dispatch(.intent(.focusNext))
         session.dispatch(.intent(.activate))
-        try await wait(session) { $0.screenID == "linked" }
+        try await session.readMail { $0.screenID == "linked" }
         // The answer the person waited for holds no keys: Done is pressed at once.
         session.dispatch(.intent(.activate))
         #expect(session.state.screenID == "home")
@@ -61,13 +53,13 @@ import Testing
     @Test func keysTypedAtAScreenABackgroundAnswerReplacedAreLetGo() async throws {
         let session = window()
         try await named(session)
-        try await wait(session) { !$0.isBusy && $0.calls.entries.isEmpty }
+        try await session.readMail { !$0.isBusy && $0.calls.entries.isEmpty }
 
         // A month on, the account's session has ended: the renewal made in the background
         // finds it so, and "Log in again" replaces the home screen the person was reading.
         clock.offsetSeconds += 31 * 86_400
         session.dispatch(.clockMoved)
-        try await wait(session) { $0.screenID == "session_ended" }
+        try await session.readMail { $0.screenID == "session_ended" }
         #expect(session.state.screenID == "session_ended")
 
         // `p`, meant for Profile on the home screen, is not typed into the email field.
@@ -88,10 +80,10 @@ import Testing
         let session = window()
         session.holdsKeysWhenTheScreenChangesUnasked = false
         try await named(session)
-        try await wait(session) { !$0.isBusy && $0.calls.entries.isEmpty }
+        try await session.readMail { !$0.isBusy && $0.calls.entries.isEmpty }
         clock.offsetSeconds += 31 * 86_400
         session.dispatch(.clockMoved)
-        try await wait(session) { $0.screenID == "session_ended" }
+        try await session.readMail { $0.screenID == "session_ended" }
         session.dispatch(.intent(.focusNext))
         #expect(session.state.form.focus == 1, "line prompts answer the question they printed (LinePrompter drops one a poll overtook)")
     }

@@ -25,6 +25,23 @@ enum CompiledFlowSource {
     /// The service's side of the flows' `tokens` blocks
     /// (`Sources/OnboardService/CompiledGuestPolicies.swift`): the embedded mock and
     /// onboard-server choose a guest's lifetimes by its flow's id, without the flow table.
+    /// Each YAML file's text as a raw string literal (no line of theirs holds `"""#`).
+    static func textsFile(_ texts: [(id: String, text: String)]) -> String {
+        var lines = [
+            "// Generated from BuiltinFlows/*.yaml; do not edit. After changing a flow file, run",
+            "//   ONBOARD_REGENERATE=1 swift test --filter CompiledFlowsTests",
+            "",
+            "enum CompiledFlowTexts {",
+            "    static func text(_ id: String) -> String? {",
+            "        switch id {",
+        ]
+        for (id, text) in texts {
+            lines += ["        case \"\(id)\":", "            #\"\"\"", text, "\"\"\"#"]
+        }
+        lines += ["        default: nil", "        }", "    }", "}", ""]
+        return lines.joined(separator: "\n")
+    }
+
     static func guestPoliciesFile(_ flows: [Flow]) -> String {
         var lines = [
             "// Generated from BuiltinFlows/*.yaml (each flow's `tokens`); do not edit. After changing one, run",

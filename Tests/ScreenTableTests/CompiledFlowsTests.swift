@@ -14,9 +14,7 @@ import Testing
         .appendingPathComponent("OnboardService/CompiledGuestPolicies.swift")
 
     func parsed() throws -> [Flow] {
-        try BuiltinFlows.ids.map { id in
-            try FlowFiles.load(url: try #require(FlowFiles.builtinURL(for: id)), displayName: "\(id).yaml")
-        }
+        try BuiltinFlows.ids.map(FlowFiles.builtin)
     }
 
     @Test func theCompiledSourceIsWhatTheYAMLSays() throws {
@@ -38,9 +36,26 @@ import Testing
             committed == expected, "CompiledGuestPolicies.swift is stale: run ONBOARD_REGENERATE=1 swift test --filter CompiledFlowsTests")
     }
 
+    static let textsFile = sourceFile.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("FlowFiles/CompiledFlowTexts.swift")
+
+    /// The YAML files as `onboard flows ID` prints them, compiled in.
+    @Test func theCompiledTextsAreTheYAMLFiles() throws {
+        let folder = Self.textsFile.deletingLastPathComponent().appendingPathComponent("BuiltinFlows")
+        let texts = try BuiltinFlows.ids.map { id in
+            (id, try String(contentsOf: folder.appendingPathComponent("\(id).yaml"), encoding: .utf8))
+        }
+        let expected = CompiledFlowSource.textsFile(texts)
+        if ProcessInfo.processInfo.environment["ONBOARD_REGENERATE"] == "1" {
+            try expected.write(to: Self.textsFile, atomically: true, encoding: .utf8)
+        }
+        let committed = (try? String(contentsOf: Self.textsFile, encoding: .utf8)) ?? ""
+        #expect(committed == expected, "CompiledFlowTexts.swift is stale: run ONBOARD_REGENERATE=1 swift test --filter CompiledFlowsTests")
+    }
+
     @Test(arguments: BuiltinFlows.ids)
     func aBuiltInFlowLoadsAsItsYAMLReads(id: String) throws {
-        let fromYAML = try FlowFiles.load(url: try #require(FlowFiles.builtinURL(for: id)), displayName: "\(id).yaml")
+        let fromYAML = try FlowFiles.builtin(id)
         #expect(try BuiltinFlows.load(id) == fromYAML)
     }
 

@@ -10,8 +10,11 @@ import ThemeFiles
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/TerminalUI/CompiledThemes.swift")
 
+    /// A built-in theme read from its YAML in `Sources/ThemeFiles/Themes`, as a theme file is.
     static func parsed(_ name: String) throws -> Theme {
-        try ThemeFiles.bundled(name)
+        let file = sourceFile.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ThemeFiles/Themes/\(name).yaml")
+        return try ThemeFiles.parse(String(contentsOf: file, encoding: .utf8), file: "\(name).yaml")
     }
 
     static func source(_ themes: [(file: String, theme: Theme)]) -> String {
