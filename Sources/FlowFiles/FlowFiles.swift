@@ -13,13 +13,7 @@ public enum FlowFiles {
 
     /// A built-in flow read from its YAML, as a flow file is.
     public static func builtin(_ id: String) throws -> Flow {
-        guard let text = builtinText(for: id) else {
-            throw FlowFileError(problems: [
-                Problem(
-                    "no built-in flow named '\(id)'; built in: \(BuiltinFlows.ids.joined(separator: ", "))",
-                    at: SourceLocation(file: id, line: 1, column: 1))
-            ])
-        }
+        guard let text = builtinText(for: id) else { throw BuiltinFlows.unknown(id) }
         return try FlowLoader.load(yaml: text, file: "\(id).yaml").get()
     }
 

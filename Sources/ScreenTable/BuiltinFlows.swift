@@ -9,7 +9,12 @@ public enum BuiltinFlows {
 
     public static func load(_ id: String) throws -> Flow {
         if let flow = CompiledFlows.flow(id) { return flow }
-        throw FlowFileError(problems: [
+        throw unknown(id)
+    }
+
+    /// What is said of a name no built-in flow has.
+    public static func unknown(_ id: String) -> FlowFileError {
+        FlowFileError(problems: [
             Problem(
                 "no built-in flow named '\(id)'; built in: \(ids.joined(separator: ", "))",
                 at: SourceLocation(file: id, line: 1, column: 1))
