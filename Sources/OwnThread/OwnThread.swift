@@ -15,7 +15,9 @@ public enum OwnThread {
         let started = pthread_create(
             &thread, nil,
             { context in
-                let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+                // Always the box handed over below.
+                guard let context else { return nil }
+                let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
                 body.run()
                 return nil
             }, box)
