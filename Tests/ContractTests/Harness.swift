@@ -71,9 +71,17 @@ final class RunningServer: Sendable {
     ) async throws -> RunningServer {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let application = try await make { port in continuation.yield(port) }
-        let task = Task { try await application.runService(gracefulShutdownSignals: []) }
+        // A server that ends before it is ready (its port taken) ends the wait too: the
+        // caller hears why, where a wait on the port alone would hang.
+        let task = Task {
+            defer { continuation.finish() }
+            try await application.runService(gracefulShutdownSignals: [])
+        }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw ServiceError(.network, "the server did not start") }
+        guard let port = await iterator.next() else {
+            let reason = if case .failure(let error) = await task.result { "\(error)" } else { "it stopped" }
+            throw ServiceError(.network, "the server did not start: \(reason)")
+        }
         return RunningServer(port: port, task: task)
     }
 

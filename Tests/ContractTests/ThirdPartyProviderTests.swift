@@ -43,6 +43,28 @@ import Testing
         func stop() { kill(pid, SIGTERM) }
     }
 
+    /// A provider told the server's return address before the server starts, so on a port
+    /// picked first. Another suite's connection can take that port before the server binds
+    /// it (both come from the same ephemeral range): then both start again on another.
+    static func onAPickedPort(
+        _ startProvider: (_ base: String) async throws -> AuthlibProvider,
+        server startServer: (_ provider: AuthlibProvider, _ port: Int) async throws -> RunningServer
+    ) async throws -> (AuthlibProvider, RunningServer) {
+        for attempt in 1...3 {
+            let port = ThrowawayPostgres.freePort()
+            let provider = try await startProvider("http://127.0.0.1:\(port)")
+            do {
+                return (provider, try await startServer(provider, port))
+            } catch  where attempt < 3 {
+                provider.stop()
+            } catch {
+                provider.stop()
+                throw error
+            }
+        }
+        throw ServiceError(.network, "no port could be had")
+    }
+
     /// Walks the Authlib provider's page: Allow or Deny, then back to the server.
     static func approveAtAuthlib(base: String, code: String, allow: Bool) async throws -> BrowserWalk.Answer {
         var browser = BrowserWalk()
@@ -69,14 +91,13 @@ import Testing
     }
 
     @Test func anAuthlibProviderSignsAPersonInThroughTheBroker() async throws {
-        let port = ThrowawayPostgres.freePort()
-        // The provider must know the server's return address before the server starts:
-        // a port picked here, the server started on it.
-        let base = "http://127.0.0.1:\(port)"
-        let provider = try await AuthlibProvider(clientID: "onboard-google", secret: "g-secret", redirect: base + "/device/callback")
+        let (provider, server) = try await Self.onAPickedPort { base in
+            try await AuthlibProvider(clientID: "onboard-google", secret: "g-secret", redirect: base + "/device/callback")
+        } server: { provider, port in
+            let google = IdentityProvider(issuer: provider.issuer, clientID: "onboard-google", clientSecret: "g-secret")
+            return try await RunningServer.start(dev: false, identityProviders: ["google": google], port: port)
+        }
         defer { provider.stop() }
-        let google = IdentityProvider(issuer: provider.issuer, clientID: "onboard-google", clientSecret: "g-secret")
-        let server = try await RunningServer.start(dev: false, identityProviders: ["google": google], port: port)
         defer { server.stop() }
         let transport = try HTTPTransport(base: server.base)
         await #expect(throws: ServiceError.self, "only configured providers: no Apple here") {
@@ -131,20 +152,21 @@ import Testing
     /// Sign in with Apple's way: a client secret the server signs (ES256, the team's key)
     /// for each token request, checked by the provider, and the answer posted back.
     @Test func anAppleStyleProviderTakesASignedClientSecretAndPostsItsAnswer() async throws {
-        let port = ThrowawayPostgres.freePort()
-        let base = "http://127.0.0.1:\(port)"
         let teamKey = P256.Signing.PrivateKey()
         let publicKey = temporaryPath("apple-key.pub.pem")
         try teamKey.publicKey.pemRepresentation.write(toFile: publicKey, atomically: true, encoding: .utf8)
-        let provider = try await AuthlibProvider(
-            clientID: "org.onboard.signin", secret: "unused", redirect: base + "/device/callback",
-            mode: ["--apple", publicKey, "TEAM123456"])
+        let (provider, server) = try await Self.onAPickedPort { base in
+            try await AuthlibProvider(
+                clientID: "org.onboard.signin", secret: "unused", redirect: base + "/device/callback",
+                mode: ["--apple", publicKey, "TEAM123456"])
+        } server: { provider, port in
+            let apple = IdentityProvider(
+                issuer: provider.issuer, clientID: "org.onboard.signin",
+                clientSecret: .signed(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: teamKey.pemRepresentation),
+                responseMode: "form_post")
+            return try await RunningServer.start(dev: false, identityProviders: ["apple": apple], port: port)
+        }
         defer { provider.stop() }
-        let apple = IdentityProvider(
-            issuer: provider.issuer, clientID: "org.onboard.signin",
-            clientSecret: .signed(teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: teamKey.pemRepresentation),
-            responseMode: "form_post")
-        let server = try await RunningServer.start(dev: false, identityProviders: ["apple": apple], port: port)
         defer { server.stop() }
         let transport = try HTTPTransport(base: server.base)
         let started = try await transport.startSocialDevice(flow: "abby", provider: "apple")
@@ -157,17 +179,17 @@ import Testing
 
     /// Facebook's way: plain OAuth 2.0, the person read from its Graph-like `/me`.
     @Test func aFacebookStyleProviderGivesThePersonFromItsUserInfo() async throws {
-        let port = ThrowawayPostgres.freePort()
-        let base = "http://127.0.0.1:\(port)"
-        let provider = try await AuthlibProvider(
-            clientID: "fb-app", secret: "fb-secret", redirect: base + "/device/callback", mode: ["--facebook"])
+        let (provider, server) = try await Self.onAPickedPort { base in
+            try await AuthlibProvider(clientID: "fb-app", secret: "fb-secret", redirect: base + "/device/callback", mode: ["--facebook"])
+        } server: { provider, port in
+            let endpoints = IdentityProvider.OAuthEndpoints(
+                authorization: provider.issuer + "/authorize", token: provider.issuer + "/token", userInfo: provider.issuer + "/me",
+                emailIsVerified: true)
+            let facebook = IdentityProvider(
+                issuer: endpoints.authorization, clientID: "fb-app", clientSecret: .fixed("fb-secret"), scopes: ["email"], oauth: endpoints)
+            return try await RunningServer.start(dev: false, identityProviders: ["facebook": facebook], port: port)
+        }
         defer { provider.stop() }
-        let endpoints = IdentityProvider.OAuthEndpoints(
-            authorization: provider.issuer + "/authorize", token: provider.issuer + "/token", userInfo: provider.issuer + "/me",
-            emailIsVerified: true)
-        let facebook = IdentityProvider(
-            issuer: endpoints.authorization, clientID: "fb-app", clientSecret: .fixed("fb-secret"), scopes: ["email"], oauth: endpoints)
-        let server = try await RunningServer.start(dev: false, identityProviders: ["facebook": facebook], port: port)
         defer { server.stop() }
         let transport = try HTTPTransport(base: server.base)
         let started = try await transport.startSocialDevice(flow: "abby", provider: "facebook")
