@@ -189,7 +189,10 @@ let package = Package(
         ),
         // For the people who write flows and test them: the flow as a graph, JSON Schemas
         // for flow and theme files, what QA has reached of a flow and how to reach the rest.
-        .target(name: "FlowAuthoring", dependencies: ["ScreenTable", "FlowFiles", "FlowEngine", "ServiceAPI", "TerminalUI", "HTMLText"]),
+        .target(name: "FlowAuthoring", dependencies: ["ScreenTable", "FlowEngine", "ServiceAPI", "TerminalUI", "HTMLText"]),
+        // JSON Schemas for flow and theme files, from the vocabulary their readers check, so
+        // an editor flags what `onboard lint` would.
+        .target(name: "FileSchemas", dependencies: ["ScreenTable", "FlowFiles", "TerminalUI"]),
         // The only Swift module that talks to ncurses.
         .target(name: "CursesBackend", dependencies: ["CursesShim", "TerminalUI"]),
         // Runs a flow: event loop, effects, state files, analytics log.
@@ -197,7 +200,7 @@ let package = Package(
             name: "OnboardRuntime",
             dependencies: [
                 "FlowEngine", "CivilCalendar", "InputRules", "ScreenTable", "ServiceAPI", "ServiceClient", "TerminalUI",
-                "FlowAuthoring", "FlowFiles", "ThemeFiles", "SecretShim", "Installation", .product(name: "Crypto", package: "swift-crypto"),
+                "FlowAuthoring", "SecretShim", "PtyShim", "OwnThread", "Installation", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // C: the Secret Service through libsecret, loaded with dlopen only when used.
@@ -246,7 +249,7 @@ let package = Package(
             name: "onboard",
             dependencies: [
                 "OnboardRuntime", "CursesBackend", "ServiceAPI", "ServiceClient", "ScreenTable", "FlowFiles", "TerminalUI", "ThemeFiles",
-                "FlowAuthoring", "FlowEngine", "CivilCalendar", "Installation", "FunnelText",
+                "FlowAuthoring", "FileSchemas", "FlowEngine", "CivilCalendar", "Installation", "FunnelText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseWithoutDebugInfo
@@ -288,7 +291,7 @@ let package = Package(
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "FlowFiles", "InputRules", "TestSupport"]),
         .testTarget(
             name: "FlowAuthoringTests",
-            dependencies: ["FlowAuthoring", "FlowEngine", "ScreenTable", "FlowFiles", "TestSupport", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["FlowAuthoring", "FileSchemas", "FlowEngine", "ScreenTable", "FlowFiles", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .testTarget(
             name: "OnboardServiceTests",
             dependencies: ["InputRules", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "EmbeddedMock", "ScreenTable", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),

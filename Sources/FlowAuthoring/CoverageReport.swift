@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import FlowEngine
 
 /// What QA has reached of a flow against all there is: `onboard coverage` and the QA
@@ -76,20 +76,37 @@ public struct CoverageReport: Sendable {
 
     /// `{flow, seen, total, items: [{id, kind, screen, title, how, seen}]}`.
     public func json() -> String {
-        let items: [[String: Any]] = map.items.map { item in
+        let items = map.items.map { item in
             let kind =
                 switch item.reach {
                 case .screen: "screen"
                 case .result: "result"
                 case .message: "message"
                 }
-            return [
-                "id": item.reach.id, "kind": kind, "screen": item.reach.screen, "title": item.title, "how": item.how,
-                "seen": seen.contains(item.reach),
-            ]
+            return JSONItem(
+                id: item.reach.id, kind: kind, screen: item.reach.screen, title: item.title, how: item.how, seen: seen.contains(item.reach))
         }
-        let object: [String: Any] = ["flow": map.flow.id, "seen": seenCount, "total": map.items.count, "items": items]
-        let data = try! JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let report = JSONReport(flow: map.flow.id, seen: seenCount, total: map.items.count, items: items)
+        // Strings, numbers and booleans: nothing here can fail to encode.
+        guard let data = try? encoder.encode(report) else { return "{}\n" }
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    private struct JSONReport: Encodable {
+        var flow: String
+        var seen: Int
+        var total: Int
+        var items: [JSONItem]
+    }
+
+    private struct JSONItem: Encodable {
+        var id: String
+        var kind: String
+        var screen: String
+        var title: String
+        var how: String
+        var seen: Bool
     }
 }

@@ -146,10 +146,10 @@ public struct FlowGraph: Sendable, Equatable {
             var lines: [String] = []
             var codesByCall: [String: Int] = [:]
             for edge in group {
-                if let range = edge.label.range(of: " on: "), let index = codesByCall[String(edge.label[..<range.upperBound])] {
+                if let range = edge.label.firstRange(of: " on: "), let index = codesByCall[String(edge.label[..<range.upperBound])] {
                     lines[index] += ", " + edge.label[range.upperBound...]
                 } else {
-                    if let range = edge.label.range(of: " on: ") { codesByCall[String(edge.label[..<range.upperBound])] = lines.count }
+                    if let range = edge.label.firstRange(of: " on: ") { codesByCall[String(edge.label[..<range.upperBound])] = lines.count }
                     lines.append(edge.label)
                 }
             }

@@ -69,7 +69,7 @@ public struct GalleryPage {
     private func section(_ entry: Gallery.Entry) -> String {
         let location = entry.location.map { " · \(HTMLText.escaped($0.file)):\($0.line)" } ?? ""
         var text = """
-            <section class="state" id="\(HTMLText.escaped(entry.reach.id.replacingOccurrences(of: " ", with: "-")))">
+            <section class="state" id="\(HTMLText.escaped(entry.reach.id.replacing(" ", with: "-")))">
             <h2>\(HTMLText.escaped(entry.title))</h2>
             <p class="meta"><code>\(HTMLText.escaped(entry.reach.id))</code>\(location)</p>
             <p>How: \(HTMLText.escaped(entry.how))</p>

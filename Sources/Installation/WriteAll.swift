@@ -6,12 +6,18 @@ import Musl
 
 /// A line on standard error, written at once (not print's buffer).
 public func printError(_ message: String) {
-    let line = Array((message + "\n").utf8)
-    line.withUnsafeBytes { bytes in
+    writeAll(message + "\n", to: STDERR_FILENO)
+}
+
+/// All of `text` to a descriptor, at once (not print's buffer), as far as it takes it:
+/// what Foundation's `FileHandle.write` did, without Foundation.
+public func writeAll(_ text: String, to descriptor: Int32) {
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBytes { bytes in
         guard let start = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
-            let written = write(STDERR_FILENO, start + offset, bytes.count - offset)
+            let written = write(descriptor, start + offset, bytes.count - offset)
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { return }
             offset += written

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSchemas
 import FlowAuthoring
 import FlowEngine
 import FlowFiles

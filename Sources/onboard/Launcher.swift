@@ -2,6 +2,7 @@ import ArgumentParser
 import CivilCalendar
 import CursesBackend
 import FlowEngine
+import FlowFiles
 import Foundation
 import Installation
 import OnboardRuntime
@@ -280,9 +281,10 @@ final class Launcher {
         let environment = self.environment
         let noColour = !(environment["NO_COLOR"] ?? "").isEmpty
         let themeFile = noColour ? nil : options.theme.flatMap { ThemeFiles.file($0, environment: environment) }
-        return LiveReload(flowPath: flowFile, themePath: themeFile) { path in
-            try ThemeFiles.load(path, environment: environment)
-        }
+        return LiveReload(
+            flowPath: flowFile, themePath: themeFile,
+            loadFlow: { path in try FlowFiles.load(url: URL(fileURLWithPath: path), displayName: path) },
+            loadTheme: { path in try ThemeFiles.load(path, environment: environment) })
     }
 
     /// Exits as the ending asks: 0 for a quit, 128 + N for signal N.

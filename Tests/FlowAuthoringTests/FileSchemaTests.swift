@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FileSchemas
 import FlowAuthoring
 import FlowFiles
 import ScreenTable

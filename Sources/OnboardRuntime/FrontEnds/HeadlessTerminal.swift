@@ -1,5 +1,11 @@
-import Foundation
+import FoundationEssentials
 import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A terminal with no screen: the same engine and renderer draw into it, keys come from
 /// a key script, and every distinct frame is handed on (printed, written to a folder,

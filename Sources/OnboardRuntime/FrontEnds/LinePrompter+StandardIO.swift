@@ -1,10 +1,16 @@
-import Foundation
+import Installation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The prompter's ends of a real run: lines from standard input (a secret without echo
 /// on a terminal) and text to standard output.
 extension LinePrompter {
     @Sendable public static func standardOutput(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        writeAll(text, to: STDOUT_FILENO)
     }
 
     /// A line from standard input; a secret one without echo when it is a terminal.

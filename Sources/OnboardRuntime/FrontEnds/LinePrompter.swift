@@ -1,6 +1,13 @@
 import FlowEngine
-import Foundation
+import FoundationEssentials
+import InputRules
 import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Accessible mode: the same flows, from the same screen table and engine, as plain
 /// lines — each screen written once as text, each field asked in turn, the buttons and
@@ -159,12 +166,12 @@ public final class LinePrompter {
         // What can be chosen now (a checklist has no buttons until it is done).
         var menu = after.options.map(\.label) + buttons
         // Esc's way back, unless the screen has a Back button of its own (RuckTracker's).
-        if after.canGoBack, !buttons.contains(where: { $0.caseInsensitiveCompare("Back") == .orderedSame }) { menu.append("Back") }
+        if after.canGoBack, !buttons.contains(where: { $0.lowercased() == "back" }) { menu.append("Back") }
         if menu.isEmpty, after.checklist.contains(where: { if case .failed = $0.status { true } else { false } }) {
             // A setup step failed with no way around it: Enter tries it again.
             write("Press Enter to try again, or type q to quit: ")
             guard let answer = readLine(false) else { return false }
-            session.dispatch(.intent(answer.trimmingCharacters(in: .whitespaces).lowercased() == "q" ? .quit : .activate))
+            session.dispatch(.intent(answer.trimmingWhitespace.lowercased() == "q" ? .quit : .activate))
             return true
         }
         guard !menu.isEmpty else {
@@ -212,7 +219,7 @@ public final class LinePrompter {
             ) { answer in
                 // None picked: the flow's own rule says what is wanted ("Pick at least one topic.").
                 if answer.isEmpty { return .list([]) }
-                let numbers = answer.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+                let numbers = answer.split(separator: ",").map { Int(String($0).trimmingWhitespace) }
                 guard !numbers.isEmpty, numbers.allSatisfy({ $0.map { (1...field.options.count).contains($0) } ?? false }) else {
                     return nil
                 }
@@ -260,7 +267,7 @@ public final class LinePrompter {
                 overtaken = true
                 return .some(nil)
             }
-            guard let answer = readLine(false)?.trimmingCharacters(in: .whitespaces) else { return nil }
+            guard let answer = readLine(false)?.trimmingWhitespace else { return nil }
             if answer.isEmpty, enter != nil { return .some(nil) }
             if let value = parse(answer) { return value }
             write(prompt + ".\n")

@@ -1,4 +1,12 @@
-import Foundation
+import FoundationEssentials
+import OwnThread
+import PtyShim
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The person's own web browser, for a sign-in approved in a browser (RFC 8628): opened
 /// only where it is theirs — a desktop session on this machine, not an SSH session,
@@ -43,13 +51,19 @@ public struct Browser: Sendable {
         guard Self.isWebAddress(address) else { throw BrowserError.notAWebAddress }
         if simulated != nil { return }
         guard canOpen, let opener else { throw BrowserError.noBrowser }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: opener)
-        process.arguments = [address]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let nothing = openNothing()
+        guard nothing >= 0 else { throw BrowserError.noBrowser }
+        defer { close(nothing) }
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(opener), strdup(address), nil]
+        defer { arguments.forEach { free($0) } }
+        var started: pid_t = 0
+        guard onboard_spawn_helper(opener, arguments, environ, nothing, &started) == 0 else { throw BrowserError.noBrowser }
+        let pid = started
+        // The opener hands the address to the browser and ends; reaped, it leaves no zombie.
+        OwnThread.detach {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        }
     }
 
     /// `http:` or `https:`, then printable ASCII with no spaces.
@@ -62,4 +76,10 @@ public struct Browser: Sendable {
     public enum BrowserError: Error, Equatable {
         case notAWebAddress, noBrowser
     }
+}
+
+/// `/dev/null` to read from: the opener's input (`Browser.open` hides the C library's
+/// `open(2)` by name inside the type).
+private func openNothing() -> Int32 {
+    open("/dev/null", O_RDONLY | O_CLOEXEC)
 }

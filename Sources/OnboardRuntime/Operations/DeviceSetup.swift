@@ -1,7 +1,7 @@
 import Installation
 import CivilCalendar
 import FlowEngine
-import Foundation
+import FoundationEssentials
 import InputRules
 import ScreenTable
 import ServiceAPI
@@ -118,7 +118,7 @@ public struct DeviceSetup: Sendable {
     /// Which apps have a URL scheme MIGA can gate, and the unlock method; both simulated.
     func checkCompatibility() -> CallOutput {
         let unsupported = Set(
-            (simulation["unsupported"] ?? "").lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            (simulation["unsupported"] ?? "").lowercased().split(separator: ",").map { String($0).trimmingWhitespace })
         let supported = Self.apps.filter { !unsupported.contains($0.lowercased()) }
         let biometrics = Self.biometrics.contains(simulation["biometrics"] ?? "") ? simulation["biometrics"]! : "face_id"
         let method = ["face_id": "Face ID", "touch_id": "Touch ID", "passcode": "passcode only", "none": "no passcode"][biometrics]!
@@ -159,7 +159,7 @@ public struct DeviceSetup: Sendable {
             if cached == nil {
                 // Reported like every other unreadable state file, set aside, and rebuilt
                 // from the bundled entries (the service's come with the next sync).
-                let aside = DamagedFile.setAside(path).map { ($0 as NSString).lastPathComponent } ?? "content.json"
+                let aside = DamagedFile.setAside(path).map { PathText.name(of: $0) } ?? "content.json"
                 summary.append(
                     "The cached content (content.json) could not be read, so the bundled entries are used. The old file was kept as \(aside)."
                 )

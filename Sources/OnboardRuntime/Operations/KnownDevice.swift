@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import InputRules
 
 /// The tokens that make this state folder a known device to the service, one per email

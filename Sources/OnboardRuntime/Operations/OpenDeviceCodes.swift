@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Device sign-ins this folder started and has not finished (`open-device-codes.json`):
 /// written as soon as the service hands out a code, removed once the poll has its answer

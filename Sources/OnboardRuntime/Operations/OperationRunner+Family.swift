@@ -1,11 +1,12 @@
 import FlowEngine
+import InputRules
 import ServiceAPI
 
 /// Baby Basics on the runner's side: the server a family uses, its babies and the
 /// invites that share one.
 extension OperationRunner {
     func connectServer(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
-        let address = (request.inputs["server_url"] ?? "").trimmingCharacters(in: .whitespaces)
+        let address = (request.inputs["server_url"] ?? "").trimmingWhitespace
         var normalised = address.hasSuffix("/") ? String(address.dropLast()) : address
         // The API's own base, as a server's docs give it, is the server.
         if normalised.hasSuffix(Endpoint.root) { normalised.removeLast(Endpoint.root.count) }

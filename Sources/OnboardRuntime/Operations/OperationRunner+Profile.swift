@@ -1,6 +1,13 @@
 import FlowEngine
-import Foundation
+import FoundationEssentials
+import InputRules
 import ServiceAPI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// ABBY on the runner's side: phone and social sign-in, and the profile saved step by step.
 extension OperationRunner {
@@ -38,7 +45,7 @@ extension OperationRunner {
     func saveProfile(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
         var fields = request.fields.mapValues { value -> FieldValue in
             switch value {
-            case .text(let text): .text(text.trimmingCharacters(in: .whitespaces))
+            case .text(let text): .text(text.trimmingWhitespace)
             case .list(let items): .list(items)
             }
         }

@@ -1,6 +1,7 @@
 import CivilCalendar
 import FlowEngine
-import Foundation
+import FoundationEssentials
+import InputRules
 import ServiceAPI
 import ServiceClient
 
@@ -17,7 +18,8 @@ extension OperationRunner {
         let seconds = clock.nowMilliseconds() / 1000 + device.utcOffset
         let date = CivilDate(milliseconds: seconds * 1000, utcOffset: 0)
         let time = ((seconds % 86_400) + 86_400) % 86_400
-        return "\(date) " + String(format: "%02d:%02d:%02d", time / 3600, time / 60 % 60, time % 60)
+        let parts = [time / 3600, time / 60 % 60, time % 60].map { ($0 < 10 ? "0" : "") + String($0) }
+        return "\(date) " + parts.joined(separator: ":")
     }
 
     /// A ruck logged offline: kept on this device with its owner, in order, and synced
@@ -103,7 +105,7 @@ extension OperationRunner {
     }
 
     func setUsername(_ request: CallRequest, on service: any AuthService) async throws -> CallOutput {
-        let username = (request.inputs["username"] ?? "").trimmingCharacters(in: .whitespaces)
+        let username = (request.inputs["username"] ?? "").trimmingWhitespace
         _ = try await service.updateProfile(accessToken: try session(of: request).accessToken, fields: ["display_name": .text(username)])
         return CallOutput(values: try await accountValues(accessToken: try session(of: request).accessToken, on: service))
     }

@@ -1,5 +1,6 @@
 import FlowEngine
-import Foundation
+import FoundationEssentials
+import Installation
 import ScreenTable
 import ServiceAPI
 import ServiceClient
@@ -37,7 +38,7 @@ public struct OperationRunner: Sendable {
         personal = sessionFile.map { file in
             PersonalData(
                 secrets: file.secrets,
-                stateDirectory: ((file.path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
+                stateDirectory: PathText.folder(of: PathText.folder(of: file.path)))
         }
     }
 

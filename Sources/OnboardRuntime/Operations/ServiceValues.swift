@@ -1,5 +1,6 @@
 import FlowEngine
-import Foundation
+import FoundationEssentials
+import InputRules
 import ServiceAPI
 
 /// What the service answers, as the flow's context shows it.
@@ -23,8 +24,8 @@ extension OperationRunner {
     /// The code in a pasted invite: the raw code, or the `code=` of a share link, or its
     /// last path part.
     static func inviteCode(from pasted: String) -> String {
-        let text = pasted.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let range = text.range(of: "code=") {
+        let text = pasted.trimmingWhitespace
+        if let range = text.firstRange(of: "code=") {
             return String(text[range.upperBound...].prefix { $0 != "&" && $0 != "#" })
         }
         if text.contains("/") {
@@ -52,7 +53,7 @@ extension OperationRunner {
 
     /// A decimal as typed, without the zeros that say nothing.
     static func plainNumber(_ typed: String) -> String {
-        let text = typed.trimmingCharacters(in: .whitespaces)
+        let text = typed.trimmingWhitespace
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         var whole = String(parts[0].drop { $0 == "0" })
         if whole.isEmpty { whole = "0" }

@@ -1,5 +1,5 @@
 import FlowEngine
-import Foundation
+import FoundationEssentials
 
 /// What QA has reached of one flow in a state folder (`Reach` ids, one a line, appended as
 /// reached): `onboard coverage` and the QA console read it back. It lives beside the

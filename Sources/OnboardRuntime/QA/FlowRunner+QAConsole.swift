@@ -1,6 +1,6 @@
 import FlowAuthoring
 import FlowEngine
-import Foundation
+import FoundationEssentials
 import ScreenTable
 import ServiceAPI
 import ServiceClient

@@ -1,5 +1,5 @@
 import FlowEngine
-import Foundation
+import FoundationEssentials
 import Installation
 import ScreenTable
 import ServiceAPI

@@ -1,10 +1,16 @@
 import FlowAuthoring
 import FlowEngine
-import Foundation
+import FoundationEssentials
 import ScreenTable
 import ServiceAPI
 import ServiceClient
 import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Runs one flow on one terminal: the UI thread's loop. Keys become events for the
 /// flow's session, and every change is drawn.

@@ -1,8 +1,14 @@
 import CivilCalendar
 import FlowEngine
-import Foundation
+import FoundationEssentials
 import ScreenTable
 import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// How a run ended: the user quit, or a signal (SIGTERM, SIGHUP, SIGINT) ended it.
 public enum FlowEnding: Equatable, Sendable {

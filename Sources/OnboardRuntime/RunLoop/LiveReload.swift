@@ -1,5 +1,3 @@
-import FlowFiles
-import Foundation
 import ScreenTable
 import TerminalUI
 
@@ -19,12 +17,17 @@ public final class LiveReload {
 
     public let flowPath: String?
     public let themePath: String?
+    /// The readers of each: YAML, which the runtime does not link (`onboard-files` does).
+    private let loadFlow: (String) throws -> Flow
     private let loadTheme: (String) throws -> Theme
     private var stamps: [String: FileStamp] = [:]
 
-    public init(flowPath: String?, themePath: String?, loadTheme: @escaping (String) throws -> Theme) {
+    public init(
+        flowPath: String?, themePath: String?, loadFlow: @escaping (String) throws -> Flow, loadTheme: @escaping (String) throws -> Theme
+    ) {
         self.flowPath = flowPath
         self.themePath = themePath
+        self.loadFlow = loadFlow
         self.loadTheme = loadTheme
         for path in [flowPath, themePath].compactMap({ $0 }) { stamps[path] = FileStamp(path) }
     }
@@ -43,7 +46,7 @@ public final class LiveReload {
 
     private func readFlow(_ path: String) -> Change {
         do {
-            return Change(file: path, flow: try FlowFiles.load(url: URL(fileURLWithPath: path), displayName: path))
+            return Change(file: path, flow: try loadFlow(path))
         } catch let error as FlowFileError {
             return Change(file: path, problems: error.problems.map(\.description))
         } catch {

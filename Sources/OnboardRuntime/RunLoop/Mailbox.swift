@@ -1,6 +1,12 @@
 import FlowEngine
-import Foundation
+import FoundationEssentials
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Where work finished off the UI thread leaves its result. Posting also writes a byte
 /// to a pipe, which wakes the UI thread out of `poll()`; signal handlers write their

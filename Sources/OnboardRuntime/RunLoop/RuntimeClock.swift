@@ -1,7 +1,13 @@
-import Foundation
+import FoundationEssentials
 import ServiceAPI
 import ServiceClient
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The client's clock, shifted by `--clock-offset` or the QA console. One instance is
 /// shared by the runner, the calls and the embedded mock (each call carries its offset),

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The embedded mock's SQLite file as the client knows it, without opening it (that is
 /// `onboard-mock`'s work): whose it is, the key its personal columns are sealed with, and
@@ -29,9 +35,11 @@ public enum EmbeddedMockFile {
 
     /// SQLite's own header (an empty file is a database it will make).
     static func looksLikeSQLite(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        return header.isEmpty || header == Data("SQLite format 3\0".utf8)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = read(descriptor, &header, header.count)
+        return count == 0 || (count == 16 && header == Array("SQLite format 3\0".utf8))
     }
 }

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Secrets in `<state folder>/secrets/`, one 0600 file per item in a 0700 folder, for
 /// where no Secret Service runs (an SSH session, a container, a headless CI), as the

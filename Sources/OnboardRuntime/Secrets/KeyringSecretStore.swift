@@ -1,6 +1,12 @@
-import Foundation
+import FoundationEssentials
 import SecretShim
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Secrets in the freedesktop Secret Service (GNOME Keyring, KWallet, KeePassXC) through
 /// libsecret, as items labelled onboard/<flow>/<state folder> with the attributes

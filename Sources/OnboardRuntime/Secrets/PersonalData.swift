@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The personal values a state folder keeps on disk (names, phone, email, dates of birth,
@@ -36,7 +36,7 @@ final class PersonalData: Sendable {
     /// session again, and one from anywhere else with the same key does not.
     func proof(of idempotencyKey: String) throws -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Array(("idempotency-proof:" + idempotencyKey).utf8), using: try key(creating: true))
-        return mac.map { String(format: "%02x", $0) }.joined()
+        return mac.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     /// A key for another use of the folder's data key (the embedded mock's columns),

@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import InputRules
+import Musl
+#endif
 
 /// Where a state folder's secrets live, remembered in `<state folder>/secret-store` when
 /// the folder first keeps one. A folder opened from a shell that cannot reach that store
@@ -16,13 +23,13 @@ public enum SecretHome: String, Sendable {
     public static func recorded(stateDirectory: String) -> SecretHome? {
         let manager = FileManager.default
         if let data = manager.contents(atPath: markerPath(stateDirectory: stateDirectory)),
-            let home = SecretHome(rawValue: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            let home = SecretHome(rawValue: String(decoding: data, as: UTF8.self).trimmingWhitespace)
         {
             return home
         }
         if manager.fileExists(atPath: FileSecretStore(stateDirectory: stateDirectory).folder) { return .file }
         func object(_ path: String) -> [String: Any]? {
-            manager.contents(atPath: path).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+            manager.contents(atPath: path).flatMap(JSONObject.read)
         }
         let flows = (try? manager.contentsOfDirectory(atPath: stateDirectory)) ?? []
         let inKeyring = flows.contains { flow in

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a state folder's secrets live: its sessions' tokens (and so RuckTracker's guest
 /// identity) and the key that encrypts the personal values in its progress files. The

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// `--secret-store auto|keyring|file` (and `ONBOARD_SECRET_STORE`).

@@ -1,6 +1,6 @@
 import CivilCalendar
 import FlowEngine
-import Foundation
+import FoundationEssentials
 import Installation
 import ServiceAPI
 
@@ -109,7 +109,7 @@ public final class AnalyticsLog {
     public func backfill(placeholder: String, userID: String) throws {
         let (placeholder, named) = (Data("\"user_id\":\"\(placeholder)\"".utf8), Data("\"user_id\":\"\(userID)\"".utf8))
         let lines = JSONLines.read(path)
-        guard lines.contains(where: { $0.range(of: placeholder) != nil }) else { return }
+        guard lines.contains(where: { $0.firstRange(of: placeholder) != nil }) else { return }
         try JSONLines.write(lines.map { $0.replacing(placeholder, with: named) }, to: path)
     }
 
@@ -122,7 +122,7 @@ public final class AnalyticsLog {
     /// Every event in the log, oldest first; unreadable lines are skipped (one damaged
     /// line hides only itself).
     public func events() -> [[String: Any]] {
-        JSONLines.read(path).compactMap { line in (try? JSONSerialization.jsonObject(with: line)) as? [String: Any] }
+        JSONLines.read(path).compactMap(JSONObject.read)
     }
 
     static func timestamp(_ milliseconds: Int64) -> String {

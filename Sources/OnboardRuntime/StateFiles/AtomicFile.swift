@@ -1,10 +1,17 @@
-import Foundation
+import FoundationEssentials
+import Installation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Private files written so that a kill at any instant leaves the old or the new
 /// content, never half: temp file (0600), fsync, rename, fsync of the folder.
 public enum AtomicFile {
     public static func write(_ data: Data, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         try makePrivateDirectory(folder)
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -12,7 +19,7 @@ public enum AtomicFile {
         var written = 0
         let ok = data.withUnsafeBytes { buffer -> Bool in
             while written < buffer.count {
-                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                let result = systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
                 if result < 0 { if errno == EINTR { continue }; return false }
                 written += result
             }
@@ -45,21 +52,27 @@ public enum AtomicFile {
     /// Adds one record to the end of a private log (0600) in one write, so lines from two
     /// processes never interleave. Not fsynced: logs are bookkeeping, not progress.
     public static func append(_ data: Data, to path: String) throws {
-        try makePrivateDirectory((path as NSString).deletingLastPathComponent)
+        try makePrivateDirectory(PathText.folder(of: path))
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StorageError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        _ = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        _ = data.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
     }
 
     /// Creates the folder (and parents) as 0700 when missing.
     public static func makePrivateDirectory(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StorageError(path: path, reason: "cannot create the folder (\(error.localizedDescription))")
+        // The working folder (a file named with no folder) is there already.
+        guard !path.isEmpty else { return }
+        // Each missing folder on the way made 0700, as `mkdir -p -m 700` would.
+        var folder = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            folder += (folder.isEmpty || folder == "/" ? "" : "/") + part
+            guard mkdir(folder, 0o700) != 0, errno != EEXIST else { continue }
+            throw StorageError(path: path, reason: "cannot create the folder (\(String(cString: strerror(errno))))")
+        }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw StorageError(path: path, reason: "cannot create the folder (a file is in its place)")
         }
     }
 }
@@ -68,4 +81,9 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
     public var path: String
     public var reason: String
     public var description: String { "\(path): \(reason)" }
+}
+
+/// The C library's `write(2)`, which `AtomicFile.write` hides by name inside the type.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

@@ -1,5 +1,11 @@
-import Foundation
+import FoundationEssentials
 import ServiceAPI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Events waiting to be delivered, as JSON Lines beside the analytics log
 /// (`events.queue.jsonl`), so a kill or a relaunch loses none: each line is an event as it

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file of one JSON value per line (the analytics log, the delivery queue): a line
 /// appended, read whole, written whole and atomically, and cut to its newest lines when

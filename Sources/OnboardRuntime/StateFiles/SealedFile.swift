@@ -1,5 +1,5 @@
 import Installation
-import Foundation
+import FoundationEssentials
 
 /// What a runner keeps in the flow's folder beside the progress (`pending-rucks.json`,
 /// `open-device-codes.json`, `device-tokens.json`): sealed with the folder's data key, as

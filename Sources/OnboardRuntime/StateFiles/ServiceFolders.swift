@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import InputRules
 
 /// Sessions belong to a service. A flow's state (session, progress, records kept on
 /// the device, events) is kept apart for each service it was used with, so talking to
@@ -41,7 +42,7 @@ public enum ServiceFolders {
     /// The service a folder's state belongs to; nil for a folder no run has claimed.
     public static func owner(of folder: String) -> String? {
         guard let data = FileManager.default.contents(atPath: markerPath(folder)) else { return nil }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: data, as: UTF8.self).trimmingWhitespace
         return text.isEmpty ? nil : text
     }
 
@@ -105,9 +106,10 @@ public enum ServiceFolders {
     /// A folder name from an address: letters, digits, '.' and '-' kept, the rest '_'.
     static func slug(_ service: String) -> String {
         var text = service
-        if let range = text.range(of: "://") { text = text[..<range.lowerBound] + "_" + text[range.upperBound...] }
+        if let range = text.firstRange(of: "://") { text = text[..<range.lowerBound] + "_" + text[range.upperBound...] }
         let kept = text.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "." || scalar == "-") ? Character(scalar) : "_"
+            scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar == "." || scalar == "-")
+                ? Character(scalar) : "_"
         }
         return String(String(kept).prefix(120))
     }

@@ -1,5 +1,12 @@
 import FlowEngine
-import Foundation
+import FoundationEssentials
+import Installation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The session file of one flow, and the lock that keeps two processes from
 /// refreshing the same session at once. The tokens are not in the file: the whole
@@ -15,9 +22,9 @@ public struct SessionFile: Sendable {
     /// folder's private file.
     public init(path: String, secrets: (any SecretStore)? = nil) {
         self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
-        flow = (folder as NSString).lastPathComponent
-        self.secrets = secrets ?? FileSecretStore(stateDirectory: (folder as NSString).deletingLastPathComponent)
+        let folder = PathText.folder(of: path)
+        flow = PathText.name(of: folder)
+        self.secrets = secrets ?? FileSecretStore(stateDirectory: PathText.folder(of: folder))
     }
 
     public var lockPath: String { path + ".lock" }
@@ -25,7 +32,7 @@ public struct SessionFile: Sendable {
     /// Held while a call may change who the folder holds (a sign-in, a sign-out): two
     /// windows pressing Start together make one account, not two. Apart from `lockPath`,
     /// which a renewal inside such a call takes.
-    public var identityLockPath: String { (path as NSString).deletingLastPathComponent + "/identity.lock" }
+    public var identityLockPath: String { PathText.folder(of: path) + "/identity.lock" }
 
     /// The user id of the session the folder holds now, read from the file's readable
     /// half (no secret needed); nil when it holds none or the file cannot be read.
@@ -93,7 +100,7 @@ public struct SessionFile: Sendable {
     }
 
     private static func withLock<T: Sendable>(_ lockPath: String, patience: Duration, _ body: () async throws -> T) async throws -> T {
-        try AtomicFile.makePrivateDirectory((lockPath as NSString).deletingLastPathComponent)
+        try AtomicFile.makePrivateDirectory(PathText.folder(of: lockPath))
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StorageError(path: lockPath, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }

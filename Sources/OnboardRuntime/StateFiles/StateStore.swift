@@ -1,7 +1,7 @@
 import Installation
 import Crypto
 import FlowEngine
-import Foundation
+import FoundationEssentials
 
 /// One flow's client state on disk: `session.json`, `progress.json` and the analytics
 /// log `events.jsonl`, in `<state dir>/<flow id>/`. Tokens live in the secret store and
@@ -85,7 +85,7 @@ public final class StateStore {
         recover: (() throws -> T?)? = nil, _ decode: (Data) throws -> T?
     ) -> T? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let name = (path as NSString).lastPathComponent
+        let name = PathText.name(of: path)
         do {
             return try decode(data)
         } catch let error as SecretStoreError {
@@ -94,7 +94,7 @@ public final class StateStore {
             return nil
         } catch {
             let aside = DamagedFile.setAside(path)
-            let kept = aside.map { ($0 as NSString).lastPathComponent } ?? name
+            let kept = aside.map { PathText.name(of: $0) } ?? name
             if error is PersonalData.MissingKey || error is CryptoKitError {
                 // Said once, with whatever else the key sealed (the embedded mock's accounts).
                 losses.append(SealedLoss(what: "your \(what == "saved progress" ? "saved answers" : what) (\(name))", keptAs: kept))

@@ -18,8 +18,9 @@ int onboard_pty_resize(int leader, int rows, int cols);
 int onboard_pty_spawn(const char *path, char *const argv[], char *const envp[],
                       const char *follower_path, int leader, pid_t *pid);
 
-// Starts `path` with `socket` as its standard input (one end of a socket pair), standard
-// output and error on /dev/null, no other descriptor, every signal at its default.
+// Starts `path` with `socket` as its standard input (one end of a socket pair for the
+// embedded mock, /dev/null for a browser's opener), standard output and error on
+// /dev/null, no other descriptor, every signal at its default.
 // Returns 0 and the pid, or an errno value.
 int onboard_spawn_helper(const char *path, char *const argv[], char *const envp[], int socket, pid_t *pid);
 
