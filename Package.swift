@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "onboard", targets: ["onboard"]),
+        .executable(name: "onboard-files", targets: ["onboard-files"]),
         .executable(name: "onboard-server", targets: ["onboard-server"]),
         .executable(name: "onboard-ssh", targets: ["onboard-ssh"]),
         .executable(name: "onboard-web", targets: ["onboard-web"]),
@@ -245,11 +246,24 @@ let package = Package(
             dependencies: ["WebDemo", "DemoSessions", "Installation", "ClientAddress", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             linkerSettings: releaseWithoutDebugInfo
         ),
-        .executableTarget(
-            name: "onboard",
+        // The client's commands, on FoundationEssentials: what reads YAML comes in as
+        // `FileTools`, which only onboard-files has.
+        .target(
+            name: "OnboardCommands",
             dependencies: [
-                "OnboardRuntime", "CursesBackend", "ServiceAPI", "ServiceClient", "ScreenTable", "FlowFiles", "TerminalUI", "ThemeFiles",
-                "FlowAuthoring", "FileSchemas", "FlowEngine", "CivilCalendar", "Installation", "FunnelText",
+                "OnboardRuntime", "CursesBackend", "ServiceAPI", "ServiceClient", "ScreenTable", "TerminalUI", "InputRules",
+                "FlowAuthoring", "FlowEngine", "CivilCalendar", "Installation", "FunnelText",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The client as people start it: Foundation and ICU stay off its start.
+        .executableTarget(name: "onboard", dependencies: ["OnboardCommands"], linkerSettings: releaseWithoutDebugInfo),
+        // The same commands with the YAML readers, which onboard execs for a command that
+        // reads a flow or theme file (or the files' schemas, or Graphviz).
+        .executableTarget(
+            name: "onboard-files",
+            dependencies: [
+                "OnboardCommands", "FlowFiles", "ThemeFiles", "FileSchemas", "ScreenTable", "TerminalUI", "Installation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseWithoutDebugInfo
@@ -285,7 +299,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Rules for the repository itself: every Swift file formatted, every session the
         // guides quote run as written.
-        .testTarget(name: "HouseRulesTests", dependencies: ["onboard", "onboard-server", "onboard-mock", "TestSupport"]),
+        .testTarget(name: "HouseRulesTests", dependencies: ["onboard", "onboard-files", "onboard-server", "onboard-mock", "TestSupport"]),
         .testTarget(name: "ScreenTableTests", dependencies: ["ScreenTable", "FlowFiles", "CivilCalendar", "Suggestion"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
         .testTarget(name: "FlowEngineTests", dependencies: ["FlowEngine", "ScreenTable", "FlowFiles", "InputRules", "TestSupport"]),
@@ -319,7 +333,7 @@ let package = Package(
             exclude: ["ThirdParty"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["onboard", "onboard-server", "onboard-ssh", "onboard-web", "onboard-mock", "OnboardRuntime", "TerminalUI", "ServiceAPI", "ServiceClient", "TestSupport"],
+            dependencies: ["onboard", "onboard-files", "onboard-server", "onboard-ssh", "onboard-web", "onboard-mock", "OnboardRuntime", "TerminalUI", "ServiceAPI", "ServiceClient", "TestSupport"],
             // Headless Chromium's walk of the sign-in pages, over WebDriver.
             exclude: ["Browser"]),
     ],

@@ -31,6 +31,21 @@ extension EndToEnd {
                 "\(run.output)")
         }
 
+        /// A key script from a pipe by name (`--keys <(…)`, `/dev/stdin`): read to its end, as
+        /// `--keys -` is, where a file-only read said it could not be read.
+        @Test func aKeyScriptNamedAsAPipeIsRead() {
+            let state = Tmux().stateDirectory
+            let run = Subprocess.run(
+                "/bin/sh",
+                [
+                    "-c",
+                    "printf 'wait:Welcome to OKLah\\n' | LANG=C.UTF-8 ONBOARD_SECRET_STORE=file \"$0\" run oklah --headless --keys /dev/stdin --state-dir \"$1\"",
+                    Tmux.binary, state,
+                ])
+            #expect(run.status == 0, "\(run.output)")
+            #expect(lastFrame(run.output).contains("Welcome to OKLah"), "\(run.output)")
+        }
+
         /// Issue 32: a misspelt app was taken silently (and so supported), where a wrong
         /// biometrics value was refused. Both are refused, naming what is known.
         @Test(arguments: ["unsupported=snapchatt", "biometrics=retina"]) func aMisspeltSimulationIsRefused(simulation: String) {

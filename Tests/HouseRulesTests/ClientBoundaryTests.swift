@@ -23,6 +23,21 @@ import Testing
         #expect(!libraries.output.contains("libsqlite3"), "\(libraries.output)")
     }
 
+    /// Issue 50: Foundation and ICU stay off the client's start. What needs them (the YAML
+    /// people write) is `onboard-files`, which `onboard` hands such a command on to.
+    @Test func theClientMapsNeitherFoundationNorYAML() throws {
+        let needed = Subprocess.run("/usr/bin/env", ["readelf", "--dynamic", BuiltExecutable.path("onboard")])
+        try #require(needed.status == 0, "\(needed.output.prefix(500))")
+        #expect(needed.output.contains("libncursesw"), "the client's libraries were read")
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"] {
+            #expect(!needed.output.contains("[\(library)]"), "onboard needs \(library)")
+        }
+        let symbols = Subprocess.run("/usr/bin/env", ["nm", "--defined-only", BuiltExecutable.path("onboard")])
+        #expect(!symbols.output.contains("$s4Yams"), "onboard links Yams")
+        let tools = Subprocess.run("/usr/bin/env", ["nm", "--defined-only", BuiltExecutable.path("onboard-files")])
+        #expect(tools.output.contains("$s4Yams"), "onboard-files is where YAML is read")
+    }
+
     @Test func theEmbeddedMockIsItsOwnProgram() throws {
         let symbols = Subprocess.run("/usr/bin/env", ["nm", "--defined-only", BuiltExecutable.path("onboard-mock")])
         #expect(symbols.output.contains("$s14OnboardService"), "onboard-mock is where the service runs")

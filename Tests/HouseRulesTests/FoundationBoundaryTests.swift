@@ -4,15 +4,16 @@ import Testing
 /// Issue 50: what the first frame draws with is written against the standard library and
 /// FoundationEssentials, so Foundation (and ICU with it) can stay off a launch. What needs
 /// Foundation (YAML through Yams, a package's resources through `Bundle`) lives in
-/// modules of its own: `FlowFiles`, `ThemeFiles`, `FileSchemas`.
+/// modules of its own (`FlowFiles`, `ThemeFiles`, `FileSchemas`), linked only into
+/// `onboard-files`, which `onboard` hands a command that reads such a file.
 @Suite struct FoundationBoundaryTests {
     /// The screen table and the engine, the renderer, the service's contract and the rules
-    /// they share, where files and programs are, the transports, the runtime and the QA
-    /// console's coverage. (`onboard` is next: until it is, Foundation is still mapped at
-    /// launch.)
+    /// they share, where files and programs are, the transports, the runtime, the QA
+    /// console's coverage and the client's commands.
     static let firstFrameModules = [
         "ServiceAPI", "CivilCalendar", "InputRules", "ScreenTable", "FlowEngine", "TerminalUI", "QRCode",
         "Installation", "OwnThread", "LineChannel", "ServiceClient", "FunnelText", "OnboardRuntime", "FlowAuthoring",
+        "CursesBackend", "OnboardCommands", "onboard",
     ]
 
     @Test(arguments: firstFrameModules) func importsNoFoundation(module: String) {

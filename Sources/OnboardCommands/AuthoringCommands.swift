@@ -1,16 +1,13 @@
 import ArgumentParser
-import FileSchemas
 import FlowAuthoring
 import FlowEngine
-import FlowFiles
-import Foundation
 import Installation
 import OnboardRuntime
 import ScreenTable
 import TerminalUI
 
 /// `onboard graph`: the flow as a picture, for the people who write flows.
-struct Graph: ParsableCommand {
+struct Graph: ParsableCommand, UsesFileTools {
     static let configuration = CommandConfiguration(
         commandName: "graph",
         abstract: "Draw a flow: each screen a node, each step an edge labelled with its button or result code.",
@@ -33,12 +30,14 @@ struct Graph: ParsableCommand {
     @Option(help: "dot, mermaid or svg.")
     var format: Format = .dot
 
+    var needsFileTools: Bool { flowFile != nil || format == .svg }
+
     func run() throws {
         let graph = FlowGraph(flow: try draftFlow(id: flow, file: flowFile))
         switch format {
         case .dot: print(graph.dot(), terminator: "")
         case .mermaid: print(graph.mermaid(), terminator: "")
-        case .svg: print(try Self.svg(graph.dot()), terminator: "")
+        case .svg: print(try InstalledFileTools.required().svg(graph.dot()), terminator: "")
         }
         // Drawn, so the mistake is seen in place, but not a graph of a working flow.
         if !graph.missingScreens.isEmpty {
@@ -49,39 +48,6 @@ struct Graph: ParsableCommand {
             throw ExitCode(1)
         }
     }
-
-    /// Graphviz's `dot -Tsvg`, found on PATH.
-    static func svg(_ dot: String) throws -> String {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        guard
-            let program = path.split(separator: ":").map({ "\($0)/dot" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-        else {
-            printError(
-                """
-                onboard: --format svg needs Graphviz's dot, which is not installed.
-                Install it with: sudo apt-get install graphviz (Debian, Ubuntu), sudo dnf install graphviz (Fedora) \
-                or brew install graphviz (macOS). --format dot and --format mermaid need nothing.
-                """)
-            throw ExitCode(1)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = ["-Tsvg"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // dot reads all its input before it writes: no deadlock on a full pipe.
-        input.fileHandleForWriting.write(Data(dot.utf8))
-        try input.fileHandleForWriting.close()
-        let svg = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            printError("onboard: Graphviz's dot failed (exit status \(process.terminationStatus)).")
-            throw ExitCode(1)
-        }
-        return String(decoding: svg, as: UTF8.self)
-    }
 }
 
 /// A built-in flow, or a file's flow as far as it reads: its problems are said on
@@ -90,7 +56,7 @@ func draftFlow(id: String?, file: String?) throws -> Flow {
     guard let file else { return try loadFlow(id: id, file: nil) }
     let draft: (flow: Flow?, problems: [Problem])
     do {
-        draft = try FlowFiles.draft(url: URL(fileURLWithPath: file), displayName: file)
+        draft = try InstalledFileTools.required().draft(file: file)
     } catch let error as FlowFileError {
         printError(error.description)
         throw ExitCode(1)
@@ -101,7 +67,7 @@ func draftFlow(id: String?, file: String?) throws -> Flow {
 }
 
 /// `onboard schema`: JSON Schemas for editors.
-struct SchemaCommand: ParsableCommand {
+struct SchemaCommand: ParsableCommand, UsesFileTools {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Print the JSON Schema of flow or theme files, for an editor's YAML language server.",
@@ -112,18 +78,18 @@ struct SchemaCommand: ParsableCommand {
             """)
 
     @Argument(help: "flow or theme.")
-    var kind: FileSchema
+    var kind: SchemaKind
+
+    var needsFileTools: Bool { true }
 
     func run() throws {
-        print(kind.json(), terminator: "")
+        print(try InstalledFileTools.required().schema(kind), terminator: "")
     }
 }
 
-extension FileSchema: ExpressibleByArgument {}
-
 /// `onboard coverage`: what QA has reached of a flow in a state folder, and how to reach
 /// the rest.
-struct CoverageCommand: ParsableCommand {
+struct CoverageCommand: ParsableCommand, UsesFileTools {
     static let configuration = CommandConfiguration(
         commandName: "coverage",
         abstract: "Show which screens, result branches and validation messages of a flow have been reached, and how to reach the rest.",
@@ -148,6 +114,8 @@ struct CoverageCommand: ParsableCommand {
     var clear = false
 
     @OptionGroup var folder: FolderOption
+
+    var needsFileTools: Bool { flowFile != nil }
 
     func run() throws {
         let flow = try loadFlow(id: self.flow, file: flowFile)

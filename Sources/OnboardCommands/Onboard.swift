@@ -1,10 +1,10 @@
 import ArgumentParser
+import InputRules
 import Installation
 import OnboardRuntime
 
-@main
-struct Onboard: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct Onboard: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "onboard",
         abstract: "Terminal onboarding: walk the built-in flows against an embedded mock service.",
         discussion: """
@@ -24,16 +24,32 @@ struct Onboard: ParsableCommand {
         defaultSubcommand: Pick.self
     )
 
+    public init() {}
+
+    /// Runs the command line with `tools`: none in `onboard`, which hands a command that
+    /// needs them on to `onboard-files` before it does anything else.
+    ///
     /// `onboard --help` says what `onboard` alone takes (the picker's options: `onboard
     /// --state-dir D --accessible` works), then the subcommands, not the subcommands alone.
-    static func main() {
+    public static func main(tools: (any FileTools)?) {
+        InstalledFileTools.current = tools
         let arguments = Array(CommandLine.arguments.dropFirst())
-        guard [["--help"], ["-h"], ["help"]].contains(arguments) else { return main(nil) }
+        if [["--help"], ["-h"], ["help"]].contains(arguments) { return print(overview()) }
+        do {
+            var command = try parseAsRoot(arguments)
+            if tools == nil, (command as? UsesFileTools)?.needsFileTools == true { try InstalledFileTools.handOn() }
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    private static func overview() -> String {
         let root = helpMessage()
-        let pick = helpMessage(for: Pick.self).replacingOccurrences(of: "USAGE: onboard pick", with: "USAGE: onboard")
-        let overview = root.range(of: "USAGE:").map { String(root[..<$0.lowerBound]) } ?? ""
-        let options = pick.range(of: "USAGE:").map { String(pick[$0.lowerBound...]) } ?? ""
-        let subcommands = root.range(of: "SUBCOMMANDS:").map { String(root[$0.lowerBound...]) } ?? ""
-        print([overview, options, subcommands].map { $0.trimmingCharacters(in: .newlines) }.joined(separator: "\n\n"))
+        let pick = helpMessage(for: Pick.self).replacing("USAGE: onboard pick", with: "USAGE: onboard")
+        let overview = root.firstRange(of: "USAGE:").map { String(root[..<$0.lowerBound]) } ?? ""
+        let options = pick.firstRange(of: "USAGE:").map { String(pick[$0.lowerBound...]) } ?? ""
+        let subcommands = root.firstRange(of: "SUBCOMMANDS:").map { String(root[$0.lowerBound...]) } ?? ""
+        return [overview, options, subcommands].map { String($0.trimmingWhitespace) }.joined(separator: "\n\n")
     }
 }

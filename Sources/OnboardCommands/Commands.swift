@@ -1,19 +1,19 @@
 import ArgumentParser
 import FlowEngine
-import FlowFiles
-import Foundation
+import FoundationEssentials
 import Installation
 import OnboardRuntime
 import ScreenTable
 import TerminalUI
-import ThemeFiles
 
 /// `onboard` alone: pick a built-in flow, then run it.
-struct Pick: ParsableCommand {
+struct Pick: ParsableCommand, UsesFileTools {
     static let configuration = CommandConfiguration(
         commandName: "pick", abstract: "Pick a built-in flow and run it (the default).", shouldDisplay: false)
 
     @OptionGroup var options: RunOptions
+
+    var needsFileTools: Bool { options.readsFiles }
 
     func run() throws {
         let flows = try BuiltinFlows.ids.map { try BuiltinFlows.load($0) }
@@ -39,7 +39,7 @@ struct Pick: ParsableCommand {
     }
 }
 
-struct Run: ParsableCommand {
+struct Run: ParsableCommand, UsesFileTools {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Run one flow: a built-in id, or a flow file with --flow.")
 
@@ -51,9 +51,13 @@ struct Run: ParsableCommand {
 
     @OptionGroup var options: RunOptions
 
+    var needsFileTools: Bool { flowFile != nil || options.readsFiles }
+
     func validate() throws {
+        // `onboard` hands --watch on; onboard-files, which reads the files, checks it.
+        guard let tools = InstalledFileTools.current else { return }
         if options.watch, flowFile == nil,
-            options.theme.flatMap({ ThemeFiles.file($0, environment: ProcessInfo.processInfo.environment) }) == nil
+            options.theme.flatMap({ tools.themeFile($0, environment: ProcessInfo.processInfo.environment) }) == nil
         {
             throw ValidationError("--watch reloads a flow file (--flow FILE) or a theme file (--theme FILE); give one of them")
         }
@@ -70,7 +74,7 @@ struct Run: ParsableCommand {
     }
 }
 
-struct Flows: ParsableCommand {
+struct Flows: ParsableCommand, UsesFileTools {
     static let configuration = CommandConfiguration(
         commandName: "flows",
         abstract: "List the built-in flows, or print one's YAML to start a flow file from.",
@@ -79,9 +83,11 @@ struct Flows: ParsableCommand {
     @Argument(help: "A built-in flow id: print its YAML.")
     var flow: String?
 
+    var needsFileTools: Bool { flow != nil }
+
     func run() throws {
         if let flow {
-            guard let yaml = FlowFiles.builtinText(for: flow) else {
+            guard let yaml = try InstalledFileTools.required().builtinText(for: flow) else {
                 printError("onboard: no built-in flow named '\(flow)'; built in: \(BuiltinFlows.ids.joined(separator: ", "))")
                 throw ExitCode(1)
             }
@@ -90,29 +96,34 @@ struct Flows: ParsableCommand {
         }
         for id in BuiltinFlows.ids {
             let flow = try BuiltinFlows.load(id)
-            print("\(id.padding(toLength: 12, withPad: " ", startingAt: 0)) \(flow.title) — \(flow.summary)")
+            print("\(id.padded(to: 12)) \(flow.title) — \(flow.summary)")
         }
     }
 }
 
-struct ThemesCommand: ParsableCommand {
+struct ThemesCommand: ParsableCommand, UsesFileTools {
     static let configuration = CommandConfiguration(
         commandName: "themes", abstract: "List the themes, or preview one on OKLah's first screen.")
 
     @Argument(help: "A theme to preview (a name or a file).")
     var theme: String?
 
+    /// The list names the user's own themes, a preview may read one: both read files.
+    var needsFileTools: Bool { true }
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
+        let tools = try InstalledFileTools.required()
         guard let theme else {
-            for name in ThemeFiles.available(environment: environment) { print(name) }
-            print("Your own: \(ThemeFiles.userFolder(environment: environment))/NAME.yaml")
+            let themes = tools.themes(environment: environment)
+            for name in themes.names { print(name) }
+            print("Your own: \(themes.userFolder)/NAME.yaml")
             return
         }
         let loaded: Theme
         do {
             // A preview shows the theme asked for, whatever NO_COLOR says.
-            loaded = try ThemeFiles.load(theme, environment: environment.filter { $0.key != "NO_COLOR" })
+            loaded = try tools.theme(theme, environment: environment.filter { $0.key != "NO_COLOR" })
         } catch {
             printError("onboard: \(error)")
             throw ExitCode(1)
@@ -126,14 +137,17 @@ struct ThemesCommand: ParsableCommand {
     }
 }
 
-struct Lint: ParsableCommand {
+struct Lint: ParsableCommand, UsesFileTools {
     static let configuration = CommandConfiguration(
         commandName: "lint", abstract: "Check flow files; print each problem as file:line:column and exit 1 if any.")
 
     @Argument(help: "Flow files (YAML).")
     var files: [String]
 
+    var needsFileTools: Bool { true }
+
     func run() throws {
+        let tools = try InstalledFileTools.required()
         var failed = false
         for file in files {
             guard FileManager.default.fileExists(atPath: file) else {
@@ -147,7 +161,7 @@ struct Lint: ParsableCommand {
                 continue
             }
             do {
-                let flow = try FlowFiles.load(url: URL(fileURLWithPath: file), displayName: file)
+                let flow = try tools.flow(file: file)
                 print("\(file): ok (\(flow.screens.count) screens)")
             } catch let error as FlowFileError {
                 print(error.description)

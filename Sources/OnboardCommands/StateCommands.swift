@@ -1,6 +1,7 @@
 import ServiceClient
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Installation
 import OnboardRuntime
 import TerminalUI
 
@@ -25,7 +26,7 @@ struct Reset: ParsableCommand {
         }
         if let flow {
             // The flow's state for every service it was used with.
-            let kept = ServiceFolders.all(stateDirectory: folder, flowID: flow).map { ($0 as NSString).lastPathComponent }
+            let kept = ServiceFolders.all(stateDirectory: folder, flowID: flow).map { PathText.name(of: $0) }
             for name in kept.isEmpty ? [flow] : kept { try forget(name) }
             try finish("Reset \(flow) in \(folder)", leftBehind: leftBehind, items: "onboard/\(flow)/\(folder)")
             return
@@ -33,8 +34,8 @@ struct Reset: ParsableCommand {
         let manager = FileManager.default
         for name in (try? manager.contentsOfDirectory(atPath: folder)) ?? [] {
             let path = folder + "/" + name
-            var isDirectory: ObjCBool = false
-            if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            var isDirectory = false
+            if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
                 try forget(name)
                 // Everything else of it too: rucks and device tokens kept here, caches, and
                 // what QA has seen (`coverage/`), as "reset everything" says.
@@ -95,13 +96,12 @@ struct OutboxCommand: ParsableCommand {
         let entries = try Blocking.run { try await mock.outbox() }
         if entries.isEmpty { print("Nothing sent yet.") }
         let shown = last.map { Array(entries.suffix(max(0, $0))) } ?? entries
-        let time = ISO8601DateFormatter()
         for entry in shown {
-            let when = time.string(from: Date(timeIntervalSince1970: TimeInterval(entry.createdAt)))
+            let when = Date(timeIntervalSince1970: TimeInterval(entry.createdAt)).formatted(.iso8601)
             // What the database holds is printed inert (TerminalText), as every screen is.
             print(
                 TerminalText.safe(
-                    "\(when)  \(entry.kind.padding(toLength: 6, withPad: " ", startingAt: 0)) \(entry.destination)  \(entry.code)"))
+                    "\(when)  \(entry.kind.padded(to: 6)) \(entry.destination)  \(entry.code)"))
         }
     }
 }

@@ -2,15 +2,19 @@ import ArgumentParser
 import CivilCalendar
 import CursesBackend
 import FlowEngine
-import FlowFiles
-import Foundation
+import FoundationEssentials
 import Installation
 import OnboardRuntime
 import ScreenTable
 import ServiceAPI
 import ServiceClient
 import TerminalUI
-import ThemeFiles
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Builds what a run needs — terminal, theme, service, state — runs flows on it, and
 /// always gives the terminal back.
@@ -42,8 +46,8 @@ final class Launcher {
         // A state folder that is a file can hold nothing: said in one line before any
         // screen, not as a storage error and then "check your connection".
         let folder = options.stateFolder()
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory {
             printError("onboard: the state folder \(folder) is a file; give --state-dir a folder (it is made if missing)")
             throw ExitCode(73)  // EX_CANTCREAT
         }
@@ -58,12 +62,12 @@ final class Launcher {
     /// The theme asked for, or the default with a warning on screen.
     func loadTheme() throws -> Theme {
         do {
-            return try ThemeFiles.load(options.theme, environment: environment)
+            return try ThemeChoice.load(options.theme, environment: environment)
         } catch {
             // Said on the screen too: stderr is hidden behind the onboarding screens.
             printError("onboard: theme: \(error); using the default theme")
             warnings.append("The theme could not be used (\(error)), so the default theme is shown.")
-            return try ThemeFiles.load(nil, environment: environment)
+            return try ThemeChoice.load(nil, environment: environment)
         }
     }
 
@@ -99,13 +103,13 @@ final class Launcher {
         let path = options.keys ?? "-"
         let text: String
         if path == "-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            text = String(decoding: readAll(from: STDIN_FILENO), as: UTF8.self)
         } else {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                printError("onboard: cannot read the key script \(path)")
+            guard let bytes = readAll(atPath: path) else {
+                printError("onboard: cannot read the key script \(path) (\(String(cString: strerror(errno))))")
                 throw ExitCode(2)
             }
-            text = String(decoding: data, as: UTF8.self)
+            text = String(decoding: bytes, as: UTF8.self)
         }
         let script: KeyScript
         do {
@@ -125,13 +129,13 @@ final class Launcher {
             count += 1
             let text = HeadlessTerminal.plainText(frame)
             if let folder {
-                let name = String(format: "frame-%04d.txt", count)
+                let name = "frame-\(String(repeating: "0", count: max(0, 4 - String(count).count)))\(count).txt"
                 if !FileManager.default.createFile(atPath: folder + "/" + name, contents: Data((text + "\n").utf8)) {
                     printError("onboard: cannot write \(folder)/\(name)")
                 }
             } else {
                 // Written at once (not print's buffer), so frames stream into a pipe or file.
-                FileHandle.standardOutput.write(Data("── frame \(count) ──\n\(text)\n".utf8))
+                writeAll("── frame \(count) ──\n\(text)\n", to: STDOUT_FILENO)
             }
         }
         headless = device
@@ -175,7 +179,7 @@ final class Launcher {
         guard let headless, let failure = headless.failure else { return }
         printError("onboard: \(failure)")
         if let frame = headless.lastFrame {
-            FileHandle.standardOutput.write(Data("── last frame ──\n\(HeadlessTerminal.plainText(frame))\n".utf8))
+            writeAll("── last frame ──\n\(HeadlessTerminal.plainText(frame))\n", to: STDOUT_FILENO)
         }
         throw ExitCode(3)
     }
@@ -277,14 +281,13 @@ final class Launcher {
 
     /// `--watch`: the flow file (`run --flow FILE`) and the theme, if it is a file.
     private func liveReload() -> LiveReload? {
-        guard options.watch else { return nil }
+        guard options.watch, let tools = InstalledFileTools.current else { return nil }
         let environment = self.environment
         let noColour = !(environment["NO_COLOR"] ?? "").isEmpty
-        let themeFile = noColour ? nil : options.theme.flatMap { ThemeFiles.file($0, environment: environment) }
+        let themeFile = noColour ? nil : options.theme.flatMap { tools.themeFile($0, environment: environment) }
         return LiveReload(
-            flowPath: flowFile, themePath: themeFile,
-            loadFlow: { path in try FlowFiles.load(url: URL(fileURLWithPath: path), displayName: path) },
-            loadTheme: { path in try ThemeFiles.load(path, environment: environment) })
+            flowPath: flowFile, themePath: themeFile, loadFlow: { path in try tools.flow(file: path) },
+            loadTheme: { path in try tools.theme(path, environment: environment) })
     }
 
     /// Exits as the ending asks: 0 for a quit, 128 + N for signal N.

@@ -30,7 +30,7 @@ struct FunnelBars {
             let bar = String(repeating: full, count: reached - stopped) + String(repeating: light, count: stopped)
             let name = step.screen.count > nameWidth ? String(step.screen.prefix(nameWidth - 1)) + "~" : step.screen
             var line =
-                pad(name, nameWidth) + " " + pad(bar, barWidth) + " " + leftPad("\(step.reached)", 5) + " "
+                name.padded(to: nameWidth) + " " + bar.padded(to: barWidth) + " " + leftPad("\(step.reached)", 5) + " "
                 + leftPad(FunnelText.percent(step.reachedRate), 5)
             if step.dropped > 0 { line += "  stopped \(step.dropped) (\(FunnelText.percent(step.dropRate)))" }
             if let time = step.timeOnScreen { line += "  \(FunnelText.clock(time.medianMilliseconds))" }
@@ -47,6 +47,5 @@ struct FunnelBars {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func pad(_ text: String, _ count: Int) -> String { text + String(repeating: " ", count: max(0, count - text.count)) }
     private func leftPad(_ text: String, _ count: Int) -> String { String(repeating: " ", count: max(0, count - text.count)) + text }
 }

@@ -1,15 +1,14 @@
 import ArgumentParser
 import FlowAuthoring
 import Installation
-import Foundation
+import FoundationEssentials
 import OnboardRuntime
 import ScreenTable
 import TerminalUI
-import ThemeFiles
 
 /// `onboard gallery`: every screen of a flow in every state the coverage map reaches, as
 /// one static page, for copy review and QA sign-off.
-struct GalleryCommand: ParsableCommand {
+struct GalleryCommand: ParsableCommand, UsesFileTools {
     static let configuration = CommandConfiguration(
         commandName: "gallery",
         abstract: "Write a page with every screen of a flow in every state (errors, faults, messages), as the terminal draws it.",
@@ -35,23 +34,25 @@ struct GalleryCommand: ParsableCommand {
     /// The clock the states are reached at: a fixed day, so the page is the same each run.
     static let day: Int64 = 1_784_116_800_000  // 2026-07-15 12:00 UTC
 
+    var needsFileTools: Bool { flowFile != nil || ThemeChoice.readsAFile(theme) }
+
     func run() throws {
         let flow = try loadFlow(id: flow, file: flowFile)
         let theme: Theme
         do {
-            theme = try ThemeFiles.load(self.theme, environment: ProcessInfo.processInfo.environment)
+            theme = try ThemeChoice.load(self.theme, environment: ProcessInfo.processInfo.environment)
         } catch {
             printError("onboard gallery: \(error)")
             throw ExitCode(1)
         }
         let gallery = Gallery(flow: flow, now: Self.day)
         let page = GalleryPage(gallery: gallery, theme: theme, plainLines: LinePrompter.describe)
-        let path = (out as NSString).appendingPathComponent(flow.id + ".html")
+        let path = PathText.joined(out, flow.id + ".html")
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            try page.html.write(toFile: path, atomically: true, encoding: .utf8)
+            try Data(page.html.utf8).write(to: URL(filePath: path), options: .atomic)
         } catch {
-            printError("onboard gallery: cannot write \(path): \(error.localizedDescription)")
+            printError("onboard gallery: cannot write \(path): \(ErrorText.plain(error))")
             throw ExitCode(1)
         }
         let drawn = gallery.entries.filter { $0.view != nil }.count

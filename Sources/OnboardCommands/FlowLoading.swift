@@ -1,6 +1,5 @@
 import ArgumentParser
-import FlowFiles
-import Foundation
+import FoundationEssentials
 import Installation
 import OnboardRuntime
 import ScreenTable
@@ -12,7 +11,7 @@ func loadFlow(id: String?, file: String?) throws -> Flow {
         throw ExitCode(1)
     }
     do {
-        if let file { return try FlowFiles.load(url: URL(fileURLWithPath: file), displayName: file) }
+        if let file { return try InstalledFileTools.required().flow(file: file) }
         return try BuiltinFlows.load(id ?? "oklah")
     } catch let error as FlowFileError {
         printError(error.description)

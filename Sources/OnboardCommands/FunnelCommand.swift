@@ -1,11 +1,19 @@
+import Dispatch
+import InputRules
 import OnboardRuntime
 import FunnelText
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import ServiceAPI
 import ServiceClient
 import Synchronization
 import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `onboard funnel FLOW`: where people stop in a flow, drawn as bars: from the embedded
 /// mock's database (QA's walks on this machine), or from an onboard-server with the
@@ -75,7 +83,7 @@ struct FunnelCommand: ParsableCommand {
             guard let line = (try? String(contentsOfFile: adminTokenFile, encoding: .utf8))?.split(whereSeparator: \.isNewline).first else {
                 throw ValidationError("--admin-token-file: cannot read \(adminTokenFile)")
             }
-            token = line.trimmingCharacters(in: .whitespaces)
+            token = String(line).trimmingWhitespace
         } else if let fromEnvironment = environment["ONBOARD_ADMIN_TOKEN"], !fromEnvironment.isEmpty {
             token = fromEnvironment
         } else {

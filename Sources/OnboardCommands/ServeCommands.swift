@@ -1,7 +1,13 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Installation
 import OnboardRuntime
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `onboard serve-ssh …` becomes `onboard-ssh …`, and `onboard serve-web …` becomes
 /// `onboard-web …` (the same process, by exec), so signals, exit status and `--help` are
@@ -17,7 +23,7 @@ struct ServeSSH: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        try becomeSibling("onboard-ssh", as: "serve-ssh", arguments)
+        try becomeSibling("onboard-ssh", saying: "onboard serve-ssh", arguments)
     }
 }
 
@@ -31,17 +37,17 @@ struct ServeWeb: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        try becomeSibling("onboard-web", as: "serve-web", arguments)
+        try becomeSibling("onboard-web", saying: "onboard serve-web", arguments)
     }
 }
 
 /// Replaces this process with the executable `name` beside it; returns only on failure.
-private func becomeSibling(_ name: String, as command: String, _ arguments: [String]) throws {
+func becomeSibling(_ name: String, saying command: String, _ arguments: [String]) throws {
     let sibling = SiblingExecutable.path(name)
     let cArguments = ([sibling] + arguments).map { strdup($0) } + [nil]
     execv(sibling, cArguments)
     printError(
-        "onboard \(command): cannot start \(sibling) (\(String(cString: strerror(errno)))); it is built with onboard (swift build) and must sit beside it."
+        "\(command): cannot start \(sibling) (\(String(cString: strerror(errno)))); it is built with onboard (swift build) and must sit beside it."
     )
     throw ExitCode(1)
 }

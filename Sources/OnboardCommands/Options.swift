@@ -1,6 +1,7 @@
 import ArgumentParser
 import CivilCalendar
-import Foundation
+import FoundationEssentials
+import InputRules
 import Installation
 import OnboardRuntime
 import ScreenTable
@@ -119,6 +120,10 @@ struct RunOptions: ParsableArguments {
         help: "Read --flow FILE and a --theme file again whenever they change, keeping where you are: for people writing flows and themes.")
     var watch = false
 
+    /// Whether the run reads a file a person wrote: a theme that is not built in, or
+    /// `--watch`'s files (onboard-files runs it).
+    var readsFiles: Bool { watch || ThemeChoice.readsAFile(theme) }
+
     // Unconditional: `--clock-offset -1h` (as docs/qa.md writes offsets) is a value, not a flag.
     @Option(
         name: .customLong("clock-offset"), parsing: .unconditional,
@@ -155,7 +160,7 @@ struct RunOptions: ParsableArguments {
             if parts[0] == "unsupported" {
                 // A misspelt app would be silently supported: refused, as biometrics are.
                 let known = DeviceSetup.apps.map { $0.lowercased() }
-                let unknown = parts[1].lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                let unknown = parts[1].lowercased().split(separator: ",").map { String($0).trimmingWhitespace }.filter {
                     !$0.isEmpty && !known.contains($0)
                 }
                 guard unknown.isEmpty else {

@@ -1,5 +1,6 @@
 import FlowEngine
-import Foundation
+import FoundationEssentials
+import Installation
 import OnboardRuntime
 import ServiceAPI
 import Synchronization
@@ -22,7 +23,7 @@ final class MockOpeningNotes: Sendable {
 
     @Sendable func heard(_ opened: MockHelperFrame.Opened) {
         let loss = opened.lostAs.map {
-            SealedLoss(what: "the embedded mock's accounts (\((file as NSString).lastPathComponent))", keptAs: $0)
+            SealedLoss(what: "the embedded mock's accounts (\(PathText.name(of: file)))", keptAs: $0)
         }
         let posted: [String]? = forFirstScreen.withLock { kept in
             guard kept != nil else {
