@@ -25,7 +25,7 @@ public final class LineChannel: Sendable {
     public func lines() -> AsyncStream<Data> {
         let (stream, continuation) = AsyncStream<Data>.makeStream()
         let descriptor = descriptor
-        OwnThread.detach {
+        let reading = OwnThread.detach {
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             reading: while true {
@@ -41,6 +41,8 @@ public final class LineChannel: Sendable {
             }
             continuation.finish()
         }
+        // No thread to read on: the other side is as good as gone.
+        if !reading { continuation.finish() }
         return stream
     }
 

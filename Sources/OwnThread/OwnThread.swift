@@ -9,7 +9,10 @@ import Musl
 /// Foundation's `Thread` does the same, but brings Foundation to every program that
 /// starts one (issue 50).
 public enum OwnThread {
-    public static func detach(_ body: @escaping @Sendable () -> Void) {
+    /// Runs `body` on a new thread; false when none can be had (the process at its
+    /// limit), and `body` does not run: the caller fails the work as a dropped connection
+    /// would, where running it here would block the thread it was meant to spare.
+    public static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(
@@ -22,11 +25,11 @@ public enum OwnThread {
                 return nil
             }, box)
         guard started == 0 else {
-            // No thread to be had (the process is at its limit): run here rather than never.
-            Unmanaged<Body>.fromOpaque(box).takeRetainedValue().run()
-            return
+            Unmanaged<Body>.fromOpaque(box).release()
+            return false
         }
         pthread_detach(thread)
+        return true
     }
 
     private final class Body: Sendable {

@@ -155,12 +155,14 @@ public final class HTTPTransport: AuthService {
     private func perform(method: String, url: String, headers: [String], body: Data?) async throws -> (status: Int, body: Data) {
         let certificateFile = certificateFile, timeout = timeoutMilliseconds, base = baseURL
         return try await withCheckedThrowingContinuation { continuation in
-            OwnThread.detach {
+            let started = OwnThread.detach {
                 continuation.resume(
                     with: Self.request(
                         method: method, url: url, headers: headers, body: body, certificateFile: certificateFile, timeout: timeout,
                         base: base))
             }
+            // No thread for the request: failed as a connection that dropped, so it is retried.
+            if !started { continuation.resume(throwing: ServiceError.unreachable(base, reason: "no thread could be started for the request")) }
         }
     }
 

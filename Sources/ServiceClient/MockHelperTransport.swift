@@ -200,8 +200,14 @@ public actor MockHelperTransport: AuthService {
         shutdown(stopped.channel.descriptor, Int32(SHUT_RDWR))
         let exited = exitWaiters
         exitWaiters = []
-        OwnThread.detach {
+        let reaping = OwnThread.detach {
             Self.reap(stopped.pid)
+            close(stopped.channel.descriptor)
+            for waiter in exited { waiter.resume() }
+        }
+        if !reaping {
+            // No thread to wait on: let it go unreaped (it ends on its socket's close) rather
+            // than block here.
             close(stopped.channel.descriptor)
             for waiter in exited { waiter.resume() }
         }

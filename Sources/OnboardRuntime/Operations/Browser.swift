@@ -59,8 +59,9 @@ public struct Browser: Sendable {
         var started: pid_t = 0
         guard onboard_spawn_helper(opener, arguments, environ, nothing, &started) == 0 else { throw BrowserError.noBrowser }
         let pid = started
-        // The opener hands the address to the browser and ends; reaped, it leaves no zombie.
-        OwnThread.detach {
+        // The opener hands the address to the browser and ends; reaped, it leaves no zombie
+        // (without a thread to reap it on, one until Onboard ends: the browser still opens).
+        _ = OwnThread.detach {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         }
