@@ -162,7 +162,9 @@ public final class HTTPTransport: AuthService {
                         base: base))
             }
             // No thread for the request: failed as a connection that dropped, so it is retried.
-            if !started { continuation.resume(throwing: ServiceError.unreachable(base, reason: "no thread could be started for the request")) }
+            if !started {
+                continuation.resume(throwing: ServiceError.unreachable(base, reason: "no thread could be started for the request"))
+            }
         }
     }
 
