@@ -26,6 +26,24 @@ extension EndToEnd {
             #expect(without.output.contains("apt-get install graphviz"))
         }
 
+        /// Issue 50: `onboard` hands a command that reads a flow file to `onboard-files`
+        /// beside it; without it, that is said in one line and nothing else starts.
+        @Test func aCommandThatReadsFilesSaysWhenOnboardFilesIsMissing() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alone-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            try FileManager.default.copyItem(atPath: Tmux.binary, toPath: folder + "/onboard")
+            let lint = Subprocess.run(folder + "/onboard", ["lint", Tmux.packageRoot + "/examples/nickname.yaml"])
+            #expect(lint.status == 1)
+            let said = "onboard: cannot start \(folder)/onboard-files (No such file or directory); it is built with onboard (swift build)"
+            #expect(lint.output == said + " and must sit beside it.\n", "\(lint.output)")
+            // What needs no file runs alone.
+            let flows = Subprocess.run(folder + "/onboard", ["flows"])
+            #expect(flows.status == 0 && flows.output.hasPrefix("oklah "), "\(flows.output)")
+            // Beside it, the same command runs there.
+            #expect(onboard(["lint", Tmux.packageRoot + "/examples/nickname.yaml"]).output.contains("nickname.yaml: ok"))
+        }
+
         @Test func aFlowFileLintTurnsDownIsStillDrawnWithItsProblemsSaid() throws {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("lost-\(UUID().uuidString).yaml").path
             try SampleFlows.withUnreachableScreen.write(toFile: file, atomically: true, encoding: .utf8)
