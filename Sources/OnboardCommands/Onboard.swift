@@ -35,6 +35,9 @@ public struct Onboard: ParsableCommand {
         InstalledFileTools.current = tools
         let arguments = Array(CommandLine.arguments.dropFirst())
         if [["--help"], ["-h"], ["help"]].contains(arguments) { return print(overview()) }
+        // Asked for by scripts: said before the command tree is built by reflection (a
+        // quarter of a start), the same line ArgumentParser prints.
+        if arguments == ["--version"] { return print(OnboardVersion.full) }
         do {
             var command = try parseAsRoot(arguments)
             if tools == nil, (command as? UsesFileTools)?.needsFileTools == true { try InstalledFileTools.handOn() }
