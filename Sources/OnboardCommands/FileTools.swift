@@ -63,14 +63,12 @@ enum InstalledFileTools {
     }
 }
 
-/// A theme choice (`--theme`): `NO_COLOR` and the built-in themes are read here; any
-/// other name or a path is a file, read by the tools.
+/// A theme choice (`--theme`): what it means without a file (`Themes.chosen`) is answered
+/// here; any other name or a path is a file, read by the tools.
 enum ThemeChoice {
     static func load(_ choice: String?, environment: [String: String]) throws -> Theme {
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return try Themes.builtin("mono") }
-        let name = choice ?? "default"
-        if Themes.builtinNames.contains(name) { return try Themes.builtin(name) }
-        return try InstalledFileTools.required().theme(name, environment: environment)
+        if let theme = Themes.chosen(choice, environment: environment) { return theme }
+        return try InstalledFileTools.required().theme(choice, environment: environment)
     }
 
     /// Whether the choice reads a file (a theme the tools must read).

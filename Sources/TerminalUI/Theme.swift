@@ -58,6 +58,14 @@ public enum Themes {
         if let theme = CompiledThemes.theme(name) { return theme }
         throw ThemeError(message: "no built-in theme named '\(name)'; built in: \(builtinNames.joined(separator: ", "))")
     }
+
+    /// The theme a choice means without reading a file: mono when `NO_COLOR` is set, a
+    /// built-in theme by its name (none named: `default`); nil for any other name or a
+    /// path, which is a theme file's.
+    public static func chosen(_ choice: String?, environment: [String: String]) -> Theme? {
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return CompiledThemes.theme("mono") }
+        return CompiledThemes.theme(choice ?? "default")
+    }
 }
 
 public struct ThemeError: Error, CustomStringConvertible, Sendable {

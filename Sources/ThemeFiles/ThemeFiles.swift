@@ -20,11 +20,8 @@ public enum ThemeFiles {
 
     /// `NAME` of a built-in or user theme, or a path to a theme file. `NO_COLOR` forces mono.
     public static func load(_ nameOrPath: String?, environment: [String: String]) throws -> Theme {
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
-            return try Themes.builtin("mono")
-        }
+        if let theme = Themes.chosen(nameOrPath, environment: environment) { return theme }
         let choice = nameOrPath ?? "default"
-        if Themes.builtinNames.contains(choice) { return try Themes.builtin(choice) }
         guard let path = file(choice, environment: environment) else {
             throw ThemeError(
                 message:

@@ -16,15 +16,7 @@ public enum AtomicFile {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StorageError(path: path, reason: String(cString: strerror(errno))) }
-        var written = 0
-        let ok = data.withUnsafeBytes { buffer -> Bool in
-            while written < buffer.count {
-                let result = systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 { if errno == EINTR { continue }; return false }
-                written += result
-            }
-            return fsync(descriptor) == 0
-        }
+        let ok = data.withUnsafeBytes { writeAll($0, to: descriptor) } && fsync(descriptor) == 0
         close(descriptor)
         guard ok, rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -56,7 +48,7 @@ public enum AtomicFile {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StorageError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        _ = data.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+        _ = data.withUnsafeBytes { writeAll($0, to: descriptor) }
     }
 
     /// Creates the folder (and parents) as 0700 when missing.
@@ -81,9 +73,4 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
     public var path: String
     public var reason: String
     public var description: String { "\(path): \(reason)" }
-}
-
-/// The C library's `write(2)`, which `AtomicFile.write` hides by name inside the type.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }
