@@ -116,7 +116,8 @@ struct ThemesCommand: ParsableCommand, UsesFileTools {
         let tools = try InstalledFileTools.required()
         guard let theme else {
             let themes = tools.themes(environment: environment)
-            for name in themes.names { print(name) }
+            // The user's are file names: made inert before they reach the terminal.
+            for name in themes.names { print(TerminalText.safe(name)) }
             print("Your own: \(themes.userFolder)/NAME.yaml")
             return
         }

@@ -9,6 +9,19 @@ extension EndToEnd {
         /// clear, a clipboard write, a bare CR, a right-to-left override — from a file (a
         /// flow file here; names and content from the service go through the same view) is
         /// drawn as visible signs in full screen, in plain lines and in a `--cast` file.
+        /// A theme's file name is the user's folder's, not ours: `onboard themes` lists it
+        /// with its control characters as visible signs, never as a window title.
+        @Test func aThemeFileNameIsListedInert() throws {
+            let config = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-config-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: config + "/onboard/themes", withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            try "name: x\n".write(toFile: config + "/onboard/themes/evil\u{1B}]0;PWNED\u{07}.yaml", atomically: true, encoding: .utf8)
+            let run = Subprocess.run("/usr/bin/env", ["XDG_CONFIG_HOME=" + config, Tmux.binary, "themes"])
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.output.contains("evil"), "\(run.output)")
+            #expect(!run.output.contains("\u{1B}") && !run.output.contains("\u{07}"), "\(run.output.debugDescription)")
+        }
+
         @Test func receivedTextIsDrawnNeverExecuted() throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-hostile-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
