@@ -67,4 +67,51 @@ import Testing
         second.dispatch(.intent(.focusNext))
         #expect(second.state.form.focus == 1)
     }
+
+    func babyBasicsWindow() throws -> FlowSession {
+        let session = FlowSession.on(
+            service, flow: try BuiltinFlows.load("babybasics"), store: StateStore(stateDirectory: folder, flowID: "babybasics"),
+            clock: RuntimeClock())
+        session.launch()
+        return session
+    }
+
+    /// Found by CI: a window killed halfway through a form saves what was typed as it
+    /// closes; a window opened on the folder at that moment had read the folder first,
+    /// showed the form empty, and its next save lost the answer for good. It goes on from
+    /// what the closing window saved, and says so.
+    @Test func aWindowOpenedAsAnotherClosesGoesOnFromWhatThatOneSaved() throws {
+        let closing = try babyBasicsWindow()
+        closing.dispatch(.intent(.insert("https://baby.example.org")))
+        let opening = try babyBasicsWindow()
+        #expect(opening.state.context["server_url"] == nil, "opened before the closing window saved")
+
+        closing.end(bySignal: SIGHUP)
+        opening.dispatch(.tick)
+        #expect(opening.state.screenID == "server")
+        #expect(opening.state.context["server_url"] == .text("https://baby.example.org"))
+        #expect(opening.state.warnings.contains(FolderIdentity.progressNote), "\(opening.state.warnings)")
+
+        // What it shows is what it keeps: its own next save holds the answer.
+        opening.end(bySignal: SIGHUP)
+        let kept = StateStore(stateDirectory: folder, flowID: "babybasics").load().progress?.context
+        #expect(kept?["server_url"] == .text("https://baby.example.org"))
+    }
+
+    /// Two windows that follow each other do not make each other follow back: a window
+    /// that took the folder's progress writes nothing it did not change.
+    @Test func windowsOnOneFolderSettleOnWhatItHolds() throws {
+        let first = try babyBasicsWindow()
+        let second = try babyBasicsWindow()
+        first.dispatch(.intent(.insert("https://baby.example.org")))
+        first.dispatch(.closing)
+        second.dispatch(.tick)
+        #expect(second.state.warnings.contains(FolderIdentity.progressNote))
+        let settled = FileManager.default.contents(atPath: first.store.progressPath)
+        first.dispatch(.tick)
+        second.dispatch(.tick)
+        first.dispatch(.tick)
+        #expect(FileManager.default.contents(atPath: first.store.progressPath) == settled, "nobody wrote again")
+        #expect(first.state.warnings.contains(FolderIdentity.progressNote) == false, "the first saw nothing change")
+    }
 }

@@ -25,10 +25,10 @@ public final class FlowSession {
     public let store: StateStore
     public let clock: RuntimeClock
     public let mailbox: Mailbox
-    private let operations: OperationRunner
+    let operations: OperationRunner
     private let defaults: [String: Value]
-    public private(set) var state = FlowState()
-    public private(set) var ending: FlowEnding?
+    public internal(set) var state = FlowState()
+    public internal(set) var ending: FlowEnding?
     /// Notes from opening the run's files (a damaged mock database set aside), said on
     /// the first screen.
     var launchNotes: [String]
@@ -45,6 +45,10 @@ public final class FlowSession {
     /// The session file as this window last read it (`followsAnotherWindow` reads it
     /// again only once it changed).
     var sessionFileSeen: FileStamp?
+    /// The progress file as this window last read or wrote it, and what it held: the same
+    /// progress is not written over itself, and a file another window replaced since is
+    /// followed (`followsAnotherWindow`).
+    var progressSeen: (stamp: FileStamp?, progress: SavedProgress?) = (nil, nil)
     /// When the screen last changed without the person's doing: this window followed its
     /// folder, or (with `holdsKeysWhenTheScreenChangesUnasked`) a background answer or the
     /// passing of time replaced the screen they could type at. Keys that come in the
@@ -81,7 +85,7 @@ public final class FlowSession {
     }
 
     /// The flow's service as the person chose it (Baby Basics' server URL), if it names one.
-    private var serviceAddress: String? {
+    var serviceAddress: String? {
         engine.flow.serviceURLKey.flatMap { state.context[$0]?.text }
     }
 
@@ -109,7 +113,12 @@ public final class FlowSession {
     /// `drafts`: what was typed on the form the window showed, filled in where the folder's
     /// progress has nothing for it.
     func launch(deferringEffects: Bool, following: Bool, drafts: [String: Value] = [:]) {
+        let progressBefore = FileStamp(store.progressPath)
         var saved = store.load()
+        // Replaced while it was read: the stamp from before, so the next look follows the
+        // newer file. Set aside as damaged (gone now): none.
+        let progressAfter = FileStamp(store.progressPath)
+        progressSeen = (progressAfter == nil || progressAfter == progressBefore ? progressAfter : progressBefore, saved.progress)
         sessionFileSeen = FileStamp(store.sessionFile.path)
         heldIdentity = store.sessionFile.holder()
         if following, saved.session != nil, saved.progress?.requiresSession == false { saved.progress = nil }
@@ -220,63 +229,6 @@ public final class FlowSession {
         guard ending == nil else { return }
         dispatch(.closing)
         ending = .signal(signal)
-    }
-
-    /// Carries out the effects in order; a file that cannot be written or removed comes
-    /// back as an event, so the screen says so. Nothing is called or written as an
-    /// identity the folder no longer holds: the window follows the folder instead.
-    private func perform(_ effects: [Effect]) {
-        var failures: [String] = []
-        for effect in effects {
-            do {
-                switch effect {
-                case .call(let request):
-                    guard folderIsAsExpected() else { return followFolder() }
-                    let operations = self.operations
-                    let mailbox = self.mailbox
-                    let folder = expectedIdentity
-                    Task.detached {
-                        let result = await operations.run(request, folder: folder)
-                        mailbox.post(.callFinished(id: request.id, result: result))
-                    }
-                case .saveSession(let session):
-                    guard folderIsAsExpected(orBecomes: session?.userID) else { return followFolder() }
-                    try store.save(session: session)
-                    heldIdentity = session?.userID
-                case .saveProgress(let progress):
-                    guard folderIsAsExpected() else { return followFolder() }
-                    try store.save(progress: progress)
-                case .track(let record):
-                    // Queued before it is logged: a kill between the two never leaves an
-                    // event on record that will not be delivered.
-                    let event = store.analytics.event(for: record)
-                    try delivery?.enqueue(event, service: serviceAddress, bearer: state.session?.accessToken)
-                    try store.analytics.write(event)
-                case .backfillAnalytics(let placeholder, let userID):
-                    try store.analytics.backfill(placeholder: placeholder, userID: userID)
-                    try delivery?.queue.backfill(placeholder: placeholder, userID: userID)
-                case .forgetAnalytics:
-                    try store.analytics.forget()
-                    try delivery?.withdraw(
-                        anonymousID: state.placeholderUserID, service: serviceAddress, bearer: state.session?.accessToken)
-                case .forgetLocalData:
-                    guard folderIsAsExpected() else { return followFolder() }
-                    do { try store.reset() } catch {
-                        failures.append("The flow's state could not be removed (\(error)).")
-                    }
-                    // This window emptied the folder: it holds no one, by this window's doing.
-                    heldIdentity = store.sessionFile.holder()
-                case .quit:
-                    ending = .quit
-                case .reached(let reach):
-                    // QA's bookkeeping: a folder that cannot take it costs the person nothing.
-                    try? store.coverage.record(reach)
-                }
-            } catch {
-                failures.append("Onboard could not save its state (\(error)). Your progress may not survive a restart.")
-            }
-        }
-        for note in failures { dispatch(.storageFailed(note)) }
     }
 
     private static func placeholderUserID() -> String {

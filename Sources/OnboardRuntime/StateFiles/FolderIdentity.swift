@@ -26,6 +26,9 @@ public struct FolderIdentity: Sendable, Equatable {
             ? "Another Onboard window on this folder signed out, so this one did too."
             : "Another Onboard window on this folder changed who is signed in here, so this window follows it."
     }
+
+    /// What a window says when another saved the folder's progress and it went on from it.
+    public static let progressNote = "Another Onboard window on this folder saved your answers, so this window goes on from them."
 }
 
 /// The folder holds someone other than the window expected: nothing was sent.
