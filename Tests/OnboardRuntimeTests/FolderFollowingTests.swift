@@ -114,4 +114,17 @@ import Testing
         #expect(FileManager.default.contents(atPath: first.store.progressPath) == settled, "nobody wrote again")
         #expect(first.state.warnings.contains(FolderIdentity.progressNote) == false, "the first saw nothing change")
     }
+
+    /// Two windows in use are two views of one folder: one opening a form does not move
+    /// the other (found by the suite: a window at Home jumped to the other's Log a Ruck).
+    @Test func aWindowInUseKeepsItsOwnPlace() throws {
+        let first = try babyBasicsWindow()
+        let second = try babyBasicsWindow()
+        second.dispatch(.intent(.focusNext))
+        first.dispatch(.intent(.insert("https://baby.example.org")))
+        first.dispatch(.closing)
+        second.dispatch(.tick)
+        #expect(second.state.context["server_url"] == nil)
+        #expect(!second.state.warnings.contains(FolderIdentity.progressNote))
+    }
 }

@@ -28,10 +28,10 @@ extension FlowSession {
         changedUnaskedAt = .now
     }
 
-    /// Another window saved the folder's progress since this one read it (a window that
-    /// saved what was typed as it closed, while this one was opening): this one goes on
-    /// from the folder's, with what was typed on its form where the folder's has nothing.
-    /// Returns whether the screen changed under the person, which is then said.
+    /// Another window saved the folder's progress since this one read it, before anyone
+    /// used this one (a window that saved what was typed as it closed, while this one was
+    /// opening): this one goes on from the folder's, with what was typed on its form where
+    /// the folder's has nothing. Returns whether the screen changed, which is then said.
     func followProgress() -> Bool {
         let (screen, context) = (state.screenID, state.context)
         launch(deferringEffects: false, following: false, drafts: engine.drafts(on: state))
@@ -41,8 +41,8 @@ extension FlowSession {
         return true
     }
 
-    /// Between calls, before a key is applied and on every tick, whom the folder holds and
-    /// where it stands are looked at: a change another window made is followed at once,
+    /// Between calls, before a key is applied and on every tick, whom the folder holds (and,
+    /// until the window is used, where it stands) are looked at: a change another window made is followed at once,
     /// so no key acts on a screen that belonged to someone else or was left behind. (While
     /// a call is under way its answer decides: a call that changes who is signed in claims
     /// the folder before it answers.)
@@ -53,6 +53,8 @@ extension FlowSession {
             followFolder()
             return true
         }
-        return FileStamp(store.progressPath) != progressSeen.stamp && followProgress()
+        // A window in use keeps its own place: two windows are two views of one person's
+        // folder, and one opening a form does not move the other.
+        return !usedHere && FileStamp(store.progressPath) != progressSeen.stamp && followProgress()
     }
 }

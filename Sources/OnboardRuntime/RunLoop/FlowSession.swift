@@ -47,8 +47,11 @@ public final class FlowSession {
     var sessionFileSeen: FileStamp?
     /// The progress file as this window last read or wrote it, and what it held: the same
     /// progress is not written over itself, and a file another window replaced since is
-    /// followed (`followsAnotherWindow`).
+    /// followed while no one has used this window (`followsAnotherWindow`).
     var progressSeen: (stamp: FileStamp?, progress: SavedProgress?) = (nil, nil)
+    /// A person (or QA) has acted in this window since it opened: from then on its place
+    /// in the flow is theirs, and another window's progress no longer moves it.
+    var usedHere = false
     /// When the screen last changed without the person's doing: this window followed its
     /// folder, or (with `holdsKeysWhenTheScreenChangesUnasked`) a background answer or the
     /// passing of time replaced the screen they could type at. Keys that come in the
@@ -181,6 +184,9 @@ public final class FlowSession {
             break
         case .intent:
             if followsAnotherWindow() || typedAtTheScreenBefore { return }
+            usedHere = true
+        case .jump, .reset:
+            usedHere = true
         case .tick:
             if followsAnotherWindow() { return }
         default:
