@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "Suggestion"),
         // The declarative screen table: its types and the built-in flows, compiled. No YAML,
         // no file read: what a launch needs.
-        .target(name: "ScreenTable", dependencies: ["ServiceAPI", "Installation", "CivilCalendar"]),
+        .target(name: "ScreenTable", dependencies: ["ServiceAPI", "Installation", "CivilCalendar", "InputRules"]),
         // Flow files as people write them (YAML, Yams): the reader and its checks, and the
         // built-in flows' sources the compiled ones are generated from.
         .target(

@@ -1,3 +1,5 @@
+import InputRules
+
 /// Something wrong with a flow file, at a place in it.
 public struct Problem: Sendable, Equatable, CustomStringConvertible {
     public var location: SourceLocation
@@ -9,7 +11,9 @@ public struct Problem: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The compiler-style form editors and terminals link to: `file:line:column: error: …`.
-    public var description: String { "\(location): error: \(message)" }
+    /// Inert (`madeInert`): it quotes the file's words, and a file someone sent must not
+    /// colour, retitle or rewrite the terminal that checks it.
+    public var description: String { "\(location): error: \(message)".madeInert() }
 }
 
 /// Loading found problems; the flow is not used.

@@ -22,6 +22,23 @@ extension EndToEnd {
             #expect(!run.output.contains("\u{1B}") && !run.output.contains("\u{07}"), "\(run.output.debugDescription)")
         }
 
+        /// A flow file's problems quote its words (a screen's id, a key): `lint`, `graph`
+        /// and `run --flow` print them with control characters as visible signs, so a file
+        /// someone sent cannot colour, retitle or rewrite the terminal that checks it.
+        @Test func aFlowFilesProblemsArePrintedInert() throws {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-evil-\(UUID().uuidString).yaml").path
+            defer { unlink(file) }
+            // YAML's own escapes: raw control characters are refused by the reader (whose
+            // message quotes the line, inert too).
+            try "id: x\nscreens:\n  - id: \"a\\e]0;PWNED\\ab\"\n    kind: bogus\n".write(toFile: file, atomically: true, encoding: .utf8)
+            for arguments in [["lint", file], ["graph", "--flow", file], ["run", "--flow", file]] {
+                let run = Subprocess.run(Tmux.binary, arguments)
+                #expect(run.status != 0, "\(arguments): \(run.output)")
+                #expect(run.output.contains("unknown screen kind 'bogus'"), "\(arguments): \(run.output)")
+                #expect(!run.output.contains("\u{1B}") && !run.output.contains("\u{07}"), "\(arguments): \(run.output.debugDescription)")
+            }
+        }
+
         @Test func receivedTextIsDrawnNeverExecuted() throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("onboard-hostile-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
