@@ -67,6 +67,12 @@ import Testing
         session.dispatch(.intent(.insert("p")))
         #expect(session.state.context["email"] == email, "\(String(describing: session.state.context["email"]))")
         #expect(session.state.screenID == "session_ended")
+        // A paste in that moment is not put in either, and the person is told so: it is
+        // work they would not know was gone.
+        #expect(!session.state.warnings.contains(FlowSession.pasteLetGoNote))
+        session.dispatch(.intent(.paste("pasted@example.org")))
+        #expect(session.state.context["email"] == email)
+        #expect(session.state.warnings.contains(FlowSession.pasteLetGoNote), "\(session.state.warnings)")
 
         // Once the person has had a moment to read the new screen, keys are theirs again.
         try await Task.sleep(for: FlowSession.keysMeantForTheScreenBefore + .milliseconds(100))

@@ -182,8 +182,11 @@ public final class FlowSession {
         switch event {
         case .intent(.quit):
             break
-        case .intent:
-            if followsAnotherWindow() || typedAtTheScreenBefore { return }
+        case .intent(let intent):
+            if followsAnotherWindow() || typedAtTheScreenBefore {
+                if case .paste = intent { sayThePasteWasLetGo() }
+                return
+            }
             usedHere = true
         case .jump, .reset:
             usedHere = true
