@@ -12,7 +12,8 @@ extension FlowSession {
 
     /// Said when a paste came in that moment: a few keys are retyped without a thought,
     /// but a paste is work the person would not know was gone.
-    public static let pasteLetGoNote = "What you pasted came as this screen changed, so it was not put in. Paste it again if it belongs here."
+    public static let pasteLetGoNote =
+        "What you pasted came as this screen changed, so it was not put in. Paste it again if it belongs here."
 
     func sayThePasteWasLetGo() {
         if !state.warnings.contains(Self.pasteLetGoNote) { state.warnings.append(Self.pasteLetGoNote) }
