@@ -313,7 +313,8 @@ class Seams(RuleBasedStateMachine):
         if not self.reached(window, "Log a ruck", before):
             return
         self.type(window, kilometres)
-        window.wait_for(lambda screen: kilometres in screen, WAIT)
+        if not window.wait_for(lambda screen: kilometres in screen, WAIT):
+            return  # not typed (the screen changed under the person): nothing to lose
         window.signal(signal.SIGSTOP)
         window.signal(signal.SIGHUP)
         again = self.open(window.service)

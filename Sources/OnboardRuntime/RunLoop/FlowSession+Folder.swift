@@ -30,22 +30,22 @@ extension FlowSession {
 
     /// Another window saved the folder's progress since this one read it, before anyone
     /// used this one (a window that saved what was typed as it closed, while this one was
-    /// opening): this one goes on from the folder's, with what was typed on its form where
-    /// the folder's has nothing. Returns whether the screen changed, which is then said.
+    /// opening): this one goes on from the folder's. Nothing was typed here to carry over.
+    /// Returns whether the screen changed, which is then said.
     func followProgress() -> Bool {
         let (screen, context) = (state.screenID, state.context)
-        launch(deferringEffects: false, following: false, drafts: engine.drafts(on: state))
+        launch(deferringEffects: false, following: false)
         guard state.screenID != screen || state.context != context else { return false }
         state.warnings.append(FolderIdentity.progressNote)
         changedUnaskedAt = .now
         return true
     }
 
-    /// Between calls, before a key is applied and on every tick, whom the folder holds (and,
-    /// until the window is used, where it stands) are looked at: a change another window made is followed at once,
-    /// so no key acts on a screen that belonged to someone else or was left behind. (While
-    /// a call is under way its answer decides: a call that changes who is signed in claims
-    /// the folder before it answers.)
+    /// Between calls, before a key is applied and on every tick, whom the folder holds
+    /// (and, until the window is used, where it stands) is looked at: a change another
+    /// window made is followed at once, so no key acts on a screen that belonged to someone
+    /// else or was left behind. (While a call is under way its answer decides: a call that
+    /// changes who is signed in claims the folder before it answers.)
     func followsAnotherWindow() -> Bool {
         // One `stat` per file, key or tick: a file is read only once something replaced it.
         guard ending == nil, state.phase != .idle, state.calls.entries.isEmpty else { return false }
