@@ -279,8 +279,10 @@ class Seams(RuleBasedStateMachine):
         before = self.press(window, "l")
         if not self.reached(window, "Log a ruck", before):
             return
+        # The form may hold a draft (kept across a hang-up): a person sees it and clears it.
+        self.press(window, "\x15")
         self.type(window, kilometres)
-        self.press(window, "Tab")
+        self.press(window, "Tab", "\x15")
         self.type(window, minutes)
         self.press(window, "Tab", "Enter")
         if kill_after is not None:
