@@ -187,8 +187,8 @@ class Seams(RuleBasedStateMachine):
         self.expect(window, RESTING)
         return window
 
-    def expect(self, window, texts, timeout=WAIT):
-        if not window.wait_for(lambda screen: any(text in screen for text in texts), timeout):
+    def expect(self, window, texts, timeout=WAIT, otherwise=lambda screen: False):
+        if not window.wait_for(lambda screen: any(text in screen for text in texts) or otherwise(screen), timeout):
             raise Finding(f"expected one of {texts} on the {window.service} window; the screen was:\n{window.text()}\n"
                           f"steps: {'; '.join(self.log)}")
         return window.text()
@@ -203,8 +203,10 @@ class Seams(RuleBasedStateMachine):
     def answered(self, window, texts, before):
         """The screen after a press: one of `texts`, or a note that it changed under the
         person, put up after the press (under load a window reads a key late, and the
-        note it showed before is still there when the harness looks)."""
-        return self.expect(window, texts + [note for note in CHANGED_UNDER if note not in before])
+        note it showed before is still there when the harness looks), or the same note
+        again over a screen that changed (a window that followed again as the key came)."""
+        return self.expect(window, texts + [note for note in CHANGED_UNDER if note not in before],
+                           otherwise=lambda screen: screen != before and any(note in screen for note in CHANGED_UNDER))
 
     def press(self, window, *keys):
         """Returns the screen the keys were pressed at."""
@@ -572,6 +574,23 @@ REPLAYS = [
         ("open_window", dict(service="mock", clock=None, tracking=False)),
         ("hang_up_while_typing", dict(index=0)),
     ], lambda machine: any("hang up" in step for step in machine.log)),
+    ("a window no one used follows the other window's account being secured, and Log a Ruck is pressed on it as it follows"
+     " again (found by CI: the key went with no sign of why, for a value behind the screen)", [
+        ("open_window", dict(service="server", clock="31d", tracking=True)),
+        ("hang_up_while_typing", dict(index=0)),
+        ("open_window", dict(service="server", clock="-2h", tracking=False)),
+        ("back_to_home", dict(index=1)),
+        ("add_an_email", dict(index=1)),
+        ("hang_up_while_typing", dict(index=0)),
+    ], lambda machine: any(step.startswith("add ") for step in machine.log)),
+    ("a hang-up's late save lands before the new window's first save, which waits for its first frame: the new window"
+     " follows it, and does not write over it (found under load, this issue's session)", [
+        ("open_window", dict(service="server", clock="31d", tracking=True)),
+        ("hang_up_while_typing", dict(index=0)),
+        ("open_window", dict(service="server", clock="-2h", tracking=False)),
+        ("back_to_home", dict(index=1)),
+        ("hang_up_while_typing", dict(index=1)),
+    ], lambda machine: sum("hang up" in step for step in machine.log) == 2),
     ("a ruck saved after the account's session ended is the account's once it logs in again (issue 45 §1), on SQLite", [
         ("open_window", dict(service="server", clock=None, tracking=False)),
         ("add_an_email", dict(index=0)),

@@ -98,6 +98,44 @@ import Testing
         #expect(kept?["server_url"] == .text("https://baby.example.org"))
     }
 
+    /// Found by the explorer under load: a window's first save waits for its first frame
+    /// (`launch(deferringEffects:)`); a closing window's late save landing before it was
+    /// written over by it, and what was typed was lost for good. A window no one has used
+    /// writes nothing over another's save: it follows it.
+    @Test func aWindowsDeferredFirstSaveDoesNotWriteOverALateSave() throws {
+        let closing = try babyBasicsWindow()
+        closing.dispatch(.intent(.insert("https://baby.example.org")))
+        let opening = FlowSession.on(
+            service, flow: try BuiltinFlows.load("babybasics"), store: StateStore(stateDirectory: folder, flowID: "babybasics"),
+            clock: RuntimeClock())
+        opening.launch(deferringEffects: true)
+
+        closing.end(bySignal: SIGHUP)
+        opening.performDeferredEffects()
+        let kept = StateStore(stateDirectory: folder, flowID: "babybasics").load().progress?.context
+        #expect(kept?["server_url"] == .text("https://baby.example.org"), "the late save is still the folder's")
+        opening.dispatch(.tick)
+        #expect(opening.state.context["server_url"] == .text("https://baby.example.org"))
+    }
+
+    /// Following a save that changed nothing on screen holds no key back (found by CI: a
+    /// window followed a value behind the screen as Log a Ruck was pressed, and the key
+    /// went with no sign of why).
+    @Test func aFollowThatChangesNothingShownHoldsNoKeyBack() throws {
+        let first = try babyBasicsWindow()
+        let second = try babyBasicsWindow()
+        let store = StateStore(stateDirectory: folder, flowID: "babybasics")
+        var progress = try #require(store.load().progress)
+        progress.context["behind_the_screen"] = .text("changed")
+        try store.save(progress: progress)
+
+        second.dispatch(.intent(.focusNext))
+        #expect(second.state.context["behind_the_screen"] == .text("changed"), "it followed the folder")
+        #expect(second.state.form.focus == 1, "and Tab moved on: the screen had not changed")
+        #expect(!second.state.warnings.contains(FolderIdentity.progressNote))
+        _ = first
+    }
+
     /// Two windows that follow each other do not make each other follow back: a window
     /// that took the folder's progress writes nothing it did not change.
     @Test func windowsOnOneFolderSettleOnWhatItHolds() throws {

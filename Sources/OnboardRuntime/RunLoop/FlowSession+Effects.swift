@@ -31,6 +31,11 @@ extension FlowSession {
                     heldIdentity = session?.userID
                 case .saveProgress(let progress):
                     guard folderIsAsExpected() else { return followFolder() }
+                    // Nothing in a window no one has used is anyone's work: what another
+                    // window saved since this one read the file (a closing window's late
+                    // save, landing before this one's deferred first save) is not written
+                    // over, but followed at the next tick or key.
+                    if !usedHere, FileStamp(store.progressPath) != progressSeen.stamp { break }
                     // Already what the file holds (a relaunch's first save): not written
                     // again, so a window that followed another does not make it follow back.
                     if progress == progressSeen.progress, FileStamp(store.progressPath) == progressSeen.stamp { break }

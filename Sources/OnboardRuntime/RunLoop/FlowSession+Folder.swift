@@ -31,14 +31,28 @@ extension FlowSession {
     /// Another window saved the folder's progress since this one read it, before anyone
     /// used this one (a window that saved what was typed as it closed, while this one was
     /// opening): this one goes on from the folder's. Nothing was typed here to carry over.
-    /// Returns whether the screen changed, which is then said.
+    /// Returns whether what the screen shows changed, which is then said; a change the
+    /// person cannot see (a value behind the screen) holds no key back, and keeps the
+    /// notes that were up.
     func followProgress() -> Bool {
-        let (screen, context) = (state.screenID, state.context)
+        let now = clock.nowMilliseconds()
+        let (before, notes) = (shown(apartFromNotes: now), state.warnings)
         launch(deferringEffects: false, following: false)
-        guard state.screenID != screen || state.context != context else { return false }
+        guard shown(apartFromNotes: now) != before else {
+            state.warnings = notes + state.warnings.filter { !notes.contains($0) }
+            return false
+        }
         state.warnings.append(FolderIdentity.progressNote)
         changedUnaskedAt = .now
         return true
+    }
+
+    /// The screen as the person sees it, leaving out the notes above it.
+    private func shown(apartFromNotes now: Int64) -> ScreenView {
+        var view = engine.view(of: state, now: now)
+        view.warnings = []
+        view.notes = []
+        return view
     }
 
     /// Between calls, before a key is applied and on every tick, whom the folder holds
