@@ -592,6 +592,15 @@ REPLAYS = [
      " follows it, and does not write over it (found under load, this issue's session)", HUNG_UP_BESIDE_ANOTHER + [
         ("hang_up_while_typing", dict(index=1)),
     ], lambda machine: sum("hang up" in step for step in machine.log) == 2),
+    ("two windows with clocks 31 days fast, one reopened after a hang-up (its clock right): the other secures the account,"
+     " and the fast one, opened on the skew the right one measured, ended the account's session for the folder on its own"
+     " clock; the service is asked now (found by the quick run, this issue's session)", [
+        ("open_window", dict(service="server", clock="31d", tracking=False)),
+        ("hang_up_while_typing", dict(index=0)),
+        ("back_to_home", dict(index=0)),
+        ("open_window", dict(service="server", clock="31d", tracking=False)),
+        ("add_an_email", dict(index=0)),
+    ], lambda machine: any(step.startswith("add ") for step in machine.log)),
     ("a ruck saved after the account's session ended is the account's once it logs in again (issue 45 §1), on SQLite", [
         ("open_window", dict(service="server", clock=None, tracking=False)),
         ("add_an_email", dict(index=0)),

@@ -91,11 +91,6 @@ public struct Session: Codable, Equatable, Sendable {
     public func accessExpired(atMilliseconds now: Int64) -> Bool {
         serviceSeconds(atMilliseconds: now) >= accessExpiresAt
     }
-
-    /// The refresh token has expired too: only a new sign-in brings the account back.
-    public func refreshExpired(atMilliseconds now: Int64) -> Bool {
-        refreshExpiresAt.map { $0 <= serviceSeconds(atMilliseconds: now) } ?? false
-    }
 }
 
 /// Where a relaunch picks up: the last resume point and the context gathered so far.

@@ -42,11 +42,10 @@ extension FlowEngine {
         }
         state.context.fillDefaults(launch.defaults)
         if launch.session?.onboardingComplete == true { state.account.onboardingComplete = true }
-        if let session = launch.session, session.refreshExpired(atMilliseconds: now) {
-            // Unused for longer than the refresh token lives: ended, as the service would say.
-            sessionEnded(&state, now: now, effects: &effects)
-            return
-        }
+        // Expired on this window's clock (its refresh token too, after 30 days unused): the
+        // service is asked, and its answer ends the session or renews it. A clock is not
+        // the service's say: one set wrong, or a window whose clock another window's skew
+        // was measured against, would end for everyone a session the service still keeps.
         if let session = launch.session, session.accessExpired(atMilliseconds: now) {
             state.phase = .renewing(attempt: 1)
             state.renewal.heldProgress = launch.progress

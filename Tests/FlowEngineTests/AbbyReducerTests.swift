@@ -1278,15 +1278,44 @@ import Testing
         #expect(flow.text("social_account") == nil)
     }
 
+    /// 30 days unused: the launch asks the service, whose answer logs out.
     @Test func thirtyDaysUnusedLogsOut() {
         var flow = FlowDriver("abby")
         let old = session(at: FlowDriver("abby").now - 31 * 86_400_000)
-        let effects = flow.launch(
-            session: old, effects: ["forget session", "forget progress", "save progress at method"],
-            changes: ["phase = showing", "placeholder = p", "screen = method", "since = now", "starts run removed"])
+        flow.launch(
+            session: old, effects: ["call refresh_session"],
+            changes: ["call 1 = refresh_session (renewal)", "phase = renewing(attempt: 1)", "placeholder = p", "session = u_ana named"])
+        flow.answer(
+            .refreshSession, .failure(ServiceFailure(code: "unauthorized", message: "expired")),
+            effects: ["forget session", "forget progress", "save progress at method"],
+            changes: ["call 1 removed", "phase = showing", "screen = method", "session removed", "since = now", "starts run removed"])
         #expect(flow.screen == "method" || flow.screen == "consent")
         #expect(flow.state.session == nil)
-        #expect(FlowDriver.calls(effects).isEmpty, "no call needed to know it is over")
+    }
+
+    /// Found by the seam explorer: a window whose clock said 31 days had passed (a clock
+    /// set wrong; a window on a skew another window measured) ended for the whole folder a
+    /// session the service still kept. The clock alone ends nothing: the service renews.
+    @Test func aClockThatSaysTheSessionIsOverAsksTheServiceFirst() {
+        var flow = FlowDriver("abby")
+        let kept = session(at: FlowDriver("abby").now - 31 * 86_400_000)
+        flow.launch(
+            session: kept, progress: finished, effects: ["call refresh_session"],
+            changes: [
+                "call 1 = refresh_session (renewal)", "context.profile_complete = true", "onboarding = complete",
+                "phase = renewing(attempt: 1)", "placeholder = p", "renewal held progress = done", "session = u_ana named",
+            ])
+        var renewed = session(at: flow.now)
+        renewed.accessToken = "at2"
+        flow.answer(
+            .refreshSession, .success(CallOutput(session: renewed)),
+            effects: ["save session u_ana", "save progress at done"],
+            changes: [
+                "call 1 removed", "phase = showing", "renewal held progress removed", "screen = done", "session = u_ana named complete",
+                "since = now", "starts run removed",
+            ])
+        #expect(flow.screen == "done", "still signed in")
+        #expect(flow.state.session?.accessToken == "at2")
     }
 
     @Test func logoutForgetsEverythingOnThisDevice() {

@@ -269,16 +269,23 @@ import Testing
     @Test func aNamedAccountWhoseSessionEndedIsAskedToLogInAgain() throws {
         var flow = FlowDriver("rucktracker", now: Self.start)
         var named = session("u_named", anonymous: false)
-        named.refreshExpiresAt = Self.start / 1000 - 1
+        (named.accessExpiresAt, named.refreshExpiresAt) = (Self.start / 1000 - 86_400, Self.start / 1000 - 1)
         let saved = SavedProgress(
             screen: "home", context: ["email": .text("so@example.com"), "pro": .text("true")], onboardingComplete: true,
             startedAt: nil, placeholderUserID: "p", requiresSession: true)
-        let effects = flow.launch(
-            session: named, progress: saved,
+        // The service says it is over (its clock, not this window's, decides).
+        flow.launch(
+            session: named, progress: saved, effects: ["call refresh_session"],
+            changes: [
+                "call 1 = refresh_session (renewal)", "context.email = so@example.com", "context.pro = true", "onboarding = complete",
+                "phase = renewing(attempt: 1)", "placeholder = p", "renewal held progress = home", "session = u_named named complete",
+            ])
+        let effects = flow.answer(
+            .refreshSession, .failure(ServiceFailure(code: "unauthorized", message: "expired")),
             effects: ["forget session", "forget progress", "track screen_viewed", "save progress at session_ended"],
             changes: [
-                "context.email = so@example.com", "phase = showing", "placeholder = p", "screen = session_ended", "since = now",
-                "starts run removed",
+                "call 1 removed", "context.pro removed", "onboarding removed", "phase = showing", "renewal held progress removed",
+                "screen = session_ended", "session removed", "since = now", "starts run removed",
             ])
         #expect(flow.screen == "session_ended")
         #expect(flow.text("email") == "so@example.com", "filled in")
