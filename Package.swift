@@ -312,7 +312,7 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "ThemeFiles", "FlowEngine", "ScreenTable", "TestSupport"], exclude: ["__Snapshots__"]),
-        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "EmbeddedMock", "FlowEngine", "ScreenTable", "FlowFiles", "Installation", "TerminalUI", "ThemeFiles", "TestSupport"]),
+        .testTarget(name: "OnboardRuntimeTests", dependencies: ["OnboardRuntime", "ServiceAPI", "OnboardService", "SQLiteStore", "ServiceClient", "EmbeddedMock", "FlowEngine", "ScreenTable", "FlowFiles", "Installation", "TerminalUI", "ThemeFiles", "OnboardCommands", "TestSupport"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "PtyShim", "TerminalUI"]),
         .testTarget(
             name: "ContractTests",

@@ -39,12 +39,33 @@ public struct Onboard: ParsableCommand {
         // quarter of a start), the same line ArgumentParser prints.
         if arguments == ["--version"] { return print(OnboardVersion.full) }
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parsedByItsCommand(arguments) ?? parseAsRoot(arguments)
             if tools == nil, (command as? UsesFileTools)?.needsFileTools == true { try InstalledFileTools.handOn() }
             try command.run()
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// The command lines started most — `run ID …`, `pick …`, and `onboard` with the
+    /// picker's options (people, and each demo session) — parsed by that command alone:
+    /// ArgumentParser then skips building the tree and checking each subcommand for
+    /// pass-through arguments by reflection (measured in `benchmarks/README.md`). It is
+    /// the same parser on the same declarations; a line it does not take as that command
+    /// (help, a completion script, a mistake) is parsed from the root as before, so what is
+    /// printed is the root's.
+    static func parsedByItsCommand(_ arguments: [String]) -> (any ParsableCommand)? {
+        let command: any ParsableCommand.Type
+        var rest = arguments[...]
+        switch arguments.first {
+        case Run.configuration.commandName: (command, rest) = (Run.self, arguments.dropFirst())
+        case Pick.configuration.commandName: (command, rest) = (Pick.self, arguments.dropFirst())
+        case nil: command = Pick.self
+        case let first? where first.hasPrefix("-"): command = Pick.self
+        default: return nil
+        }
+        guard let parsed = try? command.parseAsRoot(Array(rest)), type(of: parsed) == command else { return nil }
+        return parsed
     }
 
     private static func overview() -> String {
