@@ -384,8 +384,11 @@ class Seams(RuleBasedStateMachine):
             if HOME in screen or "Log in again" in screen or window.process.poll() is not None:
                 return
             self.log.append(f"Esc on the {window.service} window")
-            self.press(window, "Esc")
-            window.settle(0.5, 5)
+            # A person waits for the screen to answer the key before pressing it again
+            # (a lone Esc is answered only once the terminal's escape delay has passed).
+            before = self.press(window, "Esc")
+            window.wait_for(lambda now: now != before, 2)
+            window.settle(0.3, 5)
 
     @precondition(lambda self: self.windows)
     @rule(index=st.integers(0, 1))
