@@ -153,14 +153,7 @@ extension EndToEnd {
             addBaby(ada, "Bo")
             ada.send("C-c")
             ada.waitFor("[exit 0]")
-            // 70 days on, on the service's clock: the mock's moves with the client's; a
-            // server's is moved itself (a client's clock alone ends nothing the service keeps).
-            if let server = backend.server {
-                #expect(ServerProcess.post(server.base + "/api/v1/dev/clock", json: #"{"offset_seconds": 6048000}"#) == 200)
-                ada.start("run babybasics \(backend.arguments)")
-            } else {
-                ada.start("run babybasics \(backend.arguments) --clock-offset 70d")
-            }
+            ada.start("run babybasics \(backend.arguments)\(backend.movedOn(days: 70))")
             // It comes as the service's answer, after the launch: read before typing.
             let ended = ada.waitToRead("Log in again")
             #expect(ended.contains("has ended") && ended.contains("ada.ended@example.org"), "\(ended)")

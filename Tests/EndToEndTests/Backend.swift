@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// Where a test's clients get their service: the embedded mock (one shared database
 /// file, so two state folders are two devices on one backend) or an onboard-server.
@@ -23,6 +24,17 @@ final class Backend {
     var arguments: String {
         if let server { return "--service \(server.base)" }
         return "--mock-db \(mockDatabase)"
+    }
+
+    /// `days` on, on the service's clock, as QA moves it: a server's own clock
+    /// (`/dev/clock`), or on the mock the client's `--clock-offset`, which moves the
+    /// mock's with it (a client's clock alone ends no session the service keeps). Returns
+    /// what to add to the client's arguments.
+    func movedOn(days: Int) -> String {
+        guard let server else { return " --clock-offset \(days)d" }
+        let moved = ServerProcess.post(server.base + "/api/v1/dev/clock", json: #"{"offset_seconds": \#(days * 86_400)}"#)
+        #expect(moved == 200, "/dev/clock answered \(moved)")
+        return ""
     }
 
     /// The last SMS code the service sent, read as QA does: `onboard outbox` on the mock,

@@ -406,14 +406,7 @@ extension EndToEnd {
             quit(tmux)
             let named = try #require(tmux.userID(of: "rucktracker"))
 
-            // 31 days on, on the service's clock: the mock's moves with the client's; a
-            // server's is moved itself (a client's clock alone ends nothing the service keeps).
-            if let server = service.server {
-                #expect(ServerProcess.post(server.base + "/api/v1/dev/clock", json: #"{"offset_seconds": 2678400}"#) == 200)
-                tmux.start("run rucktracker \(service.arguments)")
-            } else {
-                tmux.start("run rucktracker \(service.arguments) --clock-offset 31d")
-            }
+            tmux.start("run rucktracker \(service.arguments)\(service.movedOn(days: 31))")
             // It comes as the service's answer, after the launch: read before typing.
             let ended = tmux.waitToRead("Log in again")
             #expect(ended.contains("ended@example.org"), "the email is filled in:\n\(ended)")
