@@ -55,13 +55,12 @@ public struct Onboard: ParsableCommand {
     /// (help, a completion script, a mistake) is parsed from the root as before, so what is
     /// printed is the root's.
     static func parsedByItsCommand(_ arguments: [String]) -> (any ParsableCommand)? {
-        let command: any ParsableCommand.Type
-        var rest = arguments[...]
+        let (command, rest): (any ParsableCommand.Type, ArraySlice<String>)
         switch arguments.first {
         case Run.configuration.commandName: (command, rest) = (Run.self, arguments.dropFirst())
         case Pick.configuration.commandName: (command, rest) = (Pick.self, arguments.dropFirst())
-        case nil: command = Pick.self
-        case let first? where first.hasPrefix("-"): command = Pick.self
+        // `onboard` alone, or with the picker's options: the default subcommand.
+        case let first where first?.hasPrefix("-") ?? true: (command, rest) = (Pick.self, arguments[...])
         default: return nil
         }
         guard let parsed = try? command.parseAsRoot(Array(rest)), type(of: parsed) == command else { return nil }

@@ -35,10 +35,11 @@ extension FlowSession {
                     // window saved since this one read the file (a closing window's late
                     // save, landing before this one's deferred first save) is not written
                     // over, but followed at the next tick or key.
-                    if !usedHere, FileStamp(store.progressPath) != progressSeen.stamp { break }
+                    let unchangedOnDisk = FileStamp(store.progressPath) == progressSeen.stamp
+                    if !usedHere, !unchangedOnDisk { break }
                     // Already what the file holds (a relaunch's first save): not written
                     // again, so a window that followed another does not make it follow back.
-                    if progress == progressSeen.progress, FileStamp(store.progressPath) == progressSeen.stamp { break }
+                    if progress == progressSeen.progress, unchangedOnDisk { break }
                     try store.save(progress: progress)
                     progressSeen = (FileStamp(store.progressPath), progress)
                 case .track(let record):
