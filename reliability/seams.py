@@ -604,6 +604,21 @@ REPLAYS = [
         ("open_window", dict(service="server", clock="31d", tracking=False)),
         ("add_an_email", dict(index=0)),
     ], lambda machine: any(step.startswith("add ") for step in machine.log)),
+    ("two windows: one signs out to a new guest, and the other, its note up, lets a key go as it follows; the first logs"
+     " in and is killed, and the other follows again at Log a Ruck to the same screen and the same note: nothing new to"
+     " read, so the key is the person's (found by the quick run, issue 50's sixth session)", [
+        ("open_window", dict(service="mock", clock=None, tracking=False)),
+        ("add_an_email", dict(index=0)),
+        ("sign_out", dict(index=0, kill_after=None)),
+        ("add_an_email", dict(index=0)),
+        ("open_window", dict(service="mock", clock=None, tracking=False)),
+        ("sign_out", dict(index=0, kill_after=None)),
+        ("hang_up_while_typing", dict(index=1)),
+        ("log_in", dict(index=0, pick=0)),
+        ("close_window", dict(index=0, how="kill")),
+        ("hang_up_while_typing", dict(index=0)),
+    ], lambda machine: any(step.startswith("log in to") for step in machine.log)
+        and sum("hang up" in step for step in machine.log) == 2),
     ("a ruck saved after the account's session ended is the account's once it logs in again (issue 45 §1), on SQLite", [
         ("open_window", dict(service="server", clock=None, tracking=False)),
         ("add_an_email", dict(index=0)),

@@ -68,6 +68,27 @@ import Testing
         #expect(second.state.form.focus == 1)
     }
 
+    /// The folder changes hands again while the note that it did is still up, and the
+    /// screen stays as it was: nothing new to read, so the key is the person's (found by
+    /// the seam explorer: Log a Ruck let go at a Home that looked the same).
+    @Test func aFollowThatLeavesTheScreenAsItWasHoldsNoKeyBack() async throws {
+        let first = window()
+        let second = window()
+        first.dispatch(.intent(.activate))
+        try await first.readMail { $0.screenID == "pick_name" }
+        second.dispatch(.tick)
+        #expect(second.state.warnings == [Self.note])
+        try await Task.sleep(for: FlowSession.keysMeantForTheScreenBefore + .milliseconds(100))
+
+        var another = try #require(first.state.session)
+        another.userID = "another-guest"
+        try first.store.save(session: another)
+        second.dispatch(.intent(.focusNext))
+        #expect(second.state.session?.userID == "another-guest", "it followed the folder")
+        #expect(second.state.warnings == [Self.note], "the same note, once")
+        #expect(second.state.form.focus == 1, "and Tab moved on: nothing new was shown")
+    }
+
     func babyBasicsWindow() throws -> FlowSession {
         let session = FlowSession.on(
             service, flow: try BuiltinFlows.load("babybasics"), store: StateStore(stateDirectory: folder, flowID: "babybasics"),

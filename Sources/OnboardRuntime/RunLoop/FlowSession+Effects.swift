@@ -17,7 +17,7 @@ extension FlowSession {
             do {
                 switch effect {
                 case .call(let request):
-                    guard folderIsAsExpected() else { return followFolder() }
+                    guard folderIsAsExpected() else { followFolder(); return }
                     let operations = self.operations
                     let mailbox = self.mailbox
                     let folder = expectedIdentity
@@ -26,11 +26,11 @@ extension FlowSession {
                         mailbox.post(.callFinished(id: request.id, result: result))
                     }
                 case .saveSession(let session):
-                    guard folderIsAsExpected(orBecomes: session?.userID) else { return followFolder() }
+                    guard folderIsAsExpected(orBecomes: session?.userID) else { followFolder(); return }
                     try store.save(session: session)
                     heldIdentity = session?.userID
                 case .saveProgress(let progress):
-                    guard folderIsAsExpected() else { return followFolder() }
+                    guard folderIsAsExpected() else { followFolder(); return }
                     // Nothing in a window no one has used is anyone's work: what another
                     // window saved since this one read the file (a closing window's late
                     // save, landing before this one's deferred first save) is not written
@@ -56,7 +56,7 @@ extension FlowSession {
                     try delivery?.withdraw(
                         anonymousID: state.placeholderUserID, service: serviceAddress, bearer: state.session?.accessToken)
                 case .forgetLocalData:
-                    guard folderIsAsExpected() else { return followFolder() }
+                    guard folderIsAsExpected() else { followFolder(); return }
                     do { try store.reset() } catch {
                         failures.append("The flow's state could not be removed (\(error)).")
                     }

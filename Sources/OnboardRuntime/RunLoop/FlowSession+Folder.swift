@@ -22,10 +22,18 @@ extension FlowSession {
 
     /// Another window changed who the folder holds: this one starts again from what is on
     /// disk now, and says why. What was typed on the form shown comes along.
-    func followFolder() {
+    /// Returns whether what the screen shows changed, its notes included: a follow that
+    /// leaves the screen as it was, with the same note already up (the folder changed
+    /// hands again), is nothing the person has to read first, so it holds no key back.
+    @discardableResult
+    func followFolder() -> Bool {
+        let now = clock.nowMilliseconds()
+        let before = engine.view(of: state, now: now)
         launchNotes.append(FolderIdentity.note(nowHolding: store.sessionFile.holder()))
         launch(deferringEffects: false, following: true, drafts: engine.drafts(on: state))
+        guard engine.view(of: state, now: now) != before else { return false }
         changedUnaskedAt = .now
+        return true
     }
 
     /// Another window saved the folder's progress since this one read it, before anyone
@@ -64,8 +72,7 @@ extension FlowSession {
         // One `stat` per file, key or tick: a file is read only once something replaced it.
         guard ending == nil, state.phase != .idle, state.calls.entries.isEmpty else { return false }
         if FileStamp(store.sessionFile.path) != sessionFileSeen, !folderIsAsExpected() {
-            followFolder()
-            return true
+            return followFolder()
         }
         // A window in use keeps its own place: two windows are two views of one person's
         // folder, and one opening a form does not move the other.
