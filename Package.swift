@@ -212,12 +212,17 @@ let package = Package(
         // (serve-ssh and serve-web alike).
         .target(
             name: "DemoSessions",
-            dependencies: ["PtyShim", "Installation", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "PtyShim", "SessionZygote", "Installation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // A demo server's warm onboard, which forks its sessions: the server's handle and
+        // the zygote's loop (no Foundation: the loop runs in onboard).
+        .target(name: "SessionZygote", dependencies: ["PtyShim"]),
         // `onboard serve-ssh`: an SSH server giving each connection its own onboard.
         .target(
             name: "SSHDemo",
             dependencies: [
-                "DemoSessions",
+                "DemoSessions", "SessionZygote",
                 .product(name: "NIOSSH", package: "swift-nio-ssh"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -229,7 +234,7 @@ let package = Package(
         .target(
             name: "WebDemo",
             dependencies: [
-                "DemoSessions", "PtyShim", "ClientAddress",
+                "DemoSessions", "SessionZygote", "PtyShim", "ClientAddress", "OwnThread",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -252,7 +257,7 @@ let package = Package(
             name: "OnboardCommands",
             dependencies: [
                 "OnboardRuntime", "CursesBackend", "ServiceAPI", "ServiceClient", "ScreenTable", "TerminalUI", "InputRules",
-                "FlowAuthoring", "FlowEngine", "CivilCalendar", "Installation", "FunnelText",
+                "FlowAuthoring", "FlowEngine", "CivilCalendar", "Installation", "FunnelText", "SessionZygote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -333,7 +338,7 @@ let package = Package(
             exclude: ["ThirdParty"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["onboard", "onboard-files", "onboard-server", "onboard-ssh", "onboard-web", "onboard-mock", "OnboardRuntime", "TerminalUI", "ServiceAPI", "ServiceClient", "TestSupport"],
+            dependencies: ["onboard", "onboard-files", "onboard-server", "onboard-ssh", "onboard-web", "onboard-mock", "OnboardRuntime", "TerminalUI", "ServiceAPI", "ServiceClient", "TestSupport", "DemoSessions", "SessionZygote"],
             // Headless Chromium's walk of the sign-in pages, over WebDriver.
             exclude: ["Browser"]),
     ],

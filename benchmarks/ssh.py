@@ -14,14 +14,9 @@ import sys
 import tempfile
 import time
 
-from support import demo_sessions_row, rss_kib
+from support import demo_processes, demo_server_mb, demo_sessions_row
 
 MARK = b"Welcome to OKLah"
-
-
-def children(pid):
-    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
-    return [int(line) for line in out.split()]
 
 
 def measure(onboard, counts):
@@ -34,7 +29,7 @@ def measure(onboard, counts):
     line = server.stdout.readline().decode()
     port = re.search(r"127\.0\.0\.1:(\d+)", line).group(1)
     time.sleep(0.5)
-    idle = rss_kib(server.pid) / 1024
+    idle = demo_server_mb(server.pid)
     rows = []
     try:
         for count in counts:
@@ -61,13 +56,13 @@ def measure(onboard, counts):
             if len(seen) < count:
                 sys.exit(f"only {len(seen)} of {count} sessions showed their first screen")
             time.sleep(0.3)
-            rows.append(demo_sessions_row(count, list(seen.values()), server.pid, idle, children(server.pid)))
+            rows.append(demo_sessions_row(count, list(seen.values()), server.pid, idle))
             for client in clients:
                 client.send_signal(signal.SIGTERM)
             for client in clients:
                 client.wait()
             deadline = time.time() + 10
-            while children(server.pid) and time.time() < deadline:
+            while demo_processes(server.pid)[0] and time.time() < deadline:
                 time.sleep(0.1)
     finally:
         server.send_signal(signal.SIGTERM)

@@ -2,6 +2,7 @@
 which a child inherits from its parent), a free loopback port, and waiting for a
 server to answer."""
 import socket
+import subprocess
 import sys
 import time
 import urllib.request
@@ -62,11 +63,40 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
-def demo_sessions_row(count, seconds, server_pid, idle_mb, sessions):
+def children_of(pid):
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(line) for line in out.split()]
+
+
+def demo_processes(server_pid):
+    """A demo server's processes below it, as (sessions, zygotes): each session's
+    onboard, and the warm onboard they are forked from (DECISIONS 60), whose children
+    they are."""
+    sessions, zygotes = [], []
+    for pid in children_of(server_pid):
+        try:
+            command = open(f"/proc/{pid}/cmdline", "rb").read()
+        except OSError:
+            continue
+        if b"--session-zygote" in command.split(b"\0"):
+            zygotes.append(pid)
+            sessions += children_of(pid)
+        else:
+            sessions.append(pid)
+    return sessions, zygotes
+
+
+def demo_server_mb(server_pid):
+    """The server's memory and its zygote's: what serving costs before any session."""
+    return (rss_kib(server_pid) + sum(rss_kib(pid) for pid in demo_processes(server_pid)[1])) / 1024
+
+
+def demo_sessions_row(count, seconds, server_pid, idle_mb):
     """One row of a demo server's table (serve-ssh, serve-web): `count` sessions whose
-    first screens came after `seconds`, the server's memory, and each session's onboard
-    (`sessions`, their pids) as RSS, PSS and private."""
-    server_mb = rss_kib(server_pid) / 1024
+    first screens came after `seconds`, the server's memory (its zygote's included), and
+    each session's onboard as RSS, PSS and private."""
+    sessions = demo_processes(server_pid)[0]
+    server_mb = demo_server_mb(server_pid)
     rollups = [rollup_kib(pid) for pid in sessions]
     each = max(1, len(sessions))
     return [str(count), f"{percentile(seconds, 0.5) * 1000:.0f}", f"{percentile(seconds, 0.99) * 1000:.0f}", f"{server_mb:.1f}",

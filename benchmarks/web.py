@@ -20,7 +20,7 @@ import tempfile
 import time
 
 import ssh
-from support import demo_sessions_row, rss_kib
+from support import demo_server_mb, demo_sessions_row
 
 MARK = b"Welcome to OKLah"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -65,10 +65,6 @@ class Socket:
         self.connection.close()
 
 
-def sessions_of(pid):
-    return ssh.children(pid)
-
-
 def measure_web(onboard, counts):
     folder = tempfile.mkdtemp(prefix="onboard-web-bench-")
     server = subprocess.Popen(
@@ -78,7 +74,7 @@ def measure_web(onboard, counts):
     line = server.stdout.readline().decode()
     port = int(re.search(r"127\.0\.0\.1:(\d+)", line).group(1))
     time.sleep(0.5)
-    idle = rss_kib(server.pid) / 1024
+    idle = demo_server_mb(server.pid)
     rows = []
     try:
         for count in counts:
@@ -98,7 +94,7 @@ def measure_web(onboard, counts):
             if len(seen) < count:
                 sys.exit(f"only {len(seen)} of {count} web sessions showed their first screen")
             time.sleep(0.3)
-            rows.append(demo_sessions_row(count, list(seen.values()), server.pid, idle, sessions_of(server.pid)))
+            rows.append(demo_sessions_row(count, list(seen.values()), server.pid, idle))
             for each in sockets:
                 each.close()
             # Closed pages wait a minute for their visitor: end them as the server's stop would.

@@ -48,6 +48,15 @@ enum InstalledFileTools {
         set { tools.withLock { $0 = newValue } }
     }
 
+    private static let commandLine = Mutex<[String]>([])
+
+    /// The command line being run, after the program's name: what is handed on (a
+    /// session forked by a zygote has its own, not the process's `CommandLine`).
+    static var arguments: [String] {
+        get { commandLine.withLock { $0 } }
+        set { commandLine.withLock { $0 = newValue } }
+    }
+
     /// The tools, where a command runs only once `onboard` has handed it on.
     static func required() throws -> any FileTools {
         guard let current else {
@@ -59,7 +68,7 @@ enum InstalledFileTools {
 
     /// Replaces this process with `onboard-files` beside it, on the same command line.
     static func handOn() throws {
-        try becomeSibling("onboard-files", saying: "onboard", Array(CommandLine.arguments.dropFirst()))
+        try becomeSibling("onboard-files", saying: "onboard", arguments)
     }
 }
 

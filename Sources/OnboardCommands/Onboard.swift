@@ -2,6 +2,7 @@ import ArgumentParser
 import InputRules
 import Installation
 import OnboardRuntime
+import SessionZygote
 
 public struct Onboard: ParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -32,8 +33,18 @@ public struct Onboard: ParsableCommand {
     /// `onboard --help` says what `onboard` alone takes (the picker's options: `onboard
     /// --state-dir D --accessible` works), then the subcommands, not the subcommands alone.
     public static func main(tools: (any FileTools)?) {
-        InstalledFileTools.current = tools
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == SessionZygote.flag {
+            let sessions = Array(arguments.dropFirst())
+            SessionZygote.serve(warmUp: { warmUp(on: sessions) }) { main(tools: tools, arguments: $0) }
+        }
+        main(tools: tools, arguments: arguments)
+    }
+
+    /// Runs `arguments` (the command line after the program's name).
+    static func main(tools: (any FileTools)?, arguments: [String]) {
+        InstalledFileTools.current = tools
+        InstalledFileTools.arguments = arguments
         if [["--help"], ["-h"], ["help"]].contains(arguments) { return print(overview()) }
         // Asked for by scripts: said before the command tree is built by reflection (a
         // quarter of a start), the same line ArgumentParser prints.
@@ -65,6 +76,13 @@ public struct Onboard: ParsableCommand {
         }
         guard let parsed = try? command.parseAsRoot(Array(rest)), type(of: parsed) == command else { return nil }
         return parsed
+    }
+
+    /// A demo server's zygote, before it forks sessions run with `arguments`: their
+    /// command line parsed once (a state folder added, as the server adds each
+    /// session's), so the runtime has met its types. Nothing is run, nothing read.
+    private static func warmUp(on arguments: [String]) {
+        _ = parsedByItsCommand(arguments + ["--state-dir", "/nonexistent/onboard-zygote"])
     }
 
     private static func overview() -> String {

@@ -1,4 +1,5 @@
 import DemoSessions
+import SessionZygote
 import Foundation
 import NIOCore
 import NIOPosix
@@ -51,6 +52,7 @@ public struct DemoServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let registry = SessionRegistry(limit: settings.maxSessions)
         let settings = self.settings
+        let zygote = SessionZygote.forSessions(of: settings.executable, arguments: settings.arguments)
         let hostKey = self.hostKey.sshKey
         let server = try ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -63,7 +65,8 @@ public struct DemoServer {
                             // An interactive session only: no port forwarding, no other channel.
                             guard case .session = type else { return child.eventLoop.makeFailedFuture(SessionError("only sessions")) }
                             return child.eventLoop.makeCompletedFuture {
-                                try child.pipeline.syncOperations.addHandler(DemoSessionHandler(settings: settings, registry: registry))
+                                try child.pipeline.syncOperations.addHandler(
+                                    DemoSessionHandler(settings: settings, registry: registry, zygote: zygote))
                             }
                         })
                     try channel.pipeline.syncOperations.addHandler(ssh)

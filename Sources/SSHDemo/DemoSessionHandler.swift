@@ -1,4 +1,5 @@
 import DemoSessions
+import SessionZygote
 import Foundation
 import NIOCore
 import NIOPosix
@@ -14,13 +15,15 @@ final class DemoSessionHandler: ChannelInboundHandler {
 
     private let settings: DemoServer.Settings
     private let registry: SessionRegistry
+    private let zygote: SessionZygote?
     private var terminal: (term: String, rows: Int, columns: Int)?
     private var process: SessionProcess?
     private var pty: Channel?
     /// Who watches this session from a browser (with `--watch-web`).
     private var viewers: SessionViewers?
 
-    init(settings: DemoServer.Settings, registry: SessionRegistry) {
+    init(settings: DemoServer.Settings, registry: SessionRegistry, zygote: SessionZygote?) {
+        self.zygote = zygote
         self.settings = settings
         self.registry = registry
     }
@@ -95,7 +98,7 @@ final class DemoSessionHandler: ChannelInboundHandler {
                 executable: settings.executable, arguments: settings.arguments + ["--state-dir", folder],
                 environment: SessionEnvironment.make(
                     term: Terminfo.usable(terminal.term), connection: Self.connection(of: context.channel), extra: extra),
-                rows: terminal.rows, columns: terminal.columns)
+                rows: terminal.rows, columns: terminal.columns, zygote: zygote)
         } catch {
             registry.ended(nil)
             try? FileManager.default.removeItem(atPath: folder)
@@ -116,7 +119,7 @@ final class DemoSessionHandler: ChannelInboundHandler {
                     try pty.pipeline.syncOperations.addHandler(TerminalToClient(ssh: ssh, viewers: viewers))
                 }
             }
-            .takingOwnershipOfDescriptor(inputOutput: dup(started.leader))
+            .takingOwnershipOfDescriptor(inputOutput: fcntl(started.leader, F_DUPFD_CLOEXEC, 0))
         pump.assumeIsolated().whenSuccess { pty in
             self.pty = pty
             link.channel.withLock { $0 = pty }

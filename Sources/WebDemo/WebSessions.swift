@@ -1,4 +1,5 @@
 import DemoSessions
+import SessionZygote
 import Foundation
 import Synchronization
 
@@ -25,8 +26,12 @@ final class WebSessions: Sendable {
 
     static let addressWindow = Duration.seconds(600)
 
+    /// The warm onboard sessions are forked from, when there is one.
+    let zygote: SessionZygote?
+
     init(settings: WebDemoServer.Settings, terminfo: String, watched: WatchDirectory) {
         self.settings = settings
+        zygote = settings.watchOnly ? nil : SessionZygote.forSessions(of: settings.executable, arguments: settings.arguments)
         self.terminfo = terminfo
         self.watched = watched
         registry = SessionRegistry(limit: settings.maxSessions)
@@ -67,7 +72,7 @@ final class WebSessions: Sendable {
                 environment: SessionEnvironment.make(
                     term: XtermTerminfo.name, connection: connection,
                     extra: ["TERMINFO": terminfo, "ONBOARD_WATCH_LINK": watchBase + "/watch#" + watching]),
-                rows: rows, columns: columns)
+                rows: rows, columns: columns, zygote: zygote)
             session = WebSession(process: process, folder: folder, watchToken: watching, columns: columns, rows: rows)
         } catch {
             registry.ended(nil)

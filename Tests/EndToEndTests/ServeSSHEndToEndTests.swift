@@ -46,10 +46,8 @@ extension EndToEnd {
 
             var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
 
-            /// The server's own children: one onboard per live session.
-            var sessions: [Int32] {
-                Subprocess.run("/usr/bin/pgrep", ["-P", "\(pid)"]).output.split(separator: "\n").compactMap { Int32($0) }
-            }
+            /// One onboard per live session.
+            var sessions: [Int32] { DemoServerSessions.of(server: pid) }
 
             func sshCommand(_ extra: String = "") -> String {
                 "ssh \(extra) -p \(port) -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR demo@127.0.0.1"

@@ -48,10 +48,8 @@ extension EndToEnd {
             var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
             var base: String { "http://127.0.0.1:\(port)" }
 
-            /// The server's own children: one onboard per live session.
-            var sessions: [Int32] {
-                Subprocess.run("/usr/bin/pgrep", ["-P", "\(pid)"]).output.split(separator: "\n").compactMap { Int32($0) }
-            }
+            /// One onboard per live session.
+            var sessions: [Int32] { DemoServerSessions.of(server: pid) }
 
             /// What the visitors saw in Chromium (`web_terminal.py`'s JSON).
             func visit(_ scenario: String, _ extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> Visit {
