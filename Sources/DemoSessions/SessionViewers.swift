@@ -31,30 +31,48 @@ public final class SessionViewers: Sendable {
         var nextViewer = 0
         var size: (columns: Int, rows: Int)
         var ended = false
+        /// What the program drew before its first page attached (kept for that page), and
+        /// whether more came than is kept (the page then asks for a repaint); nil once a
+        /// page has attached, or for a session no page drives (serve-ssh's).
+        var beforeFirstPage: (bytes: [UInt8], overflowed: Bool)?
     }
 
+    /// What is kept for the first page at most; a program's first screen is a few KiB.
+    static let keptForTheFirstPage = 1 << 18
+
     /// `repaint` asks the program to draw its whole screen again (Ctrl-L into its terminal).
-    public init(columns: Int, rows: Int, watchToken: String = Tokens.make(), repaint: @escaping @Sendable () -> Void) {
+    /// `drivenByAPage`: a page will attach as the presenter (serve-web), and what the
+    /// program draws before it does is kept for it: the program may draw its first screen
+    /// before the server has attached the page that asked for it.
+    public init(
+        columns: Int, rows: Int, watchToken: String = Tokens.make(), drivenByAPage: Bool = false,
+        repaint: @escaping @Sendable () -> Void
+    ) {
         self.watchToken = watchToken
         self.repaint = repaint
-        state = Mutex(State(size: (columns, rows)))
+        state = Mutex(State(size: (columns, rows), beforeFirstPage: drivenByAPage ? ([], false) : nil))
     }
 
     /// The page that drives the session from now on; a page already attached is told it
     /// was replaced. nil once the session has ended.
     public func attachPresenter() -> Viewer? {
         let (stream, continuation) = Self.stream()
-        let attached: (id: Int, previous: AsyncStream<Output>.Continuation?)? = state.withLock { state in
+        continuation.yield(.watchers(watcherCount))
+        let attached: (id: Int, previous: AsyncStream<Output>.Continuation?, missed: Bool)? = state.withLock { state in
             guard !state.ended else { return nil }
             let previous = state.presenter?.output
             state.nextViewer += 1
             state.presenter = (state.nextViewer, continuation)
-            return (state.nextViewer, previous)
+            // Given while the lock is held, so nothing drawn after it comes first.
+            let kept = state.beforeFirstPage
+            if let kept, !kept.bytes.isEmpty { continuation.yield(.bytes(kept.bytes)) }
+            state.beforeFirstPage = nil
+            return (state.nextViewer, previous, kept?.overflowed == true)
         }
         guard let attached else { return nil }
         attached.previous?.yield(.replaced)
         attached.previous?.finish()
-        continuation.yield(.watchers(watcherCount))
+        if attached.missed { repaint() }
         return (attached.id, stream)
     }
 
@@ -92,9 +110,17 @@ public final class SessionViewers: Sendable {
 
     public var watcherCount: Int { state.withLock { $0.watchers.count } }
 
-    /// The program's output, to everyone.
+    /// The program's output, to everyone (and kept for the first page, until it comes).
     public func show(_ bytes: [UInt8]) {
-        for viewer in all { viewer.yield(.bytes(bytes)) }
+        let viewers = state.withLock { state in
+            if state.presenter == nil, var kept = state.beforeFirstPage {
+                kept.overflowed = kept.overflowed || kept.bytes.count + bytes.count > Self.keptForTheFirstPage
+                kept.bytes = kept.overflowed ? [] : kept.bytes + bytes
+                state.beforeFirstPage = kept
+            }
+            return (state.presenter.map { [$0.output] } ?? []) + Array(state.watchers.values)
+        }
+        for viewer in viewers { viewer.yield(.bytes(bytes)) }
     }
 
     /// The terminal's size changed: watchers follow it.
@@ -120,10 +146,6 @@ public final class SessionViewers: Sendable {
     }
 
     private var presenter: AsyncStream<Output>.Continuation? { state.withLock { $0.presenter?.output } }
-
-    private var all: [AsyncStream<Output>.Continuation] {
-        state.withLock { state in (state.presenter.map { [$0.output] } ?? []) + Array(state.watchers.values) }
-    }
 
     private static func stream() -> (AsyncStream<Output>, AsyncStream<Output>.Continuation) {
         AsyncStream<Output>.makeStream(bufferingPolicy: .bufferingNewest(4096))

@@ -42,6 +42,9 @@ int onboard_pty_spawn(const char *path, char *const argv[], char *const envp[],
     posix_spawn_file_actions_addopen(&actions, 0, follower_path, O_RDWR, 0);
     posix_spawn_file_actions_adddup2(&actions, 0, 1);
     posix_spawn_file_actions_adddup2(&actions, 0, 2);
+    // Nothing else of the server's goes along: not other visitors' terminals or
+    // connections, whatever a descriptor's close-on-exec flag says.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     sigset_t none, all;
     sigemptyset(&none);
     sigfillset(&all);

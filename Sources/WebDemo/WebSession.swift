@@ -1,6 +1,7 @@
 import DemoSessions
 import Dispatch
 import Foundation
+import OwnThread
 import PtyShim
 import Synchronization
 
@@ -16,7 +17,6 @@ final class WebSession: Sendable {
     /// The session's own copy of the terminal's leader: read here, written and closed by
     /// `writer`.
     private let terminal: Int32
-    private let reading = DispatchQueue(label: "onboard-web.read")
     private let writer: TerminalWriter
     private let state = Mutex(State())
 
@@ -32,10 +32,10 @@ final class WebSession: Sendable {
         self.process = process
         self.folder = folder
         token = Tokens.make()
-        terminal = dup(process.leader)
+        terminal = fcntl(process.leader, F_DUPFD_CLOEXEC, 0)
         let writer = TerminalWriter(terminal)
         self.writer = writer
-        viewers = SessionViewers(columns: columns, rows: rows, watchToken: watchToken) { writer.write([0x0C]) }
+        viewers = SessionViewers(columns: columns, rows: rows, watchToken: watchToken, drivenByAPage: true) { writer.write([0x0C]) }
     }
 
     var watchToken: String { viewers.watchToken }
@@ -44,19 +44,27 @@ final class WebSession: Sendable {
     /// Starts reading the terminal, and the reaper; `ended` runs once the program exited.
     func run(ended: @escaping @Sendable (WebSession) -> Void) {
         _ = fcntl(terminal, F_SETFL, fcntl(terminal, F_GETFL) | O_NONBLOCK)
-        let source = DispatchSource.makeReadSource(fileDescriptor: terminal, queue: reading)
-        source.setEventHandler { [self] in
+        // A thread of its own that waits on the terminal, not a dispatch read source:
+        // libdispatch's epoll bookkeeping on Linux loses a source's events, and crashes
+        // as sources are torn down, when hundreds come and go (500 sessions at once left
+        // one page blank and crashed the server as it stopped; swift-corelibs-libdispatch
+        // #949, swift-corelibs-foundation #3276).
+        let reading = OwnThread.detach { [self] in
             var buffer = [UInt8](repeating: 0, count: 65_536)
-            let count = read(terminal, &buffer, buffer.count)
-            if count > 0 {
-                viewers.show(Array(buffer[..<count]))
-            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-                // EIO: the program exited (nothing holds its terminal open any more).
-                source.cancel()
+            var ready = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
+            while true {
+                let count = read(terminal, &buffer, buffer.count)
+                if count > 0 {
+                    viewers.show(Array(buffer[..<count]))
+                } else if count < 0, errno == EAGAIN || errno == EINTR {
+                    _ = poll(&ready, 1, -1)
+                } else {
+                    break  // EIO: the program exited (nothing holds its terminal open any more)
+                }
             }
+            writer.close()
         }
-        source.setCancelHandler { [writer] in writer.close() }
-        source.resume()
+        if !reading { writer.close() }
         let process = self.process
         Thread { [self] in
             let status = process.waitForExit()

@@ -231,6 +231,10 @@ def main():
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline and visitor.screen()["columns"] == result["before"]["columns"]:
                 time.sleep(0.05)
+            # The program redraws at the new size once its SIGWINCH is read: waited for,
+            # not slept on (a loaded machine took longer than a second).
+            while time.monotonic() < deadline and not all(text in visitor.screen()["text"] for text in ("Welcome to OKLah", "╭")):
+                time.sleep(0.05)
             time.sleep(1)
             result["after"] = visitor.screen()
         elif scenario == "reconnect":
