@@ -78,15 +78,19 @@ def measure_web(onboard, counts):
     rows = []
     try:
         for count in counts:
-            sockets = [Socket(port) for _ in range(count)]
+            sockets = []
             seen = {}
             deadline = time.perf_counter() + 120
             # epoll, not select(): descriptors past 1024 at 500 sessions.
             waiting = selectors.DefaultSelector()
-            for each in sockets:
-                waiting.register(each, selectors.EVENT_READ)
             while len(seen) < count and time.perf_counter() < deadline:
-                for key, _ in waiting.select(0.5):
+                # Connections are opened while earlier ones are answered: each page says
+                # hello as soon as its socket is upgraded, as a browser would, not once
+                # the harness has opened them all (which timed the harness at 500).
+                if len(sockets) < count:
+                    sockets.append(Socket(port))
+                    waiting.register(sockets[-1], selectors.EVENT_READ)
+                for key, _ in waiting.select(0 if len(sockets) < count else 0.5):
                     if key.fileobj.read():
                         seen[key.fileobj] = time.perf_counter() - key.fileobj.started
                         waiting.unregister(key.fileobj)

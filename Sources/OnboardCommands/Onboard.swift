@@ -2,6 +2,7 @@ import ArgumentParser
 import InputRules
 import Installation
 import OnboardRuntime
+import ScreenTable
 import SessionZygote
 
 public struct Onboard: ParsableCommand {
@@ -80,9 +81,12 @@ public struct Onboard: ParsableCommand {
 
     /// A demo server's zygote, before it forks sessions run with `arguments`: their
     /// command line parsed once (a state folder added, as the server adds each
-    /// session's), so the runtime has met its types. Nothing is run, nothing read.
+    /// session's) and the built-in flows built, so the runtime has met their types.
+    /// Nothing is run, and nothing read from the environment or the disk (a session's
+    /// own comes with it).
     private static func warmUp(on arguments: [String]) {
         _ = parsedByItsCommand(arguments + ["--state-dir", "/nonexistent/onboard-zygote"])
+        _ = BuiltinFlows.ids.map { try? BuiltinFlows.load($0) }
     }
 
     private static func overview() -> String {
