@@ -10,7 +10,8 @@ public final class SessionProcess: Sendable {
     public let pid: pid_t
     /// The server's side of the terminal; kept for resizing (the byte pump owns a copy).
     public let leader: Int32
-    /// A forked session's exit: its wait status is written here by the zygote.
+    /// A forked session's exit: its wait status is written here by the zygote (-1: the
+    /// server had no descriptor free to take the pipe, and watches the session instead).
     private let exits: Int32?
 
     public init(
@@ -72,7 +73,7 @@ public final class SessionProcess: Sendable {
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
             return Self.exitStatus(status)
         }
-        defer { close(exits) }
+        defer { if exits >= 0 { close(exits) } }
         var status: Int32 = 0
         let read = withUnsafeMutableBytes(of: &status) { bytes in
             var read = 0
@@ -80,8 +81,8 @@ public final class SessionProcess: Sendable {
             return read
         }
         if read == MemoryLayout<Int32>.size { return Self.exitStatus(status) }
-        // The zygote went first (killed): the session is no one's child to wait for now,
-        // so it is watched until it has gone, and said hung up.
+        // The zygote went first (killed), or no pipe came: the session is not this
+        // process's child to wait for, so it is watched until it has gone, and said hung up.
         while !hasGone { usleep(50_000) }
         return 128 + Int(SIGHUP)
     }

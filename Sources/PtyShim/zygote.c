@@ -57,6 +57,10 @@ static ssize_t receive_with_descriptor(int socket, void *bytes, size_t capacity,
     if (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
         if (*descriptor >= 0) close(*descriptor);
         *descriptor = -1;
+    }
+    // The bytes cut off: the message is refused. The descriptor cut off (none free to
+    // take it): the message stands without one, and says so by -1.
+    if (message.msg_flags & MSG_TRUNC) {
         errno = EMSGSIZE;
         return -1;
     }
@@ -67,7 +71,7 @@ int onboard_zygote_request(int socket, const char *request, size_t length, int f
     if (send_with_descriptor(socket, request, length, follower) != (ssize_t)length) return errno ? errno : EPIPE;
     int32_t answer = 0;
     ssize_t received = receive_with_descriptor(socket, &answer, sizeof answer, exits);
-    if (received != sizeof answer || answer == 0 || (answer > 0 && *exits < 0)) {
+    if (received != sizeof answer || answer == 0) {
         int failure = received < 0 ? errno : EPIPE;
         if (*exits >= 0) close(*exits);
         return failure;
@@ -126,6 +130,8 @@ pid_t onboard_zygote_fork(int follower) {
     dup2(follower, 1);
     dup2(follower, 2);
     close_range(3, ~0U, 0);
+    // Every signal at its default, as a spawned session's (the zygote ignores SIGPIPE).
+    for (int number = 1; number < NSIG; number++) signal(number, SIG_DFL);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);

@@ -56,7 +56,8 @@ public final class SessionZygote: Sendable {
     }
 
     /// A session on `follower` with `arguments` and exactly `environment`: its pid and
-    /// the descriptor its wait status will be written to; nil when the zygote cannot.
+    /// the descriptor its wait status will be written to (-1 when the server had none
+    /// free to take it); nil when the zygote cannot, and nothing was started.
     public func start(arguments: [String], environment: [String: String], follower: Int32) -> (pid: pid_t, exits: Int32)? {
         let request = ZygoteRequest(arguments: arguments, environment: environment).encoded
         return answering.withLock { answering in

@@ -20,6 +20,8 @@ extension SessionZygote {
         // Its own process group: a Ctrl-C at the server's terminal is the server's to
         // handle (it hangs the sessions up); the zygote ends when the server has gone.
         setpgid(0, 0)
+        // A server gone before it read a session's exit is no reason to end.
+        signal(SIGPIPE, SIG_IGN)
         warmUp()
         // Only a process with one thread forks whole: the server starts its sessions
         // itself when this one is not (EX_TEMPFAIL).

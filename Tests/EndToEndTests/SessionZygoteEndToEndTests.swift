@@ -45,6 +45,12 @@ extension EndToEnd {
             }
         }
 
+        /// The signals a process ignores and blocks, from `/proc/PID/status`.
+        func signals(of pid: pid_t) -> [Substring] {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            return status.split(separator: "\n").filter { $0.hasPrefix("SigIgn:") || $0.hasPrefix("SigBlk:") }
+        }
+
         func parent(of pid: pid_t) -> pid_t? {
             let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
             return stat.split(separator: ")").last?.split(separator: " ").dropFirst().first.flatMap { pid_t($0) }
@@ -64,9 +70,12 @@ extension EndToEnd {
             // Its own command line: each state folder holds its own session's files.
             #expect(FileManager.default.fileExists(atPath: folder + "/coloured/oklah"))
 
-            // Ended as one started from nothing is, and said the same.
+            // Signals as one started from nothing has them (the zygote ignores SIGPIPE).
             let started = try session("started", zygote: nil)
             _ = read(started, until: "Welcome to OKLah")
+            #expect(signals(of: coloured.pid) == signals(of: started.pid))
+
+            // Ended as one started from nothing is, and said the same.
             started.hangUp()
             coloured.hangUp()
             #expect(coloured.waitForExit() == started.waitForExit())

@@ -29,7 +29,8 @@ int onboard_spawn_helper(const char *path, char *const argv[], char *const envp[
 
 // The server's side: sends a request (its bytes, and the follower as a descriptor) and
 // reads the answer. Returns 0 with the session's pid and a descriptor its exit status
-// will be written to (four bytes, then closed), or an errno value.
+// will be written to (four bytes, then closed; -1 when none was free to take it), or an
+// errno value.
 int onboard_zygote_request(int socket, const char *request, size_t length, int follower, pid_t *pid, int *exits);
 
 // The zygote's side: one request into `buffer`, its follower into `follower` (-1 when
@@ -53,7 +54,8 @@ pid_t onboard_zygote_reap(int *status);
 
 // Forks a session on `follower`: returns 0 in the session (leader of a new session whose
 // controlling terminal is the follower, on standard input, output and error, with no
-// other descriptor and no signal blocked), its pid in the zygote, or -1 with errno set.
+// other descriptor, every signal at its default and none blocked), its pid in the
+// zygote, or -1 with errno set.
 pid_t onboard_zygote_fork(int follower);
 
 // The threads this process runs now; a zygote forks only while it runs one.
