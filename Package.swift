@@ -217,7 +217,7 @@ let package = Package(
             ]),
         // A demo server's warm onboard, which forks its sessions: the server's handle and
         // the zygote's loop (no Foundation: the loop runs in onboard).
-        .target(name: "SessionZygote", dependencies: ["PtyShim"]),
+        .target(name: "SessionZygote", dependencies: ["PtyShim", "OwnThread"]),
         // `onboard serve-ssh`: an SSH server giving each connection its own onboard.
         .target(
             name: "SSHDemo",

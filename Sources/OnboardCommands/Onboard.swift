@@ -35,9 +35,10 @@ public struct Onboard: ParsableCommand {
     /// --state-dir D --accessible` works), then the subcommands, not the subcommands alone.
     public static func main(tools: (any FileTools)?) {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == SessionZygote.flag {
+        // A demo server's zygote is `onboard`, which has no file tools to carry over.
+        if tools == nil, arguments.first == SessionZygote.flag {
             let sessions = Array(arguments.dropFirst())
-            SessionZygote.serve(warmUp: { warmUp(on: sessions) }) { main(tools: tools, arguments: $0) }
+            SessionZygote.serve(warmUp: { warmUp(on: sessions) }) { main(tools: nil, arguments: $0) }
         }
         main(tools: tools, arguments: arguments)
     }

@@ -130,8 +130,11 @@ pid_t onboard_zygote_fork(int follower) {
     dup2(follower, 1);
     dup2(follower, 2);
     close_range(3, ~0U, 0);
-    // Every signal at its default, as a spawned session's (the zygote ignores SIGPIPE).
-    for (int number = 1; number < NSIG; number++) signal(number, SIG_DFL);
+    // Every signal at its default, as a spawned session's (the zygote ignores SIGPIPE);
+    // glibc's own (32 up to SIGRTMIN) left to glibc, as posix_spawn leaves them.
+    for (int number = 1; number < NSIG; number++) {
+        if (number < 32 || number >= SIGRTMIN) signal(number, SIG_DFL);
+    }
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);

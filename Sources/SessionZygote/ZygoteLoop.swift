@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import OwnThread
 import PtyShim
 
 extension SessionZygote {
@@ -10,7 +11,7 @@ extension SessionZygote {
     /// first (the work every session would repeat), then a session forked for each
     /// request, in which `become` runs its command line and the session exits (0 when it
     /// returns). Exits when the server has gone; the sessions run on.
-    public static func serve(warmUp: () -> Void, become: ([String]) -> Void) -> Never {
+    public static func serve(warmUp: () -> Void, become: @escaping @Sendable ([String]) -> Void) -> Never {
         var input = stat()
         guard fstat(0, &input) == 0, input.st_mode & S_IFMT == S_IFSOCK else {
             let message = "onboard: \(flag) is started by a demo server (serve-ssh, serve-web), on its socket\n"
@@ -64,12 +65,25 @@ extension SessionZygote {
         }
     }
 
-    /// In the forked session: its own environment, then its command line.
-    private static func becomeSession(_ request: ZygoteRequest, _ become: ([String]) -> Void) -> Never {
+    /// In the forked session: its own environment, then its command line, on a thread of
+    /// its own. The runtime's locks know a thread by an id each thread caches, and this
+    /// thread's is the zygote's (fork copies it): a lock this thread held while another
+    /// waited would be waited on for ever (a forked session spun at exit, found by the
+    /// suite). This thread then only waits, every signal left to the session's.
+    private static func becomeSession(_ request: ZygoteRequest, _ become: @escaping @Sendable ([String]) -> Void) -> Never {
         clearenv()
         for (name, value) in request.environment { setenv(name, value, 1) }
-        become(request.arguments)
-        exit(0)
+        let arguments = request.arguments
+        guard
+            OwnThread.detach({
+                become(arguments)
+                exit(0)
+            })
+        else { exit(71) }  // EX_OSERR: no thread to be had
+        var every = sigset_t()
+        sigfillset(&every)
+        pthread_sigmask(SIG_SETMASK, &every, nil)
+        while true { pause() }
     }
 
     /// Every session that ended: its wait status written to the server, its pipe closed.
