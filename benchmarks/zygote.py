@@ -26,7 +26,14 @@ from start import DIALOG
 
 
 def cpu_ms(pid):
-    return int(open(f"/proc/{pid}/schedstat").read().split()[0]) / 1e6
+    """The CPU of every thread of `pid` so far (a forked session runs on a thread of its own)."""
+    total = 0
+    for thread in os.listdir(f"/proc/{pid}/task"):
+        try:
+            total += int(open(f"/proc/{pid}/task/{thread}/schedstat").read().split()[0])
+        except OSError:
+            pass
+    return total / 1e6
 
 
 class Sessions:
