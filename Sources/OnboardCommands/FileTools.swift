@@ -48,15 +48,6 @@ enum InstalledFileTools {
         set { tools.withLock { $0 = newValue } }
     }
 
-    private static let commandLine = Mutex<[String]>([])
-
-    /// The command line being run, after the program's name: what is handed on (a
-    /// session forked by a zygote has its own, not the process's `CommandLine`).
-    static var arguments: [String] {
-        get { commandLine.withLock { $0 } }
-        set { commandLine.withLock { $0 = newValue } }
-    }
-
     /// The tools, where a command runs only once `onboard` has handed it on.
     static func required() throws -> any FileTools {
         guard let current else {
@@ -66,8 +57,9 @@ enum InstalledFileTools {
         return current
     }
 
-    /// Replaces this process with `onboard-files` beside it, on the same command line.
-    static func handOn() throws {
+    /// Replaces this process with `onboard-files` beside it, on the command line being
+    /// run (a session forked by a zygote has its own, not the process's `CommandLine`).
+    static func handOn(_ arguments: [String]) throws {
         try becomeSibling("onboard-files", saying: "onboard", arguments)
     }
 }

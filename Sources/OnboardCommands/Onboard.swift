@@ -46,14 +46,13 @@ public struct Onboard: ParsableCommand {
     /// Runs `arguments` (the command line after the program's name).
     static func main(tools: (any FileTools)?, arguments: [String]) {
         InstalledFileTools.current = tools
-        InstalledFileTools.arguments = arguments
         if [["--help"], ["-h"], ["help"]].contains(arguments) { return print(overview()) }
         // Asked for by scripts: said before the command tree is built by reflection (a
         // quarter of a start), the same line ArgumentParser prints.
         if arguments == ["--version"] { return print(OnboardVersion.full) }
         do {
             var command = try parsedByItsCommand(arguments) ?? parseAsRoot(arguments)
-            if tools == nil, (command as? UsesFileTools)?.needsFileTools == true { try InstalledFileTools.handOn() }
+            if tools == nil, (command as? UsesFileTools)?.needsFileTools == true { try InstalledFileTools.handOn(arguments) }
             try command.run()
         } catch {
             exit(withError: error)

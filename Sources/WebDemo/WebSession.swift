@@ -45,10 +45,9 @@ final class WebSession: Sendable {
     func run(ended: @escaping @Sendable (WebSession) -> Void) {
         _ = fcntl(terminal, F_SETFL, fcntl(terminal, F_GETFL) | O_NONBLOCK)
         // A thread of its own that waits on the terminal, not a dispatch read source:
-        // libdispatch's epoll bookkeeping on Linux loses a source's events, and crashes
-        // as sources are torn down, when hundreds come and go (500 sessions at once left
-        // one page blank and crashed the server as it stopped; swift-corelibs-libdispatch
-        // #949, swift-corelibs-foundation #3276).
+        // libdispatch's epoll bookkeeping on Linux crashes as sources are torn down when
+        // hundreds come and go (500 sessions crashed the server as it stopped;
+        // swift-corelibs-libdispatch #949, swift-corelibs-foundation #3276).
         let reading = OwnThread.detach { [self] in
             var buffer = [UInt8](repeating: 0, count: 65_536)
             var ready = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
