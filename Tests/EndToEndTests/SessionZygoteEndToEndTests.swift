@@ -52,10 +52,12 @@ extension EndToEnd {
         }
 
         /// The signals a process ignores, leaving out glibc's own (32 and 33), which are
-        /// whatever the process that started it left them.
+        /// whatever the process that started it left them, and SIGTSTP, which ncurses
+        /// ignores while each `doupdate` draws (found by CI: read mid-draw, it differed).
         func ignored(by pid: pid_t) -> UInt64? {
-            status("\(pid)", "SigIgn").flatMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }.map {
-                $0 & ~(UInt64(0b11) << 31)
+            let transient = UInt64(0b11) << 31 | UInt64(1) << (SIGTSTP - 1)
+            return status("\(pid)", "SigIgn").flatMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }.map {
+                $0 & ~transient
             }
         }
 
