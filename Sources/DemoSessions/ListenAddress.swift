@@ -15,6 +15,11 @@ public struct ListenAddress: Sendable, Equatable {
         (self.host, self.port) = (host, port)
     }
 
+    /// Connections a demo server lets wait to be accepted. Visitors come in bursts (a room
+    /// told the address at once), and one the queue has no room for is retried by its
+    /// client a second later, then three; the kernel caps this at `net.core.somaxconn`.
+    public static let backlog = 4096
+
     /// What to tell people to connect to: a wildcard address stands for this machine's name.
     public static func shown(_ host: String) -> String { host == "0.0.0.0" || host == "::" ? "HOST" : host }
 }

@@ -52,10 +52,13 @@ public struct DemoServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let registry = SessionRegistry(limit: settings.maxSessions)
         let settings = self.settings
-        let zygote = SessionZygote.forSessions(of: settings.executable, arguments: settings.arguments)
+        let starter = SessionStarter(
+            executable: settings.executable, arguments: settings.arguments,
+            zygote: SessionZygote.forSessions(of: settings.executable, arguments: settings.arguments))
         let hostKey = self.hostKey.sshKey
         let server = try ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.backlog, value: Int32(ListenAddress.backlog))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let ssh = NIOSSHHandler(
@@ -66,7 +69,7 @@ public struct DemoServer {
                             guard case .session = type else { return child.eventLoop.makeFailedFuture(SessionError("only sessions")) }
                             return child.eventLoop.makeCompletedFuture {
                                 try child.pipeline.syncOperations.addHandler(
-                                    DemoSessionHandler(settings: settings, registry: registry, zygote: zygote))
+                                    DemoSessionHandler(settings: settings, registry: registry, starter: starter))
                             }
                         })
                     try channel.pipeline.syncOperations.addHandler(ssh)

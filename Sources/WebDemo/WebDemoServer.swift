@@ -87,7 +87,8 @@ public struct WebDemoServer: Sendable {
         let host = settings.host
         let application = Application(
             router: router, server: server,
-            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "onboard-web"),
+            configuration: .init(
+                address: .hostname(settings.host, port: settings.port), serverName: "onboard-web", backlog: ListenAddress.backlog),
             onServerRunning: { channel in started(host, channel.localAddress?.port ?? 0) },
             logger: logger)
         let sweeper = Task {

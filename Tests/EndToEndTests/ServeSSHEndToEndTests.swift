@@ -123,6 +123,15 @@ extension EndToEnd {
             #expect(server.sessions.count == 20)
         }
 
+        /// A room told the address at once: every visitor's connection waits its turn
+        /// (4096, or the kernel's limit), where NIO's default of 256 dropped the rest, whose
+        /// clients tried again a second later (found measuring 500 at once, issue 50).
+        @Test func aBurstOfVisitorsWaitsToBeAcceptedRatherThanBeingDropped() throws {
+            let server = try DemoServer(["--flow", "oklah"])
+            let limit = try #require(ListenQueue.kernelLimit)
+            #expect(ListenQueue.length(port: server.port) == min(4096, limit), "iproute2's ss (.ci/run installs it)")
+        }
+
         @Test func theNextConnectionPastTheLimitIsToldPolitely() throws {
             let server = try DemoServer(["--max-sessions", "1"])
             let first = server.folder + "/first.out"

@@ -154,6 +154,15 @@ extension EndToEnd {
             #expect(server.sessions.count == 2)
         }
 
+        /// A room told the address at once: every page's connection waits its turn (4096,
+        /// or the kernel's limit), where Hummingbird's default of 256 dropped the rest, whose
+        /// browsers tried again a second later (found measuring 500 at once, issue 50).
+        @Test func aBurstOfVisitorsWaitsToBeAcceptedRatherThanBeingDropped() throws {
+            let server = try WebServer(["--flow", "oklah"])
+            let limit = try #require(ListenQueue.kernelLimit)
+            #expect(ListenQueue.length(port: server.port) == min(4096, limit), "iproute2's ss (.ci/run installs it)")
+        }
+
         @Test func aFullDemoSaysSoAsAPage() throws {
             let server = try WebServer(["--flow", "oklah", "--max-sessions", "1"])
             _ = try server.visit("walk", [Tmux.packageRoot + "/reliability/scripts/oklah.keys"])

@@ -16,3 +16,20 @@ public enum DemoServerSessions {
         Subprocess.run("/usr/bin/pgrep", ["-P", "\(pid)"]).output.split(separator: "\n").compactMap { pid_t($0) }
     }
 }
+
+/// How many connections a server's listening socket lets wait to be accepted (`ss`, from
+/// iproute2: a listening socket's Send-Q is its backlog), and the most the kernel allows.
+public enum ListenQueue {
+    public static func length(port: Int) -> Int? {
+        Subprocess.run("/usr/bin/env", ["ss", "-Hltn", "sport = :\(port)"]).output.split(separator: "\n").first.flatMap { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            return fields.count > 2 ? Int(fields[2]) : nil
+        }
+    }
+
+    public static var kernelLimit: Int? {
+        (try? String(contentsOfFile: "/proc/sys/net/core/somaxconn", encoding: .utf8)).flatMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+}
