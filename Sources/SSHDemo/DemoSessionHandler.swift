@@ -15,15 +15,17 @@ final class DemoSessionHandler: ChannelInboundHandler {
 
     private let settings: DemoServer.Settings
     private let registry: SessionRegistry
-    private let zygote: SessionZygote?
+    private let starter: SessionStarter
     private var terminal: (term: String, rows: Int, columns: Int)?
     private var process: SessionProcess?
+    /// A shell asked for and its program not started yet.
+    private var starting = false
     private var pty: Channel?
     /// Who watches this session from a browser (with `--watch-web`).
     private var viewers: SessionViewers?
 
-    init(settings: DemoServer.Settings, registry: SessionRegistry, zygote: SessionZygote?) {
-        self.zygote = zygote
+    init(settings: DemoServer.Settings, registry: SessionRegistry, starter: SessionStarter) {
+        self.starter = starter
         self.settings = settings
         self.registry = registry
     }
@@ -50,6 +52,8 @@ final class DemoSessionHandler: ChannelInboundHandler {
         case let request as SSHChannelRequestEvent.SubsystemRequest:
             refuse(context, wantReply: request.wantReply, "This demo runs Onboard only (no \(request.subsystem)).")
         case let request as SSHChannelRequestEvent.WindowChangeRequest:
+            terminal?.rows = max(1, request.terminalRowHeight)
+            terminal?.columns = max(1, request.terminalCharacterWidth)
             process?.resize(rows: max(1, request.terminalRowHeight), columns: max(1, request.terminalCharacterWidth))
             viewers?.resized(columns: max(1, request.terminalCharacterWidth), rows: max(1, request.terminalRowHeight))
         case let request as SSHChannelRequestEvent.EnvironmentRequest:
@@ -73,7 +77,7 @@ final class DemoSessionHandler: ChannelInboundHandler {
     }
 
     private func start(_ context: ChannelHandlerContext, wantReply: Bool) {
-        guard process == nil else { return reply(context, wanted: wantReply, success: false) }
+        guard process == nil, !starting else { return reply(context, wanted: wantReply, success: false) }
         guard let terminal else {
             return refuse(context, wantReply: wantReply, "Onboard needs a terminal: connect with ssh -t -p \(settings.port) demo@HOST")
         }
@@ -82,7 +86,6 @@ final class DemoSessionHandler: ChannelInboundHandler {
                 context, wantReply: wantReply, "Sorry, the demo is full (\(registry.limit) sessions). Please try again in a little while.")
         }
         let folder = settings.stateFolder + "/ssh-sessions/" + UUID().uuidString.lowercased()
-        let started: SessionProcess
         // A watcher joining late asks the program to repaint: Ctrl-L into its terminal.
         let link = PtyLink()
         let viewers = settings.watch.map { _ in SessionViewers(columns: terminal.columns, rows: terminal.rows) { link.write([0x0C]) } }
@@ -91,21 +94,45 @@ final class DemoSessionHandler: ChannelInboundHandler {
             let server = (context.channel.parent ?? context.channel).localAddress?.ipAddress ?? "127.0.0.1"
             extra["ONBOARD_WATCH_LINK"] = watch.link(server, viewers.watchToken)
         }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            started = try SessionProcess(
-                executable: settings.executable, arguments: settings.arguments + ["--state-dir", folder],
-                environment: SessionEnvironment.make(
-                    term: Terminfo.usable(terminal.term), connection: Self.connection(of: context.channel), extra: extra),
-                rows: terminal.rows, columns: terminal.columns, zygote: zygote)
-        } catch {
-            registry.ended(nil)
-            try? FileManager.default.removeItem(atPath: folder)
-            return refuse(context, wantReply: wantReply, "Onboard could not start: \(error)")
+        let registry = self.registry
+        let size = (rows: terminal.rows, columns: terminal.columns)
+        let here = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        starting = true
+        // Started off the event loop, which carries other sessions' bytes meanwhile.
+        starter.start(
+            folder: folder,
+            environment: SessionEnvironment.make(
+                term: Terminfo.usable(terminal.term), connection: Self.connection(of: context.channel), extra: extra),
+            rows: size.rows, columns: size.columns
+        ) { result in
+            here.eventLoop.execute {
+                let (handler, context) = here.value
+                switch result {
+                case .success(let started):
+                    handler.run(started, context, wantReply: wantReply, size: size, folder: folder, viewers: viewers, link: link)
+                case .failure(let error):
+                    registry.ended(nil)
+                    handler.refuse(context, wantReply: wantReply, "Onboard could not start: \(error)")
+                }
+            }
         }
+    }
+
+    /// The started program's session: its bytes pumped both ways, its exit reported.
+    private func run(
+        _ started: SessionProcess, _ context: ChannelHandlerContext, wantReply: Bool, size: (rows: Int, columns: Int), folder: String,
+        viewers: SessionViewers?, link: PtyLink
+    ) {
         process = started
         registry.started(started)
+        guard context.channel.isActive else {
+            // The client left while it started: hung up as it would have been.
+            started.hangUp()
+            return reap(started, folder: folder, viewers: viewers, ssh: context.channel)
+        }
+        if let terminal, terminal.rows != size.rows || terminal.columns != size.columns {
+            started.resize(rows: terminal.rows, columns: terminal.columns)  // resized while it started
+        }
         if let viewers {
             self.viewers = viewers
             settings.watch?.directory.add(viewers)
@@ -126,7 +153,11 @@ final class DemoSessionHandler: ChannelInboundHandler {
         }
         pump.whenFailure { _ in started.hangUp() }
 
-        // The reaper: waits for the program, reports its exit status, ends the session.
+        reap(started, folder: folder, viewers: viewers, ssh: ssh)
+    }
+
+    /// The reaper: waits for the program, reports its exit status, ends the session.
+    private func reap(_ started: SessionProcess, folder: String, viewers: SessionViewers?, ssh: Channel) {
         let registry = self.registry
         let directory = settings.watch?.directory
         Thread {

@@ -55,7 +55,7 @@ struct TerminalSocket: Sendable {
             session = resumed
         } else {
             do {
-                session = try sessions.start(
+                session = try await sessions.start(
                     address: visitor(context), connection: connection(context), columns: columns, rows: rows,
                     watchBase: origin(context.request))
             } catch {

@@ -26,12 +26,14 @@ final class WebSessions: Sendable {
 
     static let addressWindow = Duration.seconds(600)
 
-    /// The warm onboard sessions are forked from, when there is one.
-    let zygote: SessionZygote?
+    /// Starts the sessions (forked from a warm onboard when there is one).
+    private let starter: SessionStarter
 
     init(settings: WebDemoServer.Settings, terminfo: String, watched: WatchDirectory) {
         self.settings = settings
-        zygote = settings.watchOnly ? nil : SessionZygote.forSessions(of: settings.executable, arguments: settings.arguments)
+        starter = SessionStarter(
+            executable: settings.executable, arguments: settings.arguments,
+            zygote: settings.watchOnly ? nil : SessionZygote.forSessions(of: settings.executable, arguments: settings.arguments))
         self.terminfo = terminfo
         self.watched = watched
         registry = SessionRegistry(limit: settings.maxSessions)
@@ -46,7 +48,7 @@ final class WebSessions: Sendable {
     /// A new session for a visitor at `address` (their page `columns` x `rows`);
     /// `connection` is what the program sees as `SSH_CONNECTION`, `watchBase` the
     /// address a watch link starts with.
-    func start(address: String, connection: String, columns: Int, rows: Int, watchBase: String) throws(Refusal) -> WebSession {
+    func start(address: String, connection: String, columns: Int, rows: Int, watchBase: String) async throws(Refusal) -> WebSession {
         let now = ContinuousClock.now
         let allowed = state.withLock { state in
             let recent = (state.starts[address] ?? []).filter { now - $0 < Self.addressWindow }
@@ -62,21 +64,18 @@ final class WebSessions: Sendable {
             throw Refusal(message: fullMessage)
         }
         let folder = settings.stateFolder + "/web-sessions/" + UUID().uuidString.lowercased()
+        let watching = Tokens.make()
         let session: WebSession
         do {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let watching = Tokens.make()
-            let process = try SessionProcess(
-                executable: settings.executable, arguments: settings.arguments + ["--state-dir", folder],
+            let process = try await starter.start(
+                folder: folder,
                 environment: SessionEnvironment.make(
                     term: XtermTerminfo.name, connection: connection,
                     extra: ["TERMINFO": terminfo, "ONBOARD_WATCH_LINK": watchBase + "/watch#" + watching]),
-                rows: rows, columns: columns, zygote: zygote)
+                rows: rows, columns: columns)
             session = WebSession(process: process, folder: folder, watchToken: watching, columns: columns, rows: rows)
         } catch {
             registry.ended(nil)
-            try? FileManager.default.removeItem(atPath: folder)
             throw Refusal(message: "Onboard could not start: \(error)")
         }
         registry.started(session.process)
