@@ -126,10 +126,15 @@ public final class FlowSession {
         heldIdentity = store.sessionFile.holder()
         if following, saved.session != nil, saved.progress?.requiresSession == false { saved.progress = nil }
         let losses = saved.losses + launchLosses
-        // A session outlives the answers, unless its account went with them (the mock's).
-        let note = SealedLoss.said(
-            losses, howLost: store.secrets.howSecretsAreLost, stillSignedIn: saved.session != nil && launchLosses.isEmpty)
-        let warnings = saved.warnings + (losses.isEmpty ? [] : [note]) + launchNotes
+        var warnings = saved.warnings
+        if !losses.isEmpty {
+            // A session outlives the answers, unless its account went with them (the mock's).
+            // The store is asked only for a loss: asking a first start's store chooses it.
+            warnings.append(
+                SealedLoss.said(
+                    losses, howLost: store.secrets.howSecretsAreLost, stillSignedIn: saved.session != nil && launchLosses.isEmpty))
+        }
+        warnings += launchNotes
         launchNotes = []
         launchLosses = []
         let effects = engine.reduce(
