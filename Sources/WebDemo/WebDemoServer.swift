@@ -9,6 +9,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOSSL
+import ServiceLifecycle
 
 /// `onboard serve-web`: a page that draws a terminal (xterm.js), and for each visitor
 /// their own Onboard on a pseudo-terminal, joined to the page over a WebSocket, as
@@ -98,9 +99,18 @@ public struct WebDemoServer: Sendable {
             }
         }
         defer { sweeper.cancel() }
-        try await application.runService()
-        // Each program saves and exits on the hangup; one that does not is killed.
-        await Task.detached { sessions.registry.endAll() }.value
+        // At a stop the sessions are hung up first, so their pages are told and closed:
+        // the web server's own graceful shutdown waits for every open connection, and a
+        // visitor's page stays open (SIGTERM did not stop a server anyone was visiting).
+        // Services stop in the reverse of their order here.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [application, HangUpAtStop(sessions: sessions)], gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
+        // Each program saves and exits on the hangup; one that does not is killed. (Again
+        // for one started while the others were hung up.)
+        await Task.detached { sessions.endAll() }.value
     }
 }
 
@@ -159,4 +169,14 @@ struct PageHeaders: RouterMiddleware {
         [("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY")].compactMap { name, value in
             HTTPField.Name(name).map { HTTPField(name: $0, value: value) }
         })
+}
+
+/// Hangs every session up when the server is told to stop, before the web server stops.
+struct HangUpAtStop: Service {
+    let sessions: WebSessions
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await Task.detached { [sessions] in sessions.endAll() }.value
+    }
 }

@@ -91,6 +91,12 @@ final class WebSessions: Sendable {
         return session
     }
 
+    /// The server is stopping: every session is hung up, its page told why, and waited for.
+    func endAll() {
+        for session in state.withLock({ Array($0.byToken.values) }) { session.hangUp(because: "the demo server was stopped") }
+        registry.endAll()
+    }
+
     func session(resuming token: String) -> WebSession? {
         state.withLock { $0.byToken[token] }
     }

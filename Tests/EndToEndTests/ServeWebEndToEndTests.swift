@@ -154,6 +154,26 @@ extension EndToEnd {
             #expect(server.sessions.count == 2)
         }
 
+        /// A server stopped while visitors' pages are open: each session is hung up first,
+        /// and its page says why, rather than losing its connection with no word.
+        @Test func aStopHangsUpEachSessionAndItsPageSaysWhy() throws {
+            let server = try WebServer(["--flow", "oklah"])
+            let output = server.folder + "/visitor.log"
+            let visitor = try #require(
+                Subprocess.spawn("/usr/bin/env", ["python3", Self.script, server.base, "stopped"], output: output))
+            defer { kill(visitor, SIGKILL) }
+            #expect(
+                EndToEnd.waitUntil({ ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("ready") }, seconds: 60),
+                "the page showed the first screen")
+            kill(server.pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(visitor, &status, 0)
+            let result = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            #expect(result.contains("This session has ended: the demo server was stopped."), "\(result.suffix(1500))")
+            #expect(EndToEnd.waitUntil({ server.log.contains("Stopped; every session was hung up.") }, seconds: 20), "\(server.log)")
+            #expect(server.sessions.isEmpty)
+        }
+
         /// A room told the address at once: every page's connection waits its turn (4096,
         /// or the kernel's limit), where Hummingbird's default of 256 dropped the rest, whose
         /// browsers tried again a second later (found measuring 500 at once, issue 50).

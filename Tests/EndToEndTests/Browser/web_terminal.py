@@ -222,6 +222,15 @@ def main():
                 time.sleep(0.05)
             result["said"] = visitor.status()[0]
             result["screen"] = visitor.screen()
+        elif scenario == "stopped":
+            # The page stays open while its server is stopped (the test sends SIGTERM once
+            # "ready" is printed): what it says then.
+            visitor.wait_for("Welcome to OKLah")
+            print("ready", flush=True)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and "ended" not in visitor.status()[0]:
+                time.sleep(0.05)
+            result["said"] = visitor.status()[0]
         elif scenario == "walk":
             visitor.type_script(sys.argv[3])
             result["screen"] = visitor.screen()
