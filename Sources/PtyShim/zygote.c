@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -150,4 +152,37 @@ int onboard_thread_count(void) {
     }
     closedir(tasks);
     return count;
+}
+
+void onboard_show_command_line(const char *arguments, size_t length) {
+    // Where the kernel put the arguments and the environment: /proc/self/stat's fields
+    // 48 (arg_start) and 51 (env_end), counted after the command's name in parentheses.
+    char text[2048];
+    FILE *stat = fopen("/proc/self/stat", "re");
+    if (!stat) return;
+    size_t count = fread(text, 1, sizeof text - 1, stat);
+    fclose(stat);
+    text[count] = 0;
+    char *field = strrchr(text, ')');
+    if (!field) return;
+    unsigned long start = 0, end = 0;
+    for (int number = 2; number <= 50; number++) {
+        field = strchr(field + 1, ' ');
+        if (!field) return;
+        if (number + 1 == 48) start = strtoul(field + 1, NULL, 10);
+        if (number + 1 == 51) end = strtoul(field + 1, NULL, 10);
+    }
+    // One line after the name, as setproctitle(3) writes it: a last byte of the arguments
+    // that is not NUL tells the kernel to read the line on into the environment's space.
+    // The name stays where it was (glibc's program_invocation_name points at it), and
+    // nothing is written unless the layout is the kernel's usual one.
+    char *name = program_invocation_name;
+    size_t used = strlen(name);
+    if ((unsigned long)name != start || start + used + 2 >= end) return;
+    size_t room = end - start - used - 2;  // after the name and a space, before a last NUL
+    size_t kept = length < room ? length : room;
+    char *after = name + used;
+    after[0] = ' ';
+    for (size_t index = 0; index < kept; index++) after[1 + index] = arguments[index] ? arguments[index] : ' ';
+    memset(after + 1 + kept, 0, end - ((unsigned long)after + 1 + kept));
 }

@@ -74,6 +74,12 @@ extension SessionZygote {
         clearenv()
         for (name, value) in request.environment { setenv(name, value, 1) }
         let arguments = request.arguments
+        // `ps` shows the session's command line, not the zygote's (which a `pkill -f` of
+        // the zygote would match); the old environment's strings are free to hold it.
+        let shown = Array(arguments.joined(separator: "\0").utf8)
+        shown.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { onboard_show_command_line($0.baseAddress, $0.count) }
+        }
         guard
             OwnThread.detach({
                 become(arguments)

@@ -67,6 +67,12 @@ extension EndToEnd {
             return Set(threads.compactMap { status("\(pid)/task/\($0)", "SigBlk") })
         }
 
+        /// `/proc/PID/cmdline` as `ps` shows it: its arguments joined by spaces.
+        func commandLine(of pid: pid_t) -> String {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+        }
+
         func parent(of pid: pid_t) -> pid_t? {
             let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
             return stat.split(separator: ")").last?.split(separator: " ").dropFirst().first.flatMap { pid_t($0) }
@@ -83,8 +89,13 @@ extension EndToEnd {
             // Its own environment: colour only where NO_COLOR was not given.
             #expect(Self.hasColour(colouredScreen), "coloured")
             #expect(!Self.hasColour(plainScreen), "NO_COLOR")
-            // Its own command line: each state folder holds its own session's files.
+            // Its own command line: each state folder holds its own session's files, and
+            // `ps` shows it (not the zygote's, which a `pkill -f` of the zygote matches).
             #expect(FileManager.default.fileExists(atPath: folder + "/coloured/oklah"))
+            #expect(commandLine(of: coloured.pid) == "\(Tmux.binary) run oklah --state-dir \(folder)/coloured")
+            #expect(commandLine(of: zygote.pid) == "\(Tmux.binary) \(SessionZygote.flag) run oklah")
+            let ps = Subprocess.run("/usr/bin/ps", ["-o", "args=", "-p", "\(plain.pid)"]).output
+            #expect(ps.trimmingCharacters(in: .whitespacesAndNewlines) == "\(Tmux.binary) run oklah --state-dir \(folder)/plain", "\(ps)")
 
             // Signals as one started from nothing has them (the zygote ignores SIGPIPE).
             let started = try session("started", zygote: nil)

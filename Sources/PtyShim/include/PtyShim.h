@@ -61,4 +61,9 @@ pid_t onboard_zygote_fork(int follower);
 // The threads this process runs now; a zygote forks only while it runs one.
 int onboard_thread_count(void);
 
+// What `ps` and /proc/PID/cmdline show for a forked session: one line of the program's
+// name and `arguments` (`length` bytes, NUL-separated), over the zygote's own arguments
+// and the strings of the environment it had. Only after the environment was replaced.
+void onboard_show_command_line(const char *arguments, size_t length);
+
 #endif
