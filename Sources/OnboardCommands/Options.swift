@@ -50,8 +50,8 @@ struct LocalDataOptions: ParsableArguments {
 
     /// The state folder's secret store. A folder that keeps secrets opens its own store now,
     /// so one out of reach stops the run before anything changes; for a new folder `auto`
-    /// chooses when a secret is first needed (the launcher prints its notice once the
-    /// terminal is given back), `keyring` and `file` now.
+    /// and `file` choose when a secret is first needed (the launcher prints `auto`'s notice
+    /// once the terminal is given back), `keyring` now.
     func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore
     {
         let mode = try secretStoreMode(environment: environment)
@@ -59,7 +59,7 @@ struct LocalDataOptions: ParsableArguments {
         if let home = SecretHome.recorded(stateDirectory: stateFolder) {
             return try mode.openHome(home, stateDirectory: stateFolder, environment: environment)
         }
-        if mode == .auto { return DeferredSecretStore(stateDirectory: stateFolder, environment: environment) }
+        if mode != .keyring { return DeferredSecretStore(mode, stateDirectory: stateFolder, environment: environment) }
         let (store, notice) = try mode.open(stateDirectory: stateFolder, environment: environment)
         if let notice { printError("onboard: \(notice)") }
         return store

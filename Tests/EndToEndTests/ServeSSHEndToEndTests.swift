@@ -123,6 +123,30 @@ extension EndToEnd {
             #expect(server.sessions.count == 20)
         }
 
+        /// A demo given from a desktop, its keyring unlocked: a visitor's tokens and key stay
+        /// in the session's own folder, thrown away with it, never in the keyring of whoever
+        /// runs the server (an item per visitor, none ever removed).
+        @Test func aVisitorsSecretsStayOutOfTheServersKeyring() throws {
+            let keyring = try PrivateKeyring()
+            let server = try DemoServer(["--flow", "oklah"], environment: keyring.environment)
+            let tmux = Tmux()
+            tmux.startShell()
+            tmux.waitFor("$")
+            tmux.type(server.sshCommand())
+            tmux.send("Enter")
+            tmux.waitFor("Welcome to OKLah")
+            tmux.send("Enter")
+            tmux.waitFor("Pick your name")
+            tmux.send("Enter")
+            tmux.waitFor("Hi, ")
+            let sessions = server.folder + "/state/ssh-sessions"
+            let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: sessions).first)
+            let chosen = try String(contentsOfFile: "\(sessions)/\(folder)/secret-store", encoding: .utf8)
+            #expect(chosen.trimmingCharacters(in: .whitespacesAndNewlines) == "file")
+            #expect(FileManager.default.fileExists(atPath: "\(sessions)/\(folder)/secrets/data-key"))
+            #expect(!keyring.items.contains("onboard"), "\(keyring.items)")
+        }
+
         /// A room told the address at once: every visitor's connection waits its turn
         /// (4096, or the kernel's limit), where NIO's default of 256 dropped the rest, whose
         /// clients tried again a second later (found measuring 500 at once, issue 50).

@@ -82,16 +82,20 @@ public enum SecretStoreMode: String, CaseIterable, Sendable {
     }
 }
 
-/// `auto`'s choice, made when a secret is first needed rather than at launch: a first
-/// start draws its first screen before any keyring round trip (its first save makes the
-/// data key). Its notice waits for whoever prints it once the terminal is given back.
+/// A new folder's store, chosen (`auto`) and recorded when a secret is first needed rather
+/// than at launch: a first start draws its first screen before any keyring round trip or
+/// synced write (its first save makes the data key). Its notice waits for whoever prints
+/// it once the terminal is given back. `keyring` is not deferred: a keyring out of reach
+/// stops the run before anything changes.
 public final class DeferredSecretStore: SecretStore {
     private let choose: @Sendable () -> (store: any SecretStore, notice: String?)
     private let chosen = Mutex<(store: any SecretStore, notice: String?)?>(nil)
 
-    public init(stateDirectory: String, environment: [String: String]) {
+    public init(_ mode: SecretStoreMode = .auto, stateDirectory: String, environment: [String: String]) {
         choose = {
-            (try? SecretStoreMode.auto.open(stateDirectory: stateDirectory, environment: environment))
+            // Another window may have chosen since the launch: its choice is the folder's.
+            let now = SecretHome.recorded(stateDirectory: stateDirectory) == nil ? mode : .auto
+            return (try? now.open(stateDirectory: stateDirectory, environment: environment))
                 ?? (FileSecretStore(stateDirectory: stateDirectory), nil)
         }
     }
