@@ -2,16 +2,23 @@ import Foundation
 
 /// What a demo session's program sees: the server's environment, this session's TERM, a
 /// UTF-8 locale, and nothing that pins the size. As sshd does, `SSH_CONNECTION` says the
-/// person is elsewhere (over SSH or in a browser), and the server's display is not
-/// theirs: no browser is opened on this machine for them (a device sign-in shows its
-/// code and QR code instead). Nor is its desktop's session bus: a visitor's secrets stay
-/// in the session's own folder, thrown away with it, never in the keyring of whoever runs
-/// the server (a demo given from a laptop would have filled theirs, an item per visitor,
-/// none ever removed).
+/// person is elsewhere (over SSH or in a browser). Nothing that reaches the desktop of
+/// whoever runs the server goes along: its display (no browser is opened on this machine
+/// for a visitor; a device sign-in shows its code and QR code instead), its session bus
+/// and the runtime folder that holds it, its SSH and GPG agents. A visitor's secrets stay
+/// in the session's own folder, thrown away with it: a demo given from a laptop put them
+/// in the presenter's keyring, an item per visitor, none ever removed.
 public enum SessionEnvironment {
-    public static func make(term: String, connection: String, extra: [String: String] = [:]) -> [String: String] {
-        let dropped = ["LINES", "COLUMNS", "TMUX", "TERM", "NO_COLOR", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS"]
-        var environment = ProcessInfo.processInfo.environment.filter { !dropped.contains($0.key) }
+    static let dropped = [
+        "LINES", "COLUMNS", "TMUX", "TERM", "NO_COLOR", "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS",
+        "XDG_RUNTIME_DIR", "SSH_AUTH_SOCK", "GPG_AGENT_INFO",
+    ]
+
+    public static func make(
+        term: String, connection: String, extra: [String: String] = [:],
+        server: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String: String] {
+        var environment = server.filter { !dropped.contains($0.key) }
         environment["ONBOARD_SECRET_STORE"] = "file"
         environment["SSH_CONNECTION"] = connection
         environment["TERM"] = term
