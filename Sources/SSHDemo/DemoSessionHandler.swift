@@ -107,6 +107,7 @@ final class DemoSessionHandler: ChannelInboundHandler {
         ) { result in
             here.eventLoop.execute {
                 let (handler, context) = here.value
+                handler.starting = false
                 switch result {
                 case .success(let started):
                     handler.run(started, context, wantReply: wantReply, size: size, folder: folder, viewers: viewers, link: link)

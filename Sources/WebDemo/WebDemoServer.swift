@@ -99,10 +99,9 @@ public struct WebDemoServer: Sendable {
             }
         }
         defer { sweeper.cancel() }
-        // At a stop the sessions are hung up first, so their pages are told and closed:
-        // the web server's own graceful shutdown waits for every open connection, and a
-        // visitor's page stays open (SIGTERM did not stop a server anyone was visiting).
-        // Services stop in the reverse of their order here.
+        // At a stop the sessions are hung up first, so each page is told why before the
+        // web server closes its socket (it closed them first: a page lost its connection
+        // with no word). Services stop in the reverse of their order here.
         let group = ServiceGroup(
             configuration: .init(
                 services: [application, HangUpAtStop(sessions: sessions)], gracefulShutdownSignals: [.sigterm, .sigint],
