@@ -7,10 +7,14 @@ public final class SessionRegistry: Sendable {
     private struct State {
         var reserved = 0
         var running: [pid_t: SessionProcess] = [:]
+        var stopping: String?
     }
 
     public let limit: Int
     private let state = Mutex(State())
+
+    /// What each person is told when the server stops.
+    public static let serverStopped = "the demo server was stopped"
 
     public init(limit: Int) {
         self.limit = limit
@@ -39,6 +43,9 @@ public final class SessionRegistry: Sendable {
 
     public var count: Int { state.withLock { $0.reserved } }
 
+    /// Why every session is being hung up (the server is stopping), for the people in them.
+    public var stopping: String? { state.withLock { $0.stopping } }
+
     public func hangUpAll() {
         for process in state.withLock({ Array($0.running.values) }) { process.hangUp() }
     }
@@ -50,8 +57,9 @@ public final class SessionRegistry: Sendable {
 
 extension SessionRegistry {
     /// Hangs every session up, waits up to five seconds for each program to save and
-    /// exit, then kills what is left and waits for the reapers.
-    public func endAll() {
+    /// exit, then kills what is left and waits for the reapers; `because` is said to each.
+    public func endAll(because reason: String? = nil) {
+        state.withLock { $0.stopping = $0.stopping ?? reason }
         hangUpAll()
         let deadline = Date().addingTimeInterval(5)
         while count > 0, Date() < deadline { usleep(20_000) }

@@ -91,7 +91,7 @@ public struct DemoServer {
         try server.closeFuture.wait()
         sources.forEach { $0.cancel() }
         // Each program saves and exits on the hangup; one that does not is killed.
-        registry.endAll()
+        registry.endAll(because: SessionRegistry.serverStopped)
         try group.syncShutdownGracefully()
     }
 }

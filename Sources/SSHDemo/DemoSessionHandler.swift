@@ -164,12 +164,18 @@ final class DemoSessionHandler: ChannelInboundHandler {
         Thread {
             let status = started.waitForExit()
             if let viewers {
-                viewers.end(status: status, reason: nil)
+                viewers.end(status: status, reason: registry.stopping)
                 directory?.remove(viewers)
             }
             registry.ended(started.pid)
             try? FileManager.default.removeItem(atPath: folder)
+            let said = registry.stopping.map { "\r\nThis session has ended: \($0).\r\n" }
             ssh.eventLoop.execute {
+                if let said {
+                    var buffer = ssh.allocator.buffer(capacity: said.utf8.count)
+                    buffer.writeString(said)
+                    ssh.writeAndFlush(SSHChannelData(type: .channel, data: .byteBuffer(buffer)), promise: nil)
+                }
                 ssh.triggerUserOutboundEvent(SSHChannelRequestEvent.ExitStatus(exitStatus: status)).whenComplete { _ in
                     ssh.close(promise: nil)
                 }

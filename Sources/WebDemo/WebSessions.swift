@@ -93,8 +93,8 @@ final class WebSessions: Sendable {
 
     /// The server is stopping: every session is hung up, its page told why, and waited for.
     func endAll() {
-        for session in state.withLock({ Array($0.byToken.values) }) { session.hangUp(because: "the demo server was stopped") }
-        registry.endAll()
+        for session in state.withLock({ Array($0.byToken.values) }) { session.hangUp(because: SessionRegistry.serverStopped) }
+        registry.endAll(because: SessionRegistry.serverStopped)
     }
 
     func session(resuming token: String) -> WebSession? {

@@ -94,9 +94,10 @@ extension EndToEnd {
             tmux.waitFor("Choose an onboarding flow")
             #expect(server.sessions.count == 1)
 
-            // SIGTERM hangs every session up and the server exits.
+            // SIGTERM hangs every session up, each told why, and the server exits.
             kill(server.pid, SIGTERM)
-            tmux.waitFor("ssh exit")
+            let stopped = tmux.waitFor("ssh exit")
+            #expect(stopped.contains("This session has ended: the demo server was stopped."), "\(stopped)")
             #expect(server.waitUntil({ server.sessions.isEmpty }))
             var status: Int32 = 0
             #expect(server.waitUntil({ waitpid(server.pid, &status, WNOHANG) == server.pid }), "the server exits on SIGTERM")
