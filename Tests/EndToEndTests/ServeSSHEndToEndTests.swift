@@ -53,6 +53,18 @@ extension EndToEnd {
                 "ssh \(extra) -p \(port) -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR demo@127.0.0.1"
             }
 
+            /// `ssh` into the server from a shell in tmux, at OKLah's first screen
+            /// (the server started with `--flow oklah`).
+            func sessionInTmux() -> Tmux {
+                let tmux = Tmux()
+                tmux.startShell()
+                tmux.waitFor("$")
+                tmux.type(sshCommand())
+                tmux.send("Enter")
+                tmux.waitFor("Welcome to OKLah")
+                return tmux
+            }
+
             func waitUntil(_ condition: () -> Bool, seconds: Double = 10) -> Bool {
                 EndToEnd.waitUntil(condition, seconds: seconds)
             }
@@ -130,12 +142,7 @@ extension EndToEnd {
         @Test func aVisitorsSecretsStayOutOfTheServersKeyring() throws {
             let keyring = try PrivateKeyring()
             let server = try DemoServer(["--flow", "oklah"], environment: keyring.environment)
-            let tmux = Tmux()
-            tmux.startShell()
-            tmux.waitFor("$")
-            tmux.type(server.sshCommand())
-            tmux.send("Enter")
-            tmux.waitFor("Welcome to OKLah")
+            let tmux = server.sessionInTmux()
             tmux.send("Enter")
             tmux.waitFor("Pick your name")
             tmux.send("Enter")
@@ -185,12 +192,7 @@ extension EndToEnd {
         @Test func anSSHSessionIsWatchedFromABrowserThroughItsLink() throws {
             let server = try DemoServer(["--flow", "oklah", "--watch-web", "127.0.0.1:0"])
             #expect(server.log.contains("Watch pages at http://127.0.0.1:"), "\(server.log)")
-            let tmux = Tmux()
-            tmux.startShell()
-            tmux.waitFor("$")
-            tmux.type(server.sshCommand())
-            tmux.send("Enter")
-            tmux.waitFor("Welcome to OKLah")
+            let tmux = server.sessionInTmux()
             tmux.send("C-g")
             tmux.waitFor("QA console")
             tmux.send("Enter")  // Context and session
