@@ -11,10 +11,10 @@ import SessionZygote
 /// loses nothing.
 public final class SessionStarter: Sendable {
     /// What each session runs, before its own `--state-dir`.
-    public let executable: String
-    public let arguments: [String]
+    private let executable: String
+    private let arguments: [String]
     /// The warm onboard sessions are forked from, when there is one (DECISIONS 60).
-    public let zygote: SessionZygote?
+    private let zygote: SessionZygote?
     /// A serial queue with a label overcommits: it has a thread of its own while it has
     /// work, so blocking it holds back nothing else.
     private let queue = DispatchQueue(label: "onboard.session-starter")

@@ -104,12 +104,12 @@ public struct WebDemoServer: Sendable {
         // with no word). Services stop in the reverse of their order here.
         let group = ServiceGroup(
             configuration: .init(
-                services: [application, HangUpAtStop(sessions: sessions)], gracefulShutdownSignals: [.sigterm, .sigint],
+                services: [application, HangUpAtStop(registry: sessions.registry)], gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
         // Each program saves and exits on the hangup; one that does not is killed. (Again
         // for one started while the others were hung up.)
-        await Task.detached { sessions.endAll() }.value
+        await Task.detached { sessions.registry.endAll(because: SessionRegistry.serverStopped) }.value
     }
 }
 
@@ -170,12 +170,13 @@ struct PageHeaders: RouterMiddleware {
         })
 }
 
-/// Hangs every session up when the server is told to stop, before the web server stops.
+/// Hangs every session up when the server is told to stop, before the web server stops;
+/// each page is told why.
 struct HangUpAtStop: Service {
-    let sessions: WebSessions
+    let registry: SessionRegistry
 
     func run() async throws {
         try? await gracefulShutdown()
-        await Task.detached { [sessions] in sessions.endAll() }.value
+        await Task.detached { [registry] in registry.endAll(because: SessionRegistry.serverStopped) }.value
     }
 }

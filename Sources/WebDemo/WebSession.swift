@@ -42,7 +42,8 @@ final class WebSession: Sendable {
     var pid: pid_t { process.pid }
 
     /// Starts reading the terminal, and the reaper; `ended` runs once the program exited.
-    func run(ended: @escaping @Sendable (WebSession) -> Void) {
+    /// `stopping` says why every session is being hung up, when the server stops.
+    func run(stopping: @escaping @Sendable () -> String?, ended: @escaping @Sendable (WebSession) -> Void) {
         _ = fcntl(terminal, F_SETFL, fcntl(terminal, F_GETFL) | O_NONBLOCK)
         // A thread of its own that waits on the terminal, not a dispatch read source:
         // libdispatch's epoll bookkeeping on Linux crashes as sources are torn down when
@@ -70,7 +71,7 @@ final class WebSession: Sendable {
             try? FileManager.default.removeItem(atPath: folder)
             let reason = state.withLock { state in
                 state.exited = true
-                return state.hungUpBecause
+                return state.hungUpBecause ?? stopping()
             }
             viewers.end(status: status, reason: reason)
             ended(self)

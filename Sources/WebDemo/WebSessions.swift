@@ -83,18 +83,12 @@ final class WebSessions: Sendable {
             state.byToken[session.token] = session
         }
         watched.add(session.viewers)
-        session.run { [self] ended in
+        session.run(stopping: { [registry] in registry.stopping }) { [self] ended in
             _ = state.withLock { $0.byToken.removeValue(forKey: ended.token) }
             watched.remove(ended.viewers)
             registry.ended(ended.pid)
         }
         return session
-    }
-
-    /// The server is stopping: every session is hung up, its page told why, and waited for.
-    func endAll() {
-        for session in state.withLock({ Array($0.byToken.values) }) { session.hangUp(because: SessionRegistry.serverStopped) }
-        registry.endAll(because: SessionRegistry.serverStopped)
     }
 
     func session(resuming token: String) -> WebSession? {
