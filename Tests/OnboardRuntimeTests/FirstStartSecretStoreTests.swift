@@ -37,6 +37,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: marker), "chosen before the first screen")
     }
 
+    /// Two windows on a new folder choose its store at once (a desktop terminal, where the
+    /// keyring answers, and an SSH shell, where it does not): they agree on one, or each
+    /// would make a data key of its own. The other window here holds the choice's lock and
+    /// records the private file; this one waits, then follows it rather than choosing.
+    @Test func aChoiceMadeWhileAnotherWindowChoosesFollowsIt() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let lock = open(folder + "/.secret-store.lock", O_RDWR | O_CREAT, 0o600)
+        defer { close(lock) }
+        #expect(flock(lock, LOCK_EX) == 0)
+        let store = DeferredSecretStore(stateDirectory: folder, environment: [:])
+        let chosen = DispatchSemaphore(value: 0)
+        Thread {
+            _ = store.summary  // its first question chooses
+            chosen.signal()
+        }.start()
+        let waited = chosen.wait(timeout: .now() + 0.3) == .timedOut
+        #expect(waited, "it waits for the other window's choice")
+        try SecretHome.file.record(stateDirectory: folder)
+        flock(lock, LOCK_UN)
+        if waited { #expect(chosen.wait(timeout: .now() + 30) == .success, "it chose once the other window had") }
+        #expect(store.takeNotice() == nil, "followed the recorded store, not a choice of its own")
+        #expect(try String(contentsOfFile: marker, encoding: .utf8) == "file\n")
+    }
+
     @Test func theMocksOpeningNotesChooseTheStoreOnlyWhenALossIsSaid() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let mailbox = Mailbox()

@@ -15,6 +15,8 @@ public enum SecretHome: String, Sendable {
     case keyring, file
 
     static func markerPath(stateDirectory: String) -> String { stateDirectory + "/secret-store" }
+    /// Held while a new folder's store is chosen and recorded.
+    static func lockPath(stateDirectory: String) -> String { stateDirectory + "/.secret-store.lock" }
 
     /// The recorded home; for a folder from before the marker, the one its files imply:
     /// the private file if its folder exists, else the keyring if a session file says its

@@ -10,10 +10,24 @@ public enum SecretStoreMode: String, CaseIterable, Sendable {
     /// A folder that already keeps secrets uses that store (`SecretHome`) or is refused with
     /// the reason; a new one: `keyring` fails with a plain reason when no Secret Service
     /// answers, `auto` then uses the file and says why. The choice is recorded.
-    public func open(stateDirectory: String, environment: [String: String]) throws -> (store: any SecretStore, notice: String?) {
-        if let home = SecretHome.recorded(stateDirectory: stateDirectory) {
-            return (try openHome(home, stateDirectory: stateDirectory, environment: environment), nil)
+    /// `deferred`: made when a secret was first needed, not at launch; a store another
+    /// window recorded since is the folder's, whatever this run was started with.
+    public func open(
+        stateDirectory: String, environment: [String: String], deferred: Bool = false
+    ) throws -> (store: any SecretStore, notice: String?) {
+        // The check and the record under one lock: two windows choosing a new folder's store
+        // at once (a desktop terminal's keyring, an SSH shell's file) must agree on one, or
+        // each would make a data key of its own.
+        try FileLock.exclusive(SecretHome.lockPath(stateDirectory: stateDirectory)) {
+            if let home = SecretHome.recorded(stateDirectory: stateDirectory) {
+                return (try (deferred ? .auto : self).openHome(home, stateDirectory: stateDirectory, environment: environment), nil)
+            }
+            return try choose(stateDirectory: stateDirectory, environment: environment)
         }
+    }
+
+    /// A new folder's store, recorded.
+    private func choose(stateDirectory: String, environment: [String: String]) throws -> (store: any SecretStore, notice: String?) {
         if self != .file {
             do {
                 let keyring = try Self.keyring(stateDirectory: stateDirectory, environment: environment)
@@ -93,9 +107,7 @@ public final class DeferredSecretStore: SecretStore {
 
     public init(_ mode: SecretStoreMode = .auto, stateDirectory: String, environment: [String: String]) {
         choose = {
-            // Another window may have chosen since the launch: its choice is the folder's.
-            let now = SecretHome.recorded(stateDirectory: stateDirectory) == nil ? mode : .auto
-            return (try? now.open(stateDirectory: stateDirectory, environment: environment))
+            (try? mode.open(stateDirectory: stateDirectory, environment: environment, deferred: true))
                 ?? (FileSecretStore(stateDirectory: stateDirectory), nil)
         }
     }
