@@ -13,9 +13,14 @@ struct Pick: ParsableCommand, UsesFileTools {
 
     @OptionGroup var options: RunOptions
 
-    var needsFileTools: Bool { options.readsFiles }
+    var needsFileTools: Bool { options.settings.readsFiles }
 
     func run() throws {
+        try Pick.run(options.settings)
+    }
+
+    /// The picker, then the flow picked.
+    static func run(_ settings: RunSettings) throws {
         let flows = try BuiltinFlows.ids.map { try BuiltinFlows.load($0) }
         let labels = flows.map { "\($0.title) — \($0.summary)" }
         let picker = Flow(
@@ -27,7 +32,7 @@ struct Pick: ParsableCommand, UsesFileTools {
                     body: "Choose an onboarding flow to walk through.",
                     choice: Choice(options: .fixed(labels), store: "flow", then: .quit), resumable: false)
             ])
-        let launcher = try Launcher(options: options)
+        let launcher = try Launcher(settings: settings)
         defer { launcher.close() }
         let (ending, state) = try launcher.runPicker(picker)
         try launcher.finishHeadless()
@@ -51,7 +56,7 @@ struct Run: ParsableCommand, UsesFileTools {
 
     @OptionGroup var options: RunOptions
 
-    var needsFileTools: Bool { flowFile != nil || options.readsFiles }
+    var needsFileTools: Bool { flowFile != nil || options.settings.readsFiles }
 
     func validate() throws {
         // `onboard` hands --watch on; onboard-files, which reads the files, checks it.
@@ -64,9 +69,14 @@ struct Run: ParsableCommand, UsesFileTools {
     }
 
     func run() throws {
-        let flow = try loadFlow(id: self.flow, file: flowFile)
-        let launcher = try Launcher(options: options)
-        launcher.flowFile = flowFile
+        try Run.run(flow: flow, file: flowFile, settings: options.settings)
+    }
+
+    /// One flow: a built-in one by `id`, or the one in `file`.
+    static func run(flow id: String?, file: String?, settings: RunSettings) throws {
+        let flow = try loadFlow(id: id, file: file)
+        let launcher = try Launcher(settings: settings)
+        launcher.flowFile = file
         defer { launcher.close() }
         let ending = try launcher.run(flow)
         try launcher.finishHeadless()

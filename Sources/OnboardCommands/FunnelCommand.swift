@@ -50,7 +50,7 @@ struct FunnelCommand: ParsableCommand {
     @OptionGroup var connection: ServiceOptions
 
     func run() throws {
-        let report = try connection.serviceName == "mock" ? fromMock() : fromServer()
+        let report = try connection.settings.serviceName == "mock" ? fromMock() : fromServer()
         // A server's words are drawn inert, as every screen's are.
         if json {
             print(TerminalText.safe(FunnelText.json(report)), terminator: "")
@@ -71,7 +71,7 @@ struct FunnelCommand: ParsableCommand {
             throw ValidationError("--since '\(since)' is not like 7d, 24h, 90m or 2026-11-01T00:00:00Z")
         }
         let mock = MockHelperTransport.embeddedMock(
-            path: path, stateDirectory: folder, secrets: try local.openSecretStore(stateFolder: folder), clock: RuntimeClock())
+            path: path, stateDirectory: folder, secrets: try local.settings.openSecretStore(stateFolder: folder), clock: RuntimeClock())
         let (flow, byVersion) = (flow, byVersion)
         return try Blocking.run { try await mock.funnel(flow: flow, since: start, byVersion: byVersion) }
     }
@@ -90,7 +90,7 @@ struct FunnelCommand: ParsableCommand {
             throw ValidationError("The server's report needs its admin token: set ONBOARD_ADMIN_TOKEN or give --admin-token-file.")
         }
         let transport = try HTTPTransport(
-            base: connection.serviceName, insecure: connection.insecure, trustRoots: connection.caCertificate.map { [$0] } ?? [])
+            base: connection.settings.serviceName, insecure: connection.insecure, trustRoots: connection.caCertificate.map { [$0] } ?? [])
         let (flow, since, byVersion) = (flow, since, byVersion)
         do {
             return try Blocking.run { try await transport.funnel(flow: flow, since: since, byVersion: byVersion, adminToken: token) }

@@ -15,8 +15,8 @@ extension Launcher {
     /// screen; only a file whose opening has something to say (`EmbeddedMockFile`) is
     /// opened before it, so the first screen says it.
     func makeServices(stateFolder: String, secrets: any SecretStore) throws -> ServiceDirectory {
-        let trust = options.caCertificate.map { [$0] } ?? []
-        let path = options.mockDatabase ?? stateFolder + "/mock.sqlite"
+        let trust = settings.caCertificate.map { [$0] } ?? []
+        let path = settings.mockDatabase ?? stateFolder + "/mock.sqlite"
         let notes = MockOpeningNotes(file: path, secrets: secrets, mailbox: mailbox)
         defer {
             let said = notes.saidOnTheFirstScreen()
@@ -26,18 +26,18 @@ extension Launcher {
         let mock = MockHelperTransport.embeddedMock(
             path: path, stateDirectory: stateFolder, secrets: secrets, clock: clock, opened: notes.heard)
         mockHelper = mock
-        guard options.serviceName == "mock" else {
-            let server = try HTTPTransport(base: options.serviceName, insecure: options.insecure, trustRoots: trust)
+        guard settings.serviceName == "mock" else {
+            let server = try HTTPTransport(base: settings.serviceName, insecure: settings.insecure, trustRoots: trust)
             return ServiceDirectory(
                 default: FaultInjectingService(wrapping: server, switchboard: faults), mock: { mock },
-                faults: faults, insecure: options.insecure, trustRoots: trust)
+                faults: faults, insecure: settings.insecure, trustRoots: trust)
         }
         if EmbeddedMockFile.needsSayingAtOnce(path, own: EmbeddedMockFile.isOwn(path, stateDirectory: stateFolder), secrets: secrets) {
             try Blocking.run { try await mock.start() }
         }
         return ServiceDirectory(
             default: FaultInjectingService(wrapping: mock, switchboard: faults), mock: { mock }, runningMock: mock,
-            faults: faults, insecure: options.insecure, trustRoots: trust)
+            faults: faults, insecure: settings.insecure, trustRoots: trust)
     }
 
     /// The outbox the QA console shows: the mock's database read directly; a server's
@@ -49,7 +49,7 @@ extension Launcher {
         }
         guard
             let server = try? HTTPTransport(
-                base: options.serviceName, insecure: options.insecure, trustRoots: options.caCertificate.map { [$0] } ?? [])
+                base: settings.serviceName, insecure: settings.insecure, trustRoots: settings.caCertificate.map { [$0] } ?? [])
         else { return { [] } }
         let remote = RemoteOutbox(server: server)
         return { remote.latest() }

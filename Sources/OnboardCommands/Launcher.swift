@@ -19,7 +19,7 @@ import Musl
 /// Builds what a run needs — terminal, theme, service, state — runs flows on it, and
 /// always gives the terminal back.
 final class Launcher {
-    let options: RunOptions
+    let settings: RunSettings
     let environment = ProcessInfo.processInfo.environment
     private var terminal: CursesTerminal?
     /// `--headless`: one for the whole command, so a script spans the picker and a flow.
@@ -41,18 +41,18 @@ final class Launcher {
     /// `run --flow FILE`: the file, read again on change under `--watch`.
     var flowFile: String?
 
-    init(options: RunOptions) throws {
-        self.options = options
+    init(settings: RunSettings) throws {
+        self.settings = settings
         // A state folder that is a file can hold nothing: said in one line before any
         // screen, not as a storage error and then "check your connection".
-        let folder = options.stateFolder()
+        let folder = settings.stateFolder()
         var isDirectory = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory {
             printError("onboard: the state folder \(folder) is a file; give --state-dir a folder (it is made if missing)")
             throw ExitCode(73)  // EX_CANTCREAT
         }
-        faults = FaultSwitchboard(options.faults)
-        clock = RuntimeClock(offsetSeconds: try options.clockOffsetSeconds())
+        faults = FaultSwitchboard(settings.faults)
+        clock = RuntimeClock(offsetSeconds: try settings.clockOffsetSeconds())
         // Sessions, progress, analytics and the mock database are private to the user.
         umask(0o077)
         // Wide characters need a UTF-8 locale; without the user's own, draw ASCII.
@@ -62,7 +62,7 @@ final class Launcher {
     /// The theme asked for, or the default with a warning on screen.
     func loadTheme() throws -> Theme {
         do {
-            return try ThemeChoice.load(options.theme, environment: environment)
+            return try ThemeChoice.load(settings.theme, environment: environment)
         } catch {
             // Said on the screen too: stderr is hidden behind the onboarding screens.
             printError("onboard: theme: \(error); using the default theme")
@@ -73,7 +73,7 @@ final class Launcher {
 
     /// The device to draw on: the headless one, or the terminal.
     func device() throws -> TerminalDevice {
-        if options.headless { return try headless ?? openHeadless() }
+        if settings.headless { return try headless ?? openHeadless() }
         return try terminal ?? openTerminal()
     }
 
@@ -81,8 +81,8 @@ final class Launcher {
     /// only way left when there is no terminal to draw on, or it cannot draw. Decided
     /// once per command (a picker and its flow use the same).
     private lazy var linePrompts: Bool = {
-        if options.accessible { return true }
-        if options.headless || terminal != nil { return false }
+        if settings.accessible { return true }
+        if settings.headless || terminal != nil { return false }
         let reason: String
         if isatty(0) != 1 || isatty(1) != 1 {
             reason = "standard input and output are not a terminal"
@@ -100,7 +100,7 @@ final class Launcher {
 
     /// `--headless`: frames printed (or written to `--frames`), keys from the script.
     func openHeadless() throws -> HeadlessTerminal {
-        let path = options.keys ?? "-"
+        let path = settings.keys ?? "-"
         let text: String
         if path == "-" {
             text = String(decoding: readAll(from: STDIN_FILENO), as: UTF8.self)
@@ -118,13 +118,13 @@ final class Launcher {
             printError("onboard: \(path): \(error)")
             throw ExitCode(2)
         }
-        let size = try options.headlessSize()
-        let folder = options.frames
+        let size = try settings.headlessSize()
+        let folder = settings.frames
         if let folder { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         var count = 0
         let device = HeadlessTerminal(
             width: size.width, height: size.height, script: script,
-            waitTimeout: .seconds(DurationText.seconds(options.waitTimeout) ?? 10)
+            waitTimeout: .seconds(DurationText.seconds(settings.waitTimeout) ?? 10)
         ) { frame in
             count += 1
             let text = HeadlessTerminal.plainText(frame)
@@ -144,7 +144,7 @@ final class Launcher {
 
     /// `--cast`: one recording for the whole command.
     func castRecorder(size: (width: Int, height: Int)) throws -> CastRecorder? {
-        guard let path = options.cast else { return nil }
+        guard let path = settings.cast else { return nil }
         if let recorder { return recorder }
         do {
             recorder = try CastRecorder(path: path, width: size.width, height: size.height, theme: try loadTheme(), title: "Onboard")
@@ -196,8 +196,8 @@ final class Launcher {
 
     private func runWithState(_ flow: Flow) throws -> (ending: FlowRunner.Ending, state: FlowState) {
         let lines = linePrompts
-        let stateFolder = options.stateFolder(environment: environment)
-        let secrets = try self.secrets ?? options.openSecretStore(stateFolder: stateFolder, environment: environment)
+        let stateFolder = settings.stateFolder(environment: environment)
+        let secrets = try self.secrets ?? settings.openSecretStore(stateFolder: stateFolder, environment: environment)
         self.secrets = secrets
         let services = try makeServices(stateFolder: stateFolder, secrets: secrets)
         let outbox = outboxReader(mock: services.runningMock)
@@ -221,7 +221,7 @@ final class Launcher {
                 services: services, flowID: flow.id, sessionFile: store.sessionFile,
                 clock: clock,
                 device: DeviceSetup(
-                    folder: store.folder, simulation: options.simulation, clock: clock,
+                    folder: store.folder, simulation: settings.simulation, clock: clock,
                     utcOffset: Instant.utcOffset())),
             clock: clock,
             mailbox: mailbox,
@@ -256,14 +256,14 @@ final class Launcher {
     /// The service the run was started with, as an address (`mock://local` for the
     /// embedded mock).
     private var serviceAddress: String {
-        options.serviceName == "mock" ? ServiceDirectory.mockAddress : options.serviceName
+        settings.serviceName == "mock" ? ServiceDirectory.mockAddress : settings.serviceName
     }
 
     /// Which service the run's sessions belong to: the embedded mock over the folder's
     /// own database, the mock over another file (`--mock-db`), or a server's address.
     private func serviceIdentity(stateFolder: String) -> String {
-        guard options.serviceName == "mock" else { return ServiceFolders.identity(ofAddress: options.serviceName) }
-        guard let file = options.mockDatabase, !EmbeddedMockFile.isOwn(file, stateDirectory: stateFolder) else {
+        guard settings.serviceName == "mock" else { return ServiceFolders.identity(ofAddress: settings.serviceName) }
+        guard let file = settings.mockDatabase, !EmbeddedMockFile.isOwn(file, stateDirectory: stateFolder) else {
             return ServiceFolders.embeddedMock
         }
         return "mock://" + URL(fileURLWithPath: file).standardizedFileURL.path
@@ -281,10 +281,10 @@ final class Launcher {
 
     /// `--watch`: the flow file (`run --flow FILE`) and the theme, if it is a file.
     private func liveReload() -> LiveReload? {
-        guard options.watch, let tools = InstalledFileTools.current else { return nil }
+        guard settings.watch, let tools = InstalledFileTools.current else { return nil }
         let environment = self.environment
         let noColour = !(environment["NO_COLOR"] ?? "").isEmpty
-        let themeFile = noColour ? nil : options.theme.flatMap { tools.themeFile($0, environment: environment) }
+        let themeFile = noColour ? nil : settings.theme.flatMap { tools.themeFile($0, environment: environment) }
         return LiveReload(
             flowPath: flowFile, themePath: themeFile, loadFlow: { path in try tools.flow(file: path) },
             loadTheme: { path in try tools.theme(path, environment: environment) })

@@ -51,6 +51,7 @@ public struct Onboard: ParsableCommand {
         // quarter of a start), the same line ArgumentParser prints.
         if arguments == ["--version"] { return print(OnboardVersion.full) }
         do {
+            if let line = PlainRunLine(arguments) { return try line.run() }
             var command = try parsedByItsCommand(arguments) ?? parseAsRoot(arguments)
             if tools == nil, (command as? UsesFileTools)?.needsFileTools == true { try InstalledFileTools.handOn(arguments) }
             try command.run()

@@ -38,35 +38,11 @@ struct LocalDataOptions: ParsableArguments {
     )
     var mockDatabase: String?
 
-    /// `--secret-store`, else `ONBOARD_SECRET_STORE`, else auto.
-    func secretStoreMode(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SecretStoreMode {
-        if let secretStore { return secretStore }
-        guard let named = environment["ONBOARD_SECRET_STORE"], !named.isEmpty else { return .auto }
-        guard let mode = SecretStoreMode(rawValue: named) else {
-            throw ValidationError("ONBOARD_SECRET_STORE=\(named): use auto, keyring or file")
-        }
-        return mode
-    }
-
-    /// The state folder's secret store. A folder that keeps secrets opens its own store now,
-    /// so one out of reach stops the run before anything changes; for a new folder `auto`
-    /// and `file` choose when a secret is first needed (the launcher prints `auto`'s notice
-    /// once the terminal is given back), `keyring` now.
-    func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore
-    {
-        let mode = try secretStoreMode(environment: environment)
-        // Read once: the folder's own store, the choice `auto` defers, or a new one's.
-        if let home = SecretHome.recorded(stateDirectory: stateFolder) {
-            return try mode.openHome(home, stateDirectory: stateFolder, environment: environment)
-        }
-        if mode != .keyring { return DeferredSecretStore(mode, stateDirectory: stateFolder, environment: environment) }
-        let (store, notice) = try mode.open(stateDirectory: stateFolder, environment: environment)
-        if let notice { printError("onboard: \(notice)") }
-        return store
-    }
+    /// The values, for what reads them.
+    var settings: LocalDataSettings { LocalDataSettings(secretStore: secretStore, mockDatabase: mockDatabase) }
 
     func validate() throws {
-        _ = try secretStoreMode()
+        try settings.validate()
     }
 }
 
@@ -85,44 +61,26 @@ struct ServiceOptions: ParsableArguments {
     @Option(name: .customLong("ca-cert"), help: "Trust this PEM certificate for https:// (a self-signed onboard-server).")
     var caCertificate: String?
 
-    /// `mock`, or the address of an onboard-server. `mock://local`, Baby Basics' own name
-    /// for the mock (its Server URL screen offers it), is the mock too.
-    var serviceName: String {
-        let named = service ?? ProcessInfo.processInfo.environment["ONBOARD_SERVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "mock"
-        return ["mock", "mock://local", "mock://local/"].contains(named.lowercased()) ? "mock" : named
-    }
+    /// The values, for what reads them.
+    var settings: ServiceSettings { ServiceSettings(service: service, insecure: insecure, caCertificate: caCertificate) }
 
     func validate() throws {
-        guard serviceName != "mock" else { return }
-        do {
-            _ = try HTTPTransport(base: serviceName, insecure: insecure, trustRoots: caCertificate.map { [$0] } ?? [])
-        } catch {
-            throw ValidationError("--service: \(error); or 'mock' for the embedded mock")
-        }
+        try settings.validate()
     }
 }
 
 /// Options every command that runs a flow takes: the folder's, the service's, and how to run.
-@dynamicMemberLookup
 struct RunOptions: ParsableArguments {
     @OptionGroup var folder: FolderOption
     @OptionGroup var local: LocalDataOptions
     @OptionGroup var connection: ServiceOptions
-
-    subscript<Value>(dynamicMember path: KeyPath<FolderOption, Value>) -> Value { folder[keyPath: path] }
-    subscript<Value>(dynamicMember path: KeyPath<LocalDataOptions, Value>) -> Value { local[keyPath: path] }
-    subscript<Value>(dynamicMember path: KeyPath<ServiceOptions, Value>) -> Value { connection[keyPath: path] }
 
     @Option(help: "Theme: \(Themes.builtinNames.joined(separator: ", ")), or a theme file. NO_COLOR set means mono.")
     var theme: String?
 
     @Flag(
         help: "Read --flow FILE and a --theme file again whenever they change, keeping where you are: for people writing flows and themes.")
-    var watch = false
-
-    /// Whether the run reads a file a person wrote: a theme that is not built in, or
-    /// `--watch`'s files (onboard-files runs it).
-    var readsFiles: Bool { watch || ThemeChoice.readsAFile(theme) }
+    var watch = RunSettings.defaults.watch
 
     // Unconditional: `--clock-offset -1h` (as docs/qa.md writes offsets) is a value, not a flag.
     @Option(
@@ -177,13 +135,13 @@ struct RunOptions: ParsableArguments {
         help:
             "Accessible mode: plain line prompts (numbered choices, one question at a time) for screen readers and scripts. Used by itself when the terminal cannot draw or input and output are not a terminal."
     )
-    var accessible = false
+    var accessible = RunSettings.defaults.accessible
 
     @Flag(help: "Run without a terminal: keys from --keys, each new screen printed as text (or written to --frames).")
-    var headless = false
+    var headless = RunSettings.defaults.headless
 
     @Option(help: "The screen size for --headless, WIDTHxHEIGHT.")
-    var size = "80x24"
+    var size = RunSettings.defaults.size
 
     @Option(help: "A key script for --headless: text, <Enter>, <Tab>, <C-c>…, wait:TEXT, <sms-code>; '-' reads standard input.")
     var keys: String?
@@ -192,56 +150,21 @@ struct RunOptions: ParsableArguments {
     var frames: String?
 
     @Option(name: .customLong("wait-timeout"), help: "How long a wait: in a key script may wait, e.g. 10s.")
-    var waitTimeout = "10s"
+    var waitTimeout = RunSettings.defaults.waitTimeout
 
     @Option(help: "Record the run as an asciicast v2 file (passwords and codes masked).")
     var cast: String?
 
-    /// `--size` as numbers.
-    func headlessSize() throws -> (width: Int, height: Int) {
-        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, (1...1000).contains(parts[0]), (1...1000).contains(parts[1]) else {
-            throw ValidationError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 80x24")
-        }
-        return (parts[0], parts[1])
-    }
-
-    var simulation: [String: String] {
-        Dictionary(simulations, uniquingKeysWith: { _, last in last })
-    }
-
-    func stateFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        folder.stateFolder(environment: environment)
-    }
-
-    func clockOffsetSeconds() throws -> Int64 {
-        guard let clockOffset else { return 0 }
-        guard let seconds = DurationText.seconds(clockOffset) else {
-            throw ValidationError("--clock-offset '\(clockOffset)' is not a duration like 25h, 90m, 2d or 23h56m")
-        }
-        guard ClockOffset.isAllowed(seconds) else {
-            throw ValidationError("--clock-offset '\(clockOffset)' is too far: at most 100 years (36600d) either way")
-        }
-        return seconds
-    }
-
-    func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore
-    {
-        try local.openSecretStore(stateFolder: stateFolder, environment: environment)
+    /// The values the launcher runs from.
+    var settings: RunSettings {
+        RunSettings(
+            stateDirectory: folder.stateDirectory, local: local.settings, connection: connection.settings, theme: theme, watch: watch,
+            clockOffset: clockOffset, faults: faults, simulation: Dictionary(simulations, uniquingKeysWith: { _, last in last }),
+            accessible: accessible, headless: headless, size: size, keys: keys, frames: frames, waitTimeout: waitTimeout, cast: cast)
     }
 
     func validate() throws {
-        _ = try clockOffsetSeconds()
-        if headless, accessible {
-            throw ValidationError("--headless and --accessible are two different ways to run without screens; pick one")
-        }
-        if headless {
-            _ = try headlessSize()
-            guard keys != nil else { throw ValidationError("--headless needs --keys FILE (or - for standard input)") }
-            guard DurationText.seconds(waitTimeout) != nil else {
-                throw ValidationError("--wait-timeout '\(waitTimeout)' is not a duration like 10s")
-            }
-        }
+        try settings.validateRun()
     }
 }
 

@@ -19,7 +19,7 @@ struct Reset: ParsableCommand {
     func run() throws {
         let folder = self.folder.stateFolder()
         // Wherever this folder's secrets may be, without making any (a data key) to delete.
-        let (stores, leftBehind) = try local.secretStoreMode().storesToClear(
+        let (stores, leftBehind) = try local.settings.secretStoreMode().storesToClear(
             stateDirectory: folder, environment: ProcessInfo.processInfo.environment)
         func forget(_ flowID: String) throws {
             for store in stores { try StateStore(stateDirectory: folder, flowID: flowID, secrets: store).reset() }
@@ -92,7 +92,7 @@ struct OutboxCommand: ParsableCommand {
         }
         // The folder's own mock keeps destinations sealed with the folder's key.
         let mock = MockHelperTransport.embeddedMock(
-            path: path, stateDirectory: folder, secrets: try local.openSecretStore(stateFolder: folder), clock: RuntimeClock())
+            path: path, stateDirectory: folder, secrets: try local.settings.openSecretStore(stateFolder: folder), clock: RuntimeClock())
         let entries = try Blocking.run { try await mock.outbox() }
         if entries.isEmpty { print("Nothing sent yet.") }
         let shown = last.map { Array(entries.suffix(max(0, $0))) } ?? entries
