@@ -2,7 +2,7 @@ import EmbeddedMock
 import FlowEngine
 import Foundation
 import Installation
-import OnboardRuntime
+@testable import OnboardRuntime
 import OnboardService
 import SQLiteStore
 import ScreenTable
@@ -170,5 +170,26 @@ import Testing
         #expect(await untracked.deliverAll())
         #expect(untracked.queue.pendingWithdrawals().isEmpty)
         #expect(try await storedCount("abby") == 0, "the service forgot the run's events")
+    }
+
+    /// Under `DO_NOT_TRACK` the events an earlier run left wait, unread: the run neither
+    /// wakes for them nor reads the queue at its exit (a relaunch's thread and a tenth of
+    /// its CPU, `benchmarks/README.md`), and a later run that sends delivers them.
+    @Test func anEarlierRunsEventsWaitUnreadUnderDoNotTrack() async throws {
+        let transport = InProcessTransport(service: service)
+        let earlier = EventQueue(folder: folder)
+        for number in 0..<3 { try earlier.append(event(number, person: "local-\(number)"), to: Self.mock) }
+
+        let untracked = EventDelivery(queue: EventQueue(folder: folder), services: ServiceDirectory(fixed: transport), sendsEvents: false)
+        untracked.start()
+        #expect(!untracked.isRunning, "no loop wakes for events it will not send")
+        #expect(await untracked.deliverAll())
+        #expect(try await storedCount() == 0)
+
+        let tracked = EventDelivery(queue: EventQueue(folder: folder), services: ServiceDirectory(fixed: transport))
+        tracked.start()
+        #expect(tracked.isRunning)
+        tracked.finish(within: .seconds(30))
+        #expect(try await storedCount() == 3)
     }
 }

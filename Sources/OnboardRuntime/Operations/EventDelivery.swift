@@ -50,8 +50,12 @@ public final class EventDelivery: Sendable {
         loop.withLock { $0.started = true }
         let withdrawals = queue.holdsWithdrawals
         if withdrawals { due.store(true, ordering: .relaxed) }
-        if withdrawals || queue.mayHoldEvents { runLoop() }
+        // Under DO_NOT_TRACK an earlier run's events stay queued, unread, for a run that sends.
+        if withdrawals || (sendsEvents && queue.mayHoldEvents) { runLoop() }
     }
+
+    /// Whether the background loop is running.
+    var isRunning: Bool { loop.withLock { $0.task != nil } }
 
     /// Starts the loop if delivery has begun and it is not running.
     private func runLoop() {
@@ -129,7 +133,7 @@ public final class EventDelivery: Sendable {
                 continue
             }
         }
-        for destination in queue.services() where sendsEvents && !unreachable.contains(destination) {
+        for destination in sendsEvents ? queue.services() : [] where !unreachable.contains(destination) {
             guard let service = try? services.service(for: destination), await deliver(to: destination, on: service) else {
                 unreachable.insert(destination)
                 continue
