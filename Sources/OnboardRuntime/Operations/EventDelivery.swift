@@ -50,9 +50,12 @@ public final class EventDelivery: Sendable {
         loop.withLock { $0.started = true }
         let withdrawals = queue.holdsWithdrawals
         if withdrawals { due.store(true, ordering: .relaxed) }
-        // Under DO_NOT_TRACK an earlier run's events stay queued, unread, for a run that sends.
-        if withdrawals || (sendsEvents && queue.mayHoldEvents) { runLoop() }
+        if withdrawals || mayHaveEventsToSend { runLoop() }
     }
+
+    /// Whether events may wait that this run sends. Under DO_NOT_TRACK an earlier run's
+    /// events stay queued, unread, for a run that sends.
+    private var mayHaveEventsToSend: Bool { sendsEvents && queue.mayHoldEvents }
 
     /// Whether the background loop is running.
     var isRunning: Bool { loop.withLock { $0.task != nil } }
@@ -96,7 +99,8 @@ public final class EventDelivery: Sendable {
             loop.task?.cancel()
             loop = (false, nil)
         }
-        guard limit > .zero else { return }
+        // Nothing to send: no thread to start, no queue to read.
+        guard limit > .zero, queue.holdsWithdrawals || mayHaveEventsToSend else { return }
         let done = DispatchSemaphore(value: 0)
         let attempt = Task.detached { [self] in
             _ = await deliverAll()
