@@ -20,7 +20,7 @@ struct Pick: ParsableCommand, UsesFileTools {
     }
 
     /// The picker, then the flow picked.
-    static func run(_ settings: RunSettings) throws {
+    static func run(_ settings: RunSettings, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let flows = try BuiltinFlows.ids.map { try BuiltinFlows.load($0) }
         let labels = flows.map { "\($0.title) — \($0.summary)" }
         let picker = Flow(
@@ -32,7 +32,7 @@ struct Pick: ParsableCommand, UsesFileTools {
                     body: "Choose an onboarding flow to walk through.",
                     choice: Choice(options: .fixed(labels), store: "flow", then: .quit), resumable: false)
             ])
-        let launcher = try Launcher(settings: settings)
+        let launcher = try Launcher(settings: settings, environment: environment)
         defer { launcher.close() }
         let (ending, state) = try launcher.runPicker(picker)
         try launcher.finishHeadless()
@@ -73,9 +73,11 @@ struct Run: ParsableCommand, UsesFileTools {
     }
 
     /// One flow: a built-in one by `id`, or the one in `file`.
-    static func run(flow id: String?, file: String?, settings: RunSettings) throws {
+    static func run(
+        flow id: String?, file: String?, settings: RunSettings, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         let flow = try loadFlow(id: id, file: file)
-        let launcher = try Launcher(settings: settings)
+        let launcher = try Launcher(settings: settings, environment: environment)
         launcher.flowFile = file
         defer { launcher.close() }
         let ending = try launcher.run(flow)

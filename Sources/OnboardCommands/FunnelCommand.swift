@@ -50,7 +50,7 @@ struct FunnelCommand: ParsableCommand {
     @OptionGroup var connection: ServiceOptions
 
     func run() throws {
-        let report = try connection.settings.serviceName == "mock" ? fromMock() : fromServer()
+        let report = try connection.settings.serviceName() == "mock" ? fromMock() : fromServer()
         // A server's words are drawn inert, as every screen's are.
         if json {
             print(TerminalText.safe(FunnelText.json(report)), terminator: "")
@@ -90,7 +90,7 @@ struct FunnelCommand: ParsableCommand {
             throw ValidationError("The server's report needs its admin token: set ONBOARD_ADMIN_TOKEN or give --admin-token-file.")
         }
         let transport = try HTTPTransport(
-            base: connection.settings.serviceName, insecure: connection.insecure, trustRoots: connection.caCertificate.map { [$0] } ?? [])
+            base: connection.settings.serviceName(), insecure: connection.insecure, trustRoots: connection.caCertificate.map { [$0] } ?? [])
         let (flow, since, byVersion) = (flow, since, byVersion)
         do {
             return try Blocking.run { try await transport.funnel(flow: flow, since: since, byVersion: byVersion, adminToken: token) }

@@ -26,8 +26,8 @@ extension Launcher {
         let mock = MockHelperTransport.embeddedMock(
             path: path, stateDirectory: stateFolder, secrets: secrets, clock: clock, opened: notes.heard)
         mockHelper = mock
-        guard settings.serviceName == "mock" else {
-            let server = try HTTPTransport(base: settings.serviceName, insecure: settings.insecure, trustRoots: trust)
+        guard serviceName == "mock" else {
+            let server = try HTTPTransport(base: serviceName, insecure: settings.insecure, trustRoots: trust)
             return ServiceDirectory(
                 default: FaultInjectingService(wrapping: server, switchboard: faults), mock: { mock },
                 faults: faults, insecure: settings.insecure, trustRoots: trust)
@@ -49,7 +49,7 @@ extension Launcher {
         }
         guard
             let server = try? HTTPTransport(
-                base: settings.serviceName, insecure: settings.insecure, trustRoots: settings.caCertificate.map { [$0] } ?? [])
+                base: serviceName, insecure: settings.insecure, trustRoots: settings.caCertificate.map { [$0] } ?? [])
         else { return { [] } }
         let remote = RemoteOutbox(server: server)
         return { remote.latest() }

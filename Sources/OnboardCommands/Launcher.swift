@@ -20,7 +20,10 @@ import Musl
 /// always gives the terminal back.
 final class Launcher {
     let settings: RunSettings
-    let environment = ProcessInfo.processInfo.environment
+    /// The environment, read once for the whole run.
+    let environment: [String: String]
+    /// `mock`, or the onboard-server's address (`--service`, else `ONBOARD_SERVICE`).
+    let serviceName: String
     private var terminal: CursesTerminal?
     /// `--headless`: one for the whole command, so a script spans the picker and a flow.
     private(set) var headless: HeadlessTerminal?
@@ -41,11 +44,13 @@ final class Launcher {
     /// `run --flow FILE`: the file, read again on change under `--watch`.
     var flowFile: String?
 
-    init(settings: RunSettings) throws {
+    init(settings: RunSettings, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.settings = settings
+        self.environment = environment
+        serviceName = settings.connection.serviceName(environment: environment)
         // A state folder that is a file can hold nothing: said in one line before any
         // screen, not as a storage error and then "check your connection".
-        let folder = settings.stateFolder()
+        let folder = settings.stateFolder(environment: environment)
         var isDirectory = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory {
             printError("onboard: the state folder \(folder) is a file; give --state-dir a folder (it is made if missing)")
@@ -256,13 +261,13 @@ final class Launcher {
     /// The service the run was started with, as an address (`mock://local` for the
     /// embedded mock).
     private var serviceAddress: String {
-        settings.serviceName == "mock" ? ServiceDirectory.mockAddress : settings.serviceName
+        serviceName == "mock" ? ServiceDirectory.mockAddress : serviceName
     }
 
     /// Which service the run's sessions belong to: the embedded mock over the folder's
     /// own database, the mock over another file (`--mock-db`), or a server's address.
     private func serviceIdentity(stateFolder: String) -> String {
-        guard settings.serviceName == "mock" else { return ServiceFolders.identity(ofAddress: settings.serviceName) }
+        guard serviceName == "mock" else { return ServiceFolders.identity(ofAddress: serviceName) }
         guard let file = settings.mockDatabase, !EmbeddedMockFile.isOwn(file, stateDirectory: stateFolder) else {
             return ServiceFolders.embeddedMock
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import InputRules
 import Installation
 import OnboardRuntime
@@ -51,7 +52,8 @@ public struct Onboard: ParsableCommand {
         // quarter of a start), the same line ArgumentParser prints.
         if arguments == ["--version"] { return print(OnboardVersion.full) }
         do {
-            if let line = PlainRunLine(arguments) { return try line.run() }
+            let environment = ProcessInfo.processInfo.environment
+            if let line = PlainRunLine(arguments, environment: environment) { return try line.run(environment: environment) }
             var command = try parsedByItsCommand(arguments) ?? parseAsRoot(arguments)
             if tools == nil, (command as? UsesFileTools)?.needsFileTools == true { try InstalledFileTools.handOn(arguments) }
             try command.run()

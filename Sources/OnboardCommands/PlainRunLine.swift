@@ -38,7 +38,12 @@ struct PlainRunLine: Equatable {
         guard (try? settings.validate(environment: environment)) != nil else { return nil }
     }
 
-    func run() throws {
-        if let flow { try Run.run(flow: flow, file: nil, settings: settings) } else { try Pick.run(settings) }
+    /// Runs the line, in the environment it was read in.
+    func run(environment: [String: String]) throws {
+        if let flow {
+            try Run.run(flow: flow, file: nil, settings: settings, environment: environment)
+        } else {
+            try Pick.run(settings, environment: environment)
+        }
     }
 }

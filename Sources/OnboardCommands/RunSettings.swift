@@ -74,7 +74,7 @@ struct RunSettings: Equatable {
     /// and the service's, then the run's own.
     func validate(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         try local.validate(environment: environment)
-        try connection.validate()
+        try connection.validate(environment: environment)
         try validateRun()
     }
 
@@ -139,12 +139,13 @@ struct ServiceSettings: Equatable {
 
     /// `mock`, or the address of an onboard-server. `mock://local`, Baby Basics' own name
     /// for the mock (its Server URL screen offers it), is the mock too.
-    var serviceName: String {
-        let named = service ?? ProcessInfo.processInfo.environment["ONBOARD_SERVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "mock"
+    func serviceName(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let named = service ?? environment["ONBOARD_SERVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "mock"
         return ["mock", "mock://local", "mock://local/"].contains(named.lowercased()) ? "mock" : named
     }
 
-    func validate() throws {
+    func validate(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let serviceName = serviceName(environment: environment)
         guard serviceName != "mock" else { return }
         do {
             _ = try HTTPTransport(base: serviceName, insecure: insecure, trustRoots: caCertificate.map { [$0] } ?? [])
