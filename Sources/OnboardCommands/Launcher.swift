@@ -239,7 +239,7 @@ final class Launcher {
         defer {
             session.finishDelivery()
             // The mock answers what it was asked and closes its file before Onboard exits.
-            if let helper = mockHelper { _ = try? Blocking.run { await helper.finish() } }
+            if let helper = mockHelper, helper.wasStarted { _ = try? Blocking.run { await helper.finish() } }
         }
         if lines {
             let ending = LinePrompter(session: session).run()

@@ -3,6 +3,7 @@ import LineChannel
 import OwnThread
 import PtyShim
 import ServiceAPI
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -52,6 +53,8 @@ public actor MockHelperTransport: AuthService {
     /// How long a helper that was let go may take to answer what it was asked and exit.
     static let exitDeadline = Duration.seconds(5)
     private var nextID = 0
+    /// Whether a helper was ever asked for: one that never was has nothing to finish.
+    private let asked = Atomic<Bool>(false)
 
     private struct Helper: Sendable {
         let pid: pid_t
@@ -68,6 +71,10 @@ public actor MockHelperTransport: AuthService {
     public func start() async throws {
         _ = try await running()
     }
+
+    /// Whether a helper was ever started (or is starting): a run whose flow never called
+    /// the mock lets it go without a thread to wait on.
+    public nonisolated var wasStarted: Bool { asked.load(ordering: .relaxed) }
 
     /// Lets the helper go and waits until it has exited: it answers what it was asked,
     /// closes its file and ends, so the file is the next process's (and a demo session's
@@ -115,6 +122,7 @@ public actor MockHelperTransport: AuthService {
     /// The helper, started now if none runs; calls that come while it starts wait for it.
     private func running() async throws -> Helper {
         if let helper { return try await helper.value }
+        asked.store(true, ordering: .relaxed)
         let setup = setup
         let starting = Task { try await Self.start(setup) }
         helper = starting
