@@ -75,6 +75,8 @@ def main():
     }
     if static:
         commands["onboard (.deb's static build), relaunch"] = f"{static} run oklah --state-dir {relaunch_folder(static)}"
+        commands["onboard (.deb's static build), relaunch, DO_NOT_TRACK=1"] = (
+            f"env DO_NOT_TRACK=1 {static} run oklah --state-dir {relaunch_folder(static)}")
     # Each quits its own way: Onboard and the floor on Ctrl-C, dialog and whiptail on Enter.
     scenarios = [[f"wait:{PRIVACY}", "keys:<Enter>" if name in ("dialog", "whiptail") else "keys:<C-c>"] for name in commands]
     paint = tuibench(list(commands.values()), list(commands), scenarios, runs)
