@@ -165,7 +165,7 @@ final class Launcher {
     private func runWithState(_ flow: Flow) throws -> (ending: FlowRunner.Ending, state: FlowState) {
         let lines = linePrompts
         let stateFolder = settings.stateFolder(environment: environment)
-        let secrets = try self.secrets ?? settings.openSecretStore(stateFolder: stateFolder, environment: environment)
+        let secrets = try self.secrets ?? settings.local.openSecretStore(stateFolder: stateFolder, environment: environment)
         self.secrets = secrets
         let services = try makeServices(stateFolder: stateFolder, secrets: secrets)
         let outbox = outboxReader(mock: services.runningMock)

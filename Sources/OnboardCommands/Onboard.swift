@@ -83,12 +83,13 @@ public struct Onboard: ParsableCommand {
     }
 
     /// A demo server's zygote, before it forks sessions run with `arguments`: their
-    /// command line parsed once (a state folder added, as the server adds each
-    /// session's) and the built-in flows built, so the runtime has met their types.
-    /// Nothing is run, and nothing read from the environment or the disk (a session's
-    /// own comes with it).
+    /// command line read once as each session will read it (a state folder added, as the
+    /// server adds each session's; ArgumentParser only for a line `PlainRunLine` does not
+    /// take) and the built-in flows built, so the runtime has met their types. Nothing is
+    /// run, and nothing read from the environment or the disk (a session's own comes with it).
     private static func warmUp(on arguments: [String]) {
-        _ = parsedByItsCommand(arguments + ["--state-dir", "/nonexistent/onboard-zygote"])
+        let line = arguments + ["--state-dir", "/nonexistent/onboard-zygote"]
+        if PlainRunLine(line, environment: [:]) == nil { _ = parsedByItsCommand(line) }
         _ = BuiltinFlows.ids.map { try? BuiltinFlows.load($0) }
     }
 

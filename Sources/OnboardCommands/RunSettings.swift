@@ -65,11 +65,6 @@ struct RunSettings: Equatable {
         return seconds
     }
 
-    func openSecretStore(stateFolder: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any SecretStore
-    {
-        try local.openSecretStore(stateFolder: stateFolder, environment: environment)
-    }
-
     /// Every check ArgumentParser runs on these options, in its order: the secret store's
     /// and the service's, then the run's own.
     func validate(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
